@@ -1,0 +1,100 @@
+//! The judgement layer: roles, names, states, visibility, interactivity, occlusion, modal layer, scrolling.
+//!
+//! [`Analysis::new`] computes every fact once per page, in linear (or
+//! near-linear) passes; strategies only read these facts and never re-derive
+//! them. Every per-node fact is a `Vec` indexed by [`NodeId::index`].
+
+mod interactive;
+mod modal;
+mod name;
+mod occlusion;
+mod role;
+mod scroll;
+mod states;
+mod visibility;
+
+pub use interactive::InteractiveReason;
+pub use modal::{ModalKind, ModalLayer};
+pub use name::{AccName, NameSource, Strength};
+pub use role::{is_valid_role, Role};
+pub use scroll::{PagePosition, ScrollContainer};
+pub use states::{Checked, States};
+pub use visibility::{Hidden, Visibility};
+
+use crate::page::{NodeId, Page};
+
+/// All facts about one page.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// Role per node (`None`: not an element, or excluded from the accessibility tree
+    /// such as `<script>`, `<head>`, `<template>`).
+    pub roles: Vec<Option<Role>>,
+    /// Visibility per node.
+    pub visibility: Vec<Visibility>,
+    /// Accessible name per node (`None` for nodes without a role).
+    pub names: Vec<Option<AccName>>,
+    /// Accessible description (`aria-describedby`, `title` fallback) per node.
+    pub descriptions: Vec<Option<String>>,
+    /// States per node.
+    pub states: Vec<States>,
+    /// Why the node is interactive, if it is.
+    pub interactive: Vec<Option<InteractiveReason>>,
+    /// Covered by later-painted opaque boxes at every point that matters.
+    pub occluded: Vec<bool>,
+    /// Outside the top-most reliable modal (`ModalKind::Reliable` only).
+    pub obscured: Vec<bool>,
+    /// The modal layer.
+    pub modal: ModalLayer,
+    /// Scroll containers with overflowing content, in document order.
+    pub scroll_containers: Vec<ScrollContainer>,
+    /// Where the viewport is on the page.
+    pub position: PagePosition,
+}
+
+impl Analysis {
+    /// Analyses a page.
+    pub fn new(page: &Page) -> Analysis {
+        let roles = role::compute(page);
+        let visibility = visibility::compute(page);
+        let (names, descriptions) = name::compute(page, &roles, &visibility);
+        let states = states::compute(page, &roles);
+        let interactive = interactive::compute(page, &roles, &visibility, &states);
+        let occluded = occlusion::compute(page, &visibility);
+        let (modal, obscured) = modal::compute(page, &roles, &visibility);
+        let (scroll_containers, position) = scroll::compute(page, &visibility);
+        Analysis {
+            roles,
+            visibility,
+            names,
+            descriptions,
+            states,
+            interactive,
+            occluded,
+            obscured,
+            modal,
+            scroll_containers,
+            position,
+        }
+    }
+
+    /// The role of a node.
+    pub fn role(&self, id: NodeId) -> Option<Role> {
+        self.roles[id.index()]
+    }
+
+    /// The accessible name of a node.
+    pub fn name(&self, id: NodeId) -> Option<&AccName> {
+        self.names[id.index()].as_ref()
+    }
+
+    /// Whether an agent may act on the node: visible, interactive, not
+    /// occluded, not obscured by a modal. (Disabled controls stay actionable
+    /// candidates; their `disabled` state is reported.)
+    pub fn is_actionable(&self, id: NodeId) -> bool {
+        let i = id.index();
+        self.visibility[i].is_visible()
+            && self.interactive[i].is_some()
+            && !self.occluded[i]
+            && !self.obscured[i]
+    }
+}

@@ -1,0 +1,446 @@
+//! The versioned Recording schema (`pagesnap.recording/1`): everything the engine knows about a page.
+//!
+//! A Recording is our own format, not CDP's: any capture source (Chromium via CDP
+//! today, static HTML, another browser later) can produce it. It is stored as
+//! `<name>.json.gz` beside a `<name>.png` viewport screenshot.
+//!
+//! Nodes are stored in document order; a node's index in [`Recording::nodes`] is
+//! its document-order index, and `parent` refers to such an index. Shadow roots
+//! come before the light children of their host, and an iframe's content
+//! document is the last child of the `<iframe>` element. Chromium's own
+//! accessibility tree ([`Recording::ax`]) is kept as an oracle for validation
+//! only: the engine never reads it to compute roles or names.
+
+use std::io::{Read, Write};
+
+use serde::{Deserialize, Serialize};
+
+/// The schema identifier written into every recording of this version.
+pub const SCHEMA: &str = "pagesnap.recording/1";
+
+/// A recorded page: DOM, layout, styles, paint order, form state, viewport.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Recording {
+    /// Always [`SCHEMA`]; readers refuse anything else.
+    pub schema: String,
+    /// The page's URL at capture time.
+    pub url: String,
+    /// `document.title` at capture time.
+    #[serde(default)]
+    pub title: String,
+    /// Capture time, RFC 3339 in UTC.
+    pub captured_at: String,
+    /// Browser product string, e.g. `Chrome/156.0.8078.79`.
+    pub browser: String,
+    /// Layout viewport size and device scale factor.
+    pub viewport: Viewport,
+    /// Scroll position of the main document (CSS pixels).
+    pub scroll: Point,
+    /// Size of the main document's scrollable content (CSS pixels).
+    pub document_size: Size,
+    /// Document-order index of the focused element, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focused: Option<u32>,
+    /// All nodes in document order.
+    pub nodes: Vec<RecNode>,
+    /// Chromium's accessibility tree, as an oracle for validation only.
+    #[serde(default)]
+    pub ax: Vec<AxNode>,
+    /// Element counts the browser reported at capture, for consistency checks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub counts: Option<DomCounts>,
+}
+
+/// Layout viewport.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Viewport {
+    /// Width in CSS pixels.
+    pub width: f64,
+    /// Height in CSS pixels.
+    pub height: f64,
+    /// Device pixels per CSS pixel (the screenshot's scale).
+    pub device_scale_factor: f64,
+}
+
+/// A point in CSS pixels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// Horizontal coordinate.
+    pub x: f64,
+    /// Vertical coordinate.
+    pub y: f64,
+}
+
+/// A size in CSS pixels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Size {
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+}
+
+/// An axis-aligned rectangle in document coordinates (CSS pixels).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Rect {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// Width.
+    pub width: f64,
+    /// Height.
+    pub height: f64,
+}
+
+impl Rect {
+    /// Right edge.
+    pub fn right(&self) -> f64 {
+        self.x + self.width
+    }
+
+    /// Bottom edge.
+    pub fn bottom(&self) -> f64 {
+        self.y + self.height
+    }
+
+    /// Area in square CSS pixels.
+    pub fn area(&self) -> f64 {
+        self.width.max(0.0) * self.height.max(0.0)
+    }
+
+    /// Whether the two rectangles overlap with a non-empty intersection.
+    pub fn intersects(&self, other: &Rect) -> bool {
+        self.x < other.right()
+            && other.x < self.right()
+            && self.y < other.bottom()
+            && other.y < self.bottom()
+    }
+
+    /// Whether the point lies inside (left/top edges inclusive).
+    pub fn contains(&self, x: f64, y: f64) -> bool {
+        x >= self.x && x < self.right() && y >= self.y && y < self.bottom()
+    }
+}
+
+/// What kind of node a [`RecNode`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// The main document (always node 0).
+    Document,
+    /// The content document of an `<iframe>`/`<frame>`; its parent is that element.
+    IframeDocument,
+    /// An open shadow root; its parent is the host element.
+    ShadowRootOpen,
+    /// A closed shadow root (visible to CDP, not to page scripts).
+    ShadowRootClosed,
+    /// A user-agent shadow root (the internals of `<input>`, `<video>`, …).
+    ShadowRootUserAgent,
+    /// An element.
+    Element,
+    /// A text node.
+    Text,
+}
+
+/// One DOM node with its layout and form state.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RecNode {
+    /// Document-order index of the parent; absent only for the main document.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<u32>,
+    /// Node kind.
+    pub kind: NodeKind,
+    /// Lowercase local name for HTML elements; SVG/MathML keep their case.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub tag: String,
+    /// Namespace of an element when it is not HTML (`svg` or `math`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ns: Option<String>,
+    /// Attributes in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attrs: Vec<(String, String)>,
+    /// The data of a text node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// Border box in document coordinates; absent when not rendered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Rect>,
+    /// Computed styles of a rendered element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<Style>,
+    /// Chromium's paint order (higher paints later, on top).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paint_order: Option<u32>,
+    /// Chromium reports a click listener or a natively clickable element (CDP `isClickable`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub clickable: bool,
+    /// Live `value` of inputs, textareas and selects.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// Live `checked` of checkboxes and radios.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checked: Option<bool>,
+    /// Live `selected` of options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<bool>,
+    /// Scroll offsets and sizes of a scroll container.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scroll: Option<ScrollState>,
+    /// A `<dialog>` that matches `:modal` (opened with `showModal()`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub modal: bool,
+    /// CDP backend node id: stable for the life of the page, used for stable refs.
+    #[serde(default)]
+    pub backend_id: u64,
+}
+
+impl Default for NodeKind {
+    fn default() -> Self {
+        NodeKind::Element
+    }
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
+}
+
+/// The computed styles the engine reads.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Style {
+    /// `display`.
+    pub display: String,
+    /// `visibility`.
+    pub visibility: String,
+    /// `opacity` of the element itself (not multiplied by ancestors).
+    pub opacity: f64,
+    /// `position`.
+    pub position: String,
+    /// `z-index` (`auto` or an integer, as computed).
+    pub z_index: String,
+    /// `cursor`.
+    pub cursor: String,
+    /// `overflow-x`.
+    pub overflow_x: String,
+    /// `overflow-y`.
+    pub overflow_y: String,
+    /// `pointer-events`.
+    pub pointer_events: String,
+    /// `background-color`, as computed (`rgba(0, 0, 0, 0)` when transparent); used by occlusion.
+    #[serde(default)]
+    pub background_color: String,
+}
+
+/// Scroll offsets and scrollable content size of a scroll container.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ScrollState {
+    /// `scrollLeft`.
+    pub x: f64,
+    /// `scrollTop`.
+    pub y: f64,
+    /// `scrollWidth`.
+    pub width: f64,
+    /// `scrollHeight`.
+    pub height: f64,
+    /// `clientWidth`: the visible width of the content area.
+    pub client_width: f64,
+    /// `clientHeight`: the visible height of the content area.
+    pub client_height: f64,
+}
+
+/// One node of Chromium's accessibility tree (`Accessibility.getFullAXTree`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AxNode {
+    /// Backend DOM node id this AX node belongs to, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend_id: Option<u64>,
+    /// Chromium's role value (`button`, `StaticText`, `generic`, …).
+    pub role: String,
+    /// Computed accessible name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    /// Whether Chromium ignores the node for accessibility.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub ignored: bool,
+}
+
+/// Element counts `document.querySelectorAll('*')` gave at capture time.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DomCounts {
+    /// Elements of the main document (light DOM only).
+    pub document: u32,
+    /// Elements inside open shadow roots (recursively).
+    pub shadow: u32,
+    /// Elements inside same-origin iframe documents (recursively, light and shadow).
+    pub iframe: u32,
+}
+
+/// Why a recording could not be read or written.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordingError {
+    /// The bytes are not a complete gzip stream.
+    #[error("{origin}: not a complete gzip stream")]
+    Gzip {
+        /// Where the bytes came from (file path).
+        origin: String,
+        /// The decoder's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The JSON is malformed or a field has the wrong type.
+    #[error("{origin}: field `{field}`: {message}")]
+    Field {
+        /// Where the bytes came from (file path).
+        origin: String,
+        /// Path of the offending field, e.g. `nodes[12].bounds.x`.
+        field: String,
+        /// What was wrong with it.
+        message: String,
+    },
+    /// The schema is missing, newer, or unknown.
+    #[error("{origin}: field `schema`: unsupported schema {found:?} (this build reads {SCHEMA:?})")]
+    Schema {
+        /// Where the bytes came from.
+        origin: String,
+        /// The schema string found in the file.
+        found: String,
+    },
+    /// The node list breaks a structural invariant.
+    #[error("{origin}: field `nodes[{index}]`: {message}")]
+    Structure {
+        /// Where the bytes came from.
+        origin: String,
+        /// The offending node index.
+        index: usize,
+        /// What invariant it breaks.
+        message: String,
+    },
+    /// Encoding failed.
+    #[error("could not encode recording")]
+    Encode(#[source] std::io::Error),
+}
+
+#[derive(Deserialize)]
+struct SchemaProbe {
+    #[serde(default)]
+    schema: Option<String>,
+}
+
+impl Recording {
+    /// Decodes a gzip-compressed JSON recording; `origin` (usually the file path)
+    /// is named in every error.
+    pub fn from_gz_bytes(bytes: &[u8], origin: &str) -> Result<Recording, RecordingError> {
+        let mut json = Vec::with_capacity(bytes.len() * 8);
+        flate2::read::GzDecoder::new(bytes)
+            .read_to_end(&mut json)
+            .map_err(|source| RecordingError::Gzip {
+                origin: origin.to_owned(),
+                source,
+            })?;
+        Recording::from_json_bytes(&json, origin)
+    }
+
+    /// Decodes an uncompressed JSON recording.
+    pub fn from_json_bytes(json: &[u8], origin: &str) -> Result<Recording, RecordingError> {
+        // Check the schema first so a newer file fails on `schema`, not on
+        // whatever field happened to change shape.
+        let probe: SchemaProbe =
+            serde_json::from_slice(json).map_err(|err| RecordingError::Field {
+                origin: origin.to_owned(),
+                field: "(document)".to_owned(),
+                message: err.to_string(),
+            })?;
+        match probe.schema.as_deref() {
+            Some(SCHEMA) => {}
+            Some(other) => {
+                return Err(RecordingError::Schema {
+                    origin: origin.to_owned(),
+                    found: other.to_owned(),
+                });
+            }
+            None => {
+                return Err(RecordingError::Field {
+                    origin: origin.to_owned(),
+                    field: "schema".to_owned(),
+                    message: "missing field".to_owned(),
+                });
+            }
+        }
+        let mut de = serde_json::Deserializer::from_slice(json);
+        let recording: Recording =
+            serde_path_to_error::deserialize(&mut de).map_err(|err| RecordingError::Field {
+                origin: origin.to_owned(),
+                field: err.path().to_string(),
+                message: err.inner().to_string(),
+            })?;
+        recording.check_structure(origin)?;
+        Ok(recording)
+    }
+
+    /// Encodes as gzip-compressed JSON.
+    pub fn to_gz_bytes(&self) -> Result<Vec<u8>, RecordingError> {
+        let json = serde_json::to_vec(self).map_err(|err| RecordingError::Encode(err.into()))?;
+        let mut encoder =
+            flate2::write::GzEncoder::new(Vec::with_capacity(json.len() / 6), flate2::Compression::new(6));
+        encoder.write_all(&json).map_err(RecordingError::Encode)?;
+        encoder.finish().map_err(RecordingError::Encode)
+    }
+
+    /// Checks the tree invariants the engine relies on: node 0 is the
+    /// document, every other node has an earlier parent, text nodes have no
+    /// children.
+    fn check_structure(&self, origin: &str) -> Result<(), RecordingError> {
+        let fail = |index: usize, message: String| RecordingError::Structure {
+            origin: origin.to_owned(),
+            index,
+            message,
+        };
+        match self.nodes.first() {
+            Some(node) if node.kind == NodeKind::Document && node.parent.is_none() => {}
+            Some(_) => return Err(fail(0, "the first node must be the document".to_owned())),
+            None => return Err(fail(0, "a recording needs at least the document node".to_owned())),
+        }
+        // The ancestors of the previous node: in document order (pre-order),
+        // a node's parent is the previous node or one of its ancestors.
+        let mut open: Vec<usize> = vec![0];
+        for (index, node) in self.nodes.iter().enumerate().skip(1) {
+            let Some(parent) = node.parent else {
+                return Err(fail(index, "missing `parent`".to_owned()));
+            };
+            let parent = parent as usize;
+            if parent >= index {
+                return Err(fail(
+                    index,
+                    format!("`parent` {parent} does not precede the node (document order)"),
+                ));
+            }
+            while open.last().is_some_and(|&top| top != parent) {
+                open.pop();
+            }
+            if open.is_empty() {
+                return Err(fail(
+                    index,
+                    format!("`parent` {parent} is not an ancestor of the previous node (document order)"),
+                ));
+            }
+            open.push(index);
+            if self.nodes[parent].kind == NodeKind::Text {
+                return Err(fail(index, format!("`parent` {parent} is a text node")));
+            }
+            if node.kind == NodeKind::Document {
+                return Err(fail(index, "only node 0 may be the main document".to_owned()));
+            }
+        }
+        if let Some(focused) = self.focused {
+            if focused as usize >= self.nodes.len() {
+                return Err(RecordingError::Field {
+                    origin: origin.to_owned(),
+                    field: "focused".to_owned(),
+                    message: format!("node {focused} does not exist"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
