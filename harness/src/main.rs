@@ -1,1 +1,42 @@
-fn main() {}
+//! The `pagesnap` command line: record pages, inspect recordings (and later: snapshot, validate, run, diff).
+
+mod capture;
+mod cmd;
+mod store;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// pagesnap decides what an LLM web agent sees: it records pages with headless
+/// Chromium and turns them into observations, then measures which observation
+/// strategy works best.
+#[derive(Parser)]
+#[command(name = "pagesnap", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Record a page (URL or local .html file) with headless Chromium into <out>.json.gz + <out>.png.
+    Record(cmd::record::Args),
+    /// Print a human summary of one or more recordings.
+    Inspect(cmd::inspect::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Record(args) => cmd::record::run(args),
+        Command::Inspect(args) => cmd::inspect::run(args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}

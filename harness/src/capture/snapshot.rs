@@ -1,0 +1,482 @@
+//! Converts CDP's `DOMSnapshot.captureSnapshot` (flat per-document arrays) into Recording nodes in document order.
+//!
+//! CDP gives one `DocumentSnapshot` per frame with parent indexes, rare-data
+//! tables and a separate layout table. We join them into one tree: shadow
+//! roots first under their host, then light children, then an iframe's
+//! content document last under the `<iframe>`; pseudo-elements, comments and
+//! doctypes are dropped. The output is renumbered in pre-order.
+
+use std::collections::{HashMap, HashSet};
+
+use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
+    CaptureSnapshotReturns, DocumentSnapshot, RareBooleanData, RareIntegerData, RareStringData,
+    StringIndex,
+};
+use pagesnap_engine::recording::{NodeKind, Rect, RecNode, ScrollState, Style};
+
+/// The computed styles requested from CDP, in the order `Style` is filled.
+pub(crate) const COMPUTED_STYLES: &[&str] = &[
+    "display",
+    "visibility",
+    "opacity",
+    "position",
+    "z-index",
+    "cursor",
+    "overflow-x",
+    "overflow-y",
+    "pointer-events",
+    "background-color",
+];
+
+const ELEMENT_NODE: i64 = 1;
+const TEXT_NODE: i64 = 3;
+const CDATA_NODE: i64 = 4;
+const DOCUMENT_NODE: i64 = 9;
+const FRAGMENT_NODE: i64 = 11;
+
+/// Facts gathered outside the snapshot, keyed by backend node id.
+#[derive(Default)]
+pub(crate) struct Extras {
+    /// `<dialog>` elements matching `:modal`.
+    pub modal: HashSet<i64>,
+    /// Elements hosting an open shadow root (found by script), needed where
+    /// a shadow tree nests inside another of the same mode.
+    pub hosts: HashSet<i64>,
+}
+
+/// The joined tree: nodes in document order and a backend id → index map.
+pub(crate) struct Joined {
+    pub nodes: Vec<RecNode>,
+    pub by_backend: HashMap<u64, u32>,
+}
+
+struct Strings<'a>(&'a [String]);
+
+impl Strings<'_> {
+    fn get(&self, index: &StringIndex) -> &str {
+        usize::try_from(*index.inner())
+            .ok()
+            .and_then(|i| self.0.get(i))
+            .map_or("", String::as_str)
+    }
+}
+
+fn rare_strings<'a>(data: Option<&RareStringData>, strings: &Strings<'a>) -> HashMap<i64, &'a str> {
+    let strings: &Strings<'a> = strings;
+    data.map(|d| {
+        d.index
+            .iter()
+            .zip(&d.value)
+            .map(|(&i, v)| (i, strings.get_static(v)))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+// `Strings::get` returns a `&str` tied to the table; restate the lifetime for the helper.
+impl<'a> Strings<'a> {
+    fn get_static(&self, index: &StringIndex) -> &'a str {
+        usize::try_from(*index.inner())
+            .ok()
+            .and_then(|i| self.0.get(i))
+            .map_or("", String::as_str)
+    }
+}
+
+fn rare_bools(data: Option<&RareBooleanData>) -> HashSet<i64> {
+    data.map(|d| d.index.iter().copied().collect()).unwrap_or_default()
+}
+
+fn rare_ints(data: Option<&RareIntegerData>) -> HashMap<i64, i64> {
+    data.map(|d| d.index.iter().copied().zip(d.value.iter().copied()).collect())
+        .unwrap_or_default()
+}
+
+/// Per-document lookups, built once.
+struct Doc<'a> {
+    snap: &'a DocumentSnapshot,
+    /// Shadow root type of the tree each node is in (CDP `shadowRootType`).
+    shadow: HashMap<i64, &'a str>,
+    input_value: HashMap<i64, &'a str>,
+    text_value: HashMap<i64, &'a str>,
+    pseudo: HashSet<i64>,
+    checked: HashSet<i64>,
+    selected: HashSet<i64>,
+    clickable: HashSet<i64>,
+    content_doc: HashMap<i64, i64>,
+    /// Node index → first layout index.
+    layout_of: HashMap<i64, usize>,
+    /// Children in the DOM tree over "virtual" ids: `0..n` are the
+    /// snapshot's nodes, `n + k` is the shadow root of the k-th host.
+    children: Vec<Vec<usize>>,
+    /// Mode of each synthetic shadow root (index `k` for virtual id `n + k`).
+    roots: Vec<&'a str>,
+}
+
+fn rect(values: &[f64]) -> Option<Rect> {
+    match values {
+        [x, y, width, height, ..] => Some(Rect {
+            x: *x,
+            y: *y,
+            width: *width,
+            height: *height,
+        }),
+        _ => None,
+    }
+}
+
+impl<'a> Doc<'a> {
+    fn new(snap: &'a DocumentSnapshot, strings: &Strings<'a>, extras: &Extras) -> Doc<'a> {
+        let nodes = &snap.nodes;
+        let count = nodes.parent_index.as_ref().map_or(0, Vec::len);
+        let mut layout_of = HashMap::with_capacity(snap.layout.node_index.len());
+        for (k, &node) in snap.layout.node_index.iter().enumerate() {
+            layout_of.entry(node).or_insert(k);
+        }
+        let mut doc = Doc {
+            snap,
+            shadow: rare_strings(nodes.shadow_root_type.as_ref(), strings),
+            input_value: rare_strings(nodes.input_value.as_ref(), strings),
+            text_value: rare_strings(nodes.text_value.as_ref(), strings),
+            pseudo: nodes
+                .pseudo_type
+                .as_ref()
+                .map(|d| d.index.iter().copied().collect())
+                .unwrap_or_default(),
+            checked: rare_bools(nodes.input_checked.as_ref()),
+            selected: rare_bools(nodes.option_selected.as_ref()),
+            clickable: rare_bools(nodes.is_clickable.as_ref()),
+            content_doc: rare_ints(nodes.content_document_index.as_ref()),
+            layout_of,
+            children: vec![Vec::new(); count],
+            roots: Vec::new(),
+        };
+        doc.rebuild_dom_tree(count, strings, extras);
+        doc
+    }
+
+    fn name(&self, i: usize, strings: &Strings<'a>) -> &'a str {
+        self.snap
+            .nodes
+            .node_name
+            .as_ref()
+            .and_then(|n| n.get(i))
+            .map_or("", |s| strings.get_static(s))
+    }
+
+    /// DOMSnapshot walks the *flat* tree: shadow content hangs directly under
+    /// its host and slotted light children under their `<slot>`. We rebuild
+    /// the DOM tree: a shadow root node between a host and its shadow
+    /// content, and slotted nodes moved back under their host as light
+    /// children (in slot order). Light children assigned to no slot are not
+    /// in the snapshot at all, so they cannot be recorded.
+    fn rebuild_dom_tree(&mut self, count: usize, strings: &Strings<'a>, extras: &Extras) {
+        let Some(parents) = self.snap.nodes.parent_index.as_ref() else {
+            return;
+        };
+        let backend = |i: usize| {
+            self.snap
+                .nodes
+                .backend_node_id
+                .as_ref()
+                .and_then(|b| b.get(i))
+                .map_or(0, |b| *b.inner())
+        };
+        let types: Vec<Option<&'a str>> = (0..count).map(|i| self.shadow.get(&(i as i64)).copied()).collect();
+        let slots: Vec<bool> = (0..count)
+            .map(|i| self.name(i, strings).eq_ignore_ascii_case("slot"))
+            .collect();
+        let tree_type = |i: usize| types[i];
+        let is_slot = |i: usize| slots[i];
+        // A host: script found an open shadow root on it, or a flat child
+        // lives in a different shadow tree without the host being a slot.
+        let mut is_host: Vec<bool> = (0..count).map(|i| extras.hosts.contains(&backend(i))).collect();
+        let parents = parents.clone();
+        for (i, &p) in parents.iter().enumerate() {
+            let Ok(p) = usize::try_from(p) else { continue };
+            if p < count && tree_type(i).is_some() && tree_type(i) != tree_type(p) && !is_slot(p) {
+                is_host[p] = true;
+            }
+        }
+        let mut root_of: HashMap<usize, usize> = HashMap::new();
+        // Host of the shadow tree each node is in (None: the document tree).
+        let mut tree_host: Vec<Option<usize>> = vec![None; count];
+        let mut light: Vec<Vec<usize>> = vec![Vec::new(); count];
+        for (i, &p) in parents.iter().enumerate() {
+            let Ok(p) = usize::try_from(p) else { continue };
+            if p >= count || p >= i {
+                continue;
+            }
+            if is_host[p] {
+                let virtual_id = *root_of.entry(p).or_insert_with(|| {
+                    self.roots.push(tree_type(i).unwrap_or("open"));
+                    self.children.push(Vec::new());
+                    count + self.roots.len() - 1
+                });
+                self.children[virtual_id].push(i);
+                tree_host[i] = Some(p);
+            } else if is_slot(p) && tree_type(i) != tree_type(p) {
+                match tree_host[p] {
+                    Some(host) => {
+                        light[host].push(i);
+                        tree_host[i] = tree_host[host];
+                    }
+                    None => {
+                        self.children[p].push(i);
+                        tree_host[i] = tree_host[p];
+                    }
+                }
+            } else {
+                self.children[p].push(i);
+                tree_host[i] = tree_host[p];
+            }
+        }
+        for (host, virtual_id) in root_of {
+            self.children[host].insert(0, virtual_id);
+        }
+        for (host, slotted) in light.into_iter().enumerate() {
+            self.children[host].extend(slotted);
+        }
+    }
+}
+
+/// Joins all documents of a snapshot into one pre-ordered node list.
+///
+/// Bounds inside an iframe document are relative to that document; they are
+/// moved into the top document's coordinates by the iframe's content-box
+/// origin minus the frame's own scroll offset.
+pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined {
+    let strings = Strings(&snapshot.strings);
+    let docs: Vec<Doc<'_>> = snapshot
+        .documents
+        .iter()
+        .map(|snap| Doc::new(snap, &strings, extras))
+        .collect();
+
+    let mut out = Joined {
+        nodes: Vec::new(),
+        by_backend: HashMap::new(),
+    };
+    if docs.is_empty() {
+        return out;
+    }
+    struct Frame {
+        doc: usize,
+        virtual_id: usize,
+        parent: Option<u32>,
+        foreign: Option<&'static str>,
+        offset: (f64, f64),
+    }
+    let mut stack = vec![Frame {
+        doc: 0,
+        virtual_id: 0,
+        parent: None,
+        foreign: None,
+        offset: (0.0, 0.0),
+    }];
+    let mut visited_docs = HashSet::from([0usize]);
+    while let Some(Frame {
+        doc: d,
+        virtual_id,
+        parent,
+        foreign,
+        offset,
+    }) = stack.pop()
+    {
+        let doc = &docs[d];
+        let nodes = &doc.snap.nodes;
+        let count = doc.snap.nodes.parent_index.as_ref().map_or(0, Vec::len);
+        let mut rec = RecNode {
+            parent,
+            ..RecNode::default()
+        };
+        let mut child_foreign = foreign;
+        let mut child_offset = offset;
+        let mut content_doc = None;
+        if virtual_id >= count {
+            rec.kind = match doc.roots.get(virtual_id - count).copied() {
+                Some("closed") => NodeKind::ShadowRootClosed,
+                Some("user-agent") => NodeKind::ShadowRootUserAgent,
+                _ => NodeKind::ShadowRootOpen,
+            };
+        } else {
+            let i = virtual_id;
+            let key = i as i64;
+            if doc.pseudo.contains(&key) {
+                continue;
+            }
+            let node_type = nodes.node_type.as_ref().and_then(|t| t.get(i)).copied().unwrap_or(0);
+            let name = doc.name(i, &strings);
+            let backend = nodes
+                .backend_node_id
+                .as_ref()
+                .and_then(|b| b.get(i))
+                .map_or(0, |b| *b.inner());
+            rec.backend_id = u64::try_from(backend).unwrap_or(0);
+            match node_type {
+                DOCUMENT_NODE => {
+                    rec.kind = if parent.is_none() {
+                        NodeKind::Document
+                    } else {
+                        NodeKind::IframeDocument
+                    };
+                }
+                // Shadow roots are synthesised above; other fragments do not occur.
+                FRAGMENT_NODE => continue,
+                ELEMENT_NODE => {
+                    rec.kind = NodeKind::Element;
+                    // CDP upper-cases HTML element names and keeps foreign (SVG,
+                    // MathML) names as written, which is how we tell them apart.
+                    let is_foreign = name.bytes().any(|b| b.is_ascii_lowercase());
+                    if is_foreign {
+                        let ns = match (foreign, name) {
+                            (Some(ns), _) => ns,
+                            (None, "math") => "math",
+                            (None, _) => "svg",
+                        };
+                        rec.ns = Some(ns.to_owned());
+                        rec.tag = name.to_owned();
+                        child_foreign = Some(ns);
+                    } else {
+                        rec.tag = name.to_ascii_lowercase();
+                        child_foreign = None;
+                    }
+                    if let Some(attrs) = nodes.attributes.as_ref().and_then(|a| a.get(i)) {
+                        rec.attrs = attrs
+                            .inner()
+                            .chunks_exact(2)
+                            .map(|pair| (strings.get(&pair[0]).to_owned(), strings.get(&pair[1]).to_owned()))
+                            .collect();
+                    }
+                    let input_type = rec
+                        .attrs
+                        .iter()
+                        .find(|(k, _)| k.eq_ignore_ascii_case("type"))
+                        .map(|(_, v)| v.to_ascii_lowercase())
+                        .unwrap_or_default();
+                    match rec.tag.as_str() {
+                        "input" if rec.ns.is_none() => {
+                            if input_type == "checkbox" || input_type == "radio" {
+                                rec.checked = Some(doc.checked.contains(&key));
+                            }
+                            rec.value = Some(doc.input_value.get(&key).copied().unwrap_or("").to_owned());
+                        }
+                        "textarea" if rec.ns.is_none() => {
+                            rec.value = Some(
+                                doc.text_value
+                                    .get(&key)
+                                    .or_else(|| doc.input_value.get(&key))
+                                    .copied()
+                                    .unwrap_or("")
+                                    .to_owned(),
+                            );
+                        }
+                        "option" if rec.ns.is_none() => rec.selected = Some(doc.selected.contains(&key)),
+                        _ => {}
+                    }
+                    rec.clickable = doc.clickable.contains(&key);
+                    rec.modal = extras.modal.contains(&backend);
+                    content_doc = doc.content_doc.get(&key).and_then(|&c| usize::try_from(c).ok());
+                }
+                TEXT_NODE | CDATA_NODE => {
+                    rec.kind = NodeKind::Text;
+                    let value = nodes
+                        .node_value
+                        .as_ref()
+                        .and_then(|v| v.get(i))
+                        .map_or("", |s| strings.get_static(s));
+                    rec.text = Some(value.to_owned());
+                }
+                _ => continue,
+            }
+            if let Some(&k) = doc.layout_of.get(&key) {
+                let layout = &doc.snap.layout;
+                rec.bounds = layout.bounds.get(k).and_then(|r| rect(r.inner())).map(|r| Rect {
+                    x: r.x + offset.0,
+                    y: r.y + offset.1,
+                    ..r
+                });
+                if rec.kind == NodeKind::Element {
+                    rec.style = layout.styles.get(k).map(|s| style(s.inner(), &strings));
+                    rec.paint_order = layout
+                        .paint_orders
+                        .as_ref()
+                        .and_then(|p| p.get(k))
+                        .and_then(|&p| u32::try_from(p).ok());
+                    let scroll = layout.scroll_rects.as_ref().and_then(|r| r.get(k)).and_then(|r| rect(r.inner()));
+                    let client = layout.client_rects.as_ref().and_then(|r| r.get(k)).and_then(|r| rect(r.inner()));
+                    if let (Some(scroll), Some(client)) = (scroll, client) {
+                        let overflows = scroll.width > client.width + 1.0 || scroll.height > client.height + 1.0;
+                        let scrolled = scroll.x != 0.0 || scroll.y != 0.0;
+                        if (overflows || scrolled) && client.width > 0.0 && client.height > 0.0 {
+                            rec.scroll = Some(ScrollState {
+                                x: scroll.x,
+                                y: scroll.y,
+                                width: scroll.width,
+                                height: scroll.height,
+                                client_width: client.width,
+                                client_height: client.height,
+                            });
+                        }
+                    }
+                    if let (Some(_), Some(bounds)) = (content_doc, rec.bounds) {
+                        // The frame's content box starts inside its border (clientLeft/Top).
+                        let (cx, cy) = client.map_or((0.0, 0.0), |c| (c.x, c.y));
+                        child_offset = (bounds.x + cx, bounds.y + cy);
+                    }
+                }
+            }
+        }
+        let index = u32::try_from(out.nodes.len()).unwrap_or(u32::MAX);
+        if rec.backend_id != 0 {
+            out.by_backend.insert(rec.backend_id, index);
+        }
+        out.nodes.push(rec);
+
+        // Push children reversed so they pop in order; a frame's content
+        // document comes last.
+        if let Some(content) = content_doc {
+            if content < docs.len() && visited_docs.insert(content) {
+                let inner = &docs[content].snap;
+                let scroll = (
+                    inner.scroll_offset_x.unwrap_or(0.0),
+                    inner.scroll_offset_y.unwrap_or(0.0),
+                );
+                stack.push(Frame {
+                    doc: content,
+                    virtual_id: 0,
+                    parent: Some(index),
+                    foreign: None,
+                    offset: (child_offset.0 - scroll.0, child_offset.1 - scroll.1),
+                });
+            }
+        }
+        let kids = doc.children.get(virtual_id).map_or(&[][..], Vec::as_slice);
+        for &child in kids.iter().rev() {
+            stack.push(Frame {
+                doc: d,
+                virtual_id: child,
+                parent: Some(index),
+                foreign: child_foreign,
+                offset,
+            });
+        }
+    }
+    out
+}
+
+fn style(values: &[StringIndex], strings: &Strings<'_>) -> Style {
+    let get = |i: usize| values.get(i).map_or("", |s| strings.get(s)).to_owned();
+    Style {
+        display: get(0),
+        visibility: get(1),
+        opacity: get(2).parse().unwrap_or(1.0),
+        position: get(3),
+        z_index: get(4),
+        cursor: get(5),
+        overflow_x: get(6),
+        overflow_y: get(7),
+        pointer_events: get(8),
+        background_color: get(9),
+    }
+}

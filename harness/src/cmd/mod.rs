@@ -1,0 +1,4 @@
+//! One module per `pagesnap` subcommand.
+
+pub mod inspect;
+pub mod record;

@@ -1,0 +1,265 @@
+//! `pagesnap record`: capture a page, a scripted sequence of states, a manifest of fixtures, or a folder of pages.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+
+use crate::capture::{Action, Capture, Chromium, OpenOptions, WaitFor};
+use crate::store;
+
+/// Arguments of `pagesnap record`.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  pagesnap record fixtures/sites/login/index.html --out fixtures/login/initial\n  \
+pagesnap record page.html --out /tmp/p --then 'type #user ada; click #go'\n  \
+pagesnap record --manifest fixtures/manifest.toml\n  \
+pagesnap record --each ../shared/corpus --out /tmp/corpus")]
+pub struct Args {
+    /// URL or local .html file to record.
+    #[arg(required_unless_present_any = ["manifest", "each"])]
+    target: Option<String>,
+    /// Output stem: writes <OUT>.json.gz and <OUT>.png (with --then also <OUT>.step1.json.gz, …);
+    /// with --each, the output directory.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Viewport size in CSS pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_viewport)]
+    viewport: (u32, u32),
+    /// Scroll the window to this y (CSS pixels) before the first capture; Chromium clamps it to the page.
+    #[arg(long)]
+    scroll_y: Option<f64>,
+    /// After load, wait until an element matches this CSS selector, or for a delay such as `300ms`.
+    #[arg(long)]
+    wait_for: Option<String>,
+    /// Scripted steps separated by `;` — `click SEL`, `type SEL TEXT`, `select SEL VALUE`, `scroll PX`,
+    /// `wait MS` — with a recording written after each step (<OUT>.step<K>).
+    #[arg(long)]
+    then: Option<String>,
+    /// Limit in seconds for loading a page and for --wait-for.
+    #[arg(long, default_value_t = 30)]
+    timeout: u64,
+    /// Re-record every fixture listed in a manifest (paths in it are relative to the manifest's folder).
+    #[arg(long, conflicts_with_all = ["target", "each"])]
+    manifest: Option<PathBuf>,
+    /// With --manifest: only record entries whose site matches (repeatable).
+    #[arg(long)]
+    only: Vec<String>,
+    /// Record every .html/.htm file under this folder into --out, mirroring the folder layout.
+    #[arg(long, conflicts_with = "target")]
+    each: Option<PathBuf>,
+}
+
+fn parse_viewport(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT (e.g. 1280x720)"))?;
+    let w: u32 = w.trim().parse().map_err(|_| format!("{text:?}: bad width {w:?}"))?;
+    let h: u32 = h.trim().parse().map_err(|_| format!("{text:?}: bad height {h:?}"))?;
+    if !(100..=10_000).contains(&w) || !(100..=10_000).contains(&h) {
+        return Err(format!("{text:?}: width and height must be between 100 and 10000"));
+    }
+    Ok((w, h))
+}
+
+/// A fixture manifest (`fixtures/manifest.toml`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Manifest {
+    recording: Vec<ManifestEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifestEntry {
+    site: String,
+    #[serde(default = "default_page")]
+    page: String,
+    name: String,
+    #[serde(default)]
+    viewport: Option<String>,
+    #[serde(default)]
+    scroll_y: Option<f64>,
+    #[serde(default)]
+    wait_for: Option<String>,
+    #[serde(default)]
+    then: Vec<String>,
+}
+
+fn default_page() -> String {
+    "index.html".to_owned()
+}
+
+/// One recording job: where from, where to, how.
+struct Job {
+    target: String,
+    out: PathBuf,
+    options: OpenOptions,
+    then: Vec<Action>,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let timeout = Duration::from_secs(args.timeout);
+    let jobs = if let Some(manifest) = &args.manifest {
+        manifest_jobs(manifest, &args.only, timeout)?
+    } else if let Some(dir) = &args.each {
+        let out = args.out.clone().context("--each needs --out DIR")?;
+        each_jobs(dir, &out, &args, timeout)?
+    } else {
+        let target = args.target.clone().context("a target URL or file is required")?;
+        let out = args.out.clone().context("--out is required (e.g. --out fixtures/site/name)")?;
+        vec![Job {
+            target,
+            out,
+            options: OpenOptions {
+                width: args.viewport.0,
+                height: args.viewport.1,
+                scroll_y: args.scroll_y,
+                wait_for: args.wait_for.as_deref().map(WaitFor::parse),
+                timeout,
+            },
+            then: args.then.as_deref().map(Action::parse_sequence).transpose()?.unwrap_or_default(),
+        }]
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")?;
+    runtime.block_on(record_all(jobs, args.each.is_some()))
+}
+
+async fn record_all(jobs: Vec<Job>, keep_going: bool) -> Result<ExitCode> {
+    let chromium = Chromium::launch().await?;
+    let mut failures = 0usize;
+    let total = jobs.len();
+    for job in &jobs {
+        match record_one(&chromium, job).await {
+            Ok(()) => {}
+            Err(err) if keep_going || total > 1 => {
+                failures += 1;
+                eprintln!("error: {}: {err:#}", job.target);
+            }
+            Err(err) => {
+                chromium.close().await?;
+                return Err(err);
+            }
+        }
+    }
+    chromium.close().await?;
+    if failures > 0 {
+        eprintln!("{failures} of {total} recordings failed");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn record_one(chromium: &Chromium, job: &Job) -> Result<()> {
+    let started = Instant::now();
+    let mut session = chromium.open(&job.target, &job.options).await?;
+    let mut states = vec![(job.out.clone(), session.capture().await?)];
+    for (k, action) in job.then.iter().enumerate() {
+        session
+            .apply(action)
+            .await
+            .with_context(|| format!("step {} of --then", k + 1))?;
+        let stem = PathBuf::from(format!("{}.step{}", job.out.display(), k + 1));
+        states.push((stem, session.capture().await?));
+    }
+    for (stem, captured) in &states {
+        let (path, size) = store::write(stem, &captured.recording, &captured.screenshot)?;
+        println!(
+            "recorded {} → {} ({} nodes, {:.1} KiB, {} ms)",
+            job.target,
+            path.display(),
+            captured.recording.nodes.len(),
+            size as f64 / 1024.0,
+            started.elapsed().as_millis()
+        );
+    }
+    Ok(())
+}
+
+fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<Job>> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("could not read {}", path.display()))?;
+    let manifest: Manifest = toml::from_str(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    let mut jobs = Vec::new();
+    for (i, entry) in manifest.recording.iter().enumerate() {
+        if !only.is_empty() && !only.iter().any(|o| o == &entry.site) {
+            continue;
+        }
+        let context = || format!("{}: recording #{} ({}/{})", path.display(), i + 1, entry.site, entry.name);
+        let (width, height) = match &entry.viewport {
+            Some(v) => parse_viewport(v).map_err(anyhow::Error::msg).with_context(context)?,
+            None => (1280, 720),
+        };
+        let source = base.join("sites").join(&entry.site).join(&entry.page);
+        if !source.exists() {
+            bail!("{}: page {} does not exist", context(), source.display());
+        }
+        let then = entry
+            .then
+            .iter()
+            .map(|step| Action::parse(step))
+            .collect::<Result<Vec<_>>>()
+            .with_context(context)?;
+        jobs.push(Job {
+            target: source.display().to_string(),
+            out: base.join(&entry.site).join(&entry.name),
+            options: OpenOptions {
+                width,
+                height,
+                scroll_y: entry.scroll_y,
+                wait_for: entry.wait_for.as_deref().map(WaitFor::parse),
+                timeout,
+            },
+            then,
+        });
+    }
+    if jobs.is_empty() {
+        bail!("{}: no recordings selected", path.display());
+    }
+    Ok(jobs)
+}
+
+fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<Vec<Job>> {
+    let mut pages = Vec::new();
+    collect_html(dir, &mut pages)?;
+    pages.sort();
+    if pages.is_empty() {
+        bail!("{}: no .html files found", dir.display());
+    }
+    Ok(pages
+        .into_iter()
+        .map(|page| {
+            let rel = page.strip_prefix(dir).unwrap_or(&page);
+            let stem = rel.with_extension("");
+            Job {
+                target: page.display().to_string(),
+                out: out.join(stem),
+                options: OpenOptions {
+                    width: args.viewport.0,
+                    height: args.viewport.1,
+                    scroll_y: args.scroll_y,
+                    wait_for: args.wait_for.as_deref().map(WaitFor::parse),
+                    timeout,
+                },
+                then: Vec::new(),
+            }
+        })
+        .collect())
+}
+
+fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("could not list {}", dir.display()))? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_html(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
