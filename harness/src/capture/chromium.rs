@@ -41,6 +41,11 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
     "--force-color-profile=srgb",
 ];
 
+/// Offline recording (the default): every host name but the loopback fails to
+/// resolve at once, so missing third-party resources cannot stall the load
+/// event for seconds, and a recording never depends on the network.
+const OFFLINE_FLAG: &str = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1";
+
 const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
 
 /// A running headless Chromium.
@@ -52,8 +57,9 @@ pub struct Chromium {
 }
 
 impl Chromium {
-    /// Launches Chromium (`$PAGESNAP_CHROMIUM` or `/usr/bin/chromium`) with a fresh profile.
-    pub async fn launch() -> Result<Chromium> {
+    /// Launches Chromium (`$PAGESNAP_CHROMIUM` or `/usr/bin/chromium`) with a
+    /// fresh profile; without `network`, only loopback hosts resolve.
+    pub async fn launch(network: bool) -> Result<Chromium> {
         let executable = std::env::var_os("PAGESNAP_CHROMIUM")
             .map_or_else(|| PathBuf::from(DEFAULT_CHROMIUM), PathBuf::from);
         if !executable.exists() {
@@ -71,7 +77,13 @@ impl Chromium {
             .chrome_executable(&executable)
             .user_data_dir(profile.path())
             .disable_default_args()
-            .args(CHROMIUM_FLAGS.iter().map(|flag| flag.trim_start_matches("--")))
+            .args(
+                CHROMIUM_FLAGS
+                    .iter()
+                    .copied()
+                    .chain((!network).then_some(OFFLINE_FLAG))
+                    .map(|flag| flag.trim_start_matches("--")),
+            )
             .viewport(None)
             .launch_timeout(Duration::from_secs(30))
             .request_timeout(Duration::from_secs(60))

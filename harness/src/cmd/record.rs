@@ -46,6 +46,10 @@ pub struct Args {
     /// With --manifest: only record entries whose site matches (repeatable).
     #[arg(long)]
     only: Vec<String>,
+    /// Let the page reach the network. By default only 127.0.0.1/localhost resolve, so recordings are
+    /// offline and reproducible, and missing third-party resources fail fast instead of stalling the load.
+    #[arg(long)]
+    network: bool,
     /// Record every .html/.htm file under this folder into --out, mirroring the folder layout.
     #[arg(long, conflicts_with = "target")]
     each: Option<PathBuf>,
@@ -127,11 +131,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .enable_all()
         .build()
         .context("could not start the async runtime")?;
-    runtime.block_on(record_all(jobs, args.each.is_some()))
+    runtime.block_on(record_all(jobs, args.each.is_some(), args.network))
 }
 
-async fn record_all(jobs: Vec<Job>, keep_going: bool) -> Result<ExitCode> {
-    let chromium = Chromium::launch().await?;
+async fn record_all(jobs: Vec<Job>, keep_going: bool, network: bool) -> Result<ExitCode> {
+    let chromium = Chromium::launch(network).await?;
     let mut failures = 0usize;
     let total = jobs.len();
     for job in &jobs {

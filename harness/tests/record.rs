@@ -1,0 +1,199 @@
+//! `pagesnap record` against real headless Chromium: tree shape, element counts, scripted steps, errors.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pagesnap_engine::page::{Node, NodeId, Page};
+use pagesnap_engine::recording::Recording;
+
+fn pagesnap() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+}
+
+fn load(path: &Path) -> Recording {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Recording::from_gz_bytes(&bytes, &path.display().to_string()).unwrap()
+}
+
+fn record(target: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    let output = pagesnap()
+        .arg("record")
+        .arg(target)
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap();
+    output
+}
+
+/// (depth, kind, tag) for every node, skipping whitespace-only text: the
+/// shape two builders must agree on.
+fn shape(page: &Page) -> Vec<String> {
+    let mut out = Vec::new();
+    for id in page.ids() {
+        let depth = page.ancestors(id).count();
+        let label = match page.node(id) {
+            Node::Document { .. } => "#document".to_owned(),
+            Node::ShadowRoot(mode) => format!("#shadow-root({mode:?})"),
+            Node::Element(element) => element.name.clone(),
+            Node::Text(text) if text.trim().is_empty() => continue,
+            Node::Text(text) => format!("#text {}", text.trim()),
+        };
+        out.push(format!("{}{label}", "  ".repeat(depth)));
+    }
+    out
+}
+
+const STATIC_PAGE: &str = r#"<!doctype html>
+<html lang="en"><head><title>Shape</title><meta charset="utf-8"></head>
+<body>
+  <header><nav><a href="#a">A</a> <a href="#b">B</a></nav></header>
+  <main>
+    <h1>Title <small>sub</small></h1>
+    <p>Some <b>bold</b> and <i>italic</i> text.</p>
+    <table><tr><td>1</td><td>2</td></tr><tr><td>3</td><td>4</td></tr></table>
+    <form><label>Name <input name="n" value="x"></label><select><option>a<option selected>b</select><textarea>t</textarea><button>Go</button></form>
+    <svg viewBox="0 0 10 10" width="10" height="10"><circle cx="5" cy="5" r="4"></circle></svg>
+    <ul><li>one<li>two</ul>
+    <x-widget><template shadowrootmode="open"><button>inside</button></template></x-widget>
+  </main>
+</body></html>"#;
+
+#[test]
+fn from_html_and_from_recording_agree_on_tree_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("shape.html");
+    std::fs::write(&html, STATIC_PAGE).unwrap();
+    let out = dir.path().join("rec/shape");
+    let output = record(&html, &out, &[]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let recording = load(&out.with_extension("json.gz"));
+    assert!(out.with_extension("png").exists());
+    let recorded = Page::from_recording(&recording);
+    let parsed = Page::from_html(STATIC_PAGE);
+    assert_eq!(shape(&recorded), shape(&parsed));
+    assert_eq!(recording.title, "Shape");
+    // Live form state is captured.
+    let select = recorded.elements().find(|e| e.name() == "option" && e.layout().selected == Some(true)).unwrap();
+    assert_eq!(recorded.text_content(select.id()), "b");
+    let input = recorded.elements().find(|e| e.name() == "input").unwrap();
+    assert_eq!(input.layout().value.as_deref(), Some("x"));
+    assert!(input.layout().bounds.is_some() && input.layout().paint_order.is_some());
+}
+
+#[test]
+fn then_sequence_records_each_state() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("todo.html");
+    std::fs::write(
+        &html,
+        r#"<input id=t><button id=add onclick="const li=document.createElement('li');li.textContent=document.getElementById('t').value;document.getElementById('l').append(li)">Add</button><ul id=l></ul>
+           <div style="height:3000px"></div>"#,
+    )
+    .unwrap();
+    let out = dir.path().join("todo");
+    let output = record(&html, &out, &["--then", "type #t milk; click #add; scroll 500"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let initial = load(&dir.path().join("todo.json.gz"));
+    let typed = load(&dir.path().join("todo.step1.json.gz"));
+    let added = load(&dir.path().join("todo.step2.json.gz"));
+    let scrolled = load(&dir.path().join("todo.step3.json.gz"));
+    let items = |r: &Recording| r.nodes.iter().filter(|n| n.tag == "li").count();
+    assert_eq!((items(&initial), items(&added)), (0, 1));
+    let value = |r: &Recording| r.nodes.iter().find(|n| n.tag == "input").and_then(|n| n.value.clone());
+    assert_eq!(value(&initial).as_deref(), Some(""));
+    assert_eq!(value(&typed).as_deref(), Some("milk"));
+    assert_eq!((initial.scroll.y, scrolled.scroll.y), (0.0, 500.0));
+    // The same element keeps its backend id across states (stable refs rely on it).
+    let button = |r: &Recording| r.nodes.iter().find(|n| n.tag == "button").map(|n| n.backend_id);
+    assert_eq!(button(&initial), button(&scrolled));
+    // The focused element is recorded after typing.
+    let focused = typed.focused.map(|f| typed.nodes[f as usize].tag.clone());
+    assert_eq!(focused.as_deref(), Some("input"));
+}
+
+#[test]
+fn bad_targets_fail_with_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = record(Path::new("/nonexistent/page.html"), &dir.path().join("x"), &[]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("/nonexistent/page.html") && stderr.contains("no such file"), "{stderr}");
+
+    let output = pagesnap()
+        .args(["record", "http://127.0.0.1:9/", "--out"])
+        .arg(dir.path().join("y"))
+        .args(["--timeout", "20"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("http://127.0.0.1:9/"), "{stderr}");
+
+    let html = dir.path().join("p.html");
+    std::fs::write(&html, "<p>hi</p>").unwrap();
+    let output = record(&html, &dir.path().join("z"), &["--wait-for", "#never", "--timeout", "1"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("#never") && stderr.contains("1.0 s"), "{stderr}");
+
+    let output = record(&html, &dir.path().join("z"), &["--then", "hover #x"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("unknown action"));
+
+    let output = record(&html, &dir.path().join("z"), &["--viewport", "12x"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("12x"));
+}
+
+fn corpus_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+/// Every page of the shared corpus records, and each recording's element
+/// counts (main document, open shadow trees, iframes) equal what the page's
+/// own `querySelectorAll('*')` reported at capture.
+#[test]
+fn records_the_whole_corpus_with_matching_element_counts() {
+    let corpus = corpus_dir();
+    if !corpus.exists() {
+        panic!("the shared corpus is missing at {} (CI clones ../shared beside the repo)", corpus.display());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let output = pagesnap()
+        .args(["record", "--each"])
+        .arg(&corpus)
+        .arg("--out")
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let mut recordings = Vec::new();
+    collect(dir.path(), &mut recordings);
+    assert!(recordings.len() >= 170, "only {} recordings", recordings.len());
+    let mut mismatches = Vec::new();
+    for path in &recordings {
+        let recording = load(path);
+        let page = Page::from_recording(&recording);
+        let counts = recording.counts.expect("counts recorded");
+        if page.element_counts() != counts {
+            mismatches.push(format!("{}: engine {:?} vs browser {:?}", path.display(), page.element_counts(), counts));
+        }
+        assert_eq!(page.len(), recording.nodes.len());
+        assert!(page.ids().all(|id| id == NodeId::ROOT || page.parent(id).is_some()));
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+}
+
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.to_string_lossy().ends_with(".json.gz") {
+            out.push(path);
+        }
+    }
+}
