@@ -1,7 +1,18 @@
 //! Accessible names and descriptions per accname 1.2 and HTML-AAM, with their source and strength.
+//!
+//! The traversal follows the accname 1.2 computation steps (2A hidden, 2B
+//! `aria-labelledby`, 2C embedded controls, 2D `aria-label`, 2E host-language
+//! labels, 2F/2G/2H name from content, 2I tooltip), with the browser
+//! deviations Playwright's `roleUtils.ts` documents and Chromium's
+//! `SupportsNameFromContents` lists (which roles give or contribute content).
+//! Not modelled: CSS generated content (`::before`/`::after`), `aria-owns`.
 
+use std::collections::HashMap;
+
+use super::role::{build_id_map, input_type};
+use super::visibility::Hidden;
 use super::{Role, Visibility};
-use crate::page::Page;
+use crate::page::{Element, Namespace, Node, NodeId, Page, ShadowMode};
 
 /// Where a name came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -12,11 +23,12 @@ pub enum NameSource {
     AriaLabel,
     /// `aria-labelledby`.
     AriaLabelledby,
-    /// A native label: `<label>`, `<legend>`, `<caption>`, `<figcaption>`.
+    /// A native label: `<label>`, `<legend>`, `<caption>`, `<figcaption>`,
+    /// an SVG `<title>`, an `<option>`/`<optgroup>` `label` attribute.
     Label,
     /// `title`.
     Title,
-    /// `placeholder`.
+    /// `placeholder` (or `aria-placeholder`).
     Placeholder,
     /// `alt`.
     Alt,
@@ -27,6 +39,17 @@ pub enum NameSource {
 }
 
 /// How far a name can be trusted for exact claims (aimount `nameStatus`).
+///
+/// Rules, applied to the final whitespace-normalised name:
+/// - [`Strength::Unknown`]: the name is empty.
+/// - [`Strength::Weak`]: the source is a fallback — `title`, `placeholder`,
+///   or a user-agent default label (`Submit`, `Reset`, `Choose File`) — or
+///   the name carries no information whatever its source: a single
+///   character, or no alphabetic character at all (only digits, punctuation,
+///   symbols, emoji, or icon-font glyphs from the Private Use Area).
+/// - [`Strength::Strong`]: everything else — `aria-labelledby`,
+///   `aria-label`, native labels, `alt`, an author-given button `value`, and
+///   name from content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Strength {
     /// Author-given, specific.
@@ -49,11 +72,1065 @@ pub struct AccName {
 }
 
 /// Names and descriptions per node.
+///
+/// Every element whose role is not `generic`, `none`/`presentation` or one
+/// that prohibits naming (WAI-ARIA 1.2 §5.2.8.6: `caption`, `code`,
+/// `paragraph`, …) gets `Some` name, possibly empty with
+/// [`NameSource::Unknown`]; everything else gets `None`.
 pub(crate) fn compute(
     page: &Page,
     roles: &[Option<Role>],
     visibility: &[Visibility],
 ) -> (Vec<Option<AccName>>, Vec<Option<String>>) {
-    let _ = (roles, visibility);
-    (vec![None; page.len()], vec![None; page.len()])
+    let mut namer = Namer::new(page, roles, visibility);
+    let mut names = vec![None; page.len()];
+    let mut descriptions = vec![None; page.len()];
+    for id in page.ids() {
+        let Some(role) = roles[id.index()] else {
+            continue;
+        };
+        if page.element(id).is_none() || prohibits_name(role) {
+            continue;
+        }
+        let name = namer.name(id);
+        descriptions[id.index()] = namer.description(id, name.source);
+        names[id.index()] = Some(name);
+    }
+    (names, descriptions)
+}
+
+/// Roles whose name is prohibited or never computed (WAI-ARIA 1.2 "Name
+/// From: prohibited", plus `generic`/`none`).
+fn prohibits_name(role: Role) -> bool {
+    matches!(
+        role,
+        "generic"
+            | "none"
+            | "presentation"
+            | "caption"
+            | "code"
+            | "definition"
+            | "deletion"
+            | "emphasis"
+            | "insertion"
+            | "mark"
+            | "paragraph"
+            | "strong"
+            | "subscript"
+            | "suggestion"
+            | "superscript"
+            | "term"
+            | "time"
+    )
+}
+
+/// Roles that take their own name from content (accname 1.2 step 2F;
+/// Chromium `SupportsNameFromContents(recursive = false)`).
+fn names_from_content(role: Role) -> bool {
+    matches!(
+        role,
+        "button"
+            | "cell"
+            | "checkbox"
+            | "columnheader"
+            | "gridcell"
+            | "heading"
+            | "link"
+            | "menuitem"
+            | "menuitemcheckbox"
+            | "menuitemradio"
+            | "option"
+            | "radio"
+            | "rowheader"
+            | "switch"
+            | "tab"
+            | "tooltip"
+            | "treeitem"
+    )
+}
+
+/// Roles that contribute their content to an ancestor's name but have none
+/// of their own (Chromium `SupportsNameFromContents(recursive = true)`; the
+/// roles it lists as "never" — landmarks, `group`, `table`s of data,
+/// `term`, widgets with values — are absent).
+fn contributes_content(role: Role) -> bool {
+    matches!(
+        role,
+        "generic"
+            | "none"
+            | "presentation"
+            | "caption"
+            | "code"
+            | "definition"
+            | "deletion"
+            | "emphasis"
+            | "insertion"
+            | "list"
+            | "listitem"
+            | "mark"
+            | "paragraph"
+            | "region"
+            | "row"
+            | "rowgroup"
+            | "strong"
+            | "subscript"
+            | "superscript"
+            | "table"
+            | "time"
+            | "math"
+    )
+}
+
+/// Why the current node is being visited (accname 1.2 "traversal" context).
+#[derive(Clone, Copy, Default)]
+struct Opts {
+    /// The node whose name is computed (`Some(true)`) or one of its
+    /// descendants in a name-from-content walk (`Some(false)`).
+    target: Option<bool>,
+    /// Inside an `aria-labelledby` traversal; the flag says whether the
+    /// directly referenced node was hidden.
+    labelledby: Option<bool>,
+    /// Inside an `aria-describedby` traversal.
+    describedby: Option<bool>,
+    /// Inside a `<label>` of the target.
+    label: Option<bool>,
+    /// Inside a native text alternative element (`legend`, `caption`, …).
+    native: Option<bool>,
+}
+
+impl Opts {
+    fn hidden_root(self) -> bool {
+        [self.labelledby, self.describedby, self.label, self.native].contains(&Some(true))
+    }
+
+    fn is_descendant(self) -> bool {
+        self.target == Some(false)
+    }
+
+    fn child(self) -> Opts {
+        Opts {
+            target: self.target.map(|_| false),
+            ..self
+        }
+    }
+
+    fn embedded(self) -> bool {
+        self.label.is_some() || self.labelledby.is_some() || self.is_descendant()
+    }
+}
+
+/// The winning step of a computation.
+#[derive(Clone, Copy)]
+struct Found {
+    source: NameSource,
+    /// A user-agent default, not author text.
+    fallback: bool,
+}
+
+impl Found {
+    const fn new(source: NameSource) -> Found {
+        Found {
+            source,
+            fallback: false,
+        }
+    }
+}
+
+const NONE_FOUND: Found = Found::new(NameSource::Unknown);
+
+struct Namer<'a> {
+    page: &'a Page,
+    roles: &'a [Option<Role>],
+    /// Hidden for the text alternative computation (accname 2A): not
+    /// rendered, `visibility: hidden`, `hidden`, `aria-hidden`.
+    hidden: Vec<bool>,
+    /// The nearest table-like ancestor is a `grid`/`treegrid` (rows there
+    /// are named from content, as in Chromium).
+    in_grid: Vec<bool>,
+    /// Document or shadow root holding each node.
+    tree_root: Vec<NodeId>,
+    ids: HashMap<(NodeId, String), NodeId>,
+    /// Labels (`<label for>` and wrapping) per labelable control, in tree order.
+    labels: HashMap<NodeId, Vec<NodeId>>,
+    /// Visit stamps: `visited[i] == stamp` when node `i` was visited during
+    /// the current top-level computation (accname loop protection).
+    visited: Vec<u32>,
+    stamp: u32,
+}
+
+impl<'a> Namer<'a> {
+    fn new(page: &'a Page, roles: &'a [Option<Role>], visibility: &[Visibility]) -> Namer<'a> {
+        let len = page.len();
+        let mut hidden = vec![false; len];
+        let mut in_select = vec![false; len];
+        let mut in_grid = vec![false; len];
+        let mut tree_root = vec![NodeId::ROOT; len];
+        let mut labels: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+        let ids = build_id_map(page);
+        for id in page.ids() {
+            let i = id.index();
+            let parent = page.parent(id);
+            let inherited_hidden = parent.is_some_and(|p| hidden[p.index()]);
+            // Options of a closed `<select>` have no box, yet they are not
+            // hidden for names (Playwright's `isElementHiddenForAria`).
+            in_select[i] = parent.is_some_and(|p| {
+                in_select[p.index()]
+                    || page
+                        .element(p)
+                        .is_some_and(|e| e.is("select") || e.is("datalist"))
+            });
+            tree_root[i] = match page.node(id) {
+                Node::Document { .. } | Node::ShadowRoot(_) => id,
+                _ => parent.map_or(id, |p| tree_root[p.index()]),
+            };
+            // Chromium names rows from content only inside a grid or treegrid.
+            in_grid[i] = parent.is_some_and(|p| match roles[p.index()] {
+                Some("grid" | "treegrid") => true,
+                Some("table") => false,
+                _ => in_grid[p.index()],
+            });
+            let by_visibility = !in_select[i]
+                && matches!(
+                    visibility.get(i).and_then(|v| v.hidden),
+                    Some(
+                        Hidden::NotRendered
+                            | Hidden::VisibilityHidden
+                            | Hidden::HiddenAttribute
+                            | Hidden::AriaHidden
+                    )
+                );
+            let own = page
+                .element(id)
+                .is_some_and(|e| hidden_by_attributes(page, e));
+            hidden[i] = inherited_hidden || by_visibility || own;
+            if let Some(element) = page.element(id).filter(|e| e.is("label")) {
+                let control = match element.attr("for") {
+                    Some(target) => ids
+                        .get(&(tree_root[i], target.to_owned()))
+                        .copied()
+                        .filter(|&c| page.element(c).is_some_and(is_labelable)),
+                    None => first_labelable_descendant(page, id),
+                };
+                if let Some(control) = control {
+                    labels.entry(control).or_default().push(id);
+                }
+            }
+        }
+        Namer {
+            page,
+            roles,
+            hidden,
+            in_grid,
+            tree_root,
+            ids,
+            labels,
+            visited: vec![0; len],
+            stamp: 0,
+        }
+    }
+
+    fn is_hidden(&self, id: NodeId) -> bool {
+        self.hidden[id.index()]
+    }
+
+    fn visit(&mut self, id: NodeId) {
+        self.visited[id.index()] = self.stamp;
+    }
+
+    fn next_stamp(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.visited.fill(0);
+            self.stamp = 1;
+        }
+    }
+
+    /// IDREFs resolved in the node's own tree; the first element with each id
+    /// wins, duplicates and missing ids are dropped (WAI-ARIA 1.2 §8.6.2).
+    fn idrefs(&self, id: NodeId, value: &str) -> Vec<NodeId> {
+        let root = self.tree_root[id.index()];
+        let mut out: Vec<NodeId> = Vec::new();
+        for token in value.split_ascii_whitespace() {
+            if let Some(&target) = self.ids.get(&(root, token.to_owned())) {
+                if !out.contains(&target) {
+                    out.push(target);
+                }
+            }
+        }
+        out
+    }
+
+    fn role(&self, id: NodeId) -> Role {
+        self.roles[id.index()].unwrap_or("none")
+    }
+
+    /// The accessible name of an element (accname 1.2 §4.3, from step 1).
+    fn name(&mut self, id: NodeId) -> AccName {
+        self.next_stamp();
+        let (text, found) = self.alternative(
+            id,
+            Opts {
+                target: Some(true),
+                ..Opts::default()
+            },
+        );
+        let text = flatten(&text);
+        let strength = strength(&text, found);
+        let source = if text.is_empty() {
+            NameSource::Unknown
+        } else {
+            found.source
+        };
+        AccName {
+            text,
+            source,
+            strength,
+        }
+    }
+
+    /// The accessible description (accname 1.2 §4.2 / HTML-AAM §5.7):
+    /// `aria-describedby`, then `aria-description`, then `title` unless the
+    /// name already used it.
+    fn description(&mut self, id: NodeId, name_source: NameSource) -> Option<String> {
+        let element = self.page.element(id)?;
+        let mut text = String::new();
+        if let Some(value) = element.attr("aria-describedby") {
+            self.next_stamp();
+            let parts: Vec<String> = self
+                .idrefs(id, value)
+                .into_iter()
+                .map(|target| {
+                    let hidden = self.is_hidden(target);
+                    self.alternative(
+                        target,
+                        Opts {
+                            describedby: Some(hidden),
+                            ..Opts::default()
+                        },
+                    )
+                    .0
+                })
+                .collect();
+            text = flatten(&parts.join(" "));
+        }
+        if text.is_empty() {
+            if let Some(value) = element.attr("aria-description") {
+                text = flatten(value);
+            }
+        }
+        if text.is_empty() && name_source != NameSource::Title {
+            if let Some(value) = element.attr("title") {
+                text = flatten(value);
+            }
+        }
+        (!text.is_empty()).then_some(text)
+    }
+
+    /// The text alternative of a node (accname 1.2 §4.3.2 step 2).
+    fn alternative(&mut self, id: NodeId, opts: Opts) -> (String, Found) {
+        if self.visited[id.index()] == self.stamp {
+            return (String::new(), NONE_FOUND);
+        }
+        let page = self.page;
+        let Some(element) = page.element(id) else {
+            return (String::new(), NONE_FOUND);
+        };
+        // 2A: hidden nodes count only inside a traversal whose root was hidden.
+        if is_never_rendered(element) || (!opts.hidden_root() && self.is_hidden(id)) {
+            self.visit(id);
+            return (String::new(), NONE_FOUND);
+        }
+        let labelledby = element
+            .attr("aria-labelledby")
+            .map(|value| self.idrefs(id, value))
+            .filter(|refs| !refs.is_empty());
+        // 2B: aria-labelledby, unless already inside such a traversal (no
+        // chains, so no loops).
+        if opts.labelledby.is_none() {
+            if let Some(refs) = &labelledby {
+                let parts: Vec<String> = refs
+                    .iter()
+                    .map(|&target| {
+                        let hidden = self.is_hidden(target);
+                        self.alternative(
+                            target,
+                            Opts {
+                                labelledby: Some(hidden),
+                                ..Opts::default()
+                            },
+                        )
+                        .0
+                    })
+                    .collect();
+                let text = parts.join(" ");
+                if !text.trim().is_empty() {
+                    return (text, Found::new(NameSource::AriaLabelledby));
+                }
+            }
+        }
+        let role = self.role(id);
+        // 2C: a control embedded in a label contributes its value.
+        let self_referenced = labelledby.as_ref().is_some_and(|refs| refs.contains(&id));
+        if opts.embedded() && !self_referenced {
+            if let Some(value) = self.embedded_value(id, element, role, opts) {
+                self.visit(id);
+                return (value, Found::new(NameSource::Value));
+            }
+        }
+        // 2D: aria-label.
+        if let Some(label) = element.attr("aria-label").filter(|l| !l.trim().is_empty()) {
+            self.visit(id);
+            return (label.to_owned(), Found::new(NameSource::AriaLabel));
+        }
+        let presentational = matches!(role, "none" | "presentation");
+        // 2E: host-language label (HTML-AAM §4.1 accessible name computations).
+        if !presentational {
+            if let Some(result) = self.native(id, element, labelledby.is_some(), opts) {
+                return result;
+            }
+        }
+        // 2F–2H: name from content.
+        let summary = element.is("summary") && !presentational;
+        let from_content = if opts.is_descendant() {
+            names_from_content(role) || contributes_content(role) || (role == "row")
+        } else {
+            names_from_content(role) || (role == "row" && self.in_grid[id.index()])
+        };
+        if from_content
+            || summary
+            || opts.labelledby.is_some()
+            || opts.describedby.is_some()
+            || opts.label.is_some()
+            || opts.native.is_some()
+        {
+            self.visit(id);
+            let text = self.content(id, opts.child());
+            let keep = if opts.target == Some(true) {
+                !text.trim().is_empty()
+            } else {
+                !text.is_empty()
+            };
+            if keep {
+                return (text, Found::new(NameSource::Text));
+            }
+        }
+        // 2I: tooltip.
+        self.visit(id);
+        if !presentational || element.is("iframe") {
+            if let Some(title) = element.attr("title").filter(|t| !t.trim().is_empty()) {
+                return (title.to_owned(), Found::new(NameSource::Title));
+            }
+        }
+        (String::new(), NONE_FOUND)
+    }
+
+    /// accname 2C: the value an embedded control contributes, if it is one.
+    fn embedded_value(
+        &mut self,
+        id: NodeId,
+        element: &Element,
+        role: Role,
+        opts: Opts,
+    ) -> Option<String> {
+        let page = self.page;
+        match role {
+            "textbox" | "searchbox" => Some(if element.is("input") || element.is("textarea") {
+                control_value(page, id, element)
+            } else {
+                page.text_content(id)
+            }),
+            "combobox" | "listbox" => {
+                let selected: Vec<NodeId> = if element.is("select") {
+                    selected_options(page, id)
+                } else {
+                    let listbox = if role == "listbox" {
+                        Some(id)
+                    } else {
+                        page.subtree(id)
+                            .skip(1)
+                            .find(|&d| self.roles[d.index()] == Some("listbox"))
+                    };
+                    listbox.map_or_else(Vec::new, |listbox| {
+                        page.subtree(listbox)
+                            .filter(|&d| {
+                                self.roles[d.index()] == Some("option")
+                                    && page
+                                        .element(d)
+                                        .and_then(|e| e.attr("aria-selected"))
+                                        .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+                            })
+                            .collect()
+                    })
+                };
+                if selected.is_empty() && element.is("input") {
+                    return Some(control_value(page, id, element));
+                }
+                let parts: Vec<String> = selected
+                    .into_iter()
+                    .map(|option| self.alternative(option, opts.child()).0)
+                    .collect();
+                Some(parts.join(" "))
+            }
+            "progressbar" | "scrollbar" | "slider" | "spinbutton" | "meter" => {
+                let value = element
+                    .attr("aria-valuetext")
+                    .or_else(|| element.attr("aria-valuenow"))
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| control_value(page, id, element));
+                Some(value)
+            }
+            "menu" => Some(String::new()),
+            _ => None,
+        }
+    }
+
+    /// accname 2E for HTML elements (HTML-AAM §4.1), `None` to fall through.
+    fn native(
+        &mut self,
+        id: NodeId,
+        element: &Element,
+        has_labelledby: bool,
+        opts: Opts,
+    ) -> Option<(String, Found)> {
+        let page = self.page;
+        let title = || {
+            let title = element.attr("title").unwrap_or("").to_owned();
+            (title, Found::new(NameSource::Title))
+        };
+        if element.ns == Namespace::Svg {
+            // SVG-AAM: the first `<title>` child names the element.
+            let title_child = page.children(id).find(|&c| {
+                page.element(c)
+                    .is_some_and(|e| e.ns == Namespace::Svg && e.name == "title")
+            })?;
+            self.visit(id);
+            let hidden = self.is_hidden(title_child);
+            let text = self
+                .alternative(
+                    title_child,
+                    Opts {
+                        labelledby: Some(hidden),
+                        ..opts.child()
+                    },
+                )
+                .0;
+            return (!text.trim().is_empty()).then_some((text, Found::new(NameSource::Label)));
+        }
+        if element.ns != Namespace::Html {
+            return None;
+        }
+        match element.name.as_str() {
+            "input" => {
+                let kind = input_type(element);
+                match kind {
+                    // HTML-AAM: value, then the localised default; Chromium and
+                    // Firefox apply this even with aria-labelledby present.
+                    "button" | "submit" | "reset" => {
+                        self.visit(id);
+                        let value = control_value(page, id, element);
+                        if !value.trim().is_empty() {
+                            return Some((value, Found::new(NameSource::Value)));
+                        }
+                        let default = match kind {
+                            "submit" => "Submit",
+                            "reset" => "Reset",
+                            _ => return Some(title()),
+                        };
+                        return Some((
+                            default.to_owned(),
+                            Found {
+                                source: NameSource::Value,
+                                fallback: true,
+                            },
+                        ));
+                    }
+                    "image" => {
+                        self.visit(id);
+                        if !has_labelledby {
+                            if let Some(found) = self.label_text(id) {
+                                return Some(found);
+                            }
+                        }
+                        if let Some(alt) = element.attr("alt").filter(|a| !a.trim().is_empty()) {
+                            return Some((alt.to_owned(), Found::new(NameSource::Alt)));
+                        }
+                        if element.attr("title").is_some_and(|t| !t.trim().is_empty()) {
+                            return Some(title());
+                        }
+                        return Some((
+                            "Submit".to_owned(),
+                            Found {
+                                source: NameSource::Value,
+                                fallback: true,
+                            },
+                        ));
+                    }
+                    "file" => {
+                        self.visit(id);
+                        if !has_labelledby {
+                            if let Some(found) = self.label_text(id) {
+                                return Some(found);
+                            }
+                        }
+                        return Some((
+                            "Choose File".to_owned(),
+                            Found {
+                                source: NameSource::Value,
+                                fallback: true,
+                            },
+                        ));
+                    }
+                    _ => {}
+                }
+                if has_labelledby {
+                    return None;
+                }
+                self.visit(id);
+                self.labelled_control(
+                    id,
+                    element,
+                    matches!(
+                        kind,
+                        "text" | "password" | "number" | "search" | "tel" | "email" | "url"
+                    ),
+                )
+            }
+            "textarea" | "select" if !has_labelledby => {
+                self.visit(id);
+                self.labelled_control(id, element, element.is("textarea"))
+            }
+            "button" if !has_labelledby => {
+                self.visit(id);
+                self.label_text(id)
+            }
+            "output" | "meter" | "progress" if !has_labelledby => {
+                self.visit(id);
+                self.label_text(id)
+                    .or_else(|| element.is("output").then(title))
+            }
+            "fieldset" if !has_labelledby => self
+                .first_child_caption(id, "legend", opts)
+                .or_else(|| Some(title())),
+            "figure" if !has_labelledby => self
+                .first_child_caption(id, "figcaption", opts)
+                .or_else(|| Some(title())),
+            "table" => {
+                if let Some(found) = self.first_child_caption(id, "caption", opts) {
+                    return Some(found);
+                }
+                // Not in HTML-AAM, but every browser honours `summary`.
+                element
+                    .attr("summary")
+                    .filter(|s| !s.trim().is_empty())
+                    .map(|s| (s.to_owned(), Found::new(NameSource::Label)))
+            }
+            "img" | "area" => {
+                self.visit(id);
+                if let Some(alt) = element.attr("alt").filter(|a| !a.trim().is_empty()) {
+                    return Some((alt.to_owned(), Found::new(NameSource::Alt)));
+                }
+                Some(title())
+            }
+            // Chromium's `HTMLOptionElement::DisplayLabel`: the `label`
+            // attribute replaces the option's text.
+            "option" | "optgroup" => element
+                .attr("label")
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| (l.to_owned(), Found::new(NameSource::Label))),
+            _ => None,
+        }
+    }
+
+    /// HTML-AAM text inputs, `textarea`, `select` and other labelable
+    /// elements: labels, then `title`, then `placeholder` where it applies.
+    fn labelled_control(
+        &mut self,
+        id: NodeId,
+        element: &Element,
+        placeholder: bool,
+    ) -> Option<(String, Found)> {
+        if let Some(found) = self.label_text(id) {
+            return Some(found);
+        }
+        if let Some(title) = element.attr("title").filter(|t| !t.trim().is_empty()) {
+            return Some((title.to_owned(), Found::new(NameSource::Title)));
+        }
+        if placeholder {
+            let value = element
+                .attr("placeholder")
+                .filter(|p| !p.trim().is_empty())
+                .or_else(|| element.attr("aria-placeholder"));
+            if let Some(value) = value {
+                return Some((value.to_owned(), Found::new(NameSource::Placeholder)));
+            }
+        }
+        Some((String::new(), NONE_FOUND))
+    }
+
+    /// The control's associated `<label>`s, joined; `None` when there are
+    /// none or they are all empty (Chromium then falls back further).
+    fn label_text(&mut self, id: NodeId) -> Option<(String, Found)> {
+        let labels = self.labels.get(&id)?.clone();
+        let parts: Vec<String> = labels
+            .into_iter()
+            .map(|label| {
+                let hidden = self.is_hidden(label);
+                self.alternative(
+                    label,
+                    Opts {
+                        label: Some(hidden),
+                        ..Opts::default()
+                    },
+                )
+                .0
+            })
+            .filter(|text| !text.trim().is_empty())
+            .collect();
+        (!parts.is_empty()).then(|| (parts.join(" "), Found::new(NameSource::Label)))
+    }
+
+    /// `fieldset`/`legend`, `figure`/`figcaption`, `table`/`caption`: the
+    /// first child of that kind names the element (HTML-AAM §4.1).
+    fn first_child_caption(
+        &mut self,
+        id: NodeId,
+        name: &str,
+        opts: Opts,
+    ) -> Option<(String, Found)> {
+        let page = self.page;
+        let caption = page
+            .children(id)
+            .find(|&c| page.element(c).is_some_and(|e| e.is(name)))?;
+        self.visit(id);
+        let hidden = self.is_hidden(caption);
+        let text = self
+            .alternative(
+                caption,
+                Opts {
+                    native: Some(hidden),
+                    ..opts.child()
+                },
+            )
+            .0;
+        (!text.trim().is_empty()).then_some((text, Found::new(NameSource::Label)))
+    }
+
+    /// accname 2F: the text of the node's children, in flat-tree order (a
+    /// shadow host's shadow tree with slots filled from its light children).
+    fn content(&mut self, id: NodeId, opts: Opts) -> String {
+        let mut out = String::new();
+        let page = self.page;
+        let children: Vec<NodeId> = match self.author_shadow_root(id) {
+            Some(root) => page.children(root).collect(),
+            None => {
+                if page.element(id).is_some_and(|e| e.is("slot")) {
+                    let assigned = self.assigned_nodes(id);
+                    if assigned.is_empty() {
+                        page.children(id).collect()
+                    } else {
+                        assigned
+                    }
+                } else {
+                    page.children(id).collect()
+                }
+            }
+        };
+        for child in children {
+            match page.node(child) {
+                Node::Text(text) if opts.hidden_root() || !self.is_hidden(child) => {
+                    out.push_str(text)
+                }
+                Node::Element(element) => {
+                    let text = self.alternative(child, opts).0;
+                    // Inline elements join without a space; others, and
+                    // `<br>`, are separated (Playwright's and Chromium's
+                    // reading of accname 2F.iii).
+                    if element.is("br") || !self.is_inline(child, element) {
+                        out.push(' ');
+                        out.push_str(&text);
+                        out.push(' ');
+                    } else {
+                        out.push_str(&text);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The open or closed shadow root hosted by `id` (user-agent shadow
+    /// trees are browser internals and never walked).
+    fn author_shadow_root(&self, id: NodeId) -> Option<NodeId> {
+        self.page.children(id).find(|&c| {
+            matches!(
+                self.page.node(c),
+                Node::ShadowRoot(ShadowMode::Open | ShadowMode::Closed)
+            )
+        })
+    }
+
+    /// Light-DOM children of the shadow host that a `<slot>` receives.
+    fn assigned_nodes(&self, slot: NodeId) -> Vec<NodeId> {
+        let page = self.page;
+        let root = self.tree_root[slot.index()];
+        if !matches!(page.node(root), Node::ShadowRoot(_)) {
+            return Vec::new();
+        }
+        let Some(host) = page.parent(root) else {
+            return Vec::new();
+        };
+        let name = page
+            .element(slot)
+            .and_then(|e| e.attr("name"))
+            .unwrap_or("");
+        page.children(host)
+            .filter(|&c| match page.node(c) {
+                Node::Element(e) => e.attr("slot").unwrap_or("") == name,
+                Node::Text(_) => name.is_empty(),
+                _ => false,
+            })
+            .collect()
+    }
+
+    fn is_inline(&self, id: NodeId, element: &Element) -> bool {
+        match &self.page.layout(id).style {
+            Some(style) => style.display == "inline",
+            None if self.page.has_layout => true,
+            None => element.ns != Namespace::Html || !is_block_by_default(&element.name),
+        }
+    }
+}
+
+/// A wrapping `<label>`'s labeled control: its first labelable descendant
+/// in the same tree (HTML §4.10.4).
+fn first_labelable_descendant(page: &Page, label: NodeId) -> Option<NodeId> {
+    let end = page.subtree_end(label);
+    let mut current = NodeId::from_index(label.index() + 1);
+    while current < end {
+        match page.node(current) {
+            Node::ShadowRoot(_) | Node::Document { .. } => {
+                current = page.subtree_end(current);
+                continue;
+            }
+            Node::Element(element) if is_labelable(element) => return Some(current),
+            _ => {}
+        }
+        current = NodeId::from_index(current.index() + 1);
+    }
+    None
+}
+
+/// HTML labelable elements (HTML §4.10.2).
+fn is_labelable(element: &Element) -> bool {
+    element.ns == Namespace::Html
+        && match element.name.as_str() {
+            "button" | "meter" | "output" | "progress" | "select" | "textarea" => true,
+            "input" => input_type(element) != "hidden",
+            _ => false,
+        }
+}
+
+/// Hidden by attributes alone: `aria-hidden="true"` on any page, plus the
+/// `hidden` attribute and inline `display:none`/`visibility:hidden` on pages
+/// without layout (recordings report real styles through `Visibility`).
+fn hidden_by_attributes(page: &Page, element: &Element) -> bool {
+    if element
+        .attr("aria-hidden")
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
+    {
+        return true;
+    }
+    if page.has_layout {
+        return false;
+    }
+    if element.has_attr("hidden") {
+        return true;
+    }
+    element.attr("style").is_some_and(|style| {
+        let style: String = style.to_ascii_lowercase().split_whitespace().collect();
+        style.contains("display:none") || style.contains("visibility:hidden")
+    })
+}
+
+/// Elements excluded from every text alternative (Playwright's
+/// `isElementIgnoredForAria`).
+fn is_never_rendered(element: &Element) -> bool {
+    element.ns == Namespace::Html
+        && matches!(
+            element.name.as_str(),
+            "script" | "style" | "noscript" | "template"
+        )
+}
+
+/// Elements whose default `display` is not `inline` (HTML §15 rendering).
+fn is_block_by_default(name: &str) -> bool {
+    matches!(
+        name,
+        "address"
+            | "article"
+            | "aside"
+            | "blockquote"
+            | "body"
+            | "button"
+            | "caption"
+            | "center"
+            | "col"
+            | "colgroup"
+            | "dd"
+            | "details"
+            | "dialog"
+            | "dir"
+            | "div"
+            | "dl"
+            | "dt"
+            | "fieldset"
+            | "figcaption"
+            | "figure"
+            | "footer"
+            | "form"
+            | "h1"
+            | "h2"
+            | "h3"
+            | "h4"
+            | "h5"
+            | "h6"
+            | "header"
+            | "hgroup"
+            | "hr"
+            | "html"
+            | "input"
+            | "legend"
+            | "li"
+            | "listing"
+            | "main"
+            | "marquee"
+            | "menu"
+            | "meter"
+            | "nav"
+            | "ol"
+            | "optgroup"
+            | "option"
+            | "p"
+            | "plaintext"
+            | "pre"
+            | "progress"
+            | "search"
+            | "section"
+            | "select"
+            | "summary"
+            | "table"
+            | "tbody"
+            | "td"
+            | "textarea"
+            | "tfoot"
+            | "th"
+            | "thead"
+            | "tr"
+            | "ul"
+            | "xmp"
+    )
+}
+
+/// The current value of a form control: live state when recorded, else the
+/// markup's (`value` attribute; a `<textarea>`'s text).
+pub(crate) fn control_value(page: &Page, id: NodeId, element: &Element) -> String {
+    if let Some(value) = &page.layout(id).value {
+        return value.clone();
+    }
+    if element.is("textarea") {
+        return page.text_content(id);
+    }
+    element.attr("value").unwrap_or("").to_owned()
+}
+
+/// The selected `<option>`s of a `<select>` (HTML §4.10.7 selectedness):
+/// live state when recorded; otherwise the `selected` attributes, with a
+/// single-select's last selected option winning and its first option
+/// selected when none is.
+pub(crate) fn selected_options(page: &Page, select: NodeId) -> Vec<NodeId> {
+    let options: Vec<NodeId> = page
+        .subtree(select)
+        .skip(1)
+        .filter(|&d| page.element(d).is_some_and(|e| e.is("option")))
+        .collect();
+    let Some(element) = page.element(select) else {
+        return Vec::new();
+    };
+    let live = options.iter().any(|&o| page.layout(o).selected.is_some());
+    if live {
+        return options
+            .into_iter()
+            .filter(|&o| page.layout(o).selected == Some(true))
+            .collect();
+    }
+    let multiple = element.has_attr("multiple");
+    let size = element
+        .attr("size")
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .unwrap_or(if multiple { 4 } else { 1 });
+    let marked: Vec<NodeId> = options
+        .iter()
+        .copied()
+        .filter(|&o| page.element(o).is_some_and(|e| e.has_attr("selected")))
+        .collect();
+    if multiple {
+        return marked;
+    }
+    if let Some(&last) = marked.last() {
+        return vec![last];
+    }
+    if size > 1 {
+        return Vec::new();
+    }
+    options
+        .into_iter()
+        .find(|&o| page.element(o).is_some_and(|e| !e.has_attr("disabled")))
+        .into_iter()
+        .collect()
+}
+
+/// accname "flat string": whitespace runs collapse to one space and the
+/// ends are trimmed; zero-width spaces and soft hyphens go; no-break spaces
+/// stay (as in Chromium and Playwright).
+pub(crate) fn flatten(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    for c in text.chars() {
+        if c == '\u{200b}' || c == '\u{00ad}' {
+            continue;
+        }
+        if c.is_whitespace() && c != '\u{00a0}' {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn is_private_use(c: char) -> bool {
+    matches!(c as u32, 0xE000..=0xF8FF | 0xF0000..=0xFFFFD | 0x100000..=0x10FFFD)
+}
+
+/// See [`Strength`].
+fn strength(text: &str, found: Found) -> Strength {
+    if text.is_empty() {
+        return Strength::Unknown;
+    }
+    if found.fallback || matches!(found.source, NameSource::Title | NameSource::Placeholder) {
+        return Strength::Weak;
+    }
+    let meaningful = text.chars().filter(|c| !c.is_whitespace()).count();
+    let alphabetic = text
+        .chars()
+        .any(|c| c.is_alphabetic() && !is_private_use(c));
+    if meaningful <= 1 || !alphabetic {
+        return Strength::Weak;
+    }
+    Strength::Strong
 }
