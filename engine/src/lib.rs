@@ -15,3 +15,5 @@
 pub mod analyze;
 pub mod page;
 pub mod recording;
+#[doc(hidden)]
+pub mod testing;

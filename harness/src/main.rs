@@ -24,6 +24,8 @@ enum Command {
     Record(cmd::record::Args),
     /// Print a human summary of one or more recordings.
     Inspect(cmd::inspect::Args),
+    /// Compare the engine's roles and names with Chromium's accessibility tree stored in recordings.
+    Validate(cmd::validate::Args),
 }
 
 fn main() -> ExitCode {
@@ -31,6 +33,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Record(args) => cmd::record::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
+        Command::Validate(args) => cmd::validate::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,7 +1,41 @@
 //! Interactivity: which nodes an agent can act on, and why.
+//!
+//! Only visible elements can be interactive. The first reason that applies
+//! wins, in the order of [`InteractiveReason`]:
+//!
+//! 1. Native controls (HTML §3.2.5.2.7 interactive content): `a[href]`,
+//!    `area[href]`, `button`, `input` other than `type=hidden`, `select`,
+//!    `textarea`, `video[controls]`, `audio[controls]`. `<details>` and
+//!    `<iframe>` are containers, not targets; `<summary>` has its own reason.
+//! 2. ARIA widget roles (WAI-ARIA 1.2 §5.3.2), from the computed role and,
+//!    so the rule holds on its own, from the explicit `role` attribute. The
+//!    implicit role of a `<summary>` does not count: rule 4 says more.
+//! 3. Editing hosts: `contenteditable` other than `false`; descendants of a
+//!    host inherit editability (HTML §6.8.1) but only the host is a target.
+//! 4. `<summary>` of a `<details>`.
+//! 5. `<label>` with a labeled control (its `for` target, else its first
+//!    labelable descendant, HTML §4.10.4): clicking it activates the control,
+//!    and custom checkboxes often hide the input and show only the label.
+//!    Skipped when the label's box lies inside the control's box: then both
+//!    are the same click target.
+//! 6. `tabindex >= 0`: the author put it in the focus order.
+//! 7. A click listener reported by the browser (CDP `isClickable`), except on
+//!    `<html>`/`<body>` and on containers covering ≥ 90% of the viewport on
+//!    both axes: frameworks delegate events from such roots, which says
+//!    nothing about the element being a target.
+//! 8. `cursor: pointer` at the top of a pointer subtree, as browser-use does:
+//!    `cursor` inherits (CSS UI 4 §5.1), so a child whose parent element
+//!    already shows the pointer is part of the same target. A pointer
+//!    element inside a native control, ARIA widget or `<summary>` (an icon
+//!    `<span>` in a `<button>`) is also part of that target.
+//!
+//! Disabled controls stay interactive: [`States::disabled`] reports them, and
+//! an agent may need to see that the submit button exists but is disabled.
+
+use std::collections::HashMap;
 
 use super::{Role, States, Visibility};
-use crate::page::Page;
+use crate::page::{Element, Node, NodeId, Page};
 
 /// Why a node was judged interactive (the first reason that applies, in this order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -24,6 +58,147 @@ pub enum InteractiveReason {
     CursorPointer,
 }
 
+/// Roles of widgets an agent acts on directly. Composite containers
+/// (`listbox`, `menu`, `grid`, `tablist`, `tree`) are not targets; their items are.
+const WIDGET_ROLES: &[&str] = &[
+    "button",
+    "checkbox",
+    "combobox",
+    "link",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "radio",
+    "searchbox",
+    "slider",
+    "spinbutton",
+    "switch",
+    "tab",
+    "textbox",
+    "treeitem",
+];
+
+fn is_widget_role(role: &str) -> bool {
+    WIDGET_ROLES.contains(&role)
+}
+
+/// The explicit role: the first token of `role` that is a known role (WAI-ARIA 1.2 §7.1).
+fn explicit_widget_role(element: &Element) -> bool {
+    element
+        .attr("role")
+        .and_then(|roles| {
+            roles
+                .split_ascii_whitespace()
+                .map(str::to_ascii_lowercase)
+                .find(|token| is_widget_role(token) || super::is_valid_role(token))
+        })
+        .is_some_and(|role| is_widget_role(&role))
+}
+
+fn is_hidden_input(element: &Element) -> bool {
+    element.is("input")
+        && element
+            .attr("type")
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
+}
+
+fn is_native_control(element: &Element) -> bool {
+    match element.name.as_str() {
+        _ if element.ns != crate::page::Namespace::Html => false,
+        "a" | "area" => element.has_attr("href"),
+        "button" | "select" | "textarea" => true,
+        "input" => !is_hidden_input(element),
+        "video" | "audio" => element.has_attr("controls"),
+        _ => false,
+    }
+}
+
+/// Controls a `<label>` can activate (labelable elements that take input, HTML §4.10.2).
+fn is_label_control(element: &Element) -> bool {
+    element.is("button")
+        || element.is("select")
+        || element.is("textarea")
+        || (element.is("input") && !is_hidden_input(element))
+}
+
+/// Editability per HTML's `contenteditable` states: `true`/empty/`plaintext-only`
+/// start an editing host, `false` stops it, anything else inherits.
+fn editable_state(element: &Element) -> Option<bool> {
+    let value = element.attr("contenteditable")?.trim().to_ascii_lowercase();
+    match value.as_str() {
+        "" | "true" | "plaintext-only" => Some(true),
+        "false" => Some(false),
+        _ => None,
+    }
+}
+
+fn parse_tabindex(value: &str) -> Option<i64> {
+    value.trim().parse::<i64>().ok()
+}
+
+/// Element ids by (tree root, id), first occurrence winning as `getElementById` does.
+struct IdMap<'a> {
+    ids: HashMap<(NodeId, &'a str), NodeId>,
+    roots: Vec<NodeId>,
+}
+
+impl<'a> IdMap<'a> {
+    fn new(page: &'a Page) -> IdMap<'a> {
+        let mut ids = HashMap::new();
+        let mut roots = Vec::with_capacity(page.len());
+        for id in page.ids() {
+            let root = match page.node(id) {
+                Node::Document { .. } | Node::ShadowRoot(_) => id,
+                _ => page.parent(id).map_or(id, |p| roots[p.index()]),
+            };
+            roots.push(root);
+            if let Some(value) = page
+                .element(id)
+                .and_then(|e| e.attr("id"))
+                .filter(|v| !v.is_empty())
+            {
+                ids.entry((root, value)).or_insert(id);
+            }
+        }
+        IdMap { ids, roots }
+    }
+
+    fn get(&self, scope_of: NodeId, value: &str) -> Option<NodeId> {
+        self.ids
+            .get(&(self.roots[scope_of.index()], value))
+            .copied()
+    }
+}
+
+/// The labeled control of a `<label>` (HTML §4.10.4).
+fn labeled_control(
+    page: &Page,
+    ids: &IdMap<'_>,
+    label: NodeId,
+    element: &Element,
+) -> Option<NodeId> {
+    if let Some(target) = element.attr("for") {
+        return ids
+            .get(label, target)
+            .filter(|&id| page.element(id).is_some_and(is_label_control));
+    }
+    let end = page.subtree_end(label);
+    let mut current = NodeId::from_index(label.index() + 1);
+    while current < end {
+        match page.node(current) {
+            Node::ShadowRoot(_) | Node::Document { .. } => {
+                current = page.subtree_end(current);
+                continue;
+            }
+            Node::Element(candidate) if is_label_control(candidate) => return Some(current),
+            _ => {}
+        }
+        current = NodeId::from_index(current.index() + 1);
+    }
+    None
+}
+
 /// Interactivity per node.
 pub(crate) fn compute(
     page: &Page,
@@ -31,6 +206,124 @@ pub(crate) fn compute(
     visibility: &[Visibility],
     states: &[States],
 ) -> Vec<Option<InteractiveReason>> {
-    let _ = (roles, visibility, states);
-    vec![None; page.len()]
+    // Disabled controls stay interactive; `states` reports `disabled`.
+    let _ = states;
+    let len = page.len();
+    let mut out = vec![None; len];
+    let mut editable = vec![false; len];
+    // Strictly inside a native control or ARIA widget.
+    let mut in_widget = vec![false; len];
+    let mut ids: Option<IdMap<'_>> = None;
+    for id in page.ids() {
+        let i = id.index();
+        let parent = page.parent(id);
+        in_widget[i] = parent.is_some_and(|p| {
+            in_widget[p.index()]
+                || matches!(
+                    out[p.index()],
+                    Some(
+                        InteractiveReason::NativeControl
+                            | InteractiveReason::AriaWidget
+                            | InteractiveReason::Summary
+                    )
+                )
+        });
+        let parent_editable = parent.is_some_and(|p| editable[p.index()]);
+        let Some(element) = page.element(id) else {
+            editable[i] = parent_editable && !matches!(page.node(id), Node::Document { .. });
+            continue;
+        };
+        editable[i] = editable_state(element).unwrap_or(parent_editable);
+        if !visibility[i].is_visible() {
+            continue;
+        }
+        let summary = element.is("summary")
+            && parent
+                .and_then(|p| page.element(p))
+                .is_some_and(|p| p.is("details"));
+        out[i] = if is_native_control(element) {
+            Some(InteractiveReason::NativeControl)
+        } else if explicit_widget_role(element)
+            || (!summary && roles[i].is_some_and(is_widget_role))
+        {
+            Some(InteractiveReason::AriaWidget)
+        } else if editable[i] && !parent_editable {
+            Some(InteractiveReason::ContentEditable)
+        } else if summary {
+            Some(InteractiveReason::Summary)
+        } else if element.is("label")
+            && is_label_target(
+                page,
+                ids.get_or_insert_with(|| IdMap::new(page)),
+                id,
+                element,
+            )
+        {
+            Some(InteractiveReason::Label)
+        } else if element
+            .attr("tabindex")
+            .and_then(parse_tabindex)
+            .is_some_and(|t| t >= 0)
+        {
+            Some(InteractiveReason::Tabindex)
+        } else if page.layout(id).clickable && !is_page_container(page, element, id) {
+            Some(InteractiveReason::ClickListener)
+        } else if starts_pointer_subtree(page, id) && !in_widget[i] {
+            Some(InteractiveReason::CursorPointer)
+        } else {
+            None
+        };
+    }
+    out
+}
+
+fn is_label_target(page: &Page, ids: &IdMap<'_>, label: NodeId, element: &Element) -> bool {
+    let Some(control) = labeled_control(page, ids, label, element) else {
+        return false;
+    };
+    match (page.layout(label).bounds, page.layout(control).bounds) {
+        (Some(label), Some(control)) => {
+            !(label.x >= control.x
+                && label.y >= control.y
+                && label.right() <= control.right()
+                && label.bottom() <= control.bottom())
+        }
+        _ => true,
+    }
+}
+
+/// `<html>`, `<body>`, or a box covering ≥ 90% of the viewport on both axes.
+fn is_page_container(page: &Page, element: &Element, id: NodeId) -> bool {
+    if element.is("html") || element.is("body") {
+        return true;
+    }
+    page.layout(id).bounds.is_some_and(|bounds| {
+        page.has_layout
+            && bounds.width >= 0.9 * page.viewport.width
+            && bounds.height >= 0.9 * page.viewport.height
+    })
+}
+
+fn has_pointer(page: &Page, id: NodeId) -> bool {
+    page.layout(id)
+        .style
+        .as_ref()
+        .is_some_and(|style| style.cursor == "pointer")
+}
+
+/// `cursor: pointer` here and not on the parent element (crossing shadow roots,
+/// through which `cursor` inherits; not out of an iframe document).
+fn starts_pointer_subtree(page: &Page, id: NodeId) -> bool {
+    if !has_pointer(page, id) {
+        return false;
+    }
+    let mut parent = page.parent(id);
+    while let Some(p) = parent {
+        match page.node(p) {
+            Node::Element(_) => return !has_pointer(page, p),
+            Node::ShadowRoot(_) => parent = page.parent(p),
+            _ => return true,
+        }
+    }
+    true
 }

@@ -13,7 +13,10 @@ use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
 use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
 use chromiumoxide::cdp::browser_protocol::dom_snapshot::CaptureSnapshotParams;
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
-use chromiumoxide::cdp::browser_protocol::page::{CaptureScreenshotFormat, CaptureScreenshotParams};
+use chromiumoxide::cdp::browser_protocol::page::{
+    CaptureScreenshotFormat, CaptureScreenshotParams, EventJavascriptDialogOpening, HandleJavaScriptDialogParams,
+    NavigateParams,
+};
 use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, GetPropertiesParams};
 use chromiumoxide::Page as CdpPage;
 use futures::StreamExt;
@@ -132,21 +135,44 @@ impl Chromium {
         ))
         .await
         .context("could not set the viewport")?;
+        // alert()/confirm()/prompt() would block the page (and its load
+        // event) forever; accept each dialog as a user clicking OK would.
+        let mut dialogs = page
+            .event_listener::<EventJavascriptDialogOpening>()
+            .await
+            .context("could not listen for JavaScript dialogs")?;
+        let dialog_page = page.clone();
+        tokio::spawn(async move {
+            while dialogs.next().await.is_some() {
+                let _ = dialog_page.execute(HandleJavaScriptDialogParams::new(true)).await;
+            }
+        });
         let started = Instant::now();
-        match tokio::time::timeout(options.timeout, page.goto(url.as_str())).await {
-            Err(_) => bail!(
-                "loading {url} timed out after {} s (the --timeout limit)",
-                options.timeout.as_secs_f64()
-            ),
-            Ok(Err(err)) => bail!("loading {url} failed: {err}"),
-            Ok(Ok(_)) => {}
-        }
+        // `Page.navigate` runs in the background while we poll
+        // `readyState` ourselves: chromiumoxide resolves the command only
+        // after lifecycle events that never come for some pages (scripts
+        // that re-navigate during load), which would stall the recorder.
+        let navigate_page = page.clone();
+        let navigate_url = url.clone();
+        let navigation =
+            tokio::spawn(async move { navigate_page.execute(NavigateParams::new(navigate_url)).await });
         let session = ChromiumSession {
             page,
             version: self.version.clone(),
             display_url,
-            url,
+            url: url.clone(),
         };
+        let loaded = session.wait_loaded(options.timeout.saturating_sub(started.elapsed())).await;
+        if navigation.is_finished() {
+            if let Ok(Ok(response)) = navigation.await {
+                if let Some(error) = &response.result.error_text {
+                    bail!("loading {url} failed: {error}");
+                }
+            }
+        } else {
+            navigation.abort();
+        }
+        loaded?;
         session.check_loaded().await?;
         if let Some(wait) = &options.wait_for {
             let remaining = options.timeout.saturating_sub(started.elapsed());
@@ -289,12 +315,36 @@ impl ChromiumSession {
         Ok(result.result.result.value.clone().unwrap_or(serde_json::Value::Null))
     }
 
+    async fn wait_loaded(&self, limit: Duration) -> Result<()> {
+        let started = Instant::now();
+        loop {
+            // A page that navigates away mid-poll destroys the context; retry.
+            // `about:blank` is the tab before our navigation committed.
+            if let Ok(state) = self.eval("location.href === 'about:blank' ? 'blank' : document.readyState").await {
+                if state.as_str() == Some("complete") {
+                    return Ok(());
+                }
+            }
+            if started.elapsed() >= limit {
+                bail!(
+                    "loading {} timed out after {:.1} s (the --timeout limit): the load event never fired",
+                    self.url,
+                    limit.as_secs_f64()
+                );
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
     async fn check_loaded(&self) -> Result<()> {
         // Chromium shows its own error page for unreachable URLs and missing
         // files instead of failing navigation.
         let href = self.eval("location.href").await?;
         if href.as_str().is_some_and(|h| h.starts_with("chrome-error://")) {
-            bail!("loading {} failed: the browser showed its error page", self.url);
+            bail!(
+                "loading {} failed: the browser showed its error page (the page or a redirect it made could not load)",
+                self.url
+            );
         }
         Ok(())
     }

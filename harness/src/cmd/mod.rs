@@ -2,3 +2,4 @@
 
 pub mod inspect;
 pub mod record;
+pub mod validate;
