@@ -124,7 +124,7 @@ impl Rect {
 }
 
 /// What kind of node a [`RecNode`] is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NodeKind {
     /// The main document (always node 0).
@@ -138,6 +138,7 @@ pub enum NodeKind {
     /// A user-agent shadow root (the internals of `<input>`, `<video>`, …).
     ShadowRootUserAgent,
     /// An element.
+    #[default]
     Element,
     /// A text node.
     Text,
@@ -193,12 +194,6 @@ pub struct RecNode {
     /// CDP backend node id: stable for the life of the page, used for stable refs.
     #[serde(default)]
     pub backend_id: u64,
-}
-
-impl Default for NodeKind {
-    fn default() -> Self {
-        NodeKind::Element
-    }
 }
 
 fn is_false(value: &bool) -> bool {
@@ -381,8 +376,10 @@ impl Recording {
     /// Encodes as gzip-compressed JSON.
     pub fn to_gz_bytes(&self) -> Result<Vec<u8>, RecordingError> {
         let json = serde_json::to_vec(self).map_err(|err| RecordingError::Encode(err.into()))?;
-        let mut encoder =
-            flate2::write::GzEncoder::new(Vec::with_capacity(json.len() / 6), flate2::Compression::new(6));
+        let mut encoder = flate2::write::GzEncoder::new(
+            Vec::with_capacity(json.len() / 6),
+            flate2::Compression::new(6),
+        );
         encoder.write_all(&json).map_err(RecordingError::Encode)?;
         encoder.finish().map_err(RecordingError::Encode)
     }
@@ -399,7 +396,12 @@ impl Recording {
         match self.nodes.first() {
             Some(node) if node.kind == NodeKind::Document && node.parent.is_none() => {}
             Some(_) => return Err(fail(0, "the first node must be the document".to_owned())),
-            None => return Err(fail(0, "a recording needs at least the document node".to_owned())),
+            None => {
+                return Err(fail(
+                    0,
+                    "a recording needs at least the document node".to_owned(),
+                ));
+            }
         }
         // The ancestors of the previous node: in document order (pre-order),
         // a node's parent is the previous node or one of its ancestors.
@@ -421,7 +423,9 @@ impl Recording {
             if open.is_empty() {
                 return Err(fail(
                     index,
-                    format!("`parent` {parent} is not an ancestor of the previous node (document order)"),
+                    format!(
+                        "`parent` {parent} is not an ancestor of the previous node (document order)"
+                    ),
                 ));
             }
             open.push(index);
@@ -429,7 +433,10 @@ impl Recording {
                 return Err(fail(index, format!("`parent` {parent} is a text node")));
             }
             if node.kind == NodeKind::Document {
-                return Err(fail(index, "only node 0 may be the main document".to_owned()));
+                return Err(fail(
+                    index,
+                    "only node 0 may be the main document".to_owned(),
+                ));
             }
         }
         if let Some(focused) = self.focused {

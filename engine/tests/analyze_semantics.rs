@@ -1,5 +1,5 @@
 //! Roles, accessible names and states from real markup: one test per rule family.
-#![expect(
+#![allow(
     clippy::unwrap_used,
     reason = "a fixture that does not parse or match should fail the test loudly"
 )]

@@ -1,8 +1,9 @@
 //! Recording schema: round trip, and errors that name the file and the field.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use pagesnap_engine::recording::{
-    AxNode, DomCounts, NodeKind, Point, RecNode, Recording, RecordingError, Rect, ScrollState, Size, Style,
-    Viewport, SCHEMA,
+    AxNode, DomCounts, NodeKind, Point, RecNode, Recording, RecordingError, Rect, SCHEMA,
+    ScrollState, Size, Style, Viewport,
 };
 
 fn sample() -> Recording {
@@ -22,9 +23,17 @@ fn sample() -> Recording {
         node(Some(5), NodeKind::Element, "button"),
         node(Some(6), NodeKind::Text, ""),
     ];
-    nodes[3].attrs = vec![("type".into(), "password".into()), ("name".into(), "pw".into())];
+    nodes[3].attrs = vec![
+        ("type".into(), "password".into()),
+        ("name".into(), "pw".into()),
+    ];
     nodes[3].value = Some("hunter2".into());
-    nodes[3].bounds = Some(Rect { x: 8.0, y: 10.5, width: 200.0, height: 21.0 });
+    nodes[3].bounds = Some(Rect {
+        x: 8.0,
+        y: 10.5,
+        width: 200.0,
+        height: 21.0,
+    });
     nodes[3].style = Some(Style {
         display: "inline-block".into(),
         visibility: "visible".into(),
@@ -39,7 +48,14 @@ fn sample() -> Recording {
     });
     nodes[3].paint_order = Some(3);
     nodes[3].backend_id = 42;
-    nodes[2].scroll = Some(ScrollState { x: 0.0, y: 120.0, width: 1280.0, height: 4000.0, client_width: 1280.0, client_height: 720.0 });
+    nodes[2].scroll = Some(ScrollState {
+        x: 0.0,
+        y: 120.0,
+        width: 1280.0,
+        height: 4000.0,
+        client_width: 1280.0,
+        client_height: 720.0,
+    });
     nodes[6].clickable = true;
     nodes[7].text = Some("Go ✓".into());
     Recording {
@@ -48,13 +64,29 @@ fn sample() -> Recording {
         title: "X".into(),
         captured_at: "2026-11-22T00:00:00Z".into(),
         browser: "Chrome/156".into(),
-        viewport: Viewport { width: 1280.0, height: 720.0, device_scale_factor: 1.0 },
+        viewport: Viewport {
+            width: 1280.0,
+            height: 720.0,
+            device_scale_factor: 1.0,
+        },
         scroll: Point { x: 0.0, y: 120.0 },
-        document_size: Size { width: 1280.0, height: 4000.0 },
+        document_size: Size {
+            width: 1280.0,
+            height: 4000.0,
+        },
         focused: Some(3),
         nodes,
-        ax: vec![AxNode { backend_id: Some(42), role: "textbox".into(), name: "Password".into(), ignored: false }],
-        counts: Some(DomCounts { document: 4, shadow: 1, iframe: 0 }),
+        ax: vec![AxNode {
+            backend_id: Some(42),
+            role: "textbox".into(),
+            name: "Password".into(),
+            ignored: false,
+        }],
+        counts: Some(DomCounts {
+            document: 4,
+            shadow: 1,
+            iframe: 0,
+        }),
     }
 }
 
@@ -77,23 +109,36 @@ fn json_with(edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
 #[test]
 fn truncated_gzip_names_the_file() {
     let bytes = sample().to_gz_bytes().unwrap();
-    let err = Recording::from_gz_bytes(&bytes[..bytes.len() / 2], "fixtures/a/b.json.gz").unwrap_err();
+    let err =
+        Recording::from_gz_bytes(&bytes[..bytes.len() / 2], "fixtures/a/b.json.gz").unwrap_err();
     assert!(matches!(err, RecordingError::Gzip { .. }), "{err:?}");
-    assert!(err.to_string().starts_with("fixtures/a/b.json.gz: "), "{err}");
+    assert!(
+        err.to_string().starts_with("fixtures/a/b.json.gz: "),
+        "{err}"
+    );
 }
 
 #[test]
 fn wrong_type_names_the_field_path() {
     let json = json_with(|v| v["nodes"][3]["bounds"]["x"] = "left".into());
-    let err = Recording::from_json_bytes(&json, "r.json").unwrap_err().to_string();
-    assert!(err.contains("r.json") && err.contains("nodes[3].bounds.x"), "{err}");
+    let err = Recording::from_json_bytes(&json, "r.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("r.json") && err.contains("nodes[3].bounds.x"),
+        "{err}"
+    );
 
     let json = json_with(|v| v["viewport"]["width"] = serde_json::Value::Bool(true));
-    let err = Recording::from_json_bytes(&json, "r.json").unwrap_err().to_string();
+    let err = Recording::from_json_bytes(&json, "r.json")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("viewport.width"), "{err}");
 
     let json = json_with(|v| v["nodes"][1]["kind"] = "comment".into());
-    let err = Recording::from_json_bytes(&json, "r.json").unwrap_err().to_string();
+    let err = Recording::from_json_bytes(&json, "r.json")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("nodes[1].kind"), "{err}");
 }
 
@@ -103,12 +148,19 @@ fn newer_or_missing_schema_is_refused() {
     let err = Recording::from_json_bytes(&json, "new.json").unwrap_err();
     assert!(matches!(err, RecordingError::Schema { .. }));
     let text = err.to_string();
-    assert!(text.contains("new.json") && text.contains("`schema`") && text.contains("pagesnap.recording/2"), "{text}");
+    assert!(
+        text.contains("new.json")
+            && text.contains("`schema`")
+            && text.contains("pagesnap.recording/2"),
+        "{text}"
+    );
 
     let json = json_with(|v| {
         v.as_object_mut().unwrap().remove("schema");
     });
-    let err = Recording::from_json_bytes(&json, "old.json").unwrap_err().to_string();
+    let err = Recording::from_json_bytes(&json, "old.json")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("old.json") && err.contains("schema"), "{err}");
 }
 
@@ -116,20 +168,31 @@ fn newer_or_missing_schema_is_refused() {
 fn broken_tree_order_is_refused() {
     // Node 7 (text) claims node 3 as parent, but node 3's subtree ended at 3.
     let json = json_with(|v| v["nodes"][7]["parent"] = 3.into());
-    let err = Recording::from_json_bytes(&json, "t.json").unwrap_err().to_string();
-    assert!(err.contains("nodes[7]") && err.contains("document order"), "{err}");
+    let err = Recording::from_json_bytes(&json, "t.json")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("nodes[7]") && err.contains("document order"),
+        "{err}"
+    );
 
     let json = json_with(|v| v["nodes"][2]["parent"] = 5.into());
-    let err = Recording::from_json_bytes(&json, "t.json").unwrap_err().to_string();
+    let err = Recording::from_json_bytes(&json, "t.json")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("nodes[2]"), "{err}");
 
     let json = json_with(|v| v["focused"] = 99.into());
-    let err = Recording::from_json_bytes(&json, "t.json").unwrap_err().to_string();
+    let err = Recording::from_json_bytes(&json, "t.json")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("focused"), "{err}");
 }
 
 #[test]
 fn not_json_at_all_is_a_clear_error() {
-    let err = Recording::from_json_bytes(b"<html>", "page.json").unwrap_err().to_string();
+    let err = Recording::from_json_bytes(b"<html>", "page.json")
+        .unwrap_err()
+        .to_string();
     assert!(err.starts_with("page.json: "), "{err}");
 }

@@ -7,15 +7,22 @@ use pagesnap_engine::recording::Recording;
 
 /// Reads a recording; errors name the file and the offending field.
 pub fn read(path: &Path) -> Result<Recording> {
-    let bytes = std::fs::read(path).with_context(|| format!("could not read {}", path.display()))?;
-    Ok(Recording::from_gz_bytes(&bytes, &path.display().to_string())?)
+    let bytes =
+        std::fs::read(path).with_context(|| format!("could not read {}", path.display()))?;
+    Ok(Recording::from_gz_bytes(
+        &bytes,
+        &path.display().to_string(),
+    )?)
 }
 
 /// The `.json.gz` and `.png` paths for an output stem like `fixtures/login/initial`.
 pub fn paths(stem: &Path) -> (PathBuf, PathBuf) {
     let stem = stem.to_string_lossy();
     let stem = stem.strip_suffix(".json.gz").unwrap_or(&stem);
-    (PathBuf::from(format!("{stem}.json.gz")), PathBuf::from(format!("{stem}.png")))
+    (
+        PathBuf::from(format!("{stem}.json.gz")),
+        PathBuf::from(format!("{stem}.png")),
+    )
 }
 
 /// Writes a recording and its screenshot next to each other, atomically
@@ -23,7 +30,8 @@ pub fn paths(stem: &Path) -> (PathBuf, PathBuf) {
 pub fn write(stem: &Path, recording: &Recording, screenshot: &[u8]) -> Result<(PathBuf, u64)> {
     let (json, png) = paths(stem);
     if let Some(dir) = json.parent() {
-        std::fs::create_dir_all(dir).with_context(|| format!("could not create {}", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("could not create {}", dir.display()))?;
     }
     let bytes = recording.to_gz_bytes()?;
     write_atomic(&json, &bytes)?;
@@ -34,7 +42,8 @@ pub fn write(stem: &Path, recording: &Recording, screenshot: &[u8]) -> Result<(P
 fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, bytes).with_context(|| format!("could not write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("could not move {} into place", path.display()))
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("could not move {} into place", path.display()))
 }
 
 /// Every `*.json.gz` under the given files or directories, sorted.
@@ -54,7 +63,8 @@ pub fn find_recordings(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries = std::fs::read_dir(dir).with_context(|| format!("could not list {}", dir.display()))?;
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("could not list {}", dir.display()))?;
     for entry in entries {
         let path = entry?.path();
         if path.is_dir() {

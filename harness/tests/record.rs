@@ -1,4 +1,5 @@
 //! `pagesnap record` against real headless Chromium: tree shape, element counts, scripted steps, errors.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,15 +17,14 @@ fn load(path: &Path) -> Recording {
 }
 
 fn record(target: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
-    let output = pagesnap()
+    pagesnap()
         .arg("record")
         .arg(target)
         .arg("--out")
         .arg(out)
         .args(extra)
         .output()
-        .unwrap();
-    output
+        .unwrap()
 }
 
 /// (depth, kind, tag) for every node, skipping whitespace-only text: the
@@ -45,7 +45,7 @@ fn shape(page: &Page) -> Vec<String> {
     out
 }
 
-const STATIC_PAGE: &str = r#"<!doctype html>
+const STATIC_PAGE: &str = r##"<!doctype html>
 <html lang="en"><head><title>Shape</title><meta charset="utf-8"></head>
 <body>
   <header><nav><a href="#a">A</a> <a href="#b">B</a></nav></header>
@@ -58,7 +58,7 @@ const STATIC_PAGE: &str = r#"<!doctype html>
     <ul><li>one<li>two</ul>
     <x-widget><template shadowrootmode="open"><button>inside</button></template></x-widget>
   </main>
-</body></html>"#;
+</body></html>"##;
 
 #[test]
 fn from_html_and_from_recording_agree_on_tree_shape() {
@@ -67,7 +67,11 @@ fn from_html_and_from_recording_agree_on_tree_shape() {
     std::fs::write(&html, STATIC_PAGE).unwrap();
     let out = dir.path().join("rec/shape");
     let output = record(&html, &out, &[]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let recording = load(&out.with_extension("json.gz"));
     assert!(out.with_extension("png").exists());
     let recorded = Page::from_recording(&recording);
@@ -75,7 +79,10 @@ fn from_html_and_from_recording_agree_on_tree_shape() {
     assert_eq!(shape(&recorded), shape(&parsed));
     assert_eq!(recording.title, "Shape");
     // Live form state is captured.
-    let select = recorded.elements().find(|e| e.name() == "option" && e.layout().selected == Some(true)).unwrap();
+    let select = recorded
+        .elements()
+        .find(|e| e.name() == "option" && e.layout().selected == Some(true))
+        .unwrap();
     assert_eq!(recorded.text_content(select.id()), "b");
     let input = recorded.elements().find(|e| e.name() == "input").unwrap();
     assert_eq!(input.layout().value.as_deref(), Some("x"));
@@ -93,20 +100,38 @@ fn then_sequence_records_each_state() {
     )
     .unwrap();
     let out = dir.path().join("todo");
-    let output = record(&html, &out, &["--then", "type #t milk; click #add; scroll 500"]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let output = record(
+        &html,
+        &out,
+        &["--then", "type #t milk; click #add; scroll 500"],
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let initial = load(&dir.path().join("todo.json.gz"));
     let typed = load(&dir.path().join("todo.step1.json.gz"));
     let added = load(&dir.path().join("todo.step2.json.gz"));
     let scrolled = load(&dir.path().join("todo.step3.json.gz"));
     let items = |r: &Recording| r.nodes.iter().filter(|n| n.tag == "li").count();
     assert_eq!((items(&initial), items(&added)), (0, 1));
-    let value = |r: &Recording| r.nodes.iter().find(|n| n.tag == "input").and_then(|n| n.value.clone());
+    let value = |r: &Recording| {
+        r.nodes
+            .iter()
+            .find(|n| n.tag == "input")
+            .and_then(|n| n.value.clone())
+    };
     assert_eq!(value(&initial).as_deref(), Some(""));
     assert_eq!(value(&typed).as_deref(), Some("milk"));
     assert_eq!((initial.scroll.y, scrolled.scroll.y), (0.0, 500.0));
     // The same element keeps its backend id across states (stable refs rely on it).
-    let button = |r: &Recording| r.nodes.iter().find(|n| n.tag == "button").map(|n| n.backend_id);
+    let button = |r: &Recording| {
+        r.nodes
+            .iter()
+            .find(|n| n.tag == "button")
+            .map(|n| n.backend_id)
+    };
     assert_eq!(button(&initial), button(&scrolled));
     // The focused element is recorded after typing.
     let focused = typed.focused.map(|f| typed.nodes[f as usize].tag.clone());
@@ -116,10 +141,17 @@ fn then_sequence_records_each_state() {
 #[test]
 fn bad_targets_fail_with_clear_errors() {
     let dir = tempfile::tempdir().unwrap();
-    let output = record(Path::new("/nonexistent/page.html"), &dir.path().join("x"), &[]);
+    let output = record(
+        Path::new("/nonexistent/page.html"),
+        &dir.path().join("x"),
+        &[],
+    );
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("/nonexistent/page.html") && stderr.contains("no such file"), "{stderr}");
+    assert!(
+        stderr.contains("/nonexistent/page.html") && stderr.contains("no such file"),
+        "{stderr}"
+    );
 
     let output = pagesnap()
         .args(["record", "http://127.0.0.1:9/", "--out"])
@@ -133,10 +165,17 @@ fn bad_targets_fail_with_clear_errors() {
 
     let html = dir.path().join("p.html");
     std::fs::write(&html, "<p>hi</p>").unwrap();
-    let output = record(&html, &dir.path().join("z"), &["--wait-for", "#never", "--timeout", "1"]);
+    let output = record(
+        &html,
+        &dir.path().join("z"),
+        &["--wait-for", "#never", "--timeout", "1"],
+    );
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("#never") && stderr.contains("1.0 s"), "{stderr}");
+    assert!(
+        stderr.contains("#never") && stderr.contains("1.0 s"),
+        "{stderr}"
+    );
 
     let output = record(&html, &dir.path().join("z"), &["--then", "hover #x"]);
     assert!(!output.status.success());
@@ -158,7 +197,10 @@ fn corpus_dir() -> PathBuf {
 fn records_the_whole_corpus_with_matching_element_counts() {
     let corpus = corpus_dir();
     if !corpus.exists() {
-        panic!("the shared corpus is missing at {} (CI clones ../shared beside the repo)", corpus.display());
+        panic!(
+            "the shared corpus is missing at {} (CI clones ../shared beside the repo)",
+            corpus.display()
+        );
     }
     let dir = tempfile::tempdir().unwrap();
     let output = pagesnap()
@@ -172,17 +214,29 @@ fn records_the_whole_corpus_with_matching_element_counts() {
     assert!(output.status.success(), "{stderr}");
     let mut recordings = Vec::new();
     collect(dir.path(), &mut recordings);
-    assert!(recordings.len() >= 170, "only {} recordings", recordings.len());
+    assert!(
+        recordings.len() >= 170,
+        "only {} recordings",
+        recordings.len()
+    );
     let mut mismatches = Vec::new();
     for path in &recordings {
         let recording = load(path);
         let page = Page::from_recording(&recording);
         let counts = recording.counts.expect("counts recorded");
         if page.element_counts() != counts {
-            mismatches.push(format!("{}: engine {:?} vs browser {:?}", path.display(), page.element_counts(), counts));
+            mismatches.push(format!(
+                "{}: engine {:?} vs browser {:?}",
+                path.display(),
+                page.element_counts(),
+                counts
+            ));
         }
         assert_eq!(page.len(), recording.nodes.len());
-        assert!(page.ids().all(|id| id == NodeId::ROOT || page.parent(id).is_some()));
+        assert!(
+            page.ids()
+                .all(|id| id == NodeId::ROOT || page.parent(id).is_some())
+        );
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
 }

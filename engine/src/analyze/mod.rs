@@ -16,7 +16,7 @@ mod visibility;
 pub use interactive::InteractiveReason;
 pub use modal::{ModalKind, ModalLayer};
 pub use name::{AccName, NameSource, Strength};
-pub use role::{chromium_role_matches, is_valid_role, Role};
+pub use role::{Role, chromium_role_matches, is_valid_role};
 pub use scroll::{PagePosition, ScrollContainer};
 pub use states::{Checked, States};
 pub use visibility::{Hidden, Visibility};

@@ -617,10 +617,6 @@ fn compute_static(page: &Page) -> Vec<Visibility> {
 mod tests {
     use super::*;
 
-    #[expect(
-        clippy::unwrap_used,
-        reason = "a selector that does not parse or match should fail the test loudly"
-    )]
     fn hidden_of(html: &str, selector: &str) -> Option<Hidden> {
         let page = Page::from_html(html);
         let visibility = compute(&page);

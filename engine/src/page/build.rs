@@ -164,13 +164,22 @@ impl Page {
                     push_children(&mut stack, node, id);
                 }
                 scraper::Node::Text(text) => {
-                    builder.push(Some(parent), Node::Text(text.to_string()), Layout::default());
+                    builder.push(
+                        Some(parent),
+                        Node::Text(text.to_string()),
+                        Layout::default(),
+                    );
                 }
                 scraper::Node::Fragment => {
                     // A declarative shadow root's contents, queued by `push_children`.
                     let mode = node
                         .parent()
-                        .and_then(|template| template.value().as_element().and_then(|e| e.attr("shadowrootmode")))
+                        .and_then(|template| {
+                            template
+                                .value()
+                                .as_element()
+                                .and_then(|e| e.attr("shadowrootmode"))
+                        })
                         .map_or(ShadowMode::Open, |mode| {
                             if mode.eq_ignore_ascii_case("closed") {
                                 ShadowMode::Closed
@@ -185,9 +194,19 @@ impl Page {
             }
         }
         let title = document
-            .select(&scraper::Selector::parse("title").unwrap_or_else(|_| unreachable!("static selector")))
+            .select(
+                &scraper::Selector::parse("title")
+                    .unwrap_or_else(|_| unreachable!("static selector")),
+            )
             .next()
-            .map(|title| title.text().collect::<String>().split_whitespace().collect::<Vec<_>>().join(" "))
+            .map(|title| {
+                title
+                    .text()
+                    .collect::<String>()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
             .unwrap_or_default();
         Page {
             nodes: builder.finish(),
@@ -207,11 +226,11 @@ impl Page {
 }
 
 fn is_declarative_shadow_template(node: NodeRef<'_, scraper::Node>) -> bool {
-    node.value()
-        .as_element()
-        .is_some_and(|e| e.name() == "template" && e.attr("shadowrootmode").is_some_and(|m| {
-            m.eq_ignore_ascii_case("open") || m.eq_ignore_ascii_case("closed")
-        }))
+    node.value().as_element().is_some_and(|e| {
+        e.name() == "template"
+            && e.attr("shadowrootmode")
+                .is_some_and(|m| m.eq_ignore_ascii_case("open") || m.eq_ignore_ascii_case("closed"))
+    })
 }
 
 /// Queues the children of `node` so they pop in document order. A
@@ -223,10 +242,15 @@ fn push_children<'a>(
     node: NodeRef<'a, scraper::Node>,
     parent: NodeId,
 ) {
-    let shadow = node.children().find(|child| is_declarative_shadow_template(*child));
+    let shadow = node
+        .children()
+        .find(|child| is_declarative_shadow_template(*child));
     let start = stack.len();
     if let Some(template) = shadow {
-        if let Some(fragment) = template.children().find(|c| matches!(c.value(), scraper::Node::Fragment)) {
+        if let Some(fragment) = template
+            .children()
+            .find(|c| matches!(c.value(), scraper::Node::Fragment))
+        {
             stack.push((fragment, parent));
         }
     }

@@ -2,10 +2,10 @@
 
 use html5ever::Namespace as NsUrl;
 use scraper::selector::{CssLocalName, CssString, NonTSPseudoClass, PseudoElement, Simple};
+use selectors::OpaqueElement;
 use selectors::attr::{AttrSelectorOperation, CaseSensitivity, NamespaceConstraint};
 use selectors::bloom::BloomFilter;
 use selectors::matching::{ElementSelectorFlags, MatchingContext};
-use selectors::OpaqueElement;
 
 use super::{Element, Layout, Namespace, Node, NodeId, Page};
 
@@ -90,7 +90,8 @@ impl<'a> ElementRef<'a> {
     /// Child elements (light DOM).
     pub fn child_elements(&self) -> impl Iterator<Item = ElementRef<'a>> + 'a {
         let page = self.page;
-        page.children(self.id).filter_map(move |id| ElementRef::wrap(page, id))
+        page.children(self.id)
+            .filter_map(move |id| ElementRef::wrap(page, id))
     }
 }
 
@@ -224,11 +225,14 @@ impl selectors::Element for ElementRef<'_> {
     }
 
     fn is_empty(&self) -> bool {
-        !self.page.children(self.id).any(|child| match self.page.node(child) {
-            Node::Element(_) => true,
-            Node::Text(text) => !text.is_empty(),
-            _ => false,
-        })
+        !self
+            .page
+            .children(self.id)
+            .any(|child| match self.page.node(child) {
+                Node::Element(_) => true,
+                Node::Text(text) => !text.is_empty(),
+                _ => false,
+            })
     }
 
     fn is_root(&self) -> bool {

@@ -88,7 +88,9 @@ impl Element {
     pub fn attr(&self, name: &str) -> Option<&str> {
         self.attrs
             .iter()
-            .find(|(key, _)| key == name || (self.ns == Namespace::Html && key.eq_ignore_ascii_case(name)))
+            .find(|(key, _)| {
+                key == name || (self.ns == Namespace::Html && key.eq_ignore_ascii_case(name))
+            })
             .map(|(_, value)| value.as_str())
     }
 
@@ -294,8 +296,12 @@ impl Page {
 
     /// Elements matching a selector, in document order (all trees, including
     /// shadow roots and iframe documents).
-    pub fn select<'a>(&'a self, selector: &'a Selector) -> impl Iterator<Item = ElementRef<'a>> + 'a {
-        self.elements().filter(move |element| selector.matches(element))
+    pub fn select<'a>(
+        &'a self,
+        selector: &'a Selector,
+    ) -> impl Iterator<Item = ElementRef<'a>> + 'a {
+        self.elements()
+            .filter(move |element| selector.matches(element))
     }
 
     /// Counts elements by where they live: main document light DOM, inside
@@ -314,7 +320,9 @@ impl Page {
         }
         let mut context = vec![Where::Document; self.nodes.len()];
         for id in self.ids() {
-            let inherited = self.parent(id).map_or(Where::Document, |p| context[p.index()]);
+            let inherited = self
+                .parent(id)
+                .map_or(Where::Document, |p| context[p.index()]);
             let here = match self.node(id) {
                 Node::Document { iframe: true } => Where::Iframe,
                 Node::ShadowRoot(ShadowMode::Open) if inherited != Where::Iframe => Where::Shadow,

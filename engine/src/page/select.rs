@@ -1,8 +1,10 @@
 //! CSS selectors over a [`Page`](super::Page), parsed by the `selectors` crate as scraper does.
 
-
 use scraper::selector::{Parser, Simple};
-use selectors::matching::{self, MatchingContext, MatchingForInvalidation, MatchingMode, NeedsSelectorFlags, QuirksMode, SelectorCaches};
+use selectors::matching::{
+    self, MatchingContext, MatchingForInvalidation, MatchingMode, NeedsSelectorFlags, QuirksMode,
+    SelectorCaches,
+};
 use selectors::parser::{ParseRelative, SelectorList};
 
 use super::ElementRef;

@@ -7,22 +7,22 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{Context, Result, anyhow, bail};
+use chromiumoxide::Page as CdpPage;
 use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
 use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
 use chromiumoxide::cdp::browser_protocol::dom_snapshot::CaptureSnapshotParams;
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
 use chromiumoxide::cdp::browser_protocol::page::{
-    CaptureScreenshotFormat, CaptureScreenshotParams, EventJavascriptDialogOpening, HandleJavaScriptDialogParams,
-    NavigateParams,
+    CaptureScreenshotFormat, CaptureScreenshotParams, EventJavascriptDialogOpening,
+    HandleJavaScriptDialogParams, NavigateParams,
 };
 use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, GetPropertiesParams};
-use chromiumoxide::Page as CdpPage;
 use futures::StreamExt;
-use pagesnap_engine::recording::{AxNode, DomCounts, Point, Recording, Size, Viewport, SCHEMA};
+use pagesnap_engine::recording::{AxNode, DomCounts, Point, Recording, SCHEMA, Size, Viewport};
 
-use super::snapshot::{self, Extras, COMPUTED_STYLES};
+use super::snapshot::{self, COMPUTED_STYLES, Extras};
 use super::{Action, Capture, Captured, WaitFor};
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
@@ -47,7 +47,8 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
 /// Offline recording (the default): every host name but the loopback fails to
 /// resolve at once, so missing third-party resources cannot stall the load
 /// event for seconds, and a recording never depends on the network.
-const OFFLINE_FLAG: &str = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1";
+const OFFLINE_FLAG: &str =
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1";
 
 const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
 
@@ -112,11 +113,6 @@ impl Chromium {
         })
     }
 
-    /// Browser product string, e.g. `Chrome/156.0.8078.79`.
-    pub fn version(&self) -> &str {
-        &self.version
-    }
-
     /// Opens `target` (a URL or a local file path) in a new tab with the given
     /// viewport, waits for load (bounded by `timeout`), then for `wait_for`,
     /// and scrolls to `scroll_y`.
@@ -144,7 +140,9 @@ impl Chromium {
         let dialog_page = page.clone();
         tokio::spawn(async move {
             while dialogs.next().await.is_some() {
-                let _ = dialog_page.execute(HandleJavaScriptDialogParams::new(true)).await;
+                let _ = dialog_page
+                    .execute(HandleJavaScriptDialogParams::new(true))
+                    .await;
             }
         });
         let started = Instant::now();
@@ -154,15 +152,20 @@ impl Chromium {
         // that re-navigate during load), which would stall the recorder.
         let navigate_page = page.clone();
         let navigate_url = url.clone();
-        let navigation =
-            tokio::spawn(async move { navigate_page.execute(NavigateParams::new(navigate_url)).await });
+        let navigation = tokio::spawn(async move {
+            navigate_page
+                .execute(NavigateParams::new(navigate_url))
+                .await
+        });
         let session = ChromiumSession {
             page,
             version: self.version.clone(),
             display_url,
             url: url.clone(),
         };
-        let loaded = session.wait_loaded(options.timeout.saturating_sub(started.elapsed())).await;
+        let loaded = session
+            .wait_loaded(options.timeout.saturating_sub(started.elapsed()))
+            .await;
         if navigation.is_finished() {
             if let Ok(Ok(response)) = navigation.await {
                 if let Some(error) = &response.result.error_text {
@@ -229,9 +232,9 @@ fn resolve_target(target: &str) -> Result<(String, String)> {
         return Ok((target.to_owned(), target.to_owned()));
     }
     let path = Path::new(target);
-    let absolute = path
-        .canonicalize()
-        .with_context(|| format!("{target}: no such file (expected a URL or a local .html file)"))?;
+    let absolute = path.canonicalize().with_context(|| {
+        format!("{target}: no such file (expected a URL or a local .html file)")
+    })?;
     let url = format!("file://{}", absolute.display());
     let display = std::env::current_dir()
         .ok()
@@ -312,7 +315,12 @@ impl ChromiumSession {
         if let Some(exception) = &result.result.exception_details {
             bail!("script failed in {}: {}", self.url, exception.text);
         }
-        Ok(result.result.result.value.clone().unwrap_or(serde_json::Value::Null))
+        Ok(result
+            .result
+            .result
+            .value
+            .clone()
+            .unwrap_or(serde_json::Value::Null))
     }
 
     async fn wait_loaded(&self, limit: Duration) -> Result<()> {
@@ -320,7 +328,10 @@ impl ChromiumSession {
         loop {
             // A page that navigates away mid-poll destroys the context; retry.
             // `about:blank` is the tab before our navigation committed.
-            if let Ok(state) = self.eval("location.href === 'about:blank' ? 'blank' : document.readyState").await {
+            if let Ok(state) = self
+                .eval("location.href === 'about:blank' ? 'blank' : document.readyState")
+                .await
+            {
                 if state.as_str() == Some("complete") {
                     return Ok(());
                 }
@@ -340,7 +351,10 @@ impl ChromiumSession {
         // Chromium shows its own error page for unreachable URLs and missing
         // files instead of failing navigation.
         let href = self.eval("location.href").await?;
-        if href.as_str().is_some_and(|h| h.starts_with("chrome-error://")) {
+        if href
+            .as_str()
+            .is_some_and(|h| h.starts_with("chrome-error://"))
+        {
             bail!(
                 "loading {} failed: the browser showed its error page (the page or a redirect it made could not load)",
                 self.url
@@ -416,7 +430,13 @@ impl ChromiumSession {
         };
         let properties = self
             .page
-            .execute(GetPropertiesParams::builder().object_id(array).own_properties(true).build().map_err(|err| anyhow!("{err}"))?)
+            .execute(
+                GetPropertiesParams::builder()
+                    .object_id(array)
+                    .own_properties(true)
+                    .build()
+                    .map_err(|err| anyhow!("{err}"))?,
+            )
             .await?;
         let mut ids = HashSet::new();
         for property in &properties.result.result {
@@ -440,7 +460,11 @@ impl ChromiumSession {
         let mut frames = vec![None];
         if let Ok(all) = self.page.frames().await {
             let main = self.page.mainframe().await.ok().flatten();
-            frames.extend(all.into_iter().filter(|f| Some(f) != main.as_ref()).map(Some));
+            frames.extend(
+                all.into_iter()
+                    .filter(|f| Some(f) != main.as_ref())
+                    .map(Some),
+            );
         }
         for frame in frames {
             let mut params = GetFullAxTreeParams::builder();
@@ -452,7 +476,9 @@ impl ChromiumSession {
                 continue;
             };
             for node in &tree.result.nodes {
-                let text = |value: &Option<chromiumoxide::cdp::browser_protocol::accessibility::AxValue>| {
+                let text = |value: &Option<
+                    chromiumoxide::cdp::browser_protocol::accessibility::AxValue,
+                >| {
                     value
                         .as_ref()
                         .and_then(|v| v.value.as_ref())
@@ -491,12 +517,22 @@ impl Capture for ChromiumSession {
         };
         match action {
             Action::Click(selector) => {
-                find(selector).await?.click().await.with_context(|| format!("clicking {selector:?}"))?;
+                find(selector)
+                    .await?
+                    .click()
+                    .await
+                    .with_context(|| format!("clicking {selector:?}"))?;
             }
             Action::Type(selector, text) => {
                 let element = find(selector).await?;
-                element.click().await.with_context(|| format!("focusing {selector:?}"))?;
-                element.type_str(text).await.with_context(|| format!("typing into {selector:?}"))?;
+                element
+                    .click()
+                    .await
+                    .with_context(|| format!("focusing {selector:?}"))?;
+                element
+                    .type_str(text)
+                    .await
+                    .with_context(|| format!("typing into {selector:?}"))?;
             }
             Action::Select(selector, value) => {
                 let script = format!(
@@ -553,7 +589,10 @@ impl Capture for ChromiumSession {
             ..Extras::default()
         };
         if let Ok(dialogs) = self.page.find_elements("dialog:modal").await {
-            extras.modal = dialogs.iter().map(|d| *d.backend_node_id.inner()).collect::<HashSet<_>>();
+            extras.modal = dialogs
+                .iter()
+                .map(|d| *d.backend_node_id.inner())
+                .collect::<HashSet<_>>();
         }
         let joined = snapshot::join(&snap, &extras);
         let focused_backend = self.backend_id_of_js(ACTIVE_JS).await.ok().flatten();
@@ -565,7 +604,12 @@ impl Capture for ChromiumSession {
             .await
             .ok()
             .and_then(|v| v.as_str().and_then(|s| serde_json::from_str(s).ok()));
-        let title = self.eval("document.title").await?.as_str().unwrap_or_default().to_owned();
+        let title = self
+            .eval("document.title")
+            .await?
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         let ax = self.accessibility().await?;
 
         let viewport = &metrics.css_layout_viewport;

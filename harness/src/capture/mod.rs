@@ -3,11 +3,11 @@
 mod chromium;
 mod snapshot;
 
-pub use chromium::{Chromium, ChromiumSession, OpenOptions, CHROMIUM_FLAGS};
+pub use chromium::{Chromium, OpenOptions};
 
 use std::time::Duration;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
 use pagesnap_engine::recording::Recording;
 
 /// A captured page state: the recording and its viewport screenshot (PNG).
@@ -95,9 +95,9 @@ impl Action {
             }
             "scroll" => {
                 want(1, "scroll PX")?;
-                let px = args[0]
-                    .parse::<f64>()
-                    .with_context(|| format!("step {step:?}: `{}` is not a number of pixels", args[0]))?;
+                let px = args[0].parse::<f64>().with_context(|| {
+                    format!("step {step:?}: `{}` is not a number of pixels", args[0])
+                })?;
                 Action::Scroll(px)
             }
             "wait" => {
@@ -105,7 +105,12 @@ impl Action {
                 let ms = args[0]
                     .trim_end_matches("ms")
                     .parse::<u64>()
-                    .with_context(|| format!("step {step:?}: `{}` is not a number of milliseconds", args[0]))?;
+                    .with_context(|| {
+                        format!(
+                            "step {step:?}: `{}` is not a number of milliseconds",
+                            args[0]
+                        )
+                    })?;
                 Action::Wait(Duration::from_millis(ms))
             }
             other => bail!(
@@ -186,7 +191,10 @@ mod tests {
     #[test]
     fn rejects_bad_steps_with_the_step_named() {
         let err = Action::parse("hover #x").unwrap_err().to_string();
-        assert!(err.contains("hover #x") && err.contains("unknown action"), "{err}");
+        assert!(
+            err.contains("hover #x") && err.contains("unknown action"),
+            "{err}"
+        );
         let err = Action::parse("scroll lots").unwrap_err().to_string();
         assert!(err.contains("lots"), "{err}");
         assert!(Action::parse(r##"click "#x"##).is_err());
@@ -194,7 +202,13 @@ mod tests {
 
     #[test]
     fn wait_for_parses_delays_and_selectors() {
-        assert_eq!(WaitFor::parse("250ms"), WaitFor::Delay(Duration::from_millis(250)));
-        assert_eq!(WaitFor::parse("#app.ready"), WaitFor::Selector("#app.ready".into()));
+        assert_eq!(
+            WaitFor::parse("250ms"),
+            WaitFor::Delay(Duration::from_millis(250))
+        );
+        assert_eq!(
+            WaitFor::parse("#app.ready"),
+            WaitFor::Selector("#app.ready".into())
+        );
     }
 }

@@ -12,7 +12,7 @@ use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
     CaptureSnapshotReturns, DocumentSnapshot, RareBooleanData, RareIntegerData, RareStringData,
     StringIndex,
 };
-use pagesnap_engine::recording::{NodeKind, Rect, RecNode, ScrollState, Style};
+use pagesnap_engine::recording::{NodeKind, RecNode, Rect, ScrollState, Style};
 
 /// The computed styles requested from CDP, in the order `Style` is filled.
 pub(crate) const COMPUTED_STYLES: &[&str] = &[
@@ -84,12 +84,19 @@ impl<'a> Strings<'a> {
 }
 
 fn rare_bools(data: Option<&RareBooleanData>) -> HashSet<i64> {
-    data.map(|d| d.index.iter().copied().collect()).unwrap_or_default()
+    data.map(|d| d.index.iter().copied().collect())
+        .unwrap_or_default()
 }
 
 fn rare_ints(data: Option<&RareIntegerData>) -> HashMap<i64, i64> {
-    data.map(|d| d.index.iter().copied().zip(d.value.iter().copied()).collect())
-        .unwrap_or_default()
+    data.map(|d| {
+        d.index
+            .iter()
+            .copied()
+            .zip(d.value.iter().copied())
+            .collect()
+    })
+    .unwrap_or_default()
 }
 
 /// Per-document lookups, built once.
@@ -182,7 +189,9 @@ impl<'a> Doc<'a> {
                 .and_then(|b| b.get(i))
                 .map_or(0, |b| *b.inner())
         };
-        let types: Vec<Option<&'a str>> = (0..count).map(|i| self.shadow.get(&(i as i64)).copied()).collect();
+        let types: Vec<Option<&'a str>> = (0..count)
+            .map(|i| self.shadow.get(&(i as i64)).copied())
+            .collect();
         let slots: Vec<bool> = (0..count)
             .map(|i| self.name(i, strings).eq_ignore_ascii_case("slot"))
             .collect();
@@ -190,7 +199,9 @@ impl<'a> Doc<'a> {
         let is_slot = |i: usize| slots[i];
         // A host: script found an open shadow root on it, or a flat child
         // lives in a different shadow tree without the host being a slot.
-        let mut is_host: Vec<bool> = (0..count).map(|i| extras.hosts.contains(&backend(i))).collect();
+        let mut is_host: Vec<bool> = (0..count)
+            .map(|i| extras.hosts.contains(&backend(i)))
+            .collect();
         let parents = parents.clone();
         for (i, &p) in parents.iter().enumerate() {
             let Ok(p) = usize::try_from(p) else { continue };
@@ -305,7 +316,12 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
             if doc.pseudo.contains(&key) {
                 continue;
             }
-            let node_type = nodes.node_type.as_ref().and_then(|t| t.get(i)).copied().unwrap_or(0);
+            let node_type = nodes
+                .node_type
+                .as_ref()
+                .and_then(|t| t.get(i))
+                .copied()
+                .unwrap_or(0);
             let name = doc.name(i, &strings);
             let backend = nodes
                 .backend_node_id
@@ -345,7 +361,12 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                         rec.attrs = attrs
                             .inner()
                             .chunks_exact(2)
-                            .map(|pair| (strings.get(&pair[0]).to_owned(), strings.get(&pair[1]).to_owned()))
+                            .map(|pair| {
+                                (
+                                    strings.get(&pair[0]).to_owned(),
+                                    strings.get(&pair[1]).to_owned(),
+                                )
+                            })
                             .collect();
                     }
                     let input_type = rec
@@ -359,7 +380,8 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                             if input_type == "checkbox" || input_type == "radio" {
                                 rec.checked = Some(doc.checked.contains(&key));
                             }
-                            rec.value = Some(doc.input_value.get(&key).copied().unwrap_or("").to_owned());
+                            rec.value =
+                                Some(doc.input_value.get(&key).copied().unwrap_or("").to_owned());
                         }
                         "textarea" if rec.ns.is_none() => {
                             rec.value = Some(
@@ -371,12 +393,17 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                                     .to_owned(),
                             );
                         }
-                        "option" if rec.ns.is_none() => rec.selected = Some(doc.selected.contains(&key)),
+                        "option" if rec.ns.is_none() => {
+                            rec.selected = Some(doc.selected.contains(&key))
+                        }
                         _ => {}
                     }
                     rec.clickable = doc.clickable.contains(&key);
                     rec.modal = extras.modal.contains(&backend);
-                    content_doc = doc.content_doc.get(&key).and_then(|&c| usize::try_from(c).ok());
+                    content_doc = doc
+                        .content_doc
+                        .get(&key)
+                        .and_then(|&c| usize::try_from(c).ok());
                 }
                 TEXT_NODE | CDATA_NODE => {
                     rec.kind = NodeKind::Text;
@@ -391,11 +418,15 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
             }
             if let Some(&k) = doc.layout_of.get(&key) {
                 let layout = &doc.snap.layout;
-                rec.bounds = layout.bounds.get(k).and_then(|r| rect(r.inner())).map(|r| Rect {
-                    x: r.x + offset.0,
-                    y: r.y + offset.1,
-                    ..r
-                });
+                rec.bounds = layout
+                    .bounds
+                    .get(k)
+                    .and_then(|r| rect(r.inner()))
+                    .map(|r| Rect {
+                        x: r.x + offset.0,
+                        y: r.y + offset.1,
+                        ..r
+                    });
                 if rec.kind == NodeKind::Element {
                     rec.style = layout.styles.get(k).map(|s| style(s.inner(), &strings));
                     rec.paint_order = layout
@@ -403,10 +434,19 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                         .as_ref()
                         .and_then(|p| p.get(k))
                         .and_then(|&p| u32::try_from(p).ok());
-                    let scroll = layout.scroll_rects.as_ref().and_then(|r| r.get(k)).and_then(|r| rect(r.inner()));
-                    let client = layout.client_rects.as_ref().and_then(|r| r.get(k)).and_then(|r| rect(r.inner()));
+                    let scroll = layout
+                        .scroll_rects
+                        .as_ref()
+                        .and_then(|r| r.get(k))
+                        .and_then(|r| rect(r.inner()));
+                    let client = layout
+                        .client_rects
+                        .as_ref()
+                        .and_then(|r| r.get(k))
+                        .and_then(|r| rect(r.inner()));
                     if let (Some(scroll), Some(client)) = (scroll, client) {
-                        let overflows = scroll.width > client.width + 1.0 || scroll.height > client.height + 1.0;
+                        let overflows = scroll.width > client.width + 1.0
+                            || scroll.height > client.height + 1.0;
                         let scrolled = scroll.x != 0.0 || scroll.y != 0.0;
                         if (overflows || scrolled) && client.width > 0.0 && client.height > 0.0 {
                             rec.scroll = Some(ScrollState {

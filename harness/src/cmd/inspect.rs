@@ -38,14 +38,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
             };
             *kinds.entry(kind).or_default() += 1;
         }
-        let rendered = recording.nodes.iter().filter(|n| n.bounds.is_some()).count();
+        let rendered = recording
+            .nodes
+            .iter()
+            .filter(|n| n.bounds.is_some())
+            .count();
         let interactive = analysis.interactive.iter().filter(|i| i.is_some()).count();
         let actionable = page.ids().filter(|&id| analysis.is_actionable(id)).count();
         let exposed = recording.ax.iter().filter(|a| !a.ignored).count();
         println!("{}", path.display());
         println!("  url:        {}", recording.url);
         println!("  title:      {}", recording.title);
-        println!("  captured:   {} with {}", recording.captured_at, recording.browser);
+        println!(
+            "  captured:   {} with {}",
+            recording.captured_at, recording.browser
+        );
         println!(
             "  viewport:   {}x{} @{}x, scroll ({}, {}), document {}x{}",
             recording.viewport.width,
@@ -57,7 +64,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             recording.document_size.height
         );
         println!("  size:       {:.1} KiB on disk", size as f64 / 1024.0);
-        println!("  nodes:      {} ({} with layout)", recording.nodes.len(), rendered);
+        println!(
+            "  nodes:      {} ({} with layout)",
+            recording.nodes.len(),
+            rendered
+        );
         for (kind, count) in &kinds {
             println!("    {kind:<26}{count}");
         }
@@ -67,9 +78,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 counts.document, counts.shadow, counts.iframe
             );
         }
-        println!("  interactive candidates: {interactive} ({actionable} actionable: visible, not occluded or obscured)");
+        println!(
+            "  interactive candidates: {interactive} ({actionable} actionable: visible, not occluded or obscured)"
+        );
         println!("  modal layer: {:?}", analysis.modal.kind);
-        println!("  AX oracle:  {} nodes ({} not ignored)", recording.ax.len(), exposed);
+        println!(
+            "  AX oracle:  {} nodes ({} not ignored)",
+            recording.ax.len(),
+            exposed
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

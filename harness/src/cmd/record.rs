@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
 use crate::capture::{Action, Capture, Chromium, OpenOptions, WaitFor};
@@ -12,10 +12,12 @@ use crate::store;
 
 /// Arguments of `pagesnap record`.
 #[derive(clap::Args)]
-#[command(after_help = "Examples:\n  pagesnap record fixtures/sites/login/index.html --out fixtures/login/initial\n  \
+#[command(
+    after_help = "Examples:\n  pagesnap record fixtures/sites/login/index.html --out fixtures/login/initial\n  \
 pagesnap record page.html --out /tmp/p --then 'type #user ada; click #go'\n  \
 pagesnap record --manifest fixtures/manifest.toml\n  \
-pagesnap record --each ../shared/corpus --out /tmp/corpus")]
+pagesnap record --each ../shared/corpus --out /tmp/corpus"
+)]
 pub struct Args {
     /// URL or local .html file to record.
     #[arg(required_unless_present_any = ["manifest", "each"])]
@@ -59,10 +61,18 @@ fn parse_viewport(text: &str) -> Result<(u32, u32), String> {
     let (w, h) = text
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT (e.g. 1280x720)"))?;
-    let w: u32 = w.trim().parse().map_err(|_| format!("{text:?}: bad width {w:?}"))?;
-    let h: u32 = h.trim().parse().map_err(|_| format!("{text:?}: bad height {h:?}"))?;
+    let w: u32 = w
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?}: bad width {w:?}"))?;
+    let h: u32 = h
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?}: bad height {h:?}"))?;
     if !(100..=10_000).contains(&w) || !(100..=10_000).contains(&h) {
-        return Err(format!("{text:?}: width and height must be between 100 and 10000"));
+        return Err(format!(
+            "{text:?}: width and height must be between 100 and 10000"
+        ));
     }
     Ok((w, h))
 }
@@ -111,8 +121,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let out = args.out.clone().context("--each needs --out DIR")?;
         each_jobs(dir, &out, &args, timeout)?
     } else {
-        let target = args.target.clone().context("a target URL or file is required")?;
-        let out = args.out.clone().context("--out is required (e.g. --out fixtures/site/name)")?;
+        let target = args
+            .target
+            .clone()
+            .context("a target URL or file is required")?;
+        let out = args
+            .out
+            .clone()
+            .context("--out is required (e.g. --out fixtures/site/name)")?;
         vec![Job {
             target,
             out,
@@ -123,7 +139,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 wait_for: args.wait_for.as_deref().map(WaitFor::parse),
                 timeout,
             },
-            then: args.then.as_deref().map(Action::parse_sequence).transpose()?.unwrap_or_default(),
+            then: args
+                .then
+                .as_deref()
+                .map(Action::parse_sequence)
+                .transpose()?
+                .unwrap_or_default(),
         }]
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -186,17 +207,29 @@ async fn record_one(chromium: &Chromium, job: &Job) -> Result<()> {
 }
 
 fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<Job>> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("could not read {}", path.display()))?;
-    let manifest: Manifest = toml::from_str(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    let manifest: Manifest =
+        toml::from_str(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
     let base = path.parent().unwrap_or(Path::new("."));
     let mut jobs = Vec::new();
     for (i, entry) in manifest.recording.iter().enumerate() {
         if !only.is_empty() && !only.iter().any(|o| o == &entry.site) {
             continue;
         }
-        let context = || format!("{}: recording #{} ({}/{})", path.display(), i + 1, entry.site, entry.name);
+        let context = || {
+            format!(
+                "{}: recording #{} ({}/{})",
+                path.display(),
+                i + 1,
+                entry.site,
+                entry.name
+            )
+        };
         let (width, height) = match &entry.viewport {
-            Some(v) => parse_viewport(v).map_err(anyhow::Error::msg).with_context(context)?,
+            Some(v) => parse_viewport(v)
+                .map_err(anyhow::Error::msg)
+                .with_context(context)?,
             None => (1280, 720),
         };
         let source = base.join("sites").join(&entry.site).join(&entry.page);
@@ -257,7 +290,9 @@ fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<V
 }
 
 fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for entry in std::fs::read_dir(dir).with_context(|| format!("could not list {}", dir.display()))? {
+    for entry in
+        std::fs::read_dir(dir).with_context(|| format!("could not list {}", dir.display()))?
+    {
         let path = entry?.path();
         if path.is_dir() {
             collect_html(&path, out)?;

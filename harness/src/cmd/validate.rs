@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use pagesnap_engine::analyze::{chromium_role_matches, Analysis};
+use pagesnap_engine::analyze::{Analysis, chromium_role_matches};
 use pagesnap_engine::page::{Node, NodeId, Page};
 use serde::Serialize;
 
@@ -84,7 +84,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
         let recording = store::read(path)?;
         let page = Page::from_recording(&recording);
         let analysis = Analysis::new(&page);
-        compare(&path.display().to_string(), &recording, &page, &analysis, &mut report, &mut kinds);
+        compare(
+            &path.display().to_string(),
+            &recording,
+            &page,
+            &analysis,
+            &mut report,
+            &mut kinds,
+        );
         report.recordings += 1;
     }
     finish(&mut report, kinds, args.top);
@@ -176,19 +183,30 @@ pub fn compare(
         } else {
             note(
                 kinds,
-                format!("role: ours {}, chromium {}", ours.unwrap_or("(none)"), ax.role),
+                format!(
+                    "role: ours {}, chromium {}",
+                    ours.unwrap_or("(none)"),
+                    ax.role
+                ),
                 format!("{origin}: {}", describe(page, id)),
             );
         }
-        let our_name = analysis.name(id).map(|n| normalize(&n.text)).unwrap_or_default();
+        let our_name = analysis
+            .name(id)
+            .map(|n| normalize(&n.text))
+            .unwrap_or_default();
         let their_name = normalize(&ax.name);
         if our_name == their_name {
             report.name_agree += 1;
         } else {
-            let source = analysis.name(id).map_or("none".to_owned(), |n| format!("{:?}", n.source).to_lowercase());
+            let source = analysis.name(id).map_or("none".to_owned(), |n| {
+                format!("{:?}", n.source).to_lowercase()
+            });
             let kind = match (our_name.is_empty(), their_name.is_empty()) {
                 (true, false) => format!("name missing ({}; chromium has one)", ax.role),
-                (false, true) => format!("name extra ({}; from {source}; chromium has none)", ax.role),
+                (false, true) => {
+                    format!("name extra ({}; from {source}; chromium has none)", ax.role)
+                }
                 _ => format!("name differs ({}; from {source})", ax.role),
             };
             let clip = |s: &str| s.chars().take(60).collect::<String>();
@@ -210,12 +228,22 @@ fn note(kinds: &mut HashMap<String, Mismatch>, kind: String, example: String) {
     kinds
         .entry(kind.clone())
         .and_modify(|m| m.count += 1)
-        .or_insert(Mismatch { kind, count: 1, example });
+        .or_insert(Mismatch {
+            kind,
+            count: 1,
+            example,
+        });
 }
 
 /// Computes percentages and keeps the most frequent mismatch kinds (ties by name, so output is stable).
 pub fn finish(report: &mut Report, kinds: HashMap<String, Mismatch>, top: usize) {
-    let pct = |n: usize| if report.compared == 0 { 100.0 } else { n as f64 * 100.0 / report.compared as f64 };
+    let pct = |n: usize| {
+        if report.compared == 0 {
+            100.0
+        } else {
+            n as f64 * 100.0 / report.compared as f64
+        }
+    };
     report.role_pct = pct(report.role_agree);
     report.name_pct = pct(report.name_agree);
     let mut list: Vec<Mismatch> = kinds.into_values().collect();
@@ -229,8 +257,14 @@ fn print_text(report: &Report) {
         "{} recordings, {} AX nodes compared",
         report.recordings, report.compared
     );
-    println!("role agreement: {:.2}% ({}/{})", report.role_pct, report.role_agree, report.compared);
-    println!("name agreement: {:.2}% ({}/{})", report.name_pct, report.name_agree, report.compared);
+    println!(
+        "role agreement: {:.2}% ({}/{})",
+        report.role_pct, report.role_agree, report.compared
+    );
+    println!(
+        "name agreement: {:.2}% ({}/{})",
+        report.name_pct, report.name_agree, report.compared
+    );
     println!("excluded:");
     for (reason, count) in &report.excluded {
         println!("  {count:>7}  {reason}");
