@@ -13,7 +13,10 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod observation;
 pub mod page;
+pub mod passes;
 pub mod recording;
+pub mod strategy;
 #[doc(hidden)]
 pub mod testing;

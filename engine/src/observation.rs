@@ -1,0 +1,178 @@
+//! What a strategy produces: `Observation { text, image, refs, meta }`, and the JSON meta every strategy fills.
+
+use serde::{Deserialize, Serialize};
+
+use crate::page::NodeId;
+use crate::recording::Rect;
+
+/// An observation of a page, as an agent reads it.
+#[derive(Clone, Debug)]
+pub struct Observation {
+    /// The text the model reads.
+    pub text: String,
+    /// An image the model sees (the `som` strategy).
+    pub image: Option<Image>,
+    /// Refs in the order they appear, each resolving to a node.
+    pub refs: Vec<(String, NodeId)>,
+    /// Machine-readable facts about the observation.
+    pub meta: Meta,
+}
+
+impl Observation {
+    /// The node a ref names, if the observation has that ref.
+    pub fn resolve(&self, reference: &str) -> Option<NodeId> {
+        self.refs
+            .iter()
+            .find(|(r, _)| r == reference)
+            .map(|(_, id)| *id)
+    }
+}
+
+/// A PNG image.
+#[derive(Clone, Debug)]
+pub struct Image {
+    /// PNG bytes.
+    pub png: Vec<u8>,
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+}
+
+/// Machine-readable facts about an observation (`pagesnap snapshot --meta`).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Meta {
+    /// Strategy name.
+    pub strategy: String,
+    /// Hash of the recording and the options: equal ids mean equal observations.
+    pub snapshot_id: String,
+    /// Where the viewport is.
+    pub viewport: ViewportMeta,
+    /// The modal layer.
+    pub modal: ModalMeta,
+    /// Counts.
+    pub counts: Counts,
+    /// One entry per ref, in ref order.
+    pub items: Vec<Item>,
+    /// Honesty figures (aimount `meta.observation`).
+    pub observation: Honesty,
+    /// Image facts (`som` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<ImageMeta>,
+    /// Warnings shown to the model too (e.g. a suspected overlay).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// Viewport position (seed 003, part B).
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ViewportMeta {
+    /// Vertical scroll offset.
+    pub scroll_y: f64,
+    /// Document height.
+    pub doc_height: f64,
+    /// Viewport height.
+    pub viewport_height: f64,
+    /// Whole viewports above.
+    pub pages_above: u32,
+    /// Whole viewports below.
+    pub pages_below: u32,
+    /// At the top.
+    pub at_top: bool,
+    /// At the bottom.
+    pub at_bottom: bool,
+}
+
+/// The modal layer as reported.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ModalMeta {
+    /// `none`, `reliable` or `suspected`.
+    pub kind: String,
+    /// Document-order index of the modal or overlay element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<usize>,
+}
+
+/// Counts over the page and the observation.
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
+    /// Refs given.
+    pub interactive: usize,
+    /// Refs whose name is weak.
+    pub weak: usize,
+    /// Refs with no name.
+    pub unknown: usize,
+    /// Interactive nodes obscured by a reliable modal (no ref).
+    pub obscured: usize,
+    /// Interactive nodes outside the viewport (no ref in viewport-only scope).
+    pub offscreen: usize,
+    /// Values or texts replaced by `[redacted]`.
+    pub redacted: usize,
+    /// Elements dropped by the token budget.
+    pub truncated: usize,
+}
+
+/// One ref'd element.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Item {
+    /// The ref as printed (`e12`, `12`).
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// Document-order index of the node.
+    pub node: usize,
+    /// CDP backend node id (0 when unknown), for stable refs across steps.
+    pub backend_id: u64,
+    /// Role.
+    pub role: String,
+    /// Accessible name (redacted when secret).
+    pub name: String,
+    /// `text | aria-label | aria-labelledby | label | title | placeholder | alt | value | unknown`.
+    pub name_source: String,
+    /// `strong | weak | unknown`.
+    pub name_status: String,
+    /// 3×3 zone of the viewport (`top-left` … `bottom-right`), or `offscreen`.
+    pub zone: String,
+    /// Border box in document coordinates.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Rect>,
+    /// States as printed (`disabled`, `checked`, `expanded`, `level=2`, …).
+    pub states: Vec<String>,
+    /// New since the previous observation.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub new: bool,
+}
+
+/// Honesty figures: how safe the observation is for exact UI claims.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Honesty {
+    /// Visible distinct actionable nodes.
+    pub total_interactive: usize,
+    /// Of those, named from a weak source.
+    pub weak_interactive: usize,
+    /// Of those, without a reliable name.
+    pub unknown_interactive: usize,
+    /// `safe | partial | unsafe`.
+    pub exact_ui_claims: String,
+}
+
+/// Image facts and estimated image tokens per provider.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageMeta {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// OpenAI (high detail tile formula).
+    pub openai_tokens: u32,
+    /// Anthropic (pixels / 750 after its resize).
+    pub anthropic_tokens: u32,
+    /// Gemini (258 per 768×768 tile).
+    pub gemini_tokens: u32,
+}

@@ -1,0 +1,87 @@
+//! Token budget: an engine-side token estimate and truncation that drops the least useful lines first, with a notice.
+//!
+//! The harness counts real tokens (tiktoken); the engine needs no tokenizer
+//! tables, so it estimates with the rule of thumb of ~4 bytes per token for
+//! English and markup, counting each non-ASCII character as one token.
+
+/// Estimated tokens of a text.
+pub fn estimate_tokens(text: &str) -> usize {
+    let ascii = text.bytes().filter(u8::is_ascii).count();
+    let other = text.chars().filter(|c| !c.is_ascii()).count();
+    ascii.div_ceil(4) + other
+}
+
+/// A rendered line with what the budget needs to know about it.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// The text (without newline).
+    pub text: String,
+    /// Carries a ref.
+    pub has_ref: bool,
+    /// Inside the viewport.
+    pub in_viewport: bool,
+    /// Nesting depth (deeper text goes first).
+    pub depth: usize,
+    /// Always kept (headers, notices).
+    pub pinned: bool,
+}
+
+/// Keeps lines within `max_tokens`, dropping in this order: off-screen text,
+/// off-screen refs, deep in-viewport text, in-viewport text; refs inside the
+/// viewport go last. Returns the kept text and how many lines were dropped;
+/// a notice line says what was dropped.
+pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) {
+    let join = |lines: &[Line], keep: &[bool]| {
+        let mut out = String::new();
+        for (line, &k) in lines.iter().zip(keep) {
+            if k {
+                out.push_str(&line.text);
+                out.push('\n');
+            }
+        }
+        out
+    };
+    let keep_all = vec![true; lines.len()];
+    let Some(max) = max_tokens else {
+        return (join(&lines, &keep_all), 0);
+    };
+    let mut total: usize = lines.iter().map(|l| estimate_tokens(&l.text) + 1).sum();
+    if total <= max {
+        return (join(&lines, &keep_all), 0);
+    }
+    // Priority classes, least useful first; within a class, deepest and latest first.
+    let class = |l: &Line| match (l.in_viewport, l.has_ref) {
+        (false, false) => 0,
+        (false, true) => 1,
+        (true, false) => 2,
+        (true, true) => 3,
+    };
+    let mut order: Vec<usize> = (0..lines.len()).filter(|&i| !lines[i].pinned).collect();
+    order.sort_by(|&a, &b| {
+        class(&lines[a])
+            .cmp(&class(&lines[b]))
+            .then(lines[b].depth.cmp(&lines[a].depth))
+            .then(b.cmp(&a))
+    });
+    let mut keep = keep_all;
+    let mut dropped = 0;
+    let mut dropped_refs = 0;
+    // Leave room for the notice line.
+    let budget = max.saturating_sub(16);
+    for i in order {
+        if total <= budget {
+            break;
+        }
+        keep[i] = false;
+        total -= estimate_tokens(&lines[i].text) + 1;
+        dropped += 1;
+        dropped_refs += usize::from(lines[i].has_ref);
+    }
+    let mut text = join(&lines, &keep);
+    if dropped > 0 {
+        text.push_str(&format!(
+            "… {dropped} more lines ({dropped_refs} with refs) not shown, truncated to fit {max} tokens\n"
+        ));
+    }
+    (text, dropped)
+}

@@ -1,0 +1,61 @@
+//! Viewport context: position lines (seed 003, part B/C) and 3×3 zones (aimount).
+
+use crate::analyze::Analysis;
+use crate::page::Page;
+use crate::recording::Rect;
+
+/// `# Page position: A viewport(s) above, B below.` and the at-top/at-bottom lines, without the `# `.
+pub fn position_lines(analysis: &Analysis) -> Vec<String> {
+    let p = analysis.position;
+    let plural = |n: u32| if n == 1 { "viewport" } else { "viewports" };
+    let mut lines = vec![format!(
+        "Page position: {} {} above, {} below.",
+        p.pages_above,
+        plural(p.pages_above),
+        p.pages_below
+    )];
+    if p.at_top {
+        lines.push("You are at the top of the page.".to_owned());
+    }
+    if p.at_bottom {
+        lines.push("You are at the bottom of the page.".to_owned());
+    }
+    lines
+}
+
+/// Interactive elements below the viewport that a viewport-only observation does not show (seed 003, part C).
+pub fn interactive_below(page: &Page, analysis: &Analysis) -> usize {
+    let bottom = page.scroll.y + page.viewport.height;
+    page.ids()
+        .filter(|&id| {
+            let i = id.index();
+            analysis.is_actionable(id)
+                && !analysis.visibility[i].in_viewport
+                && page.layout(id).bounds.is_some_and(|b| b.y >= bottom)
+        })
+        .count()
+}
+
+/// The 3×3 zone of the viewport holding the box's centre, or `offscreen`.
+pub fn zone(page: &Page, bounds: Option<Rect>) -> &'static str {
+    let Some(b) = bounds else {
+        return "unknown";
+    };
+    if !page.has_layout {
+        return "unknown";
+    }
+    let vw = page.viewport.width.max(1.0);
+    let vh = page.viewport.height.max(1.0);
+    let cx = b.x + b.width / 2.0 - page.scroll.x;
+    let cy = b.y + b.height / 2.0 - page.scroll.y;
+    if cx < 0.0 || cy < 0.0 || cx >= vw || cy >= vh {
+        return "offscreen";
+    }
+    let col = ((cx / vw) * 3.0).floor().clamp(0.0, 2.0) as usize;
+    let row = ((cy / vh) * 3.0).floor().clamp(0.0, 2.0) as usize;
+    [
+        ["top-left", "top-center", "top-right"],
+        ["middle-left", "center", "middle-right"],
+        ["bottom-left", "bottom-center", "bottom-right"],
+    ][row][col]
+}

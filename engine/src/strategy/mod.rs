@@ -1,0 +1,30 @@
+//! Observation strategies: one file each, registered in [`STRATEGIES`]; they render the facts `analyze` computed.
+
+use crate::observation::Observation;
+use crate::page::Page;
+
+pub use crate::passes::{Layer, ObserveError, Options};
+
+/// A way of turning a page into what the model reads.
+pub trait Strategy: Sync {
+    /// The name used on the command line (`flat`, `aria`, …).
+    fn name(&self) -> &'static str;
+    /// One line: what the model reads.
+    fn summary(&self) -> &'static str;
+    /// Full documentation: *What it produces* and *Example* (`pagesnap strategies --explain`).
+    fn explain(&self) -> &'static str;
+    /// Whether the strategy shows the full page unless told otherwise.
+    fn full_page_by_default(&self) -> bool {
+        true
+    }
+    /// Renders an observation.
+    fn observe(&self, page: &Page, options: &Options<'_>) -> Result<Observation, ObserveError>;
+}
+
+/// Every strategy, in the order reports list them.
+pub const STRATEGIES: &[&dyn Strategy] = &[];
+
+/// Looks a strategy up by name.
+pub fn by_name(name: &str) -> Option<&'static dyn Strategy> {
+    STRATEGIES.iter().copied().find(|s| s.name() == name)
+}
