@@ -24,6 +24,10 @@ enum Command {
     Record(cmd::record::Args),
     /// Print a human summary of one or more recordings.
     Inspect(cmd::inspect::Args),
+    /// Render a recording through an observation strategy (text, --meta JSON, PNG for som).
+    Snapshot(cmd::snapshot::Args),
+    /// List the observation strategies, or explain one.
+    Strategies(cmd::snapshot::StrategiesArgs),
     /// Compare the engine's roles and names with Chromium's accessibility tree stored in recordings.
     Validate(cmd::validate::Args),
 }
@@ -34,6 +38,8 @@ fn main() -> ExitCode {
         Command::Record(args) => cmd::record::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
         Command::Validate(args) => cmd::validate::run(args),
+        Command::Snapshot(args) => cmd::snapshot::run(args),
+        Command::Strategies(args) => cmd::snapshot::strategies(args),
     };
     match result {
         Ok(code) => code,

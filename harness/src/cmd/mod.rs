@@ -2,4 +2,5 @@
 
 pub mod inspect;
 pub mod record;
+pub mod snapshot;
 pub mod validate;
