@@ -1429,17 +1429,16 @@ mod properties {
     }
 }
 
-/// Recorded pages from `fixtures/` (made by `pagesnap record`). Until a
-/// recording exists its test says so on stderr and passes.
+/// Recorded pages from `fixtures/` (made by `pagesnap record --manifest fixtures/manifest.toml`).
 mod fixtures {
     use super::*;
     use pagesnap_engine::recording::Recording;
 
     fn load(relative: &str) -> Option<Page> {
         let path = format!("{}/../fixtures/{relative}", env!("CARGO_MANIFEST_DIR"));
-        let Ok(bytes) = std::fs::read(&path) else {
-            eprintln!("skipped: {path} is not recorded yet");
-            return None;
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(err) => panic!("{path}: {err} (re-record with `pagesnap record --manifest fixtures/manifest.toml`)"),
         };
         match Recording::from_gz_bytes(&bytes, &path) {
             Ok(recording) => Some(Page::from_recording(&recording)),
