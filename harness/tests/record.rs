@@ -190,28 +190,48 @@ fn corpus_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
 }
 
-/// Every page of the shared corpus records, and each recording's element
-/// counts (main document, open shadow trees, iframes) equal what the page's
-/// own `querySelectorAll('*')` reported at capture.
+/// Pages of the corpus that cannot be recorded, with the reason. Chromium
+/// itself never finishes loading these (`chromium --headless --dump-dom`
+/// prints nothing either), so the recorder must report them, not hang.
+const CORPUS_UNLOADABLE: &[&str] = &[
+    // Its inline script rewrites `location.href` during load: an endless reload.
+    "readability/ehow-2.html",
+];
+
+/// Every page of the shared corpus records (bar the known unloadable one,
+/// which must fail with a clear timeout), each recording's element counts
+/// (main document, open shadow trees, iframes) equal what the page's own
+/// `querySelectorAll('*')` reported at capture, and the engine's roles and
+/// names agree with Chromium's accessibility tree above the floors.
 #[test]
-fn records_the_whole_corpus_with_matching_element_counts() {
+fn records_the_whole_corpus_with_matching_counts_and_validates() {
     let corpus = corpus_dir();
-    if !corpus.exists() {
-        panic!(
-            "the shared corpus is missing at {} (CI clones ../shared beside the repo)",
-            corpus.display()
-        );
-    }
+    assert!(
+        corpus.exists(),
+        "the shared corpus is missing at {} (CI clones ../shared beside the repo)",
+        corpus.display()
+    );
     let dir = tempfile::tempdir().unwrap();
     let output = pagesnap()
         .args(["record", "--each"])
         .arg(&corpus)
         .arg("--out")
         .arg(dir.path())
+        .args(["--timeout", "10"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{stderr}");
+    let failures: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(failures.len(), CORPUS_UNLOADABLE.len(), "{stderr}");
+    for (failure, page) in failures.iter().zip(CORPUS_UNLOADABLE) {
+        assert!(
+            failure.contains(page) && failure.contains("timed out after 10.0 s"),
+            "{failure}"
+        );
+    }
     let mut recordings = Vec::new();
     collect(dir.path(), &mut recordings);
     assert!(
@@ -239,6 +259,75 @@ fn records_the_whole_corpus_with_matching_element_counts() {
         );
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+
+    let output = pagesnap()
+        .arg("validate")
+        .arg(dir.path())
+        .args(["--min-role", "97", "--min-name", "95"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("role agreement") && stdout.contains("excluded:"),
+        "{stdout}"
+    );
+}
+
+/// The committed fixtures meet the agreement floors, and `validate` fails
+/// with status 1 when a floor is not met.
+#[test]
+fn fixtures_validate_above_the_floors() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let output = pagesnap()
+        .arg("validate")
+        .arg(&fixtures)
+        .args(["--min-role", "97", "--min-name", "95", "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert!(report["compared"].as_u64().unwrap() > 50_000, "{report}");
+    assert!(report["role_pct"].as_f64().unwrap() >= 97.0);
+    assert!(report["name_pct"].as_f64().unwrap() >= 95.0);
+    assert!(report["mismatches"].as_array().unwrap().len() <= 20);
+
+    let output = pagesnap()
+        .arg("validate")
+        .arg(fixtures.join("bank_form"))
+        .args(["--min-role", "100.1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("below threshold"));
+}
+
+#[test]
+fn inspect_summarises_a_recording() {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/checkout_modal/initial.json.gz");
+    let output = pagesnap().arg("inspect").arg(&fixture).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    for needle in [
+        "url:",
+        "viewport:",
+        "1280x720",
+        "element",
+        "interactive candidates",
+        "modal layer: Reliable",
+        "AX oracle",
+    ] {
+        assert!(stdout.contains(needle), "{needle} missing in\n{stdout}");
+    }
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {

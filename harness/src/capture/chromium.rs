@@ -179,7 +179,7 @@ impl Chromium {
         session.check_loaded().await?;
         if let Some(wait) = &options.wait_for {
             let remaining = options.timeout.saturating_sub(started.elapsed());
-            session.wait_for(wait, remaining).await?;
+            session.wait_for(wait, remaining, options.timeout).await?;
         }
         if let Some(y) = options.scroll_y {
             session.eval(&format!("window.scrollTo(0, {y})")).await?;
@@ -363,7 +363,7 @@ impl ChromiumSession {
         Ok(())
     }
 
-    async fn wait_for(&self, wait: &WaitFor, limit: Duration) -> Result<()> {
+    async fn wait_for(&self, wait: &WaitFor, limit: Duration, configured: Duration) -> Result<()> {
         match wait {
             WaitFor::Delay(delay) => tokio::time::sleep(*delay).await,
             WaitFor::Selector(selector) => {
@@ -378,9 +378,9 @@ impl ChromiumSession {
                     }
                     if started.elapsed() >= limit {
                         bail!(
-                            "{}: no element matched --wait-for {selector:?} within {:.1} s",
+                            "{}: no element matched --wait-for {selector:?} within the --timeout limit of {:.1} s",
                             self.url,
-                            limit.as_secs_f64()
+                            configured.as_secs_f64()
                         );
                     }
                     tokio::time::sleep(Duration::from_millis(50)).await;

@@ -476,7 +476,12 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
         // Push children reversed so they pop in order; a frame's content
         // document comes last.
         if let Some(content) = content_doc {
-            if content < docs.len() && visited_docs.insert(content) {
+            // A frame that failed to load shows Chromium's error page, which
+            // is not page content (and not reachable from page scripts).
+            let error_page = docs
+                .get(content)
+                .is_some_and(|doc| strings.get(&doc.snap.document_url).starts_with("chrome-error://"));
+            if content < docs.len() && !error_page && visited_docs.insert(content) {
                 let inner = &docs[content].snap;
                 let scroll = (
                     inner.scroll_offset_x.unwrap_or(0.0),
