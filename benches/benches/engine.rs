@@ -1,12 +1,70 @@
-//! Criterion benches for the engine: page building from recordings.
-use criterion::{Criterion, criterion_group, criterion_main};
+//! Criterion benches for the engine on committed fixtures: decode, page build, analysis, every strategy.
+//!
+//! The largest fixture (`data_table/initial`, 48,140 nodes) is the
+//! linear-time check: analysis must scale with node count, not its square.
 
-fn page_from_html(c: &mut Criterion) {
-    let html = "<main>".to_owned() + &"<div><button>x</button> text</div>".repeat(2000) + "</main>";
-    c.bench_function("page_from_html_2000", |b| {
-        b.iter(|| pagesnap_engine::page::Page::from_html(&html))
-    });
+use std::path::{Path, PathBuf};
+
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use pagesnap_engine::analyze::Analysis;
+use pagesnap_engine::page::Page;
+use pagesnap_engine::recording::Recording;
+use pagesnap_engine::strategy::{Options, STRATEGIES};
+
+const FIXTURES: &[&str] = &[
+    "data_table/initial",
+    "long_article/top",
+    "checkout_modal/initial",
+    "login/initial",
+];
+
+fn fixture(name: &str) -> (PathBuf, Vec<u8>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures")
+        .join(format!("{name}.json.gz"));
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    (path, bytes)
 }
 
-criterion_group!(benches, page_from_html);
+fn engine(c: &mut Criterion) {
+    let mut group = c.benchmark_group("engine");
+    group.sample_size(10);
+    for name in FIXTURES {
+        let (path, bytes) = fixture(name);
+        let origin = path.display().to_string();
+        let recording = Recording::from_gz_bytes(&bytes, &origin).unwrap_or_else(|e| panic!("{e}"));
+        group.bench_with_input(BenchmarkId::new("decode", name), &bytes, |b, bytes| {
+            b.iter(|| Recording::from_gz_bytes(bytes, &origin))
+        });
+        group.bench_with_input(BenchmarkId::new("page", name), &recording, |b, r| {
+            b.iter(|| Page::from_recording(r))
+        });
+        let page = Page::from_recording(&recording);
+        group.bench_with_input(BenchmarkId::new("analysis", name), &page, |b, p| {
+            b.iter(|| Analysis::new(p))
+        });
+        let screenshot = std::fs::read(path.to_string_lossy().replace(".json.gz", ".png")).ok();
+        for strategy in STRATEGIES {
+            let options = Options {
+                screenshot: screenshot.as_deref(),
+                ..Options::default()
+            };
+            // A fresh page per iteration so the analysis is part of the cost,
+            // as it is for a real observation.
+            group.bench_with_input(
+                BenchmarkId::new(strategy.name(), name),
+                &recording,
+                |b, r| {
+                    b.iter(|| {
+                        let page = Page::from_recording(r);
+                        strategy.observe(&page, &options)
+                    })
+                },
+            );
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, engine);
 criterion_main!(benches);
