@@ -590,7 +590,8 @@ mod interactive {
             .bounds(10.0, 130.0, 50.0, 20.0)
             .id();
         let (_, a) = analyze(&b);
-        assert_eq!(reason(&a, pointing), Some(InteractiveReason::Label));
+        // The control is visible and has its own ref: the label adds nothing.
+        assert_eq!(reason(&a, pointing), None);
         assert_eq!(reason(&a, wrapping), Some(InteractiveReason::Label));
         assert_eq!(reason(&a, hidden_box), None);
         assert_eq!(reason(&a, dangling), None);
@@ -1438,7 +1439,9 @@ mod fixtures {
         let path = format!("{}/../fixtures/{relative}", env!("CARGO_MANIFEST_DIR"));
         let bytes = match std::fs::read(&path) {
             Ok(bytes) => bytes,
-            Err(err) => panic!("{path}: {err} (re-record with `pagesnap record --manifest fixtures/manifest.toml`)"),
+            Err(err) => panic!(
+                "{path}: {err} (re-record with `pagesnap record --manifest fixtures/manifest.toml`)"
+            ),
         };
         match Recording::from_gz_bytes(&bytes, &path) {
             Ok(recording) => Some(Page::from_recording(&recording)),

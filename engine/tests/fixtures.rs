@@ -46,9 +46,15 @@ fn one(page: &Page, selector: &str) -> NodeId {
 #[test]
 fn every_fixture_keeps_the_browsers_element_counts() {
     let recordings = all_recordings();
-    assert!(recordings.len() >= 18, "only {} fixture recordings", recordings.len());
-    let sites: std::collections::BTreeSet<_> =
-        recordings.iter().filter_map(|p| p.parent().and_then(|d| d.file_name())).collect();
+    assert!(
+        recordings.len() >= 18,
+        "only {} fixture recordings",
+        recordings.len()
+    );
+    let sites: std::collections::BTreeSet<_> = recordings
+        .iter()
+        .filter_map(|p| p.parent().and_then(|d| d.file_name()))
+        .collect();
     assert!(sites.len() >= 19, "{sites:?}");
     for path in &recordings {
         let bytes = std::fs::read(path).unwrap();
@@ -69,23 +75,37 @@ fn every_fixture_keeps_the_browsers_element_counts() {
 fn the_large_page_is_large() {
     let (recording, page) = load("data_table/initial.json.gz");
     assert!(recording.nodes.len() > 20_000, "{}", recording.nodes.len());
-    assert_eq!(page.select(&Selector::parse("tbody tr").unwrap()).count(), 3000);
+    assert_eq!(
+        page.select(&Selector::parse("tbody tr").unwrap()).count(),
+        3000
+    );
 }
 
 #[test]
 fn iframe_and_shadow_content_are_in_the_tree() {
     let (_, page) = load("iframe_form/initial.json.gz");
-    let pay = page.elements().find(|e| e.name() == "button" && page.text_content(e.id()).trim() == "Pay").unwrap();
-    assert!(page.ancestors(pay.id()).any(|a| matches!(page.node(a), pagesnap_engine::page::Node::Document { iframe: true })));
+    let pay = page
+        .elements()
+        .find(|e| e.name() == "button" && page.text_content(e.id()).trim() == "Pay")
+        .unwrap();
+    assert!(page.ancestors(pay.id()).any(|a| matches!(
+        page.node(a),
+        pagesnap_engine::page::Node::Document { iframe: true }
+    )));
     // Bounds of iframe content are in top-document coordinates: inside the iframe's box.
     let frame = one(&page, "iframe");
     let fb = page.layout(frame).bounds.unwrap();
     let pb = pay.layout().bounds.unwrap();
-    assert!(pb.x >= fb.x && pb.y >= fb.y && pb.right() <= fb.right() + 1.0, "{pb:?} in {fb:?}");
+    assert!(
+        pb.x >= fb.x && pb.y >= fb.y && pb.right() <= fb.right() + 1.0,
+        "{pb:?} in {fb:?}"
+    );
 
     let (recording, page) = load("shadow_dom/initial.json.gz");
     assert!(recording.counts.unwrap().shadow > 0);
-    let add = page.select(&Selector::parse("product-card button").unwrap()).count();
+    let add = page
+        .select(&Selector::parse("product-card button").unwrap())
+        .count();
     assert!(add >= 6, "{add}");
 }
 
@@ -102,13 +122,23 @@ fn scripted_steps_change_the_page() {
 
 #[test]
 fn long_article_positions_match_the_scroll() {
-    for (name, at_top, at_bottom) in [("top", true, false), ("middle", false, false), ("bottom", false, true)] {
+    for (name, at_top, at_bottom) in [
+        ("top", true, false),
+        ("middle", false, false),
+        ("bottom", false, true),
+    ] {
         let (recording, page) = load(&format!("long_article/{name}.json.gz"));
         let p = page.analysis().position;
         let vh = recording.viewport.height;
         assert_eq!(p.scroll_y, recording.scroll.y, "{name}");
-        assert_eq!(p.pages_above, (recording.scroll.y / vh).floor() as u32, "{name}");
-        let below = ((recording.document_size.height - recording.scroll.y - vh) / vh).floor().max(0.0) as u32;
+        assert_eq!(
+            p.pages_above,
+            (recording.scroll.y / vh).floor() as u32,
+            "{name}"
+        );
+        let below = ((recording.document_size.height - recording.scroll.y - vh) / vh)
+            .floor()
+            .max(0.0) as u32;
         assert_eq!(p.pages_below, below, "{name}");
         assert_eq!((p.at_top, p.at_bottom), (at_top, at_bottom), "{name}");
     }

@@ -251,44 +251,49 @@ pub(crate) fn compute(
             Some(InteractiveReason::ContentEditable)
         } else if summary {
             Some(InteractiveReason::Summary)
-        } else if element.is("label")
-            && is_label_target(
+        } else if element.is("label") {
+            // A label is its own target only when its control cannot be
+            // clicked directly (a visually hidden input behind a styled
+            // label); otherwise clicking it is clicking the control, which
+            // has its own ref, and a second, unnamed ref would only add noise.
+            match labeled_control(
                 page,
                 ids.get_or_insert_with(|| IdMap::new(page)),
                 id,
                 element,
-            )
-        {
-            Some(InteractiveReason::Label)
-        } else if element
-            .attr("tabindex")
-            .and_then(parse_tabindex)
-            .is_some_and(|t| t >= 0)
-        {
-            Some(InteractiveReason::Tabindex)
-        } else if page.layout(id).clickable && !is_page_container(page, element, id) {
-            Some(InteractiveReason::ClickListener)
-        } else if starts_pointer_subtree(page, id) && !in_widget[i] {
-            Some(InteractiveReason::CursorPointer)
+            ) {
+                Some(control) if !visibility[control.index()].is_visible() => {
+                    Some(InteractiveReason::Label)
+                }
+                Some(_) => None,
+                None => plain_reason(page, element, id, in_widget[i]),
+            }
         } else {
-            None
+            plain_reason(page, element, id, in_widget[i])
         };
     }
     out
 }
 
-fn is_label_target(page: &Page, ids: &IdMap<'_>, label: NodeId, element: &Element) -> bool {
-    let Some(control) = labeled_control(page, ids, label, element) else {
-        return false;
-    };
-    match (page.layout(label).bounds, page.layout(control).bounds) {
-        (Some(label), Some(control)) => {
-            !(label.x >= control.x
-                && label.y >= control.y
-                && label.right() <= control.right()
-                && label.bottom() <= control.bottom())
-        }
-        _ => true,
+/// The reasons that apply to any element: tabindex, click listener, pointer cursor.
+fn plain_reason(
+    page: &Page,
+    element: &Element,
+    id: NodeId,
+    in_widget: bool,
+) -> Option<InteractiveReason> {
+    if element
+        .attr("tabindex")
+        .and_then(parse_tabindex)
+        .is_some_and(|t| t >= 0)
+    {
+        Some(InteractiveReason::Tabindex)
+    } else if page.layout(id).clickable && !is_page_container(page, element, id) {
+        Some(InteractiveReason::ClickListener)
+    } else if starts_pointer_subtree(page, id) && !in_widget {
+        Some(InteractiveReason::CursorPointer)
+    } else {
+        None
     }
 }
 

@@ -535,7 +535,17 @@ impl<'a> Namer<'a> {
         let page = self.page;
         match role {
             "textbox" | "searchbox" => Some(if element.is("input") || element.is("textarea") {
-                control_value(page, id, element)
+                let value = control_value(page, id, element);
+                // A password field contributes its mask, as Chromium exposes
+                // it, never the password itself.
+                let password = element
+                    .attr("type")
+                    .is_some_and(|t| t.eq_ignore_ascii_case("password"));
+                if password && !value.is_empty() {
+                    super::states::PASSWORD_MASK.to_owned()
+                } else {
+                    value
+                }
             } else {
                 page.text_content(id)
             }),

@@ -171,7 +171,11 @@ impl<'p> Context<'p> {
 
     /// Whether the node is new since the previous observation.
     pub fn is_new(&self, id: NodeId) -> bool {
-        self.targets.iter().any(|t| t.id == id && t.new)
+        // Targets are in document order (see `targets`): a binary search keeps
+        // strategies that ask per node linear overall.
+        self.targets
+            .binary_search_by_key(&id, |t| t.id)
+            .is_ok_and(|i| self.targets[i].new)
     }
 
     /// Whether the node is inside the active layers.

@@ -157,10 +157,45 @@ pub fn redact_text(text: &str) -> (String, usize) {
                 i = j;
                 continue;
             }
+            // Secrets inside URLs and key=value pairs (`/t?token=eyJ…&a=1`).
+            let (pieces, n) = redact_pieces(&token);
+            if n > 0 {
+                out.push_str(&pieces);
+                count += n;
+                i = j;
+                continue;
+            }
         }
         out.push(chars[i]);
         i += 1;
     }
+    (out, count)
+}
+
+/// Redacts the secret-looking pieces of a token split at URL and
+/// key-value delimiters.
+fn redact_pieces(token: &str) -> (String, usize) {
+    let mut out = String::with_capacity(token.len());
+    let mut count = 0;
+    let mut piece = String::new();
+    let flush = |piece: &mut String, out: &mut String, count: &mut usize| {
+        if looks_secret(piece) {
+            out.push_str(REDACTED);
+            *count += 1;
+        } else {
+            out.push_str(piece);
+        }
+        piece.clear();
+    };
+    for c in token.chars() {
+        if "/?&=#:;,'\"()<>[]{}".contains(c) {
+            flush(&mut piece, &mut out, &mut count);
+            out.push(c);
+        } else {
+            piece.push(c);
+        }
+    }
+    flush(&mut piece, &mut out, &mut count);
     (out, count)
 }
 
@@ -285,6 +320,15 @@ mod tests {
             assert_eq!(n, 1, "{secret}");
             assert!(!out.contains(secret) && out.contains(REDACTED), "{out}");
         }
+    }
+
+    #[test]
+    fn redacts_secrets_inside_urls() {
+        let (out, n) = redact_text(
+            "/callback?token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcDEF123_-x&next=/home",
+        );
+        assert_eq!(n, 1);
+        assert_eq!(out, "/callback?token=[redacted]&next=/home");
     }
 
     #[test]

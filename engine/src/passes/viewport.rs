@@ -36,7 +36,10 @@ pub fn interactive_below(page: &Page, analysis: &Analysis) -> usize {
         .count()
 }
 
-/// The 3×3 zone of the viewport holding the box's centre, or `offscreen`.
+/// The 3×3 zone of the viewport holding the centre of the box's visible
+/// part (its intersection with the viewport), or `offscreen` when the box
+/// does not reach into the viewport. A tall box cut by the viewport's edge
+/// is placed where the user sees it, not where its hidden centre lies.
 pub fn zone(page: &Page, bounds: Option<Rect>) -> &'static str {
     let Some(b) = bounds else {
         return "unknown";
@@ -46,11 +49,16 @@ pub fn zone(page: &Page, bounds: Option<Rect>) -> &'static str {
     }
     let vw = page.viewport.width.max(1.0);
     let vh = page.viewport.height.max(1.0);
-    let cx = b.x + b.width / 2.0 - page.scroll.x;
-    let cy = b.y + b.height / 2.0 - page.scroll.y;
-    if cx < 0.0 || cy < 0.0 || cx >= vw || cy >= vh {
+    let x0 = (b.x - page.scroll.x).max(0.0);
+    let y0 = (b.y - page.scroll.y).max(0.0);
+    let x1 = (b.right() - page.scroll.x).min(vw);
+    let y1 = (b.bottom() - page.scroll.y).min(vh);
+    // Empty boxes count as a point; one outside the viewport is offscreen.
+    if x0 > x1 || y0 > y1 || x0 >= vw || y0 >= vh || x1 < 0.0 || y1 < 0.0 {
         return "offscreen";
     }
+    let cx = (x0 + x1) / 2.0;
+    let cy = (y0 + y1) / 2.0;
     let col = ((cx / vw) * 3.0).floor().clamp(0.0, 2.0) as usize;
     let row = ((cy / vh) * 3.0).floor().clamp(0.0, 2.0) as usize;
     [

@@ -1,5 +1,12 @@
 //! Observation strategies: one file each, registered in [`STRATEGIES`]; they render the facts `analyze` computed.
 
+pub mod aria;
+pub mod flat;
+pub mod html;
+pub mod html_pruned;
+pub mod som;
+pub mod structural;
+
 use crate::observation::Observation;
 use crate::page::Page;
 
@@ -22,7 +29,14 @@ pub trait Strategy: Sync {
 }
 
 /// Every strategy, in the order reports list them.
-pub const STRATEGIES: &[&dyn Strategy] = &[];
+pub const STRATEGIES: &[&dyn Strategy] = &[
+    &flat::Flat,
+    &aria::Aria,
+    &structural::Structural,
+    &som::Som,
+    &html::Html,
+    &html_pruned::HtmlPruned,
+];
 
 /// Looks a strategy up by name.
 pub fn by_name(name: &str) -> Option<&'static dyn Strategy> {

@@ -478,9 +478,11 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
         if let Some(content) = content_doc {
             // A frame that failed to load shows Chromium's error page, which
             // is not page content (and not reachable from page scripts).
-            let error_page = docs
-                .get(content)
-                .is_some_and(|doc| strings.get(&doc.snap.document_url).starts_with("chrome-error://"));
+            let error_page = docs.get(content).is_some_and(|doc| {
+                strings
+                    .get(&doc.snap.document_url)
+                    .starts_with("chrome-error://")
+            });
             if content < docs.len() && !error_page && visited_docs.insert(content) {
                 let inner = &docs[content].snap;
                 let scroll = (

@@ -1,0 +1,936 @@
+//! The `aria` strategy: Playwright-compatible ARIA snapshot YAML with refs, `[obscured]` under a modal and a viewport comment on top.
+//!
+//! Built the way Playwright's `packages/injected/src/ariaSnapshot.ts` builds
+//! `locator.ariaSnapshot()`: one walk turns the page into a small model tree
+//! (*build*), string children are merged and whitespace-normalised
+//! (*distill*), and the model is printed as YAML (*render*). The facts come
+//! from the page's analysis and the shared passes; nothing is re-derived.
+//!
+//! Rendering rules kept from Playwright (default mode):
+//! - Elements without a role (`div`, `span`, unnamed `section`, `none` /
+//!   `presentation`) add no node: their children are hoisted into the
+//!   parent. Block-level elements surround their content with a space so
+//!   adjacent texts do not run together.
+//! - Text is merged per parent and normalised (`normalizeWhiteSpace`, which
+//!   also collapses non-breaking spaces); a node whose only child is text
+//!   equal to its name drops the text.
+//! - States in `createKey` order, `[invalid]` (`[invalid=grammar|spelling]`)
+//!   included for the roles Playwright prints it on.
+//! - `input`/`textarea` (not checkbox, radio, file) carry their value as a
+//!   text child; links carry `/url`, textboxes a `/placeholder` differing
+//!   from the name.
+//! - Keys and values are YAML-escaped exactly as Playwright's `yaml.ts`.
+//! - Nodes hidden from the accessibility tree (`display: none`,
+//!   `visibility: hidden`, `hidden`, `aria-hidden`, `inert`) are omitted
+//!   with their subtrees; merely invisible content (opacity 0, clipped
+//!   screen-reader text, empty boxes) is kept, as Playwright keeps it, but
+//!   never carries a ref.
+//!
+//! Additions for agents: `[ref=eN]` on targets (plus `[new]`), `[obscured]`
+//! on interactive nodes with a role outside a reliable modal (an obscured
+//! clickable `div` stays transparent, its text kept), ref'd role-less
+//! elements (clickable `div`s) rendered as nodes — `- text [ref=e5]: Open`
+//! when they hold only text, so that without the ref the line is
+//! Playwright's, else `- generic [ref=e5]:` with the children —, same-origin
+//! iframe documents and shadow trees rendered in place, `[active]` on the
+//! focused element (Playwright's `mode: 'ai'` prints it, the default mode
+//! does not), and `# ` comment lines on top.
+//!
+//! Known differences from Playwright's default mode, on purpose (measured by
+//! `harness/tests/playwright_aria.rs`): rows are not named from their cells
+//! (Chromium names only grid rows; Playwright's `ai` mode drops such names
+//! too), `inert` subtrees are omitted, password values are never shown, and
+//! facts follow the engine's Chromium-validated analysis (a `<fieldset
+//! disabled>` group is `[disabled]`, `<optgroup>`s in a `<select>` are kept).
+
+use super::Strategy;
+use crate::analyze::{Checked, Hidden, ModalKind};
+use crate::observation::Observation;
+use crate::page::{Node, NodeId, Page, ShadowMode};
+use crate::passes::budget::{self, Line};
+use crate::passes::{Context, ObserveError, Options, viewport};
+
+/// Playwright-compatible ARIA snapshot YAML.
+///
+/// # What it produces
+///
+/// The page's accessibility tree as `locator.ariaSnapshot()` prints it:
+/// `- role "name" [states]` per node, children indented by two spaces,
+/// `- text: …` for text, `- /url: …` under links. Every element an agent can
+/// act on carries `[ref=eN]` (`[new]` when it appeared since the previous
+/// observation). Comment lines on top give the page position
+/// (`# Page position: …`), whether the viewport is at the top or bottom,
+/// a reliable modal (`# A modal is open. Only modal elements have refs.`,
+/// with everything interactive outside it marked `[obscured]` and given no
+/// ref), or a suspected overlay (a warning only). Full page by default; in
+/// viewport-only mode a comment says when interactive elements lie below.
+///
+/// # Example
+///
+/// ```text
+/// # Page position: 0 viewports above, 1 below.
+/// # You are at the top of the page.
+/// - navigation "Main":
+///   - link "Docs" [ref=e1]:
+///     - /url: /docs
+/// - heading "Sign in" [level=1]
+/// - textbox "Email" [ref=e2]: ada@example.com
+/// - checkbox "Remember me" [checked] [ref=e3]
+/// - button "Sign in" [ref=e4]
+/// ```
+pub struct Aria;
+
+const EXPLAIN: &str = "aria — Playwright-compatible ARIA snapshot YAML.
+
+What it produces:
+  The page's accessibility tree as Playwright's locator.ariaSnapshot() prints
+  it: `- role \"name\" [states]` per node, children indented by two spaces,
+  `- text: …` for text, `- /url: …` under links. Elements an agent can act on
+  carry [ref=eN] ([new] when they appeared since the previous observation).
+  Comment lines on top give the page position, whether the viewport is at the
+  top or bottom, a reliable modal (`# A modal is open. Only modal elements
+  have refs.`, everything interactive outside it marked [obscured] without a
+  ref) or a suspected overlay (a warning only). Full page by default; in
+  viewport-only mode a comment says when interactive elements lie below.
+
+Example:
+  # Page position: 0 viewports above, 1 below.
+  # You are at the top of the page.
+  - navigation \"Main\":
+    - link \"Docs\" [ref=e1]:
+      - /url: /docs
+  - heading \"Sign in\" [level=1]
+  - textbox \"Email\" [ref=e2]: ada@example.com
+  - checkbox \"Remember me\" [checked] [ref=e3]
+  - button \"Sign in\" [ref=e4]
+";
+
+impl Strategy for Aria {
+    fn name(&self) -> &'static str {
+        "aria"
+    }
+
+    fn summary(&self) -> &'static str {
+        "Playwright-compatible ARIA snapshot YAML with [ref=eN], [obscured] under a modal, viewport comments"
+    }
+
+    fn explain(&self) -> &'static str {
+        EXPLAIN
+    }
+
+    fn observe(&self, page: &Page, options: &Options<'_>) -> Result<Observation, ObserveError> {
+        let ctx = Context::new(page, options, self.full_page_by_default())?;
+        let mut lines = header(&ctx);
+        let tree = build(&ctx);
+        render(&ctx, &tree, &mut lines);
+        let (text, dropped) = budget::fit(lines, options.max_tokens);
+        let refs: Vec<(String, NodeId)> = ctx
+            .targets
+            .iter()
+            .map(|t| (format!("e{}", t.number), t.id))
+            .collect();
+        let printed: Vec<String> = refs.iter().map(|(r, _)| r.clone()).collect();
+        let mut meta = ctx.meta(self.name(), options, &printed);
+        meta.counts.truncated = dropped;
+        Ok(Observation {
+            text,
+            image: None,
+            refs,
+            meta,
+        })
+    }
+}
+
+fn pinned(text: String) -> Line {
+    Line {
+        text,
+        has_ref: false,
+        in_viewport: true,
+        depth: 0,
+        pinned: true,
+    }
+}
+
+/// The `# ` comment lines: modal, page position (seed 003, parts A–C).
+fn header(ctx: &Context<'_>) -> Vec<Line> {
+    let mut lines = Vec::new();
+    match ctx.analysis.modal.kind {
+        ModalKind::Reliable => {
+            lines.push(pinned(
+                "# A modal is open. Only modal elements have refs.".to_owned(),
+            ));
+        }
+        ModalKind::Suspected => {
+            lines.push(pinned(
+                "# Warning: an overlay may cover the page.".to_owned(),
+            ));
+        }
+        ModalKind::None => {}
+    }
+    for line in viewport::position_lines(ctx.analysis) {
+        lines.push(pinned(format!("# {line}")));
+    }
+    if !ctx.full_page && viewport::interactive_below(ctx.page, ctx.analysis) > 0 {
+        lines.push(pinned(
+            "# There are interactive elements below the viewport not shown in detail. Scroll down to see them."
+                .to_owned(),
+        ));
+    }
+    lines
+}
+
+// ---------------------------------------------------------------------------
+// Shared walking and text helpers (also used by `flat`).
+
+/// What a walk callback sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Entering a node; return `false` to skip its subtree (no `Exit` then).
+    Enter(NodeId),
+    /// Leaving a node whose subtree was walked.
+    Exit(NodeId),
+}
+
+/// Depth-first walk in document order without recursion (deep DOMs cannot
+/// overflow the stack). Linear: each node is pushed at most twice.
+pub(super) fn walk(page: &Page, root: NodeId, mut visit: impl FnMut(Step) -> bool) {
+    let mut stack = vec![(root, false)];
+    while let Some((id, entered)) = stack.pop() {
+        if entered {
+            visit(Step::Exit(id));
+            continue;
+        }
+        if !visit(Step::Enter(id)) {
+            continue;
+        }
+        stack.push((id, true));
+        let mut child = page.last_child(id);
+        while let Some(c) = child {
+            stack.push((c, false));
+            child = page.prev_sibling(c);
+        }
+    }
+}
+
+/// Per node: the node or one of its descendants is in the active layers.
+pub(super) fn scope_or_descendant(ctx: &Context<'_>) -> Vec<bool> {
+    let page = ctx.page;
+    let mut any: Vec<bool> = page.ids().map(|id| ctx.in_scope(id)).collect();
+    for id in page.ids().rev() {
+        if any[id.index()]
+            && let Some(parent) = page.parent(id)
+        {
+            any[parent.index()] = true;
+        }
+    }
+    any
+}
+
+/// Whether a user-agent shadow root (the browser's own internals) or a node the
+/// walk never renders.
+pub(super) fn is_user_agent_root(page: &Page, id: NodeId) -> bool {
+    matches!(page.node(id), Node::ShadowRoot(ShadowMode::UserAgent))
+}
+
+/// Whether the element lays out as anything but `inline` (Playwright
+/// surrounds such elements' content with spaces). Pages without layout use
+/// the HTML rendering section's default `display` per tag.
+pub(super) fn is_block(page: &Page, id: NodeId) -> bool {
+    let Some(element) = page.element(id) else {
+        return false;
+    };
+    if element.is("br") {
+        return true;
+    }
+    if page.has_layout {
+        return page
+            .layout(id)
+            .style
+            .as_ref()
+            .is_some_and(|s| s.display != "inline");
+    }
+    !matches!(
+        element.name.as_str(),
+        "a" | "abbr"
+            | "b"
+            | "bdi"
+            | "bdo"
+            | "cite"
+            | "code"
+            | "data"
+            | "dfn"
+            | "em"
+            | "font"
+            | "i"
+            | "kbd"
+            | "label"
+            | "mark"
+            | "q"
+            | "s"
+            | "samp"
+            | "small"
+            | "span"
+            | "strong"
+            | "sub"
+            | "sup"
+            | "time"
+            | "u"
+            | "var"
+            | "wbr"
+    )
+}
+
+/// JavaScript's `\s` (which, unlike Rust's `is_whitespace`, excludes U+0085
+/// and includes U+FEFF).
+fn js_space(c: char) -> bool {
+    (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
+}
+
+/// Playwright's `normalizeWhiteSpace` (`text.replace(/[\u200b\u00ad]/g, '')
+/// .trim().replace(/\s+/g, ' ')`): zero-width spaces and soft hyphens
+/// removed, runs of whitespace — non-breaking spaces included, as JavaScript's
+/// `\s` matches them — become one space, ends trimmed.
+pub(super) fn normalize_whitespace(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut pending_space = false;
+    for c in text.chars() {
+        if c == '\u{200b}' || c == '\u{ad}' {
+            continue;
+        }
+        if js_space(c) {
+            pending_space = true;
+            continue;
+        }
+        if pending_space && !out.is_empty() {
+            out.push(' ');
+        }
+        pending_space = false;
+        out.push(c);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// Build: page → model tree.
+
+#[derive(Debug)]
+enum Child {
+    /// Raw (unmerged) text, and whether it is in the viewport.
+    Text(String, bool),
+    Node(usize),
+}
+
+#[derive(Debug)]
+struct AriaNode {
+    id: NodeId,
+    role: &'static str,
+    name: String,
+    /// ` [checked]` … ` [selected]`, already rendered.
+    states: String,
+    reference: Option<u32>,
+    new: bool,
+    obscured: bool,
+    /// A role-less element (implicit `generic`, `none`, `presentation`)
+    /// Playwright would not print; kept only to carry its ref.
+    ref_only: bool,
+    props: Vec<(&'static str, String)>,
+    children: Vec<Child>,
+}
+
+struct Tree {
+    nodes: Vec<AriaNode>,
+}
+
+const ROOT: usize = 0;
+
+/// Hidden from the accessibility tree: the whole subtree is skipped, as
+/// Playwright's `isElementHiddenForAria` does in its default mode.
+fn hidden_for_aria(reason: Option<Hidden>) -> bool {
+    matches!(
+        reason,
+        Some(
+            Hidden::NotRendered
+                | Hidden::VisibilityHidden
+                | Hidden::HiddenAttribute
+                | Hidden::AriaHidden
+                | Hidden::Inert
+        )
+    )
+}
+
+/// Roles Playwright prints `[invalid]` for (`kAriaInvalidRoles`).
+const INVALID_ROLES: [&str; 14] = [
+    "application",
+    "checkbox",
+    "columnheader",
+    "combobox",
+    "gridcell",
+    "listbox",
+    "radiogroup",
+    "rowheader",
+    "searchbox",
+    "slider",
+    "spinbutton",
+    "switch",
+    "textbox",
+    "tree",
+];
+
+/// The states in Playwright's `createKey` order: checked, disabled,
+/// expanded, active, invalid, level, pressed, selected.
+fn states_suffix(ctx: &Context<'_>, id: NodeId, role: &str) -> String {
+    let s = &ctx.analysis.states[id.index()];
+    let mut out = String::new();
+    match s.checked {
+        Some(Checked::Mixed) => out.push_str(" [checked=mixed]"),
+        Some(Checked::True) => out.push_str(" [checked]"),
+        _ => {}
+    }
+    if s.disabled {
+        out.push_str(" [disabled]");
+    }
+    if s.expanded == Some(true) {
+        out.push_str(" [expanded]");
+    }
+    if s.focused {
+        out.push_str(" [active]");
+    }
+    if s.invalid && INVALID_ROLES.contains(&role) {
+        // `aria-invalid="grammar"` / `"spelling"` keep their kind.
+        match ctx
+            .page
+            .element(id)
+            .and_then(|e| e.attr("aria-invalid"))
+            .map(|v| v.trim().to_ascii_lowercase())
+            .as_deref()
+        {
+            Some(kind @ ("grammar" | "spelling")) => out.push_str(&format!(" [invalid={kind}]")),
+            _ => out.push_str(" [invalid]"),
+        }
+    }
+    if let Some(level) = s.level.filter(|&l| l > 0) {
+        out.push_str(&format!(" [level={level}]"));
+    }
+    match s.pressed {
+        Some(Checked::Mixed) => out.push_str(" [pressed=mixed]"),
+        Some(Checked::True) => out.push_str(" [pressed]"),
+        _ => {}
+    }
+    if s.selected == Some(true) {
+        out.push_str(" [selected]");
+    }
+    out
+}
+
+/// The node an element contributes, if any (Playwright's `toAriaNode`).
+fn to_aria_node(ctx: &Context<'_>, id: NodeId) -> Option<AriaNode> {
+    let page = ctx.page;
+    let element = page.element(id)?;
+    let i = id.index();
+    let reference = ctx.ref_number(id);
+    let obscured = ctx.analysis.obscured[i]
+        && ctx.analysis.interactive[i].is_some()
+        && ctx.analysis.visibility[i].is_visible();
+    let mut ref_only = false;
+    let role = if element.is("iframe") {
+        "iframe"
+    } else {
+        let role = ctx.analysis.role(id)?;
+        let explicit_generic = element
+            .attr("role")
+            .and_then(|r| r.split_ascii_whitespace().next())
+            .is_some_and(|r| r.eq_ignore_ascii_case("generic"));
+        match role {
+            // Without a ref, role-less elements stay transparent even when
+            // obscured: their text is kept, as Playwright keeps it.
+            "none" | "presentation" if reference.is_none() => return None,
+            "none" | "presentation" => {
+                ref_only = true;
+                "generic"
+            }
+            // `<html>` is the document the snapshot is of, not a node in it.
+            "document" if element.is("html") => return None,
+            "generic" if !explicit_generic && reference.is_none() => return None,
+            "generic" if !explicit_generic => {
+                ref_only = true;
+                "generic"
+            }
+            role => role,
+        }
+    };
+    let name = if role == "iframe" {
+        String::new()
+    } else {
+        normalize_whitespace(&ctx.name(id))
+    };
+    let mut node = AriaNode {
+        id,
+        role,
+        name,
+        states: states_suffix(ctx, id, role),
+        reference,
+        new: reference.is_some() && ctx.is_new(id),
+        obscured,
+        ref_only,
+        props: Vec::new(),
+        children: Vec::new(),
+    };
+    if element.is("input") || element.is("textarea") {
+        let kind = element.attr("type").unwrap_or("").to_ascii_lowercase();
+        if !matches!(kind.as_str(), "checkbox" | "radio" | "file")
+            && let Some(value) = ctx.value(id)
+        {
+            let in_viewport = ctx.analysis.visibility[i].in_viewport;
+            node.children.push(Child::Text(value, in_viewport));
+        }
+    }
+    Some(node)
+}
+
+fn build(ctx: &Context<'_>) -> Tree {
+    let page = ctx.page;
+    let analysis = ctx.analysis;
+    let any_scope = scope_or_descendant(ctx);
+    let mut tree = Tree {
+        nodes: vec![AriaNode {
+            id: NodeId::ROOT,
+            role: "fragment",
+            name: String::new(),
+            states: String::new(),
+            reference: None,
+            ref_only: false,
+            new: false,
+            obscured: false,
+            props: Vec::new(),
+            children: Vec::new(),
+        }],
+    };
+    // Open model nodes; `opened[i]` says whether element i opened one.
+    let mut open = vec![ROOT];
+    let mut opened = vec![false; page.len()];
+    let mut block = vec![false; page.len()];
+    let push_text = |tree: &mut Tree, open: &[usize], text: String, in_viewport: bool| {
+        let current = open.last().copied().unwrap_or(ROOT);
+        tree.nodes[current]
+            .children
+            .push(Child::Text(text, in_viewport));
+    };
+    walk(page, NodeId::ROOT, |step| match step {
+        Step::Enter(id) => {
+            let i = id.index();
+            if !any_scope[i] || is_user_agent_root(page, id) {
+                return false;
+            }
+            let visibility = analysis.visibility[i];
+            match page.node(id) {
+                Node::Text(text) => {
+                    let current = open.last().copied().unwrap_or(ROOT);
+                    let shown = ctx.in_scope(id)
+                        && !hidden_for_aria(visibility.hidden)
+                        && (ctx.full_page || visibility.in_viewport)
+                        // `<textarea>AAA</textarea>`: the value child says it.
+                        && tree.nodes[current].role != "textbox";
+                    if shown {
+                        push_text(&mut tree, &open, text.clone(), visibility.in_viewport);
+                    }
+                    false
+                }
+                Node::Element(_) => {
+                    if hidden_for_aria(visibility.hidden) {
+                        return false;
+                    }
+                    let contributes = ctx.in_scope(id) && (ctx.full_page || visibility.in_viewport);
+                    if !contributes {
+                        return true;
+                    }
+                    if let Some(node) = to_aria_node(ctx, id) {
+                        let index = tree.nodes.len();
+                        let parent = open.last().copied().unwrap_or(ROOT);
+                        tree.nodes.push(node);
+                        tree.nodes[parent].children.push(Child::Node(index));
+                        open.push(index);
+                        opened[i] = true;
+                    }
+                    if is_block(page, id) {
+                        block[i] = true;
+                        push_text(&mut tree, &open, " ".to_owned(), visibility.in_viewport);
+                    }
+                    true
+                }
+                Node::Document { .. } | Node::ShadowRoot(_) => true,
+            }
+        }
+        Step::Exit(id) => {
+            let i = id.index();
+            if block[i] {
+                let in_viewport = analysis.visibility[i].in_viewport;
+                push_text(&mut tree, &open, " ".to_owned(), in_viewport);
+            }
+            if opened[i] {
+                let current = open.pop().unwrap_or(ROOT);
+                finish(ctx, &mut tree, current);
+            }
+            true
+        }
+    });
+    finish(ctx, &mut tree, ROOT);
+    tree
+}
+
+/// Merges and normalises string children, drops text equal to the name,
+/// adds `/url` and `/placeholder` (Playwright's `processElement` tail and
+/// `normalizeStringChildren`), and removes empty unnamed generics
+/// (`normalizeGenericRoles`).
+fn finish(ctx: &Context<'_>, tree: &mut Tree, index: usize) {
+    let children = std::mem::take(&mut tree.nodes[index].children);
+    let mut merged = Vec::with_capacity(children.len());
+    let mut buffer = String::new();
+    let mut buffer_in_viewport = false;
+    let flush = |buffer: &mut String, in_viewport: bool, merged: &mut Vec<Child>| {
+        if buffer.is_empty() {
+            return;
+        }
+        let text = normalize_whitespace(buffer);
+        buffer.clear();
+        if !text.is_empty() {
+            merged.push(Child::Text(ctx.text(&text), in_viewport));
+        }
+    };
+    for child in children {
+        match child {
+            Child::Text(text, in_viewport) => {
+                if buffer.is_empty() {
+                    buffer_in_viewport = in_viewport;
+                }
+                buffer_in_viewport |= in_viewport && !text.trim().is_empty();
+                buffer.push_str(&text);
+            }
+            Child::Node(n) => {
+                flush(&mut buffer, buffer_in_viewport, &mut merged);
+                let node = &tree.nodes[n];
+                let empty_generic = node.role == "generic"
+                    && node.name.is_empty()
+                    && node.reference.is_none()
+                    && !node.obscured
+                    && node.children.is_empty()
+                    && node.props.is_empty();
+                if !empty_generic {
+                    merged.push(Child::Node(n));
+                }
+            }
+        }
+    }
+    flush(&mut buffer, buffer_in_viewport, &mut merged);
+    let node = &mut tree.nodes[index];
+    if let [Child::Text(text, _)] = merged.as_slice()
+        && *text == node.name
+    {
+        merged.clear();
+    }
+    node.children = merged;
+    // A role-less element holding only text is printed as Playwright prints
+    // that text, `- text: …`, with the ref added: `- text [ref=e5]: …`.
+    if node.ref_only && matches!(node.children.as_slice(), [Child::Text(..)]) {
+        node.role = "text";
+    }
+    if index == ROOT {
+        return;
+    }
+    let id = node.id;
+    let role = node.role;
+    let name = node.name.clone();
+    if role == "link"
+        && let Some(href) = ctx.attr(id, "href")
+    {
+        tree.nodes[index].props.push(("url", href));
+    }
+    if role == "textbox"
+        && let Some(placeholder) = ctx.attr(id, "placeholder")
+        && placeholder != name
+    {
+        tree.nodes[index].props.push(("placeholder", placeholder));
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Render: model tree → YAML lines.
+
+fn render(ctx: &Context<'_>, tree: &Tree, lines: &mut Vec<Line>) {
+    enum Work<'t> {
+        Node(usize, usize),
+        Text(&'t str, bool, usize),
+    }
+    let in_viewport = |id: NodeId| ctx.analysis.visibility[id.index()].in_viewport;
+    let mut stack: Vec<Work<'_>> = Vec::new();
+    for child in tree.nodes[ROOT].children.iter().rev() {
+        stack.push(match child {
+            Child::Text(t, v) => Work::Text(t, *v, 0),
+            Child::Node(n) => Work::Node(*n, 0),
+        });
+    }
+    while let Some(work) = stack.pop() {
+        match work {
+            Work::Text(text, visible, depth) => {
+                let escaped = yaml_escape_value(text);
+                lines.push(Line {
+                    text: format!("{}- text: {escaped}", indent(depth)),
+                    has_ref: false,
+                    in_viewport: visible,
+                    depth,
+                    pinned: false,
+                });
+            }
+            Work::Node(n, depth) => {
+                let node = &tree.nodes[n];
+                let key = format!("{}- {}", indent(depth), yaml_escape_key(&key(node)));
+                let single_text = match node.children.as_slice() {
+                    [Child::Text(text, _)] if node.props.is_empty() => Some(text),
+                    _ => None,
+                };
+                let text = if let Some(text) = single_text {
+                    format!("{key}: {}", yaml_escape_value(text))
+                } else if node.children.is_empty() && node.props.is_empty() {
+                    key
+                } else {
+                    format!("{key}:")
+                };
+                lines.push(Line {
+                    text,
+                    has_ref: node.reference.is_some(),
+                    in_viewport: in_viewport(node.id),
+                    depth,
+                    pinned: false,
+                });
+                if single_text.is_some() {
+                    continue;
+                }
+                for (name, value) in &node.props {
+                    lines.push(Line {
+                        text: format!(
+                            "{}- /{name}: {}",
+                            indent(depth + 1),
+                            yaml_escape_value(value)
+                        ),
+                        has_ref: false,
+                        in_viewport: in_viewport(node.id),
+                        depth: depth + 1,
+                        pinned: false,
+                    });
+                }
+                for child in node.children.iter().rev() {
+                    stack.push(match child {
+                        Child::Text(t, v) => Work::Text(t, *v, depth + 1),
+                        Child::Node(c) => Work::Node(*c, depth + 1),
+                    });
+                }
+            }
+        }
+    }
+}
+
+fn indent(depth: usize) -> String {
+    "  ".repeat(depth)
+}
+
+/// Playwright's `createKey`: role, JSON-quoted name (omitted past 900
+/// characters, YAML's key limit), states, then our ref and marks.
+fn key(node: &AriaNode) -> String {
+    let mut key = node.role.to_owned();
+    if !node.name.is_empty() && node.name.chars().count() <= 900 {
+        key.push(' ');
+        if node.name.len() > 1 && node.name.starts_with('/') && node.name.ends_with('/') {
+            key.push_str(&node.name);
+        } else {
+            key.push_str(&json_string(&node.name));
+        }
+    }
+    key.push_str(&node.states);
+    if let Some(number) = node.reference {
+        key.push_str(&format!(" [ref=e{number}]"));
+        if node.new {
+            key.push_str(" [new]");
+        }
+    }
+    if node.obscured {
+        key.push_str(" [obscured]");
+    }
+    key
+}
+
+/// `JSON.stringify` of a string.
+fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Playwright's `yamlEscapeKeyIfNeeded`: single quotes, `'` doubled.
+pub(super) fn yaml_escape_key(text: &str) -> String {
+    if !yaml_needs_quotes(text) {
+        return text.to_owned();
+    }
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+/// Playwright's `yamlEscapeValueIfNeeded`: double quotes with C-style escapes.
+pub(super) fn yaml_escape_value(text: &str) -> String {
+    if !yaml_needs_quotes(text) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_control(c) => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `[\x00-\x1f\x7f-\x9f]`.
+fn is_control(c: char) -> bool {
+    let c = u32::from(c);
+    c <= 0x1f || (0x7f..=0x9f).contains(&c)
+}
+
+/// Playwright's `yamlStringNeedsQuotes`.
+fn yaml_needs_quotes(text: &str) -> bool {
+    let Some(first) = text.chars().next() else {
+        return true;
+    };
+    let last = text.chars().next_back().unwrap_or(first);
+    if js_space(first) || js_space(last) {
+        return true;
+    }
+    if text
+        .chars()
+        .any(|c| is_control(c) && !matches!(c, '\t' | '\n' | '\r'))
+    {
+        return true;
+    }
+    if first == '-' || first == '[' || "&*],?!>|@\"'#%".contains(first) {
+        return true;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let next = chars.get(i + 1).copied();
+        if (c == ':' || c == '\n') && next.is_none_or(js_space) {
+            return true;
+        }
+        if js_space(c) && next == Some('#') {
+            return true;
+        }
+        if matches!(c, '\n' | '\r' | '{' | '}' | '`') {
+            return true;
+        }
+    }
+    js_number_like(text)
+        || ["y", "n", "yes", "no", "true", "false", "on", "off", "null"]
+            .contains(&text.to_lowercase().as_str())
+}
+
+/// `!isNaN(Number(text))` for a non-empty string.
+fn js_number_like(text: &str) -> bool {
+    let s = text.trim_matches(js_space);
+    if s.is_empty() {
+        return true;
+    }
+    let radix = |prefix: [&str; 2], radix: u32| {
+        prefix
+            .iter()
+            .find_map(|p| s.strip_prefix(p))
+            .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_digit(radix)))
+    };
+    if radix(["0x", "0X"], 16) || radix(["0o", "0O"], 8) || radix(["0b", "0B"], 2) {
+        return true;
+    }
+    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if unsigned == "Infinity" {
+        return true;
+    }
+    // StrUnsignedDecimalLiteral: digits [. digits] [e[+-]digits] | . digits [exponent].
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
+        None => (unsigned, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((int, frac)) => (int, frac),
+        None => (mantissa, ""),
+    };
+    let digits = |d: &str| d.chars().all(|c| c.is_ascii_digit());
+    let mantissa_ok = digits(int) && digits(frac) && !(int.is_empty() && frac.is_empty());
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    mantissa_ok && exponent_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_quoting_follows_playwright() {
+        assert_eq!(yaml_escape_value("Submit"), "Submit");
+        assert_eq!(yaml_escape_value("42"), "\"42\"");
+        assert_eq!(yaml_escape_value("1e3"), "\"1e3\"");
+        assert_eq!(yaml_escape_value("0x1F"), "\"0x1F\"");
+        assert_eq!(yaml_escape_value("12 items"), "12 items");
+        assert_eq!(yaml_escape_value("yes"), "\"yes\"");
+        assert_eq!(yaml_escape_value("Note: read"), "\"Note: read\"");
+        assert_eq!(yaml_escape_value("a:b"), "a:b");
+        assert_eq!(yaml_escape_value("- item"), "\"- item\"");
+        assert_eq!(yaml_escape_value("#1"), "\"#1\"");
+        assert_eq!(yaml_escape_value("a #1"), "\"a #1\"");
+        assert_eq!(
+            yaml_escape_value("say \"hi\" {x}"),
+            "\"say \\\"hi\\\" {x}\""
+        );
+        assert_eq!(yaml_escape_value(","), "\",\"");
+        assert_eq!(yaml_escape_value("."), ".");
+        assert_eq!(
+            yaml_escape_key("link \"Docs: intro\""),
+            "'link \"Docs: intro\"'"
+        );
+        assert_eq!(yaml_escape_key("button \"It's\""), "button \"It's\"");
+    }
+
+    #[test]
+    fn whitespace_normalisation_follows_playwright() {
+        assert_eq!(normalize_whitespace("  a \n\t b  "), "a b");
+        assert_eq!(normalize_whitespace("a\u{a0} b"), "a b");
+        assert_eq!(
+            normalize_whitespace("SMITH \u{a0}|\u{a0} Log"),
+            "SMITH | Log"
+        );
+        assert_eq!(
+            normalize_whitespace("soft\u{ad}hy\u{200b}phen"),
+            "softhyphen"
+        );
+        assert_eq!(normalize_whitespace("\u{a0}x\u{a0}"), "x");
+    }
+}
