@@ -3,6 +3,7 @@
 mod capture;
 mod cmd;
 mod store;
+mod tokens;
 
 use std::process::ExitCode;
 
@@ -26,6 +27,8 @@ enum Command {
     Inspect(cmd::inspect::Args),
     /// Render a recording through an observation strategy (text, --meta JSON, PNG for som).
     Snapshot(cmd::snapshot::Args),
+    /// Every strategy on every recording: refs, real tokens (o200k/cl100k), image tokens, engine µs.
+    Compare(cmd::compare::Args),
     /// List the observation strategies, or explain one.
     Strategies(cmd::snapshot::StrategiesArgs),
     /// Compare the engine's roles and names with Chromium's accessibility tree stored in recordings.
@@ -40,6 +43,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => cmd::validate::run(args),
         Command::Snapshot(args) => cmd::snapshot::run(args),
         Command::Strategies(args) => cmd::snapshot::strategies(args),
+        Command::Compare(args) => cmd::compare::run(args),
     };
     match result {
         Ok(code) => code,

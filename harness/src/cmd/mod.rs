@@ -1,5 +1,6 @@
 //! One module per `pagesnap` subcommand.
 
+pub mod compare;
 pub mod inspect;
 pub mod record;
 pub mod snapshot;

@@ -1,0 +1,122 @@
+//! `pagesnap compare`: every strategy on every recording, side by side — refs, real tokens, image tokens, engine time.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, Result, bail};
+use pagesnap_engine::page::Page;
+use pagesnap_engine::strategy::{self, Options, STRATEGIES};
+use serde::Serialize;
+
+use crate::{store, tokens};
+
+/// Arguments of `pagesnap compare`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Recordings (`.json.gz`) or folders holding them.
+    #[arg(required = true)]
+    recordings: Vec<PathBuf>,
+    /// Strategies to compare (comma-separated; default: all).
+    #[arg(long, value_delimiter = ',')]
+    strategy: Vec<String>,
+    /// Show the whole page where a strategy allows it.
+    #[arg(long)]
+    full_page: bool,
+    /// Timing runs per recording and strategy (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+    /// Print JSON rows instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One recording × strategy.
+#[derive(Serialize)]
+pub struct Row {
+    /// Recording path.
+    pub recording: String,
+    /// Strategy.
+    pub strategy: String,
+    /// Refs in the observation.
+    pub refs: usize,
+    /// Text tokens, o200k_base.
+    pub o200k: usize,
+    /// Text tokens, cl100k_base.
+    pub cl100k: usize,
+    /// Image tokens (OpenAI formula), `som` only.
+    pub image_tokens: u32,
+    /// Median engine time in µs: page build + analysis + render.
+    pub engine_us: u128,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let chosen: Vec<&'static dyn strategy::Strategy> = if args.strategy.is_empty() {
+        STRATEGIES.to_vec()
+    } else {
+        args.strategy
+            .iter()
+            .map(|name| {
+                strategy::by_name(name).with_context(|| format!("unknown strategy {name:?}"))
+            })
+            .collect::<Result<_>>()?
+    };
+    if args.runs == 0 {
+        bail!("--runs must be at least 1");
+    }
+    let mut rows = Vec::new();
+    for path in store::find_recordings(&args.recordings)? {
+        let recording = store::read(&path)?;
+        let screenshot = crate::cmd::snapshot::screenshot_of(&path);
+        for s in &chosen {
+            let options = Options {
+                full_page: args.full_page.then_some(true),
+                screenshot: screenshot.as_deref(),
+                ..Options::default()
+            };
+            let mut times = Vec::with_capacity(args.runs);
+            let mut last = None;
+            for _ in 0..args.runs {
+                let started = Instant::now();
+                let page = Page::from_recording(&recording);
+                let observation = s
+                    .observe(&page, &options)
+                    .with_context(|| format!("{}: strategy {}", path.display(), s.name()))?;
+                times.push(started.elapsed().as_micros());
+                last = Some(observation);
+            }
+            times.sort_unstable();
+            let Some(observation) = last else { continue };
+            rows.push(Row {
+                recording: path.display().to_string(),
+                strategy: s.name().to_owned(),
+                refs: observation.refs.len(),
+                o200k: tokens::o200k(&observation.text),
+                cl100k: tokens::cl100k(&observation.text),
+                image_tokens: observation
+                    .meta
+                    .image
+                    .as_ref()
+                    .map_or(0, |i| i.openai_tokens),
+                engine_us: times[times.len() / 2],
+            });
+        }
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else {
+        println!(
+            "{:<48} {:<12} {:>5} {:>8} {:>8} {:>6} {:>9}",
+            "recording", "strategy", "refs", "o200k", "cl100k", "image", "engine µs"
+        );
+        for r in &rows {
+            let name = r.recording.trim_end_matches(".json.gz");
+            let name = name.strip_prefix("fixtures/").unwrap_or(name);
+            println!(
+                "{:<48} {:<12} {:>5} {:>8} {:>8} {:>6} {:>9}",
+                name, r.strategy, r.refs, r.o200k, r.cl100k, r.image_tokens, r.engine_us
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
