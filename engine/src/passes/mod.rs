@@ -222,6 +222,11 @@ impl<'p> Context<'p> {
         Some(self.text(value))
     }
 
+    /// Counts a redaction made outside the text helpers (e.g. masked pixels).
+    pub fn count_redaction(&self) {
+        self.redactions.set(self.redactions.get() + 1);
+    }
+
     /// Redactions made so far.
     pub fn redactions(&self) -> usize {
         self.redactions.get()

@@ -4,9 +4,9 @@ use super::Strategy;
 use super::structural::{quote, truncate};
 use crate::analyze::ModalKind;
 use crate::observation::{Image, ImageMeta, Observation};
-use crate::page::Page;
+use crate::page::{Node, Page};
 use crate::passes::budget::{self, Line};
-use crate::passes::{Context, ObserveError, Options, viewport};
+use crate::passes::{Context, ObserveError, Options, redact, viewport};
 use crate::recording::Rect;
 
 #[doc = include_str!("som.md")]
@@ -108,6 +108,39 @@ impl Strategy for Som {
                 y1: px(b.bottom(), view.y).max(px(b.y, view.y) + 1),
             });
         }
+        // The screenshot itself shows what fields hold: paint over secret
+        // fields and secret-looking text before anything else is drawn.
+        if ctx.redact {
+            for id in page.ids() {
+                let secret = match page.node(id) {
+                    Node::Element(_) => {
+                        ctx.is_secret(id)
+                            && ctx.analysis.states[id.index()]
+                                .value
+                                .as_deref()
+                                .is_some_and(|v| !v.is_empty())
+                    }
+                    Node::Text(text) => redact::redact_text(text).1 > 0,
+                    _ => false,
+                };
+                let Some(b) = page
+                    .layout(id)
+                    .bounds
+                    .filter(|b| secret && b.intersects(&view))
+                else {
+                    continue;
+                };
+                let px = |v: f64, origin: f64| ((v - origin) * scale).round() as i64;
+                canvas.fill(
+                    px(b.x, view.x),
+                    px(b.y, view.y),
+                    px(b.right(), view.x),
+                    px(b.bottom(), view.y),
+                    REDACTION_GREY,
+                );
+                ctx.count_redaction();
+            }
+        }
         let glyph = (scale * 2.0).round().max(1.0) as i64;
         for mark in &marks {
             canvas.outline(mark, colour(mark.number));
@@ -197,6 +230,9 @@ fn pinned(text: String) -> Line {
         pinned: true,
     }
 }
+
+/// The solid grey painted over secret fields and text in the screenshot.
+const REDACTION_GREY: [u8; 3] = [128, 128, 128];
 
 /// The colour of a ref number.
 pub fn colour(number: u32) -> [u8; 3] {
