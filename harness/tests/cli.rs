@@ -1,0 +1,171 @@
+//! The `snapshot`, `strategies` and `compare` commands on committed fixtures.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn pagesnap(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn fixture(relative: &str) -> String {
+    let path: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../fixtures")
+        .join(relative);
+    path.display().to_string()
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+#[test]
+fn strategies_lists_and_explains() {
+    let list = stdout(&pagesnap(&["strategies"]));
+    for name in ["flat", "aria", "structural", "som", "html", "html-pruned"] {
+        assert!(
+            list.lines().any(|l| l.starts_with(name)),
+            "{name} in\n{list}"
+        );
+    }
+    let explain = stdout(&pagesnap(&["strategies", "--explain", "aria"]));
+    assert!(explain.contains("Example"), "{explain}");
+    let bad = pagesnap(&["strategies", "--explain", "nope"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown strategy \"nope\""));
+}
+
+#[test]
+fn snapshot_prints_text_meta_and_writes_files() {
+    let login = fixture("login/initial.json.gz");
+    let text = stdout(&pagesnap(&["snapshot", &login, "--strategy", "aria"]));
+    assert!(text.contains("[ref=e"), "{text}");
+    let meta: serde_json::Value = serde_json::from_str(&stdout(&pagesnap(&[
+        "snapshot",
+        &login,
+        "--strategy",
+        "flat",
+        "--meta",
+    ])))
+    .unwrap();
+    assert_eq!(meta["strategy"], "flat");
+    assert!(meta["items"].as_array().unwrap().len() >= 10);
+    assert_eq!(meta["modal"]["kind"], "none");
+
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().display().to_string();
+    stdout(&pagesnap(&[
+        "snapshot",
+        &login,
+        "--strategy",
+        "som",
+        "--out",
+        &out,
+    ]));
+    let png = std::fs::read(dir.path().join("som.png")).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    assert!(dir.path().join("som.meta.json").exists() && dir.path().join("som.txt").exists());
+
+    // Budget: a notice says what was dropped.
+    let article = fixture("long_article/top.json.gz");
+    let small = stdout(&pagesnap(&[
+        "snapshot",
+        &article,
+        "--strategy",
+        "aria",
+        "--max-tokens",
+        "300",
+    ]));
+    assert!(small.contains("truncated"), "{small}");
+
+    // Stable refs with --previous: the task added in the next step is marked new.
+    let before = fixture("todo_app/add_tasks.step1.json.gz");
+    let after = fixture("todo_app/add_tasks.step2.json.gz");
+    let marked = stdout(&pagesnap(&[
+        "snapshot",
+        &after,
+        "--strategy",
+        "flat",
+        "--previous",
+        &before,
+    ]));
+    assert!(marked.contains("*["), "{marked}");
+
+    // Layers: an unknown id is an error naming it.
+    let bad = pagesnap(&[
+        "snapshot",
+        &login,
+        "--strategy",
+        "structural",
+        "--layer",
+        "form=form",
+        "--layers",
+        "nav",
+    ]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown layer \"nav\""));
+    let scoped = stdout(&pagesnap(&[
+        "snapshot",
+        &login,
+        "--strategy",
+        "structural",
+        "--layer",
+        "form=form",
+        "--layers",
+        "form",
+    ]));
+    assert!(
+        scoped.contains("textbox") && !scoped.contains("\"Pricing\""),
+        "{scoped}"
+    );
+
+    // Secrets stay hidden unless asked for explicitly.
+    let secrets = fixture("secrets/initial.json.gz");
+    let redacted = stdout(&pagesnap(&["snapshot", &secrets, "--strategy", "flat"]));
+    assert!(!redacted.contains("sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"));
+    let shown = stdout(&pagesnap(&[
+        "snapshot",
+        &secrets,
+        "--strategy",
+        "flat",
+        "--no-redact",
+    ]));
+    assert!(
+        shown.contains("sk-live-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c"),
+        "{shown}"
+    );
+}
+
+#[test]
+fn compare_reports_every_strategy_with_real_tokens() {
+    let login = fixture("login/initial.json.gz");
+    let rows: serde_json::Value = serde_json::from_str(&stdout(&pagesnap(&[
+        "compare", &login, "--runs", "1", "--json",
+    ])))
+    .unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 6);
+    for row in rows {
+        assert!(row["o200k"].as_u64().unwrap() > 50, "{row}");
+        assert!(row["refs"].as_u64().unwrap() >= 10, "{row}");
+    }
+    let som = rows.iter().find(|r| r["strategy"] == "som").unwrap();
+    assert_eq!(
+        som["image_tokens"], 1105,
+        "1280×720 at high detail: 3×2 tiles of 512 px × 170 + 85"
+    );
+    let html = rows.iter().find(|r| r["strategy"] == "html").unwrap();
+    let pruned = rows
+        .iter()
+        .find(|r| r["strategy"] == "html-pruned")
+        .unwrap();
+    assert!(html["o200k"].as_u64() > pruned["o200k"].as_u64());
+}
