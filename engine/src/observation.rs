@@ -145,6 +145,11 @@ pub struct Item {
     /// New since the previous observation.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub new: bool,
+    /// Nearby text: the nearest preceding heading, the node's own text when it
+    /// has no name, and the visible text just before the node (e.g. a label in
+    /// another table cell).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub context: String,
 }
 
 /// Honesty figures: how safe the observation is for exact UI claims.

@@ -1,8 +1,11 @@
 //! The `pagesnap` command line: record pages, inspect recordings (and later: snapshot, validate, run, diff).
 
+mod agent;
 mod capture;
 mod cmd;
+mod run;
 mod store;
+mod suite;
 mod tokens;
 
 use std::process::ExitCode;
@@ -33,6 +36,8 @@ enum Command {
     Strategies(cmd::snapshot::StrategiesArgs),
     /// Compare the engine's roles and names with Chromium's accessibility tree stored in recordings.
     Validate(cmd::validate::Args),
+    /// Replay a task suite offline through strategies and an agent; write results and reports.
+    Run(cmd::run::Args),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +50,7 @@ fn main() -> ExitCode {
         Command::Snapshot(args) => cmd::snapshot::run(args),
         Command::Strategies(args) => cmd::snapshot::strategies(args),
         Command::Compare(args) => cmd::compare::run(args),
+        Command::Run(args) => cmd::run::run(args),
     };
     match result {
         Ok(code) => code,

@@ -301,6 +301,87 @@ impl<'p> Context<'p> {
             bounds,
             states: self.state_words(id),
             new: target.new,
+            context: self.context(id),
+        }
+    }
+
+    /// Nearby text of a node: the nearest preceding heading, then (for a
+    /// nameless node) its own text, then the visible text just before it,
+    /// stopping at the previous ref'd control (whose text is its own). Both walks are bounded by [`CONTEXT_NODES`] so pages with
+    /// many refs stay linear; redacted like all shown text, not counted.
+    fn context(&self, id: NodeId) -> String {
+        let analysis = self.analysis;
+        let mut heading = String::new();
+        let mut before: Vec<String> = Vec::new();
+        let mut words = 0;
+        let mut collecting = true;
+        let first = id.index().saturating_sub(CONTEXT_NODES);
+        for i in (first..id.index()).rev() {
+            let node = NodeId::from_index(i);
+            if self.page.contains(node, id) {
+                continue;
+            }
+            let parent_ref = self
+                .page
+                .parent(node)
+                .is_some_and(|p| self.ref_of[p.index()] != 0);
+            match self.page.node(node) {
+                Node::Text(text) if collecting && words < CONTEXT_WORDS => {
+                    let visible = self
+                        .page
+                        .parent(node)
+                        .is_some_and(|p| analysis.visibility[p.index()].is_visible());
+                    if parent_ref {
+                        collecting = false;
+                    } else if visible && !text.trim().is_empty() {
+                        words += text.split_whitespace().count();
+                        before.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
+                    }
+                }
+                Node::Element(_) if self.ref_of[i] != 0 => collecting = false,
+                Node::Element(_)
+                    if analysis.role(node) == Some("heading")
+                        && analysis.visibility[i].is_visible() =>
+                {
+                    heading = analysis
+                        .name(node)
+                        .map(|n| n.text.clone())
+                        .unwrap_or_default();
+                    break;
+                }
+                _ => {}
+            }
+        }
+        before.reverse();
+        let mut text = before.join(" ");
+        if let Some(rest) = text.strip_prefix(heading.as_str()) {
+            // The heading's own text was collected on the way to it.
+            text = rest.trim_start().to_owned();
+        }
+        if analysis.name(id).is_none_or(|n| n.text.trim().is_empty()) {
+            // A nameless control (clickable div, icon button): its own text is
+            // what every strategy prints for it.
+            let own = self.page.text_content(id);
+            let own: Vec<&str> = own.split_whitespace().take(CONTEXT_WORDS).collect();
+            if !own.is_empty() {
+                text = if text.is_empty() {
+                    own.join(" ")
+                } else {
+                    format!("{} {text}", own.join(" "))
+                };
+            }
+        }
+        let mut out = heading;
+        if !text.is_empty() {
+            if !out.is_empty() {
+                out.push_str(" | ");
+            }
+            out.push_str(&text);
+        }
+        if self.redact {
+            redact::redact_text(&out).0
+        } else {
+            out
         }
     }
 
@@ -391,6 +472,11 @@ pub fn honesty(counts: &Counts) -> Honesty {
         exact_ui_claims: claims.to_owned(),
     }
 }
+
+/// Nodes walked back from an item to find its context.
+const CONTEXT_NODES: usize = 400;
+/// Words of preceding text kept in an item's context.
+const CONTEXT_WORDS: usize = 12;
 
 /// The word for a name source in meta and text.
 pub fn name_source_word(source: NameSource) -> &'static str {

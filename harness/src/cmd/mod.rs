@@ -3,5 +3,6 @@
 pub mod compare;
 pub mod inspect;
 pub mod record;
+pub mod run;
 pub mod snapshot;
 pub mod validate;

@@ -1,0 +1,344 @@
+//! `baseline`: the embedded, deterministic, no-network agent — verb → op mapping plus BM25 over the observation's refs.
+//!
+//! # Algorithm
+//!
+//! 1. **Clauses.** The instruction is split into clauses (`…, then …`,
+//!    `… and <verb> …`; see `instruction.rs`). The current clause is the one
+//!    after as many clauses as the history holds non-scroll actions; when every
+//!    clause has been acted on, the answer is `done`.
+//! 2. **Verb → op.** The clause's first verb gives the op: click / press /
+//!    tap / open / accept / check / close / submit / add / … → `click`;
+//!    type / enter / fill / write / search / input → `type`; select / choose /
+//!    pick in the shape `<verb> VALUE from|in|for TARGET` (or `set TARGET to
+//!    VALUE`) → `select`; done / finished / say / report → `done`; no verb →
+//!    `click`. The value of `type`/`select` is the quoted text, else the words
+//!    between the verb and `into|in|to|on|as` (or after `with`), else the last
+//!    word. The remaining words, lowercased and without stop words, are the
+//!    query.
+//! 3. **BM25.** Each ref'd item of the observation is a document made of its
+//!    accessible name (counted twice: the name is what users point at), its
+//!    role, and its nearby text (`meta.items[].context`: preceding heading and
+//!    label-like text). Items are scored with Okapi BM25 (k1 = 1.2, b = 0.75,
+//!    idf = ln(1 + (N − df + 0.5) / (df + 0.5))) against the query terms.
+//! 4. **Role prior.** Items whose role suits the op get [`ROLE_PRIOR`] added:
+//!    `type` → textbox, searchbox, combobox, spinbutton; `select` → combobox,
+//!    listbox; `click` → button, link, checkbox, radio, menuitem, tab, switch,
+//!    option, … . Disabled items get nothing. The highest total wins; ties go
+//!    to the earlier ref (document order).
+//! 5. **Scroll.** When the clause says the target is further down (`scroll`,
+//!    `below`, `bottom`, `further`, `footer`, `end`) and no item matches any
+//!    query term, or the best match is off-screen, the answer is `scroll`.
+//!    A clause that has no query terms at all and no role-suited item answers
+//!    `done`.
+//!
+//! The baseline reads the structured ref list every strategy exposes, not the
+//! rendered text, so across strategies its results differ only by *which*
+//! elements got refs (scope, occlusion, modal layer) — it measures a
+//! strategy's target coverage and naming, with no language model in the loop.
+
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::instruction::{self, Clause};
+use super::{Action, Agent, Op, RefItem, Request, Response};
+use crate::tokens;
+
+/// The baseline agent.
+pub struct Baseline;
+
+/// BM25 term-frequency saturation.
+const K1: f64 = 1.2;
+/// BM25 length normalisation.
+const B: f64 = 0.75;
+/// Added to the score of an item whose role suits the op.
+pub const ROLE_PRIOR: f64 = 0.5;
+
+impl Agent for Baseline {
+    fn name(&self) -> String {
+        "baseline".to_owned()
+    }
+
+    fn act(&self, request: &Request) -> Result<Response> {
+        let started = Instant::now();
+        let action = decide(request);
+        let raw = serde_json::to_string(&action)?;
+        let prompt = format!(
+            "Instruction: {}\n\nObservation ({}):\n{}",
+            request.instruction, request.strategy, request.observation
+        );
+        Ok(Response {
+            input_tokens: tokens::o200k(&prompt),
+            output_tokens: tokens::o200k(&raw),
+            raw,
+            action,
+            latency_us: started.elapsed().as_micros(),
+        })
+    }
+}
+
+fn decide(request: &Request) -> Action {
+    let clauses = instruction::parse(&request.instruction);
+    let acted = request
+        .history
+        .iter()
+        .filter(|a| a.op != Op::Scroll)
+        .count();
+    let Some(clause) = clauses.get(acted) else {
+        return action(Op::Done, None, None);
+    };
+    match clause.op {
+        Op::Done | Op::Scroll => return action(clause.op, None, None),
+        _ => {}
+    }
+    let scores = bm25(&clause.query, &request.refs);
+    let best = scores
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| (i, s + prior(clause, &request.refs[i])))
+        .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
+            Some((_, b)) if b >= s => best,
+            _ => Some((i, s)),
+        });
+    let matched = scores.iter().any(|&s| s > 0.0);
+    match best {
+        Some((i, total)) if total > 0.0 => {
+            let item = &request.refs[i];
+            if clause.scroll_cue && (!matched || item.zone == "offscreen") {
+                return action(Op::Scroll, None, None);
+            }
+            action(
+                clause.op,
+                Some(item.reference.clone()),
+                clause.value.clone(),
+            )
+        }
+        _ if clause.scroll_cue => action(Op::Scroll, None, None),
+        _ => action(Op::Done, None, None),
+    }
+}
+
+fn action(op: Op, reference: Option<String>, value: Option<String>) -> Action {
+    Action {
+        op,
+        reference,
+        value,
+    }
+}
+
+fn prior(clause: &Clause, item: &RefItem) -> f64 {
+    if item.states.iter().any(|s| s == "disabled") {
+        return 0.0;
+    }
+    let suits: &[&str] = match clause.op {
+        Op::Type => &["textbox", "searchbox", "combobox", "spinbutton"],
+        Op::Select => &["combobox", "listbox"],
+        _ => &[
+            "button",
+            "link",
+            "checkbox",
+            "radio",
+            "menuitem",
+            "menuitemcheckbox",
+            "menuitemradio",
+            "tab",
+            "switch",
+            "option",
+            "treeitem",
+        ],
+    };
+    if suits.contains(&item.role.as_str()) {
+        ROLE_PRIOR
+    } else {
+        0.0
+    }
+}
+
+/// The BM25 document of an item: name twice, role, nearby text.
+fn document(item: &RefItem) -> Vec<String> {
+    let mut terms = instruction::terms(&item.name);
+    terms.extend(instruction::terms(&item.name));
+    terms.extend(instruction::terms(&item.role));
+    terms.extend(instruction::terms(&item.context));
+    terms
+}
+
+/// Okapi BM25 score of every item against the query terms (unique terms).
+pub fn bm25(query: &[String], items: &[RefItem]) -> Vec<f64> {
+    let docs: Vec<Vec<String>> = items.iter().map(document).collect();
+    let n = docs.len() as f64;
+    if docs.is_empty() {
+        return Vec::new();
+    }
+    let avgdl = (docs.iter().map(Vec::len).sum::<usize>() as f64 / n).max(1.0);
+    let mut unique: Vec<&String> = query.iter().collect();
+    unique.sort();
+    unique.dedup();
+    let idf: Vec<f64> = unique
+        .iter()
+        .map(|term| {
+            let df = docs.iter().filter(|d| d.contains(term)).count() as f64;
+            (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        })
+        .collect();
+    docs.iter()
+        .map(|doc| {
+            let dl = doc.len() as f64;
+            unique
+                .iter()
+                .zip(&idf)
+                .map(|(term, idf)| {
+                    let tf = doc.iter().filter(|t| t == term).count() as f64;
+                    idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl))
+                })
+                .sum()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(reference: &str, role: &str, name: &str, context: &str) -> RefItem {
+        RefItem {
+            reference: reference.to_owned(),
+            role: role.to_owned(),
+            name: name.to_owned(),
+            states: Vec::new(),
+            zone: "center".to_owned(),
+            context: context.to_owned(),
+        }
+    }
+
+    fn login() -> Vec<RefItem> {
+        vec![
+            item("e1", "link", "Acme Cloud", ""),
+            item("e2", "link", "Sign up", ""),
+            item("e3", "textbox", "Email or username", "Sign in to Acme"),
+            item("e4", "textbox", "Password", "Sign in to Acme"),
+            item("e5", "checkbox", "Remember me", ""),
+            item("e6", "button", "Sign in", "Sign in to Acme"),
+            item("e7", "link", "Forgot password?", ""),
+        ]
+    }
+
+    fn ask(instruction: &str, refs: Vec<RefItem>, history: Vec<Action>) -> Action {
+        let request = Request {
+            instruction: instruction.to_owned(),
+            strategy: "aria".to_owned(),
+            observation: String::new(),
+            refs,
+            history,
+        };
+        match Baseline.act(&request) {
+            Ok(response) => response.action,
+            Err(err) => panic!("baseline failed: {err:#}"),
+        }
+    }
+
+    #[test]
+    fn picks_the_sign_in_button() {
+        let a = ask("click the sign in button", login(), Vec::new());
+        assert_eq!(a, action(Op::Click, Some("e6".into()), None));
+    }
+
+    #[test]
+    fn types_into_the_email_field_with_the_value() {
+        let a = ask(
+            "Type ada@example.com into the email field",
+            login(),
+            Vec::new(),
+        );
+        assert_eq!(
+            a,
+            action(Op::Type, Some("e3".into()), Some("ada@example.com".into()))
+        );
+    }
+
+    #[test]
+    fn history_moves_to_the_next_clause_then_done() {
+        let text = "Enter \"hunter 2\" as the password, then press Sign in";
+        let first = ask(text, login(), Vec::new());
+        assert_eq!(first.reference.as_deref(), Some("e4"));
+        assert_eq!(first.value.as_deref(), Some("hunter 2"));
+        let second = ask(text, login(), vec![first.clone()]);
+        assert_eq!(second, action(Op::Click, Some("e6".into()), None));
+        assert_eq!(ask(text, login(), vec![first, second]).op, Op::Done);
+    }
+
+    #[test]
+    fn role_prior_separates_equal_names() {
+        let refs = vec![
+            item("1", "button", "Search", ""),
+            item("2", "searchbox", "Search", ""),
+        ];
+        assert_eq!(
+            ask("search for invoices", refs.clone(), Vec::new())
+                .reference
+                .as_deref(),
+            Some("2")
+        );
+        // Ties go to document order.
+        let same = vec![
+            item("1", "button", "Delete", ""),
+            item("2", "button", "Delete", ""),
+        ];
+        assert_eq!(
+            ask("click Delete", same, Vec::new()).reference.as_deref(),
+            Some("1")
+        );
+        assert_eq!(
+            ask("click the search button", refs, Vec::new())
+                .reference
+                .as_deref(),
+            Some("1")
+        );
+    }
+
+    #[test]
+    fn context_finds_fields_labelled_elsewhere() {
+        let refs = vec![
+            item("e1", "textbox", "", "New transfer | Recipient name: *"),
+            item("e2", "textbox", "", "New transfer | IBAN: *"),
+            item("e3", "textbox", "", "e.g. DE89 | Amount (EUR): *"),
+        ];
+        let a = ask("Enter \"DE89 3704\" in the IBAN field", refs, Vec::new());
+        assert_eq!(a.reference.as_deref(), Some("e2"));
+    }
+
+    #[test]
+    fn scrolls_when_the_target_is_further_down() {
+        let mut refs = login();
+        refs.push(RefItem {
+            zone: "offscreen".to_owned(),
+            ..item("e9", "textbox", "Newsletter email", "")
+        });
+        let text = "Scroll down and type me@example.com into the newsletter email";
+        assert_eq!(ask(text, refs.clone(), Vec::new()).op, Op::Scroll);
+        refs[7].zone = "center".to_owned();
+        let a = ask(text, refs, vec![action(Op::Scroll, None, None)]);
+        assert_eq!(a.reference.as_deref(), Some("e9"));
+        // Nothing matches and the target is said to be below: scroll.
+        assert_eq!(
+            ask(
+                "Subscribe to the newsletter at the bottom",
+                login(),
+                Vec::new()
+            )
+            .op,
+            Op::Scroll
+        );
+    }
+
+    #[test]
+    fn bm25_prefers_rare_terms_and_shorter_documents() {
+        let items = vec![
+            item("1", "button", "Submit order now please", ""),
+            item("2", "button", "Submit", ""),
+            item("3", "button", "Cancel", ""),
+        ];
+        let scores = bm25(&["submit".to_owned()], &items);
+        assert!(scores[1] > scores[0] && scores[0] > 0.0 && scores[2] == 0.0);
+    }
+}

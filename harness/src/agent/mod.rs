@@ -1,0 +1,123 @@
+//! Agents: given an instruction and an observation, choose the next action.
+//!
+//! One [`Agent`] trait; the runner builds a [`Request`] per step and judges the
+//! [`Response`]. Implementations: [`baseline::Baseline`] (embedded,
+//! deterministic, no network). Agents are picked by name with [`by_name`].
+
+pub mod baseline;
+mod instruction;
+
+use anyhow::{Result, bail};
+use serde::{Deserialize, Serialize};
+
+/// The action vocabulary (CtrlAgent / Mind2Web operations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Op {
+    /// Click an element.
+    Click,
+    /// Type a value into a field.
+    Type,
+    /// Choose an option of a select / listbox / combobox.
+    Select,
+    /// Scroll the page.
+    Scroll,
+    /// The task is complete.
+    Done,
+}
+
+impl Op {
+    /// Every op, in report order.
+    pub const ALL: [Op; 5] = [Op::Click, Op::Type, Op::Select, Op::Scroll, Op::Done];
+
+    /// The word used in suites and reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Op::Click => "click",
+            Op::Type => "type",
+            Op::Select => "select",
+            Op::Scroll => "scroll",
+            Op::Done => "done",
+        }
+    }
+
+    /// Parses a suite's op word.
+    pub fn parse(word: &str) -> Option<Op> {
+        Op::ALL.into_iter().find(|op| op.as_str() == word)
+    }
+}
+
+/// One ref'd element as the agent sees it (from the observation's meta items).
+#[derive(Clone, Debug, Default)]
+pub struct RefItem {
+    /// The ref as printed in the observation (`e12`, `12`).
+    pub reference: String,
+    /// Role.
+    pub role: String,
+    /// Accessible name.
+    pub name: String,
+    /// States (`checked`, `disabled`, `expanded`, …).
+    pub states: Vec<String>,
+    /// 3×3 viewport zone or `offscreen`.
+    pub zone: String,
+    /// Nearby text (preceding heading and label-like text).
+    pub context: String,
+}
+
+/// What an agent is asked at one step.
+#[derive(Clone, Debug)]
+pub struct Request {
+    /// The task's instruction.
+    pub instruction: String,
+    /// The strategy that produced the observation.
+    pub strategy: String,
+    /// The observation text.
+    pub observation: String,
+    /// The observation's refs in order, with their meta.
+    pub refs: Vec<RefItem>,
+    /// Actions already taken in this task, oldest first.
+    pub history: Vec<Action>,
+}
+
+/// An action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Action {
+    /// Operation.
+    pub op: Op,
+    /// The ref acted on (click / type / select).
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+    /// Typed or selected value.
+    pub value: Option<String>,
+}
+
+/// An agent's answer.
+#[derive(Clone, Debug)]
+pub struct Response {
+    /// The parsed action.
+    pub action: Action,
+    /// The raw answer text.
+    pub raw: String,
+    /// Input tokens (o200k_base for local agents; the provider's count for remote ones).
+    pub input_tokens: usize,
+    /// Output tokens.
+    pub output_tokens: usize,
+    /// Wall time of the call in µs.
+    pub latency_us: u128,
+}
+
+/// Something that chooses actions.
+pub trait Agent: Sync {
+    /// Name in reports.
+    fn name(&self) -> String;
+    /// Chooses the next action.
+    fn act(&self, request: &Request) -> Result<Response>;
+}
+
+/// Looks an agent up by its command-line name.
+pub fn by_name(name: &str) -> Result<Box<dyn Agent>> {
+    match name {
+        "baseline" => Ok(Box::new(baseline::Baseline)),
+        other => bail!("unknown agent {other:?} (known: baseline)"),
+    }
+}

@@ -1,0 +1,318 @@
+//! Task suites: the TOML schema and its loader.
+//!
+//! A suite is a list of tasks; a task is an instruction and one or more
+//! steps; a step is a recorded page and the action expected on it.
+//!
+//! ```toml
+//! [suite]
+//! name = "smoke"
+//! description = "Offline tasks over the fixture recordings."
+//!
+//! [[task]]
+//! id = "login-sign-in"
+//! instruction = "Click the Sign in button"
+//!
+//! [[task.step]]
+//! recording = "login/initial"          # fixtures/login/initial.json.gz
+//! op = "click"                         # click | type | select | scroll | done
+//! target = { role = "button", name = "Sign in" }   # or { selector = "#sign-in" }
+//! # value = "…"                        # required for type and select
+//! # alternatives = [ { selector = "#other" } ]    # also accepted
+//! ```
+//!
+//! Rules the loader checks, each error naming `file:line`, the task id and the
+//! step number: unknown keys (`deny_unknown_fields`), an unknown op, a missing
+//! `value` for `type`/`select` (and a `value` elsewhere), a missing `target`
+//! for `click`/`type`/`select`, a recording that does not exist, a selector
+//! that does not parse, and a target (selector or role + name) that matches no
+//! element — or more than one — in its recording. Role + name compare the
+//! engine's computed role and accessible name (whitespace-normalised,
+//! case-insensitive). Task ids must be unique.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use pagesnap_engine::page::{NodeId, Page, Selector};
+use pagesnap_engine::recording::Recording;
+use serde::Deserialize;
+use toml::Spanned;
+
+use crate::agent::Op;
+use crate::store;
+
+/// A loaded, checked suite.
+pub struct Suite {
+    /// Suite name.
+    pub name: String,
+    /// What it covers.
+    pub description: String,
+    /// Tasks in file order.
+    pub tasks: Vec<Task>,
+    /// Every recording the suite names, decoded once (key: `login/fill.step1`).
+    pub recordings: BTreeMap<String, Loaded>,
+}
+
+/// A decoded recording and its screenshot.
+pub struct Loaded {
+    /// The recording.
+    pub recording: Recording,
+    /// Its viewport PNG, when present (the `som` strategy needs it).
+    pub screenshot: Option<Vec<u8>>,
+}
+
+/// One task.
+pub struct Task {
+    /// Unique id.
+    pub id: String,
+    /// What the agent is asked to do.
+    pub instruction: String,
+    /// Steps in order.
+    pub steps: Vec<Step>,
+}
+
+/// One expected step.
+pub struct Step {
+    /// Recording key relative to the fixtures folder, without `.json.gz`.
+    pub recording: String,
+    /// Expected operation.
+    pub op: Op,
+    /// The expected target as written (`#id`, `button "Sign in"`), for reports.
+    pub target: String,
+    /// Expected value (type / select).
+    pub value: Option<String>,
+    /// Nodes accepted as the element: the target and the alternatives (a node
+    /// inside one of them is accepted too).
+    pub accept: Vec<NodeId>,
+}
+
+impl Step {
+    /// Whether acting on `node` hits the expected element.
+    pub fn accepts(&self, page: &Page, node: NodeId) -> bool {
+        self.accept.iter().any(|&a| page.contains(a, node))
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileDef {
+    suite: HeaderDef,
+    #[serde(default, rename = "task")]
+    tasks: Vec<Spanned<TaskDef>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeaderDef {
+    name: String,
+    #[serde(default)]
+    description: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TaskDef {
+    id: String,
+    instruction: String,
+    #[serde(default, rename = "step")]
+    steps: Vec<Spanned<StepDef>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StepDef {
+    recording: String,
+    op: String,
+    #[serde(default)]
+    target: Option<TargetDef>,
+    #[serde(default)]
+    value: Option<String>,
+    #[serde(default)]
+    alternatives: Vec<TargetDef>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetDef {
+    selector: Option<String>,
+    role: Option<String>,
+    name: Option<String>,
+}
+
+/// Loads and checks a suite; recordings are read from `fixtures`.
+pub fn load(path: &Path, fixtures: &Path) -> Result<Suite> {
+    let source = std::fs::read_to_string(path)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    // toml's error Display already carries `line N, column M` and the snippet.
+    let file: FileDef =
+        toml::from_str(&source).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+    let mut recordings: BTreeMap<String, Loaded> = BTreeMap::new();
+    let mut pages: BTreeMap<String, Page> = BTreeMap::new();
+    let mut tasks = Vec::new();
+    let mut seen = BTreeMap::new();
+    for task in file.tasks {
+        let task_line = line_of(&source, task.span().start);
+        let task = task.into_inner();
+        let here = format!("{}:{task_line}: task {:?}", path.display(), task.id);
+        if let Some(first) = seen.insert(task.id.clone(), task_line) {
+            bail!("{here}: duplicate task id (first defined on line {first})");
+        }
+        if task.steps.is_empty() {
+            bail!("{here}: has no [[task.step]]");
+        }
+        let mut steps = Vec::new();
+        for (n, step) in task.steps.into_iter().enumerate() {
+            let line = line_of(&source, step.span().start);
+            let at = format!(
+                "{}:{line}: task {:?} step {}",
+                path.display(),
+                task.id,
+                n + 1
+            );
+            let step = step.into_inner();
+            if !pages.contains_key(&step.recording) {
+                let (json, _) = store::paths(&fixtures.join(&step.recording));
+                if !json.is_file() {
+                    bail!(
+                        "{at}: recording {:?} not found ({})",
+                        step.recording,
+                        json.display()
+                    );
+                }
+                let recording = store::read(&json).with_context(|| at.clone())?;
+                let screenshot = crate::cmd::snapshot::screenshot_of(&json);
+                pages.insert(step.recording.clone(), Page::from_recording(&recording));
+                recordings.insert(
+                    step.recording.clone(),
+                    Loaded {
+                        recording,
+                        screenshot,
+                    },
+                );
+            }
+            let Some(page) = pages.get(&step.recording) else {
+                bail!("{at}: recording {:?} could not be loaded", step.recording);
+            };
+            steps.push(check_step(step, page, &at)?);
+        }
+        tasks.push(Task {
+            id: task.id,
+            instruction: task.instruction,
+            steps,
+        });
+    }
+    if tasks.is_empty() {
+        bail!("{}: the suite has no [[task]]", path.display());
+    }
+    Ok(Suite {
+        name: file.suite.name,
+        description: file.suite.description,
+        tasks,
+        recordings,
+    })
+}
+
+fn check_step(step: StepDef, page: &Page, at: &str) -> Result<Step> {
+    let Some(op) = Op::parse(&step.op) else {
+        bail!(
+            "{at}: unknown op {:?} (expected click, type, select, scroll or done)",
+            step.op
+        );
+    };
+    let needs_value = matches!(op, Op::Type | Op::Select);
+    match (&step.value, needs_value) {
+        (None, true) => bail!("{at}: op {} needs a value", op.as_str()),
+        (Some(_), false) => bail!("{at}: op {} takes no value", op.as_str()),
+        _ => {}
+    }
+    let needs_target = !matches!(op, Op::Scroll | Op::Done);
+    let mut accept = Vec::new();
+    let mut described = String::new();
+    match (&step.target, needs_target) {
+        (None, true) => bail!("{at}: op {} needs a target", op.as_str()),
+        (Some(_), false) => bail!("{at}: op {} takes no target", op.as_str()),
+        (Some(target), true) => {
+            let (text, node) = resolve(target, page, &step.recording, at)?;
+            described = text;
+            accept.push(node);
+        }
+        (None, false) => {}
+    }
+    for (i, alternative) in step.alternatives.iter().enumerate() {
+        let at = format!("{at}: alternative {}", i + 1);
+        accept.push(resolve(alternative, page, &step.recording, &at)?.1);
+    }
+    Ok(Step {
+        recording: step.recording,
+        op,
+        target: described,
+        value: step.value,
+        accept,
+    })
+}
+
+/// The one node a target names, and how to print the target.
+fn resolve(target: &TargetDef, page: &Page, recording: &str, at: &str) -> Result<(String, NodeId)> {
+    let (described, found): (String, Vec<NodeId>) = match target {
+        TargetDef {
+            selector: Some(source),
+            role: None,
+            name: None,
+        } => {
+            let selector = Selector::parse(source).map_err(|err| anyhow::anyhow!("{at}: {err}"))?;
+            (
+                source.clone(),
+                page.select(&selector).map(|e| e.id()).collect(),
+            )
+        }
+        TargetDef {
+            selector: None,
+            role: Some(role),
+            name: Some(name),
+        } => {
+            let analysis = page.analysis();
+            let wanted = normalize(name);
+            let found = page
+                .ids()
+                .filter(|&id| {
+                    analysis.role(id) == Some(role.as_str())
+                        && analysis
+                            .name(id)
+                            .is_some_and(|n| normalize(&n.text) == wanted)
+                })
+                .collect();
+            (format!("{role} {name:?}"), found)
+        }
+        _ => bail!("{at}: a target is {{ selector = \"…\" }} or {{ role = \"…\", name = \"…\" }}"),
+    };
+    match found.as_slice() {
+        [node] => Ok((described, *node)),
+        [] => bail!("{at}: target {described} matches nothing in {recording}"),
+        many => bail!(
+            "{at}: target {described} matches {} elements in {recording}; make it unique",
+            many.len()
+        ),
+    }
+}
+
+fn normalize(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn line_of(source: &str, offset: usize) -> usize {
+    source
+        .get(..offset)
+        .map_or(0, |before| before.matches('\n').count())
+        + 1
+}
+
+/// The default fixtures folder for a suite path: `fixtures/` beside `suites/`.
+pub fn default_fixtures(suite: &Path) -> PathBuf {
+    suite
+        .parent()
+        .and_then(Path::parent)
+        .map_or_else(|| PathBuf::from("fixtures"), |root| root.join("fixtures"))
+}

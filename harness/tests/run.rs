@@ -1,0 +1,208 @@
+//! `pagesnap run`: suite loading errors, the smoke suite end to end, and `--resume`.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn pagesnap(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("pagesnap runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// Writes a suite with one good task and `bad` appended, and returns the error `pagesnap run` prints.
+fn load_error(bad: &str) -> (String, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("bad.toml");
+    let text = format!(
+        "[suite]\nname = \"bad\"\n\n[[task]]\nid = \"ok\"\ninstruction = \"Click Sign in\"\n\
+         [[task.step]]\nrecording = \"login/initial\"\nop = \"click\"\n\
+         target = {{ selector = \"#sign-in\" }}\n\n{bad}"
+    );
+    std::fs::write(&path, text).expect("write suite");
+    let fixtures = root().join("fixtures");
+    let out = dir.path().join("out");
+    let output = pagesnap(&[
+        "run",
+        "--suite",
+        path.to_str().expect("utf-8 path"),
+        "--fixtures",
+        fixtures.to_str().expect("utf-8 path"),
+        "--strategy",
+        "aria",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert!(!output.status.success(), "a bad suite must fail");
+    assert!(!out.join("results.jsonl").exists(), "nothing is run");
+    (stderr(&output), path)
+}
+
+const TWO_STEPS: &str = "[[task]]\nid = \"broken\"\ninstruction = \"x\"\n\
+    [[task.step]]\nrecording = \"login/initial\"\nop = \"click\"\ntarget = { selector = \"#sign-in\" }\n";
+
+#[test]
+fn unknown_op_names_file_line_task_and_step() {
+    let (err, path) = load_error(&format!(
+        "{TWO_STEPS}[[task.step]]\nrecording = \"login/initial\"\nop = \"clik\"\n"
+    ));
+    let want = format!(
+        "{}:19: task \"broken\" step 2: unknown op \"clik\"",
+        path.display()
+    );
+    assert!(err.contains(&want), "{err}");
+}
+
+#[test]
+fn missing_recording_is_named() {
+    let (err, _) = load_error(&format!(
+        "{TWO_STEPS}[[task.step]]\nrecording = \"login/nope\"\nop = \"done\"\n"
+    ));
+    assert!(
+        err.contains("task \"broken\" step 2: recording \"login/nope\" not found"),
+        "{err}"
+    );
+}
+
+#[test]
+fn selector_matching_nothing_is_named() {
+    let (err, path) = load_error(&format!(
+        "{TWO_STEPS}[[task.step]]\nrecording = \"login/initial\"\nop = \"click\"\n\
+         target = {{ selector = \"#no-such-button\" }}\n"
+    ));
+    let want = format!(
+        "{}:19: task \"broken\" step 2: target #no-such-button matches nothing in login/initial",
+        path.display()
+    );
+    assert!(err.contains(&want), "{err}");
+}
+
+#[test]
+fn ambiguous_role_name_bad_selector_missing_value_and_unknown_keys_are_errors() {
+    let (err, _) = load_error(&format!(
+        "{TWO_STEPS}[[task.step]]\nrecording = \"duplicate_submit/initial\"\nop = \"click\"\n\
+         target = {{ role = \"button\", name = \"Submit\" }}\n"
+    ));
+    assert!(
+        err.contains("step 2: target button \"Submit\" matches 2 elements"),
+        "{err}"
+    );
+    let (err, _) = load_error(&format!(
+        "{TWO_STEPS}[[task.step]]\nrecording = \"login/initial\"\nop = \"click\"\n\
+         target = {{ selector = \"##\" }}\n"
+    ));
+    assert!(err.contains("step 2: invalid CSS selector \"##\""), "{err}");
+    let (err, _) = load_error(&format!(
+        "{TWO_STEPS}[[task.step]]\nrecording = \"login/initial\"\nop = \"type\"\n\
+         target = {{ selector = \"#username\" }}\n"
+    ));
+    assert!(err.contains("step 2: op type needs a value"), "{err}");
+    let (err, _) = load_error(&format!("{TWO_STEPS}colour = \"red\"\n"));
+    assert!(
+        err.contains("unknown field `colour`") && err.contains("line 19"),
+        "{err}"
+    );
+}
+
+fn strip_timing(mut summary: serde_json::Value) -> serde_json::Value {
+    if let Some(strategies) = summary["strategies"].as_array_mut() {
+        for s in strategies {
+            if let Some(s) = s.as_object_mut() {
+                s.remove("timing");
+            }
+        }
+    }
+    summary
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).expect("read json");
+    serde_json::from_str(&text).expect("valid json")
+}
+
+#[test]
+fn smoke_suite_end_to_end_and_resume() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("run");
+    let out_str = out.to_str().expect("utf-8 path");
+    let args = [
+        "run",
+        "--suite",
+        "suites/smoke.toml",
+        "--strategy",
+        "aria,flat",
+        "--out",
+        out_str,
+    ];
+    let output = pagesnap(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let smoke = std::fs::read_to_string(root().join("suites/smoke.toml")).expect("suite");
+    let tasks = smoke.matches("[[task]]").count();
+    let steps = smoke.matches("[[task.step]]").count();
+    assert!(tasks >= 30, "{tasks} tasks");
+    let lines = std::fs::read_to_string(out.join("results.jsonl")).expect("jsonl");
+    assert_eq!(lines.lines().count(), 2 * steps);
+    let csv = std::fs::read_to_string(out.join("results.csv")).expect("csv");
+    assert_eq!(csv.lines().count(), 1 + 2 * steps);
+    assert!(csv.starts_with("task,strategy,step,"));
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(
+        report.contains("| aria | ") && report.contains("| flat | "),
+        "{report}"
+    );
+
+    let summary = read_json(&out.join("summary.json"));
+    let aria = &summary["strategies"][0];
+    assert_eq!(aria["strategy"], "aria");
+    assert_eq!(aria["steps"], steps);
+    assert_eq!(aria["tasks"], tasks);
+    let recall = aria["target_recall"]["value"].as_f64().expect("recall");
+    assert!(recall > 0.8, "aria target recall {recall}");
+    let sr = &aria["step_success"];
+    let (value, low, high) = (
+        sr["value"].as_f64().expect("value"),
+        sr["low"].as_f64().expect("low"),
+        sr["high"].as_f64().expect("high"),
+    );
+    assert!(low <= value && value <= high && value > 0.0, "{sr}");
+    assert!(aria["mean_input_tokens"].as_f64().expect("tokens") > 100.0);
+    assert!(aria["timing"]["mean_engine_us"].as_f64().expect("µs") > 0.0);
+
+    // Running again into the same folder without --resume is refused.
+    let again = pagesnap(&args);
+    assert!(!again.status.success());
+    assert!(
+        stderr(&again).contains("use --resume"),
+        "{}",
+        stderr(&again)
+    );
+
+    // Interrupted run: the last 15 lines lost and a half-written line left behind.
+    let kept: Vec<&str> = lines.lines().collect();
+    let mut cut = kept[..kept.len() - 15].join("\n");
+    cut.push_str("\n{\"task\":\"login-sign");
+    std::fs::write(out.join("results.jsonl"), cut).expect("truncate");
+    let mut resume = args.to_vec();
+    resume.push("--resume");
+    let resumed = pagesnap(&resume);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert!(stderr(&resumed).contains(&format!("resumed: {} steps", kept.len() - 15)));
+    let after = std::fs::read_to_string(out.join("results.jsonl")).expect("jsonl");
+    assert_eq!(after.lines().count(), 2 * steps);
+    assert_eq!(
+        strip_timing(read_json(&out.join("summary.json"))),
+        strip_timing(summary),
+        "a resumed run reports the same figures"
+    );
+}
