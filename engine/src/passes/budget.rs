@@ -26,6 +26,19 @@ pub struct Line {
     pub pinned: bool,
 }
 
+impl Line {
+    /// A line that is always kept (headers, notices).
+    pub fn pinned(text: impl Into<String>) -> Line {
+        Line {
+            text: text.into(),
+            has_ref: false,
+            in_viewport: true,
+            depth: 0,
+            pinned: true,
+        }
+    }
+}
+
 /// Keeps lines within `max_tokens`, dropping in this order: off-screen text,
 /// off-screen refs, deep in-viewport text, in-viewport text; refs inside the
 /// viewport go last. Returns the kept text and how many lines were dropped;

@@ -141,37 +141,27 @@ impl Strategy for Aria {
     }
 }
 
-fn pinned(text: String) -> Line {
-    Line {
-        text,
-        has_ref: false,
-        in_viewport: true,
-        depth: 0,
-        pinned: true,
-    }
-}
-
 /// The `# ` comment lines: modal, page position (seed 003, parts A–C).
 fn header(ctx: &Context<'_>) -> Vec<Line> {
     let mut lines = Vec::new();
     match ctx.analysis.modal.kind {
         ModalKind::Reliable => {
-            lines.push(pinned(
+            lines.push(Line::pinned(
                 "# A modal is open. Only modal elements have refs.".to_owned(),
             ));
         }
         ModalKind::Suspected => {
-            lines.push(pinned(
+            lines.push(Line::pinned(
                 "# Warning: an overlay may cover the page.".to_owned(),
             ));
         }
         ModalKind::None => {}
     }
     for line in viewport::position_lines(ctx.analysis) {
-        lines.push(pinned(format!("# {line}")));
+        lines.push(Line::pinned(format!("# {line}")));
     }
     if !ctx.full_page && viewport::interactive_below(ctx.page, ctx.analysis) > 0 {
-        lines.push(pinned(
+        lines.push(Line::pinned(
             "# There are interactive elements below the viewport not shown in detail. Scroll down to see them."
                 .to_owned(),
         ));

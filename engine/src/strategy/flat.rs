@@ -126,7 +126,7 @@ impl Strategy for Flat {
         let ctx = Context::new(page, options, self.full_page_by_default())?;
         let mut lines = header(&ctx);
         body(&ctx, &mut lines);
-        lines.push(pinned(footer(&ctx)));
+        lines.push(Line::pinned(footer(&ctx)));
         let (text, dropped) = budget::fit(lines, options.max_tokens);
         let refs: Vec<(String, NodeId)> = ctx
             .targets
@@ -145,23 +145,13 @@ impl Strategy for Flat {
     }
 }
 
-fn pinned(text: String) -> Line {
-    Line {
-        text,
-        has_ref: false,
-        in_viewport: true,
-        depth: 0,
-        pinned: true,
-    }
-}
-
 fn header(ctx: &Context<'_>) -> Vec<Line> {
     let mut lines = Vec::new();
     match ctx.analysis.modal.kind {
-        ModalKind::Reliable => lines.push(pinned(
+        ModalKind::Reliable => lines.push(Line::pinned(
             "A modal dialog is open; only its elements have indexes.".to_owned(),
         )),
-        ModalKind::Suspected => lines.push(pinned(
+        ModalKind::Suspected => lines.push(Line::pinned(
             "Warning: an overlay may cover the page; elements under it may not respond.".to_owned(),
         )),
         ModalKind::None => {}
@@ -174,14 +164,14 @@ fn header(ctx: &Context<'_>) -> Vec<Line> {
             0.0
         }
     };
-    lines.push(pinned(format!(
+    lines.push(Line::pinned(format!(
         "Page info: {}, \"{}\", {:.1} pages above, {:.1} pages below",
         ctx.text(&ctx.page.url),
         ctx.text(&normalize_whitespace(&ctx.page.title)),
         pages(p.pixels_above),
         pages(p.pixels_below),
     )));
-    lines.push(pinned(if p.at_top {
+    lines.push(Line::pinned(if p.at_top {
         "[Start of page]".to_owned()
     } else {
         format!(

@@ -155,21 +155,21 @@ impl Strategy for Som {
             height,
         };
 
-        let mut lines = vec![pinned(
+        let mut lines = vec![Line::pinned(
             "Screenshot of the viewport with a numbered box around each element you can act on."
                 .to_owned(),
         )];
         lines.extend(
             viewport::position_lines(ctx.analysis)
                 .into_iter()
-                .map(pinned),
+                .map(Line::pinned),
         );
         match ctx.analysis.modal.kind {
-            ModalKind::Reliable => lines.push(pinned(
+            ModalKind::Reliable => lines.push(Line::pinned(
                 "A modal dialog is open: only its controls are marked; the page behind it is obscured."
                     .to_owned(),
             )),
-            ModalKind::Suspected => lines.push(pinned(
+            ModalKind::Suspected => lines.push(Line::pinned(
                 "Warning: an overlay may cover the page; controls under it may not respond to clicks."
                     .to_owned(),
             )),
@@ -194,7 +194,9 @@ impl Strategy for Som {
             });
         }
         if meta.items.is_empty() {
-            lines.push(pinned("(no elements to act on in the viewport)".to_owned()));
+            lines.push(Line::pinned(
+                "(no elements to act on in the viewport)".to_owned(),
+            ));
         }
         let (text, dropped) = budget::fit(lines, options.max_tokens);
         meta.counts.redacted = ctx.redactions();
@@ -218,16 +220,6 @@ impl Strategy for Som {
             refs,
             meta,
         })
-    }
-}
-
-fn pinned(text: String) -> Line {
-    Line {
-        text,
-        has_ref: false,
-        in_viewport: true,
-        depth: 0,
-        pinned: true,
     }
 }
 

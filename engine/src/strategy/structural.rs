@@ -68,7 +68,7 @@ impl Strategy for Structural {
         let mut meta = ctx.meta(self.name(), &options, &refs);
 
         let mut lines = state_lines(&ctx, &options, &meta.items, &meta);
-        lines.push(pinned("Visible structure:".to_owned()));
+        lines.push(Line::pinned("Visible structure:".to_owned()));
         let zones = walk(&ctx, &meta.items);
         let mut any = false;
         for (zone, zone_lines) in ZONES.iter().zip(zones) {
@@ -81,11 +81,11 @@ impl Strategy for Structural {
             } else {
                 zone
             };
-            lines.push(pinned(format!("{title}:")));
+            lines.push(Line::pinned(format!("{title}:")));
             lines.extend(zone_lines);
         }
         if !any {
-            lines.push(pinned("(nothing visible)".to_owned()));
+            lines.push(Line::pinned("(nothing visible)".to_owned()));
         }
         let (text, dropped) = budget::fit(lines, options.max_tokens);
         meta.counts.redacted = ctx.redactions();
@@ -102,16 +102,6 @@ impl Strategy for Structural {
             refs,
             meta,
         })
-    }
-}
-
-fn pinned(text: String) -> Line {
-    Line {
-        text,
-        has_ref: false,
-        in_viewport: true,
-        depth: 0,
-        pinned: true,
     }
 }
 
@@ -178,7 +168,7 @@ fn state_lines(
     if !options.active_layers.is_empty() {
         out.push(format!("- Layers: {}", options.active_layers.join(", ")));
     }
-    out.into_iter().map(pinned).collect()
+    out.into_iter().map(Line::pinned).collect()
 }
 
 /// `[3] textbox "Email"` for a ref'd node, `heading "Title"` otherwise.
