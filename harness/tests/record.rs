@@ -240,10 +240,15 @@ fn records_the_whole_corpus_with_matching_counts_and_validates() {
         recordings.len()
     );
     let mut mismatches = Vec::new();
+    let mut restless = Vec::new();
     for path in &recordings {
         let recording = load(path);
         let page = Page::from_recording(&recording);
-        let counts = recording.counts.expect("counts recorded");
+        // No counts: the page's scripts changed its DOM during every capture attempt.
+        let Some(counts) = recording.counts else {
+            restless.push(path.display().to_string());
+            continue;
+        };
         if page.element_counts() != counts {
             mismatches.push(format!(
                 "{}: engine {:?} vs browser {:?}",
@@ -259,6 +264,10 @@ fn records_the_whole_corpus_with_matching_counts_and_validates() {
         );
     }
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(
+        restless.len() <= 3,
+        "pages that never held still: {restless:?}"
+    );
 
     let output = pagesnap()
         .arg("validate")

@@ -455,6 +455,14 @@ impl ChromiumSession {
         Ok(ids)
     }
 
+    /// Element counts as page scripts see them (main document, open shadow trees, iframes).
+    async fn counts(&self) -> Option<DomCounts> {
+        self.eval(COUNTS_JS)
+            .await
+            .ok()
+            .and_then(|v| v.as_str().and_then(|s| serde_json::from_str(s).ok()))
+    }
+
     async fn accessibility(&self) -> Result<Vec<AxNode>> {
         let mut out = Vec::new();
         let mut frames = vec![None];
@@ -572,12 +580,29 @@ impl Capture for ChromiumSession {
         }
         let params = params.build().map_err(|err| anyhow!("{err}"))?;
         let captured_at = now_rfc3339();
-        let snap = self
-            .page
-            .execute(params)
-            .await
-            .with_context(|| format!("DOMSnapshot.captureSnapshot failed for {}", self.url))?
-            .result;
+        // A page whose scripts still add or remove elements can change
+        // between the snapshot and the other calls. Count elements before
+        // and after the snapshot and retry a few times; if the page never
+        // holds still, record no counts rather than counts of another moment.
+        let mut attempt = 0;
+        let (snap, counts) = loop {
+            attempt += 1;
+            let before = self.counts().await;
+            let snap = self
+                .page
+                .execute(params.clone())
+                .await
+                .with_context(|| format!("DOMSnapshot.captureSnapshot failed for {}", self.url))?
+                .result;
+            let after = self.counts().await;
+            if before.is_some() && before == after {
+                break (snap, after);
+            }
+            if attempt >= 3 {
+                break (snap, None);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
         let metrics = self
             .page
             .layout_metrics()
@@ -599,11 +624,6 @@ impl Capture for ChromiumSession {
         let focused = focused_backend
             .and_then(|b| u64::try_from(b).ok())
             .and_then(|b| joined.by_backend.get(&b).copied());
-        let counts: Option<DomCounts> = self
-            .eval(COUNTS_JS)
-            .await
-            .ok()
-            .and_then(|v| v.as_str().and_then(|s| serde_json::from_str(s).ok()));
         let title = self
             .eval("document.title")
             .await?
