@@ -385,6 +385,32 @@ impl<'p> Context<'p> {
         }
     }
 
+    /// Assembles a text-only observation: refs printed by `print` in target
+    /// order, the shared meta, and how many lines the budget dropped.
+    pub fn text_observation(
+        &self,
+        strategy: &str,
+        options: &Options<'_>,
+        text: String,
+        dropped: usize,
+        print: impl Fn(u32) -> String,
+    ) -> Observation {
+        let refs: Vec<(String, NodeId)> = self
+            .targets
+            .iter()
+            .map(|t| (print(t.number), t.id))
+            .collect();
+        let printed: Vec<String> = refs.iter().map(|(r, _)| r.clone()).collect();
+        let mut meta = self.meta(strategy, options, &printed);
+        meta.counts.truncated = dropped;
+        Observation {
+            text,
+            image: None,
+            refs,
+            meta,
+        }
+    }
+
     /// Meta shared by every strategy; `refs` are the printed refs in target order.
     pub fn meta(&self, strategy: &str, options: &Options<'_>, refs: &[String]) -> Meta {
         let analysis = self.analysis;

@@ -124,20 +124,7 @@ impl Strategy for Aria {
         let tree = build(&ctx);
         render(&ctx, &tree, &mut lines);
         let (text, dropped) = budget::fit(lines, options.max_tokens);
-        let refs: Vec<(String, NodeId)> = ctx
-            .targets
-            .iter()
-            .map(|t| (format!("e{}", t.number), t.id))
-            .collect();
-        let printed: Vec<String> = refs.iter().map(|(r, _)| r.clone()).collect();
-        let mut meta = ctx.meta(self.name(), options, &printed);
-        meta.counts.truncated = dropped;
-        Ok(Observation {
-            text,
-            image: None,
-            refs,
-            meta,
-        })
+        Ok(ctx.text_observation(self.name(), options, text, dropped, |n| format!("e{n}")))
     }
 }
 

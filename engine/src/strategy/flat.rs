@@ -128,20 +128,7 @@ impl Strategy for Flat {
         body(&ctx, &mut lines);
         lines.push(Line::pinned(footer(&ctx)));
         let (text, dropped) = budget::fit(lines, options.max_tokens);
-        let refs: Vec<(String, NodeId)> = ctx
-            .targets
-            .iter()
-            .map(|t| (t.number.to_string(), t.id))
-            .collect();
-        let printed: Vec<String> = refs.iter().map(|(r, _)| r.clone()).collect();
-        let mut meta = ctx.meta(self.name(), options, &printed);
-        meta.counts.truncated = dropped;
-        Ok(Observation {
-            text,
-            image: None,
-            refs,
-            meta,
-        })
+        Ok(ctx.text_observation(self.name(), options, text, dropped, |n| n.to_string()))
     }
 }
 
