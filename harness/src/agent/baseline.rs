@@ -71,8 +71,9 @@ impl Agent for Baseline {
             input_tokens: tokens::o200k(&prompt),
             output_tokens: tokens::o200k(&raw),
             raw,
-            action,
-            latency_us: started.elapsed().as_micros(),
+            action: Some(action),
+            latency_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            ..Response::default()
         })
     }
 }
@@ -230,9 +231,10 @@ mod tests {
             observation: String::new(),
             refs,
             history,
+            image_png: None,
         };
         match Baseline.act(&request) {
-            Ok(response) => response.action,
+            Ok(response) => response.action.expect("the baseline always answers"),
             Err(err) => panic!("baseline failed: {err:#}"),
         }
     }

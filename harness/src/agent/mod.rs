@@ -4,6 +4,8 @@
 //! [`Response`]. Implementations: [`baseline::Baseline`] (embedded,
 //! deterministic, no network). Agents are picked by name with [`by_name`].
 
+#[allow(dead_code, reason = "the provider agents and the LLM judge use it")]
+pub mod backend;
 pub mod baseline;
 mod instruction;
 
@@ -77,6 +79,9 @@ pub struct Request {
     pub refs: Vec<RefItem>,
     /// Actions already taken in this task, oldest first.
     pub history: Vec<Action>,
+    /// The `som` screenshot with its marks (PNG), sent as an image part.
+    #[allow(dead_code, reason = "the provider agents read it")]
+    pub image_png: Option<Vec<u8>>,
 }
 
 /// An action.
@@ -92,25 +97,38 @@ pub struct Action {
 }
 
 /// An agent's answer.
-#[derive(Clone, Debug)]
+///
+/// A step whose call failed (after retries) or whose output could not be read
+/// as an action still gets a `Response`: `action` is `None` and `fault` or
+/// `invalid` says why, so the runner records it as that step's outcome.
+#[derive(Clone, Debug, Default)]
 pub struct Response {
-    /// The parsed action.
-    pub action: Action,
+    /// The parsed action; `None` when the call failed or the output was invalid.
+    pub action: Option<Action>,
     /// The raw answer text.
     pub raw: String,
     /// Input tokens (o200k_base for local agents; the provider's count for remote ones).
     pub input_tokens: usize,
     /// Output tokens.
     pub output_tokens: usize,
-    /// Wall time of the call in µs.
-    pub latency_us: u128,
+    /// Wall time of the call in µs (retries included).
+    pub latency_us: u64,
+    /// Attempts beyond the first.
+    pub retries: u32,
+    /// The call failed after its retries.
+    pub fault: Option<backend::CallError>,
+    /// The answer was not a valid action (why).
+    pub invalid: Option<String>,
+    /// Estimated cost in US dollars (price table); 0 for local agents.
+    pub cost_usd: f64,
 }
 
 /// Something that chooses actions.
 pub trait Agent: Sync {
     /// Name in reports.
     fn name(&self) -> String;
-    /// Chooses the next action.
+    /// Chooses the next action. `Err` is reserved for faults that must stop
+    /// the run (a cassette replay miss); provider faults are `Response::fault`.
     fn act(&self, request: &Request) -> Result<Response>;
 }
 

@@ -36,6 +36,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::agent::{Action, Agent, Op, RefItem, Request};
 use crate::suite::{Step, Suite};
+use crate::tokens;
 
 /// One judged step: a line of `results.jsonl`, a row of `results.csv`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -79,8 +80,15 @@ pub struct Row {
     pub op_f1: f64,
     /// Refs in the observation.
     pub refs: usize,
-    /// Input text tokens.
+    /// Input text tokens (the agent's count: o200k_base of the prompt for
+    /// local agents, the provider's `usage` for remote ones).
     pub input_tokens: usize,
+    /// Observation text tokens under o200k_base (GPT-4o and later).
+    #[serde(default)]
+    pub obs_tokens_o200k: usize,
+    /// Observation text tokens under cl100k_base (GPT-4, GPT-3.5).
+    #[serde(default)]
+    pub obs_tokens_cl100k: usize,
     /// Image tokens (OpenAI formula).
     pub image_tokens: u32,
     /// Output tokens.
@@ -89,6 +97,24 @@ pub struct Row {
     pub engine_us: u64,
     /// Agent time in µs.
     pub agent_us: u64,
+    /// Model-call retries (attempts beyond the first).
+    #[serde(default)]
+    pub retries: u32,
+    /// The call failed after its retries: the fault kind (`rate_limited`, `timeout`, …).
+    #[serde(default)]
+    pub fault: Option<String>,
+    /// The answer could not be read as an action.
+    #[serde(default)]
+    pub invalid: bool,
+    /// Estimated cost of the agent call in US dollars.
+    #[serde(default)]
+    pub cost_usd: f64,
+    /// The LLM judge's verdict on this step (when `--judge llm:…` ran).
+    #[serde(default)]
+    pub judge: Option<bool>,
+    /// The LLM judge's reason.
+    #[serde(default)]
+    pub judge_reason: Option<String>,
     /// What went wrong, if the step failed.
     pub error: Option<String>,
     /// The agent's raw answer.
@@ -287,7 +313,7 @@ fn run_unit(
                     &observation,
                     &history,
                     &mut row,
-                );
+                )?;
                 if let Some(op) = row.op {
                     history.push(Action {
                         op,
@@ -330,10 +356,18 @@ fn blank_row(task: &str, strategy: &str, step_number: usize, step: &Step) -> Row
         op_f1: 0.0,
         refs: 0,
         input_tokens: 0,
+        obs_tokens_o200k: 0,
+        obs_tokens_cl100k: 0,
         image_tokens: 0,
         output_tokens: 0,
         engine_us: 0,
         agent_us: 0,
+        retries: 0,
+        fault: None,
+        invalid: false,
+        cost_usd: 0.0,
+        judge: None,
+        judge_reason: None,
         error: None,
         raw: String::new(),
     }
@@ -352,9 +386,11 @@ fn judge_step(
     observation: &Observation,
     history: &[Action],
     row: &mut Row,
-) {
+) -> Result<()> {
     let needs_target = matches!(step.op, Op::Click | Op::Type | Op::Select);
     row.refs = observation.refs.len();
+    row.obs_tokens_o200k = tokens::o200k(&observation.text);
+    row.obs_tokens_cl100k = tokens::cl100k(&observation.text);
     row.image_tokens = observation
         .meta
         .image
@@ -386,22 +422,31 @@ fn judge_step(
             })
             .collect(),
         history: history.to_vec(),
+        image_png: observation.image.as_ref().map(|i| i.png.clone()),
     };
-    let response = match agent.act(&request) {
-        Ok(response) => response,
-        Err(err) => {
-            row.error = Some(format!("agent {} failed: {err:#}", agent.name()));
-            if needs_target {
-                row.element_ok = Some(false);
-            }
-            return;
-        }
-    };
+    let response = agent.act(&request)?;
     row.input_tokens = response.input_tokens;
     row.output_tokens = response.output_tokens;
-    row.agent_us = u64::try_from(response.latency_us).unwrap_or(u64::MAX);
+    row.agent_us = response.latency_us;
+    row.retries = response.retries;
+    row.cost_usd = response.cost_usd;
     row.raw = response.raw;
-    let action = response.action;
+    if needs_target {
+        row.element_ok = Some(false);
+    }
+    if let Some(fault) = response.fault {
+        row.fault = Some(fault.kind.as_str().to_owned());
+        row.error = Some(format!("agent {} failed: {fault}", agent.name()));
+        return Ok(());
+    }
+    let Some(action) = response.action else {
+        row.invalid = true;
+        row.error = Some(format!(
+            "invalid answer: {}",
+            response.invalid.as_deref().unwrap_or("no action")
+        ));
+        return Ok(());
+    };
     let resolved = action
         .reference
         .as_deref()
@@ -432,4 +477,5 @@ fn judge_step(
     row.op = Some(action.op);
     row.reference = action.reference;
     row.value = action.value;
+    Ok(())
 }
