@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use super::Row;
-use super::metrics::{self, StrategySummary};
+use super::metrics::{self, Estimate, StrategySummary};
 use super::report::{Report, expected, got, rate, task_score, verdict};
 
 /// HTML-escapes text for element content and double- or single-quoted attribute values.
@@ -29,7 +29,7 @@ pub fn escape(text: &str) -> String {
 }
 
 const STYLE: &str = "\
-body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1d2330;background:#fff}
+body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1280px;padding:0 16px;color:#1d2330;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #dde2ea;padding-bottom:4px}
 p.meta{color:#5a6475;margin:0 0 12px}
 table{border-collapse:collapse;font-size:12.5px;margin:6px 0}
@@ -41,9 +41,11 @@ svg{background:#fbfcfe;border:1px solid #e5e9f0}
 svg text{font:11px system-ui,sans-serif;fill:#1d2330}svg .axis{stroke:#8a93a3}svg .grid{stroke:#e3e7ee}
 table.grid td{width:54px;text-align:center;padding:2px}
 td.pass{background:#cdeccf}td.part{background:#fbe7b5}td.fail{background:#f6c9c9}td.none{background:#eee}
-td.task{max-width:300px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+td.task{text-align:left;max-width:300px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 td.text{max-width:360px;word-break:break-word}
 .sig{font-weight:600;color:#116329}
+.ci{display:block;color:#6b7587;font-size:11px}
+.wide{overflow-x:auto}
 ";
 
 /// Colours for strategies, by position (colour-blind-safe Okabe–Ito order).
@@ -119,7 +121,7 @@ pub fn render(report: &Report) -> String {
 
 fn summary_table(out: &mut String, summaries: &[StrategySummary]) {
     out.push_str(
-        "<h2>Summary</h2>\n<table id=\"summary\">\n<tr><th>strategy</th><th>steps</th><th>target recall</th>\
+        "<h2>Summary</h2>\n<div class=\"wide\"><table id=\"summary\">\n<tr><th>strategy</th><th>steps</th><th>target recall</th>\
          <th>element acc.</th><th>op F1</th><th>step SR</th><th>task SR</th><th>input tok</th>\
          <th>image tok</th><th>invalid</th><th>halluc. refs</th><th>faults</th><th>retries</th>\
          <th>cost $</th><th>engine µs (mean / p90)</th><th>agent µs (median / p90)</th></tr>\n",
@@ -134,15 +136,15 @@ fn summary_table(out: &mut String, summaries: &[StrategySummary]) {
              <td class=\"n\">{:.0} / {:.0}</td></tr>",
             escape(&s.strategy),
             s.steps,
-            rate(&s.target_recall),
-            rate(&s.element_accuracy),
-            rate(&s.operation_f1),
-            rate(&s.step_success),
-            rate(&s.task_success),
+            ci(&s.target_recall),
+            ci(&s.element_accuracy),
+            ci(&s.operation_f1),
+            ci(&s.step_success),
+            ci(&s.task_success),
             s.mean_input_tokens,
             s.mean_image_tokens,
-            rate(&s.invalid_rate),
-            rate(&s.hallucination_rate),
+            ci(&s.invalid_rate),
+            ci(&s.hallucination_rate),
             escape(&faults(s)),
             s.retries,
             s.total_cost_usd,
@@ -152,7 +154,15 @@ fn summary_table(out: &mut String, summaries: &[StrategySummary]) {
             s.timing.p90_agent_us,
         );
     }
-    out.push_str("</table>\n");
+    out.push_str("</table></div>\n");
+}
+
+/// A rate over its interval, the interval in small type.
+fn ci(e: &Estimate) -> String {
+    format!(
+        "{:.3}<span class=\"ci\">[{:.3}, {:.3}]</span>",
+        e.value, e.low, e.high
+    )
 }
 
 fn faults(s: &StrategySummary) -> String {
@@ -267,14 +277,20 @@ fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
     let (w, h) = (640.0, 380.0);
     let (left, right, top, bottom) = (56.0, w - 110.0, 16.0, h - 48.0);
     let axis = LogAxis::over(summaries.iter().map(cost_tokens), left, right);
-    let y = |v: f64| bottom - v.clamp(0.0, 1.0) * (bottom - top);
+    // The y axis starts at the tenth below the lowest interval, so close rates stay apart.
+    let floor = summaries
+        .iter()
+        .map(|s| s.step_success.low)
+        .fold(1.0f64, f64::min);
+    let floor = ((floor * 10.0).floor() / 10.0 - 0.1).clamp(0.0, 0.9);
+    let y = |v: f64| bottom - (v.clamp(floor, 1.0) - floor) / (1.0 - floor) * (bottom - top);
     let _ = writeln!(
         out,
         "<figure><svg id=\"chart-pareto\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
          viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"Step success rate vs mean input tokens per strategy\">"
     );
     for i in 0..=4 {
-        let v = f64::from(i) / 4.0;
+        let v = floor + (1.0 - floor) * f64::from(i) / 4.0;
         let _ = writeln!(
             out,
             "<line class=\"grid\" x1=\"{left}\" y1=\"{0:.1}\" x2=\"{right}\" y2=\"{0:.1}\"/>\
@@ -315,9 +331,19 @@ fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
             points.join(" ")
         );
     }
+    let mut labels: Vec<(f64, f64)> = Vec::new();
     for (i, (s, front)) in summaries.iter().zip(&front).enumerate() {
         let (cx, e) = (axis.x(cost_tokens(s)), &s.step_success);
         let c = colour(i);
+        // Nudge a label down while it would overlap one already placed.
+        let (tx, mut ty) = (cx + 8.0, y(e.value) - 6.0);
+        while labels
+            .iter()
+            .any(|&(x, y)| (x - tx).abs() < 70.0 && (y - ty).abs() < 12.0)
+        {
+            ty += 12.0;
+        }
+        labels.push((tx, ty));
         let _ = writeln!(
             out,
             "<g class=\"strategy\"><title>{}: step SR {}, {:.0} input tokens{}</title>\
@@ -338,8 +364,6 @@ fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
             b = cx + 4.0,
             cy = y(e.value),
             fill = if *front { c } else { "#fff" },
-            tx = cx + 8.0,
-            ty = y(e.value) - 6.0,
         );
     }
     out.push_str("</svg>\n<figcaption>Step success rate (with 95% bootstrap CI) against mean input tokens. \
