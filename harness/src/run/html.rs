@@ -41,7 +41,7 @@ svg{background:#fbfcfe;border:1px solid #e5e9f0}
 svg text{font:11px system-ui,sans-serif;fill:#1d2330}svg .axis{stroke:#8a93a3}svg .grid{stroke:#e3e7ee}
 table.grid td{width:54px;text-align:center;padding:2px}
 td.pass{background:#cdeccf}td.part{background:#fbe7b5}td.fail{background:#f6c9c9}td.none{background:#eee}
-td.task{text-align:left;max-width:300px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+table.grid td.task{text-align:left;max-width:300px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
 td.text{max-width:360px;word-break:break-word}
 .sig{font-weight:600;color:#116329}
 .ci{display:block;color:#6b7587;font-size:11px}
