@@ -423,6 +423,48 @@ mod tests {
         assert!((k - (po - pe) / (1.0 - pe)).abs() < 1e-12, "{k}");
     }
 
+    fn judged(task: &str, success: bool, judge: Option<bool>) -> Row {
+        let mut row: Row = serde_json::from_value(serde_json::json!({
+            "task": task, "strategy": "s", "step": 1, "recording": "r",
+            "expected_op": "click", "expected_target": "#x", "expected_value": null,
+            "op": null, "ref": null, "value": null, "node": null, "hallucinated": false,
+            "target_recall": null, "op_ok": false, "element_ok": null, "value_ok": null,
+            "success": false, "op_f1": 0.0, "refs": 0, "input_tokens": 0, "image_tokens": 0,
+            "output_tokens": 0, "engine_us": 0, "agent_us": 0, "error": null, "raw": ""
+        }))
+        .unwrap();
+        row.success = success;
+        row.judge = judge;
+        row
+    }
+
+    #[test]
+    fn judge_agreement_counts_only_judged_rows() {
+        // The Wikipedia table again, judge = rater A, rule = rater B: 20 both
+        // yes, 5 judge yes / rule no, 10 judge no / rule yes, 15 both no.
+        let mut rows = Vec::new();
+        for (judge, rule, n) in [
+            (true, true, 20),
+            (true, false, 5),
+            (false, true, 10),
+            (false, false, 15),
+        ] {
+            rows.extend((0..n).map(|i| judged(&format!("t{i}"), rule, Some(judge))));
+        }
+        rows.push(judged("unjudged", true, None));
+        let refs: Vec<&Row> = rows.iter().collect();
+        let a = agreement(&refs).unwrap();
+        assert_eq!((a.steps, a.accuracy), (50, 0.7));
+        assert!((a.kappa.unwrap() - 0.4).abs() < 1e-9, "{a:?}");
+        assert_eq!(
+            agreement(&refs[50..]),
+            None,
+            "no judge verdicts, no agreement"
+        );
+        let summary = summarize("s", &refs);
+        assert_eq!(summary.judge, Some(a));
+    }
+
     #[test]
     fn quantile_is_nearest_rank() {
         let v: Vec<f64> = (1..=10).map(f64::from).collect();
