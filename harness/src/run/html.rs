@@ -33,7 +33,7 @@ body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px au
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #dde2ea;padding-bottom:4px}
 p.meta{color:#5a6475;margin:0 0 12px}
 table{border-collapse:collapse;font-size:12.5px;margin:6px 0}
-th,td{border:1px solid #dde2ea;padding:3px 7px;text-align:left;vertical-align:top}
+th,td{border:1px solid #dde2ea;padding:3px 5px;text-align:left;vertical-align:top}
 th{background:#f3f5f9;font-weight:600}td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 .charts{display:flex;flex-wrap:wrap;gap:18px}
 figure{margin:0}figcaption{font-size:12px;color:#5a6475;max-width:640px}
@@ -123,7 +123,7 @@ fn summary_table(out: &mut String, summaries: &[StrategySummary]) {
     out.push_str(
         "<h2>Summary</h2>\n<div class=\"wide\"><table id=\"summary\">\n<tr><th>strategy</th><th>steps</th><th>target recall</th>\
          <th>element acc.</th><th>op F1</th><th>step SR</th><th>task SR</th><th>input tok</th>\
-         <th>image tok</th><th>invalid</th><th>halluc. refs</th><th>faults</th><th>retries</th>\
+         <th>image tok</th><th>invalid</th><th>halluc. refs</th><th>faults / retries</th>\
          <th>cost $</th><th>engine µs (mean / p90)</th><th>agent µs (median / p90)</th></tr>\n",
     );
     for s in summaries {
@@ -131,8 +131,8 @@ fn summary_table(out: &mut String, summaries: &[StrategySummary]) {
             out,
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
              <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.0}</td>\
-             <td class=\"n\">{:.0}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-             <td class=\"n\">{}</td><td class=\"n\">{:.4}</td><td class=\"n\">{:.0} / {:.0}</td>\
+             <td class=\"n\">{:.0}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{} / {}</td>\
+             <td class=\"n\">{:.4}</td><td class=\"n\">{:.0} / {:.0}</td>\
              <td class=\"n\">{:.0} / {:.0}</td></tr>",
             escape(&s.strategy),
             s.steps,

@@ -44,6 +44,33 @@ pub struct TaskInfo {
 }
 
 impl Manifest {
+    /// The manifest of the run `config` describes.
+    pub fn of(config: &super::Config<'_>) -> Manifest {
+        Manifest {
+            pagesnap: env!("CARGO_PKG_VERSION").to_owned(),
+            suite: config.suite.name.clone(),
+            suite_path: config.suite_path.display().to_string(),
+            description: config.suite.description.clone(),
+            agent: config.agent.name(),
+            strategies: config
+                .strategies
+                .iter()
+                .map(|s| s.name().to_owned())
+                .collect(),
+            shard: config.shard,
+            tasks: config
+                .suite
+                .tasks
+                .iter()
+                .map(|t| TaskInfo {
+                    id: t.id.clone(),
+                    instruction: t.instruction.clone(),
+                    steps: t.steps.len(),
+                })
+                .collect(),
+        }
+    }
+
     /// Reads `<dir>/run.json`.
     pub fn read(dir: &Path) -> Result<Manifest> {
         let path = dir.join(FILE);

@@ -179,7 +179,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         .open(&jsonl)
         .with_context(|| format!("could not open {}", jsonl.display()))?;
     let sink = Mutex::new(file);
-    let manifest = manifest_of(config);
+    let manifest = manifest::Manifest::of(config);
     manifest.write(&config.out)?;
     let units: Vec<(usize, usize)> = (0..config.suite.tasks.len())
         .filter(|&t| config.shard.is_none_or(|shard| shard.includes(t)))
@@ -219,32 +219,6 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         summaries: report.summaries,
         resumed,
     })
-}
-
-fn manifest_of(config: &Config<'_>) -> manifest::Manifest {
-    manifest::Manifest {
-        pagesnap: env!("CARGO_PKG_VERSION").to_owned(),
-        suite: config.suite.name.clone(),
-        suite_path: config.suite_path.display().to_string(),
-        description: config.suite.description.clone(),
-        agent: config.agent.name(),
-        strategies: config
-            .strategies
-            .iter()
-            .map(|s| s.name().to_owned())
-            .collect(),
-        shard: config.shard,
-        tasks: config
-            .suite
-            .tasks
-            .iter()
-            .map(|t| manifest::TaskInfo {
-                id: t.id.clone(),
-                instruction: t.instruction.clone(),
-                steps: t.steps.len(),
-            })
-            .collect(),
-    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
