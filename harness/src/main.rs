@@ -1,4 +1,4 @@
-//! The `pagesnap` command line: record pages, inspect recordings (and later: snapshot, validate, run, diff).
+//! The `pagesnap` command line: record and inspect pages, snapshot, validate, run suites, merge shards, diff runs.
 
 mod agent;
 mod capture;
@@ -40,6 +40,10 @@ enum Command {
     Validate(cmd::validate::Args),
     /// Replay a task suite offline through strategies and an agent; write results and reports.
     Run(cmd::run::Args),
+    /// Join the folders of a sharded run (`run --shard K/N`) into one run folder with every report.
+    Merge(cmd::merge::Args),
+    /// Compare two run folders' summary.json per strategy; exit 1 when a --fail-if rule is broken.
+    Diff(cmd::diff::Args),
 }
 
 fn main() -> ExitCode {
@@ -53,6 +57,8 @@ fn main() -> ExitCode {
         Command::Strategies(args) => cmd::snapshot::strategies(args),
         Command::Compare(args) => cmd::compare::run(args),
         Command::Run(args) => cmd::run::run(args),
+        Command::Merge(args) => cmd::merge::run(args),
+        Command::Diff(args) => cmd::diff::run(args),
     };
     match result {
         Ok(code) => code,

@@ -1,7 +1,9 @@
 //! One module per `pagesnap` subcommand.
 
 pub mod compare;
+pub mod diff;
 pub mod inspect;
+pub mod merge;
 pub mod record;
 pub mod run;
 pub mod snapshot;

@@ -20,7 +20,7 @@ pub struct Args {
     /// The agent: `baseline` (embedded, deterministic, no network).
     #[arg(long, default_value = "baseline")]
     agent: String,
-    /// Output folder for results.jsonl, results.csv, summary.json and report.md.
+    /// Output folder for run.json, results.jsonl, results.csv, timings.csv, summary.json, report.md and report.html.
     #[arg(long, default_value = "reports/latest")]
     out: PathBuf,
     /// Continue the run in --out: steps already in results.jsonl are skipped.
@@ -29,6 +29,9 @@ pub struct Args {
     /// Worker threads (tasks run in parallel; output order does not depend on it).
     #[arg(long, default_value_t = 2)]
     jobs: usize,
+    /// Run only shard K of N: the tasks whose 0-based suite index i has i % N == K-1 (join with `pagesnap merge`).
+    #[arg(long, value_name = "K/N")]
+    shard: Option<run::manifest::Shard>,
     /// Folder the suite's recordings are relative to (default: `fixtures/` beside the suite's folder).
     #[arg(long)]
     fixtures: Option<PathBuf>,
@@ -68,6 +71,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         out: args.out.clone(),
         resume: args.resume,
         jobs: args.jobs,
+        suite_path: path.clone(),
+        shard: args.shard,
     };
     let outcome = run::run(&config)?;
     if outcome.resumed > 0 {

@@ -12,6 +12,12 @@
 //! - **Step success**: op, element and value all right. **Task success**:
 //!   every step of the task right.
 //!
+//! - **Invalid-output rate**: of all steps, the share whose answer could not
+//!   be read as an action. **Hallucinated-ref rate**: of all steps, the share
+//!   whose answer named a ref the observation does not have.
+//! - **Judge agreement**: when an LLM judge ran (rows carry `judge`), its
+//!   accuracy against the rule judge (`success`) and Cohen's kappa.
+//!
 //! Confidence intervals: 95% percentile bootstrap, 1,000 resamples of *tasks*
 //! (steps of one task are not independent), with a fixed-seed splitmix64 RNG
 //! so reports are reproducible.
@@ -62,14 +68,34 @@ pub struct StrategySummary {
     pub task_success: Estimate,
     /// Steps whose answer named a ref absent from the observation.
     pub hallucinated_refs: usize,
+    /// Share of steps whose answer named a ref absent from the observation.
+    pub hallucination_rate: Estimate,
+    /// Steps whose answer could not be read as an action.
+    pub invalid_outputs: usize,
+    /// Share of steps whose answer could not be read as an action.
+    pub invalid_rate: Estimate,
     /// Steps that failed with an error (engine or agent).
     pub errors: usize,
-    /// Mean input text tokens (o200k_base).
+    /// Failed model calls by fault kind.
+    pub faults: BTreeMap<String, usize>,
+    /// Model-call retries, summed over steps.
+    pub retries: u64,
+    /// Mean input text tokens (the agent's count).
     pub mean_input_tokens: f64,
+    /// Mean observation tokens under o200k_base.
+    pub mean_obs_tokens_o200k: f64,
+    /// Mean observation tokens under cl100k_base.
+    pub mean_obs_tokens_cl100k: f64,
     /// Mean image tokens (OpenAI formula; `som` only).
     pub mean_image_tokens: f64,
     /// Mean output tokens.
     pub mean_output_tokens: f64,
+    /// Estimated cost of all agent calls, US dollars.
+    pub total_cost_usd: f64,
+    /// Estimated cost per step, US dollars.
+    pub mean_cost_usd: f64,
+    /// LLM judge vs rule judge (none unless rows carry a judge verdict).
+    pub judge: Option<Agreement>,
     /// Wall-clock figures: they vary between runs, everything else does not.
     pub timing: Timing,
 }
@@ -81,8 +107,25 @@ pub struct Timing {
     pub mean_engine_us: f64,
     /// Median engine µs.
     pub median_engine_us: f64,
-    /// Mean agent µs per call.
+    /// 90th percentile engine µs.
+    pub p90_engine_us: f64,
+    /// Mean agent (LLM) µs per call.
     pub mean_agent_us: f64,
+    /// Median agent µs.
+    pub median_agent_us: f64,
+    /// 90th percentile agent µs.
+    pub p90_agent_us: f64,
+}
+
+/// Agreement of the LLM judge with the rule judge on the steps it judged.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Agreement {
+    /// Steps with both verdicts.
+    pub steps: usize,
+    /// Share of steps where the verdicts agree.
+    pub accuracy: f64,
+    /// Cohen's kappa (none when chance agreement is 1: both judges constant and equal).
+    pub kappa: Option<f64>,
 }
 
 /// Per-task sums: (numerator, denominator) for each rate.
@@ -93,6 +136,8 @@ struct TaskSums {
     op_f1: (f64, f64),
     step: (f64, f64),
     task: (f64, f64),
+    invalid: (f64, f64),
+    hallucinated: (f64, f64),
 }
 
 /// Summarises the rows of one strategy (rows of any order).
@@ -109,15 +154,22 @@ pub fn summarize(strategy: &str, rows: &[&Row]) -> StrategySummary {
         sums.op_f1.0 += row.op_f1;
         sums.op_f1.1 += 1.0;
         add(&mut sums.step, row.success);
+        add(&mut sums.invalid, row.invalid);
+        add(&mut sums.hallucinated, row.hallucinated);
     }
     for (task, sums) in &mut by_task {
         let all = rows.iter().filter(|r| r.task == *task).all(|r| r.success);
         sums.task = (f64::from(u8::from(all)), 1.0);
     }
     let tasks: Vec<TaskSums> = by_task.into_values().collect();
-    let n = rows.len().max(1) as f64;
-    let mut engine: Vec<f64> = rows.iter().map(|r| r.engine_us as f64).collect();
-    engine.sort_by(f64::total_cmp);
+    let mean = |f: &dyn Fn(&Row) -> f64| round(mean_of(rows.iter().map(|r| f(r))));
+    let engine = sorted(rows.iter().map(|r| r.engine_us as f64));
+    let agent = sorted(rows.iter().map(|r| r.agent_us as f64));
+    let mut faults = BTreeMap::new();
+    for fault in rows.iter().filter_map(|r| r.fault.as_deref()) {
+        *faults.entry(fault.to_owned()).or_insert(0) += 1;
+    }
+    let total_cost = rows.iter().map(|r| r.cost_usd).sum::<f64>();
     StrategySummary {
         strategy: strategy.to_owned(),
         steps: rows.len(),
@@ -129,16 +181,92 @@ pub fn summarize(strategy: &str, rows: &[&Row]) -> StrategySummary {
         step_success: bootstrap(&tasks, |t| t.step),
         task_success: bootstrap(&tasks, |t| t.task),
         hallucinated_refs: rows.iter().filter(|r| r.hallucinated).count(),
+        hallucination_rate: bootstrap(&tasks, |t| t.hallucinated),
+        invalid_outputs: rows.iter().filter(|r| r.invalid).count(),
+        invalid_rate: bootstrap(&tasks, |t| t.invalid),
         errors: rows.iter().filter(|r| r.error.is_some()).count(),
-        mean_input_tokens: round(rows.iter().map(|r| r.input_tokens as f64).sum::<f64>() / n),
-        mean_image_tokens: round(rows.iter().map(|r| f64::from(r.image_tokens)).sum::<f64>() / n),
-        mean_output_tokens: round(rows.iter().map(|r| r.output_tokens as f64).sum::<f64>() / n),
+        faults,
+        retries: rows.iter().map(|r| u64::from(r.retries)).sum(),
+        mean_input_tokens: mean(&|r| r.input_tokens as f64),
+        mean_obs_tokens_o200k: mean(&|r| r.obs_tokens_o200k as f64),
+        mean_obs_tokens_cl100k: mean(&|r| r.obs_tokens_cl100k as f64),
+        mean_image_tokens: mean(&|r| f64::from(r.image_tokens)),
+        mean_output_tokens: mean(&|r| r.output_tokens as f64),
+        total_cost_usd: round(total_cost),
+        mean_cost_usd: round(total_cost / rows.len().max(1) as f64),
+        judge: agreement(rows),
         timing: Timing {
-            mean_engine_us: round(engine.iter().sum::<f64>() / n),
-            median_engine_us: engine.get(engine.len() / 2).copied().unwrap_or(0.0),
-            mean_agent_us: round(rows.iter().map(|r| r.agent_us as f64).sum::<f64>() / n),
+            mean_engine_us: round(mean_of(engine.iter().copied())),
+            median_engine_us: quantile(&engine, 0.5),
+            p90_engine_us: quantile(&engine, 0.9),
+            mean_agent_us: round(mean_of(agent.iter().copied())),
+            median_agent_us: quantile(&agent, 0.5),
+            p90_agent_us: quantile(&agent, 0.9),
         },
     }
+}
+
+/// LLM judge vs rule judge over the rows that carry a judge verdict.
+pub fn agreement(rows: &[&Row]) -> Option<Agreement> {
+    // table[judge][rule], index 1 = success.
+    let mut table = [[0u64; 2]; 2];
+    for row in rows {
+        if let Some(judge) = row.judge {
+            table[usize::from(judge)][usize::from(row.success)] += 1;
+        }
+    }
+    let steps = table.iter().flatten().sum::<u64>();
+    if steps == 0 {
+        return None;
+    }
+    let agree = table[0][0] + table[1][1];
+    Some(Agreement {
+        steps: steps as usize,
+        accuracy: round(agree as f64 / steps as f64),
+        kappa: cohen_kappa(&table).map(round),
+    })
+}
+
+/// Cohen's kappa of a k×k contingency table (`table[a][b]`: items rater A put
+/// in class `a` and rater B in class `b`): (p_o − p_e) / (1 − p_e). None when
+/// the table is empty or p_e = 1 (kappa undefined).
+pub fn cohen_kappa<const K: usize>(table: &[[u64; K]; K]) -> Option<f64> {
+    let n = table.iter().flatten().sum::<u64>() as f64;
+    if n == 0.0 {
+        return None;
+    }
+    let observed = (0..K).map(|i| table[i][i] as f64).sum::<f64>() / n;
+    let chance = (0..K)
+        .map(|i| {
+            let row = table[i].iter().sum::<u64>() as f64;
+            let column = table.iter().map(|r| r[i]).sum::<u64>() as f64;
+            row * column / (n * n)
+        })
+        .sum::<f64>();
+    if (1.0 - chance).abs() < 1e-12 {
+        return None;
+    }
+    Some((observed - chance) / (1.0 - chance))
+}
+
+fn mean_of(values: impl Iterator<Item = f64>) -> f64 {
+    let (sum, n) = values.fold((0.0, 0usize), |(s, n), v| (s + v, n + 1));
+    if n == 0 { 0.0 } else { sum / n as f64 }
+}
+
+fn sorted(values: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut v: Vec<f64> = values.collect();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// Nearest-rank quantile of sorted values (0 when empty).
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    if sorted.is_empty() {
+        return 0.0;
+    }
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted[rank.clamp(1, sorted.len()) - 1]
 }
 
 fn add(sum: &mut (f64, f64), hit: bool) {
@@ -146,7 +274,7 @@ fn add(sum: &mut (f64, f64), hit: bool) {
     sum.1 += 1.0;
 }
 
-fn round(x: f64) -> f64 {
+pub fn round(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
 }
 
@@ -241,10 +369,10 @@ fn op_macro_f1(rows: &[&Row]) -> f64 {
 }
 
 /// splitmix64 (Steele, Lea, Flood 2014): tiny, fast, fixed-seed reproducible.
-struct SplitMix64(u64);
+pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -253,7 +381,7 @@ impl SplitMix64 {
     }
 
     /// Uniform in `0..n` (Lemire's multiply-shift; bias below 2^-32 for our n).
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         ((u128::from(self.next()) * n as u128) >> 64) as usize
     }
 }
@@ -269,6 +397,81 @@ mod tests {
         let f = token_f1("type new", "type new york");
         assert!((f - 0.8).abs() < 1e-9, "{f}");
         assert_eq!(token_f1("click", "type x"), 0.0);
+    }
+
+    #[test]
+    fn cohen_kappa_matches_textbook_examples() {
+        // Wikipedia "Cohen's kappa", worked example: 20 yes/yes, 5 yes/no,
+        // 10 no/yes, 15 no/no → p_o 0.7, p_e 0.5, kappa 0.4.
+        let k = cohen_kappa(&[[20, 5], [10, 15]]).unwrap();
+        assert!((k - 0.4).abs() < 1e-12, "{k}");
+        // Same article, "similar agreement, different kappa": 45/15/25/15 → 0.1304,
+        // 25/35/5/35 → 0.2593.
+        let k = cohen_kappa(&[[45, 15], [25, 15]]).unwrap();
+        assert!((k - 0.130_434_78).abs() < 1e-6, "{k}");
+        let k = cohen_kappa(&[[25, 35], [5, 35]]).unwrap();
+        assert!((k - 0.259_259_26).abs() < 1e-6, "{k}");
+        // Perfect agreement is 1, systematic disagreement is negative.
+        assert_eq!(cohen_kappa(&[[7, 0], [0, 3]]), Some(1.0));
+        assert_eq!(cohen_kappa(&[[0, 5], [5, 0]]), Some(-1.0));
+        // Undefined: empty, or both raters constant on the same class.
+        assert_eq!(cohen_kappa(&[[0, 0], [0, 0]]), None);
+        assert_eq!(cohen_kappa(&[[4, 0], [0, 0]]), None);
+        // Three classes: p_o 0.7, p_e from the marginals (40, 30, 30 each way).
+        let k = cohen_kappa(&[[30, 5, 5], [5, 20, 5], [5, 5, 20]]).unwrap();
+        let (po, pe) = (0.7, (40.0 * 40.0 + 30.0 * 30.0 + 30.0 * 30.0) / 10_000.0);
+        assert!((k - (po - pe) / (1.0 - pe)).abs() < 1e-12, "{k}");
+    }
+
+    fn judged(task: &str, success: bool, judge: Option<bool>) -> Row {
+        let mut row: Row = serde_json::from_value(serde_json::json!({
+            "task": task, "strategy": "s", "step": 1, "recording": "r",
+            "expected_op": "click", "expected_target": "#x", "expected_value": null,
+            "op": null, "ref": null, "value": null, "node": null, "hallucinated": false,
+            "target_recall": null, "op_ok": false, "element_ok": null, "value_ok": null,
+            "success": false, "op_f1": 0.0, "refs": 0, "input_tokens": 0, "image_tokens": 0,
+            "output_tokens": 0, "engine_us": 0, "agent_us": 0, "error": null, "raw": ""
+        }))
+        .unwrap();
+        row.success = success;
+        row.judge = judge;
+        row
+    }
+
+    #[test]
+    fn judge_agreement_counts_only_judged_rows() {
+        // The Wikipedia table again, judge = rater A, rule = rater B: 20 both
+        // yes, 5 judge yes / rule no, 10 judge no / rule yes, 15 both no.
+        let mut rows = Vec::new();
+        for (judge, rule, n) in [
+            (true, true, 20),
+            (true, false, 5),
+            (false, true, 10),
+            (false, false, 15),
+        ] {
+            rows.extend((0..n).map(|i| judged(&format!("t{i}"), rule, Some(judge))));
+        }
+        rows.push(judged("unjudged", true, None));
+        let refs: Vec<&Row> = rows.iter().collect();
+        let a = agreement(&refs).unwrap();
+        assert_eq!((a.steps, a.accuracy), (50, 0.7));
+        assert!((a.kappa.unwrap() - 0.4).abs() < 1e-9, "{a:?}");
+        assert_eq!(
+            agreement(&refs[50..]),
+            None,
+            "no judge verdicts, no agreement"
+        );
+        let summary = summarize("s", &refs);
+        assert_eq!(summary.judge, Some(a));
+    }
+
+    #[test]
+    fn quantile_is_nearest_rank() {
+        let v: Vec<f64> = (1..=10).map(f64::from).collect();
+        assert_eq!(quantile(&v, 0.5), 5.0);
+        assert_eq!(quantile(&v, 0.9), 9.0);
+        assert_eq!(quantile(&v, 1.0), 10.0);
+        assert_eq!(quantile(&[], 0.9), 0.0);
     }
 
     #[test]

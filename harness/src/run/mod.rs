@@ -14,11 +14,16 @@
 //! there and rebuilds the agent's history from them. A step that fails (engine
 //! or agent error) becomes a row with `error` set, never a crash. Tasks run in
 //! parallel across `--jobs` threads; rows are sorted (suite task order,
-//! strategy order, step) before `results.csv`, `summary.json` and
-//! `report.md` are written.
+//! strategy order, step) before the reports are written (see `report`).
+//! `--shard K/N` runs only the tasks whose 0-based suite index i has
+//! i % N == K − 1; `run.json` records what the folder covers so `pagesnap
+//! merge` can join shards without the suite.
 
+mod html;
+pub mod manifest;
 pub mod metrics;
-mod report;
+pub mod report;
+pub mod significance;
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -135,6 +140,10 @@ pub struct Config<'a> {
     pub resume: bool,
     /// Worker threads.
     pub jobs: usize,
+    /// The suite file as given (for `run.json`).
+    pub suite_path: PathBuf,
+    /// Run only this shard of the tasks.
+    pub shard: Option<manifest::Shard>,
 }
 
 /// What a run produced.
@@ -170,7 +179,10 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         .open(&jsonl)
         .with_context(|| format!("could not open {}", jsonl.display()))?;
     let sink = Mutex::new(file);
+    let manifest = manifest::Manifest::of(config);
+    manifest.write(&config.out)?;
     let units: Vec<(usize, usize)> = (0..config.suite.tasks.len())
+        .filter(|&t| config.shard.is_none_or(|shard| shard.includes(t)))
         .flat_map(|t| (0..config.strategies.len()).map(move |s| (t, s)))
         .collect();
     let next = AtomicUsize::new(0);
@@ -200,33 +212,11 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
     let resumed = existing.len();
     let mut rows: Vec<Row> = existing.into_values().collect();
     rows.append(&mut lock(&produced));
-    let order = |row: &Row| {
-        let t = config.suite.tasks.iter().position(|t| t.id == row.task);
-        let s = config
-            .strategies
-            .iter()
-            .position(|s| s.name() == row.strategy);
-        (t, s, row.step)
-    };
-    // Rows of tasks or strategies not in this run (a resumed file from another
-    // suite) are not reported.
-    rows.retain(|row| {
-        let (t, s, _) = order(row);
-        t.is_some() && s.is_some()
-    });
-    rows.sort_by_key(order);
-    let summaries = config
-        .strategies
-        .iter()
-        .map(|s| {
-            let mine: Vec<&Row> = rows.iter().filter(|r| r.strategy == s.name()).collect();
-            metrics::summarize(s.name(), &mine)
-        })
-        .collect::<Vec<_>>();
-    report::write_all(&config.out, config, &rows, &summaries)?;
+    let report = report::Report::build(manifest, rows);
+    report::write_all(&config.out, &report)?;
     Ok(Outcome {
-        rows,
-        summaries,
+        rows: report.rows,
+        summaries: report.summaries,
         resumed,
     })
 }
@@ -236,6 +226,20 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Reads a finished run's `results.jsonl` (every line must parse).
+pub fn read_rows(path: &Path) -> Result<Vec<Row>> {
+    let text = std::fs::read_to_string(path)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| {
+            serde_json::from_str(line)
+                .with_context(|| format!("{}:{}: not a result row", path.display(), i + 1))
+        })
+        .collect()
 }
 
 /// Complete, parseable lines of an earlier run; the file is rewritten with

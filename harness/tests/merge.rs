@@ -1,0 +1,214 @@
+//! `pagesnap run --shard K/N` and `pagesnap merge`: shards joined give the same results as one unsharded run.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn pagesnap(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+        .current_dir(root())
+        .args(args)
+        .output()
+        .expect("pagesnap runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn run_smoke(out: &Path, shard: Option<&str>) {
+    let mut args = vec![
+        "run",
+        "--suite",
+        "suites/smoke.toml",
+        "--strategy",
+        "aria,structural",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if let Some(shard) = shard {
+        args.extend(["--shard", shard]);
+    }
+    let output = pagesnap(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+}
+
+fn read_json(path: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// summary.json without its wall-clock parts.
+fn without_timing(mut summary: serde_json::Value) -> serde_json::Value {
+    for s in summary["strategies"].as_array_mut().unwrap() {
+        s.as_object_mut().unwrap().remove("timing");
+    }
+    summary
+}
+
+fn task_ids(dir: &Path) -> Vec<String> {
+    let csv = std::fs::read_to_string(dir.join("results.csv")).unwrap();
+    let mut ids: Vec<String> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap().to_owned())
+        .collect();
+    ids.dedup();
+    ids
+}
+
+#[test]
+fn shards_merged_equal_an_unsharded_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (full, one, two, merged) = (
+        dir.path().join("full"),
+        dir.path().join("one"),
+        dir.path().join("two"),
+        dir.path().join("merged"),
+    );
+    run_smoke(&full, None);
+    run_smoke(&one, Some("1/2"));
+    run_smoke(&two, Some("2/2"));
+
+    // Shards split the suite round-robin in suite order.
+    let manifest = read_json(&full.join("run.json"));
+    let all: Vec<String> = manifest["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_owned())
+        .collect();
+    let odd: Vec<String> = all.iter().step_by(2).cloned().collect();
+    let even: Vec<String> = all.iter().skip(1).step_by(2).cloned().collect();
+    assert_eq!(task_ids(&one), odd);
+    assert_eq!(task_ids(&two), even);
+    assert_eq!(
+        read_json(&one.join("run.json"))["shard"],
+        serde_json::json!({"k": 1, "n": 2})
+    );
+    assert_eq!(manifest["shard"], serde_json::Value::Null);
+    assert_eq!(
+        manifest["strategies"],
+        serde_json::json!(["aria", "structural"])
+    );
+    assert_eq!(manifest["agent"], "baseline");
+
+    let output = pagesnap(&[
+        "merge",
+        merged.to_str().unwrap(),
+        two.to_str().unwrap(),
+        one.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let csv = |d: &Path| std::fs::read_to_string(d.join("results.csv")).unwrap();
+    assert_eq!(csv(&merged), csv(&full), "results.csv is byte-identical");
+    assert_eq!(
+        without_timing(read_json(&merged.join("summary.json"))),
+        without_timing(read_json(&full.join("summary.json")))
+    );
+    assert_eq!(read_json(&merged.join("run.json")), manifest);
+    for file in ["results.jsonl", "timings.csv", "report.md", "report.html"] {
+        assert!(merged.join(file).exists(), "{file}");
+    }
+
+    // A single shard merges with a warning naming the missing shard.
+    let partial = dir.path().join("partial");
+    let output = pagesnap(&["merge", partial.to_str().unwrap(), one.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("warning: shard 2/2 not given"),
+        "{}",
+        stderr(&output)
+    );
+
+    // The same shard twice is fine (identical rows); a changed row is not.
+    let twice = dir.path().join("twice");
+    let output = pagesnap(&[
+        "merge",
+        twice.to_str().unwrap(),
+        one.to_str().unwrap(),
+        one.to_str().unwrap(),
+        two.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(csv(&twice), csv(&full));
+
+    let tampered = dir.path().join("tampered");
+    std::fs::create_dir(&tampered).unwrap();
+    std::fs::copy(one.join("run.json"), tampered.join("run.json")).unwrap();
+    let jsonl = std::fs::read_to_string(one.join("results.jsonl")).unwrap();
+    let changed = jsonl.replacen("\"success\":true", "\"success\":false", 1);
+    assert_ne!(changed, jsonl);
+    std::fs::write(tampered.join("results.jsonl"), changed).unwrap();
+    let output = pagesnap(&[
+        "merge",
+        dir.path().join("x").to_str().unwrap(),
+        one.to_str().unwrap(),
+        tampered.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("with different results"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        stderr(&output).contains("tampered/results.jsonl"),
+        "{}",
+        stderr(&output)
+    );
+
+    // Shards of another agent do not merge.
+    let run_json = std::fs::read_to_string(two.join("run.json")).unwrap();
+    std::fs::write(
+        tampered.join("run.json"),
+        run_json.replace("\"agent\": \"baseline\"", "\"agent\": \"openai:gpt-4o\""),
+    )
+    .unwrap();
+    std::fs::copy(two.join("results.jsonl"), tampered.join("results.jsonl")).unwrap();
+    let output = pagesnap(&[
+        "merge",
+        dir.path().join("y").to_str().unwrap(),
+        one.to_str().unwrap(),
+        tampered.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("differ in agent: \"baseline\" vs \"openai:gpt-4o\""),
+        "{}",
+        stderr(&output)
+    );
+
+    // Merging into a folder that already holds a run is refused.
+    let output = pagesnap(&["merge", full.to_str().unwrap(), one.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("merge into an empty folder"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn bad_shard_is_named() {
+    for bad in ["3/2", "0/2", "1-2"] {
+        let output = pagesnap(&[
+            "run",
+            "--suite",
+            "suites/smoke.toml",
+            "--shard",
+            bad,
+            "--out",
+            "/nonexistent/never",
+        ]);
+        assert!(!output.status.success());
+        let err = stderr(&output);
+        assert!(
+            err.contains(&format!("invalid shard \"{bad}\"")) && err.contains("1 ≤ K ≤ N"),
+            "{err}"
+        );
+    }
+}

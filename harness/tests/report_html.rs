@@ -1,0 +1,204 @@
+//! `report.html` in real headless Chromium: no console errors, the SVG charts render, page-derived markup stays text.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::cdp::browser_protocol::log::{EnableParams as LogEnable, EventEntryAdded};
+use chromiumoxide::cdp::js_protocol::runtime::{EventConsoleApiCalled, EventExceptionThrown};
+use chromiumoxide::page::ScreenshotParams;
+use futures::StreamExt;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+const IMG: &str = r#"<img src=x onerror="document.title='pwned'">"#;
+const SCRIPT: &str = "</title></td><script>document.title='pwned'</script>";
+
+/// A suite whose name, description, task id, instruction, target and value carry markup.
+fn hostile_suite() -> String {
+    format!(
+        "[suite]\nname = '''xss {SCRIPT}'''\ndescription = '''{IMG}'''\n\n\
+         [[task]]\nid = '''{IMG}'''\ninstruction = '''Click {IMG} then {SCRIPT}'''\n\
+         [[task.step]]\nrecording = \"login/initial\"\nop = \"click\"\n\
+         target = {{ selector = '''#sign-in:not([data-x=\"{SCRIPT}\"])''' }}\n\
+         [[task.step]]\nrecording = \"login/fill\"\nop = \"type\"\n\
+         target = {{ selector = \"#username\" }}\nvalue = '''{IMG}'''\n\n\
+         [[task]]\nid = \"plain\"\ninstruction = \"Click the Sign in button\"\n\
+         [[task.step]]\nrecording = \"login/initial\"\nop = \"click\"\n\
+         target = {{ role = \"button\", name = \"Sign in\" }}\n"
+    )
+}
+
+/// Flags as in `harness/src/capture/chromium.rs`, plus a wide window for the screenshot.
+const FLAGS: &[&str] = &[
+    "headless",
+    "no-sandbox",
+    "disable-gpu",
+    "disable-quic",
+    "no-first-run",
+    "disable-background-networking",
+    "disable-component-update",
+    "disable-sync",
+    "hide-scrollbars",
+    "mute-audio",
+    "font-render-hinting=none",
+    "force-color-profile=srgb",
+    "window-size=1300,1000",
+];
+
+#[derive(Debug, serde::Deserialize)]
+struct Dom {
+    title: String,
+    svgs: usize,
+    charts: Vec<String>,
+    images: usize,
+    scripts: usize,
+    text: String,
+    grid_cells: usize,
+    boxes: usize,
+    points: usize,
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn report_html_renders_charts_and_keeps_page_markup_inert() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("hostile.toml");
+    std::fs::write(&suite, hostile_suite()).unwrap();
+    let out = dir.path().join("run");
+    let output = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+        .current_dir(root())
+        .args(["run", "--suite"])
+        .arg(&suite)
+        .arg("--fixtures")
+        .arg(root().join("fixtures"))
+        .args(["--strategy", "aria,flat,som", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let html_path = out.join("report.html");
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(
+        !html.contains("<img") && !html.contains("<script"),
+        "raw markup in report.html"
+    );
+    // report.md escapes too.
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        !md.contains("<img") && !md.contains("<script"),
+        "raw markup in report.md"
+    );
+
+    let chromium = std::env::var_os("PAGESNAP_CHROMIUM")
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    let profile = tempfile::tempdir().unwrap();
+    let config = BrowserConfig::builder()
+        .chrome_executable(&chromium)
+        .user_data_dir(profile.path())
+        .disable_default_args()
+        .args(FLAGS.iter().copied())
+        .viewport(None)
+        .launch_timeout(Duration::from_secs(30))
+        .build()
+        .unwrap();
+    let (mut browser, mut handler) = Browser::launch(config).await.unwrap();
+    let driver = tokio::spawn(async move { while handler.next().await.is_some() {} });
+
+    let page = browser.new_page("about:blank").await.unwrap();
+    page.execute(LogEnable::default()).await.unwrap();
+    let problems: Arc<Mutex<Vec<String>>> = Arc::default();
+    let mut exceptions = page.event_listener::<EventExceptionThrown>().await.unwrap();
+    let mut console = page
+        .event_listener::<EventConsoleApiCalled>()
+        .await
+        .unwrap();
+    let mut log = page.event_listener::<EventEntryAdded>().await.unwrap();
+    let sink = Arc::clone(&problems);
+    let watcher = tokio::spawn(async move {
+        loop {
+            let problem = tokio::select! {
+                Some(e) = exceptions.next() => format!("exception: {:?}", e.exception_details),
+                Some(e) = console.next() => format!("console.{:?}: {:?}", e.r#type, e.args),
+                Some(e) = log.next() => format!("log {:?}: {}", e.entry.level, e.entry.text),
+                else => break,
+            };
+            sink.lock().unwrap().push(problem);
+        }
+    });
+
+    let url = format!("file://{}", html_path.display());
+    page.goto(url).await.unwrap();
+    page.wait_for_navigation().await.unwrap();
+    let dom: Dom = page
+        .evaluate(
+            "({ title: document.title, svgs: document.querySelectorAll('svg').length,
+                charts: [...document.querySelectorAll('svg[id]')].map(s => s.id),
+                images: document.querySelectorAll('img').length,
+                scripts: document.scripts.length,
+                text: document.body.innerText,
+                grid_cells: document.querySelectorAll('#task-grid td.pass, #task-grid td.part, #task-grid td.fail').length,
+                boxes: document.querySelectorAll('svg g.box rect').length,
+                points: document.querySelectorAll('#chart-pareto circle').length })",
+        )
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+
+    let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report_html.png");
+    let png = page
+        .screenshot(ScreenshotParams::builder().full_page(true).build())
+        .await
+        .unwrap();
+    std::fs::write(&shot, &png).unwrap();
+    eprintln!("screenshot: {}", shot.display());
+    // Events already sent are delivered before the browser closes.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    browser.close().await.unwrap();
+    let _ = browser.wait().await;
+    driver.abort();
+    watcher.abort();
+
+    assert_eq!(
+        dom.title,
+        format!("pagesnap run: suite xss {SCRIPT}"),
+        "title unchanged"
+    );
+    assert_eq!(dom.images, 0, "no injected <img>");
+    assert_eq!(dom.scripts, 0, "no <script> at all");
+    assert_eq!(dom.svgs, 3);
+    assert_eq!(
+        dom.charts,
+        [
+            "chart-pareto",
+            "chart-engine-latency",
+            "chart-agent-latency"
+        ]
+    );
+    assert_eq!(dom.points, 3, "one point per strategy");
+    assert_eq!(dom.boxes, 6, "one box per strategy in each latency chart");
+    assert_eq!(dom.grid_cells, 2 * 3, "tasks × strategies");
+    // The markup is shown as text, once escaped (not double-escaped).
+    assert!(dom.text.contains(IMG), "{}", dom.text);
+    assert!(
+        dom.text.contains("xss </title></td><script>"),
+        "{}",
+        dom.text
+    );
+    assert!(!dom.text.contains("&lt;"), "double-escaped");
+    let problems = problems.lock().unwrap();
+    assert!(problems.is_empty(), "console errors: {problems:?}");
+    assert!(
+        png.len() > 10_000 && png.starts_with(b"\x89PNG"),
+        "screenshot"
+    );
+}
