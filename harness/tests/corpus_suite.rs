@@ -188,7 +188,7 @@ fn a_missing_page_is_named_with_file_and_line() {
 }
 
 #[test]
-fn a_page_that_fails_to_load_is_named_and_a_bad_target_is_checked_on_the_fresh_recording() {
+fn targets_are_checked_on_the_fresh_recording_with_file_and_line() {
     let dir = tempfile::tempdir().expect("tempdir");
     let pages = dir.path().join("pages");
     std::fs::create_dir_all(&pages).expect("pages dir");

@@ -130,10 +130,7 @@ impl Progress {
 
 /// How many whole tenths of `total` `done` is.
 fn tenths(done: usize, total: usize) -> usize {
-    if total == 0 {
-        return LINE_STEPS;
-    }
-    done * LINE_STEPS / total
+    (done * LINE_STEPS).checked_div(total).unwrap_or(LINE_STEPS)
 }
 
 /// A moment of the run, for formatting.
@@ -167,11 +164,7 @@ impl Status {
     }
 
     fn percent(&self) -> usize {
-        if self.total == 0 {
-            100
-        } else {
-            self.done * 100 / self.total
-        }
+        (self.done * 100).checked_div(self.total).unwrap_or(100)
     }
 
     fn rate_and_eta(&self) -> String {

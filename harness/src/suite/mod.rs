@@ -33,8 +33,24 @@
 //! (a folder, relative to the suite file): its steps then name HTML files
 //! under it (`recording = "readability/bbc-1"` is
 //! `<pages>/readability/bbc-1.html`), which are recorded once each at run
-//! time into a cache folder before the checks above run on the fresh
-//! recordings (see [`pages`]).
+//! time into a cache folder (`pagesnap run --recordings DIR`, default
+//! `<out>/recordings`; pages already there are reused) before the checks
+//! above run on the fresh recordings (see [`pages`]):
+//!
+//! ```toml
+//! [suite]
+//! name = "corpus"
+//! pages = "../../shared/corpus"
+//!
+//! [[task]]
+//! id = "bbc-sign-in"
+//! instruction = "Click the Sign in link"
+//!
+//! [[task.step]]
+//! recording = "readability/bbc-1"      # ../../shared/corpus/readability/bbc-1.html
+//! op = "click"
+//! target = { role = "link", name = "Sign in" }
+//! ```
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
