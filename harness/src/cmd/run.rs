@@ -35,6 +35,13 @@ pub struct Args {
     /// Folder the suite's recordings are relative to (default: `fixtures/` beside the suite's folder).
     #[arg(long)]
     fixtures: Option<PathBuf>,
+    /// For a suite with `[suite] pages`: where its pages are recorded at run time and
+    /// reused from by later runs (default: `recordings/` in --out).
+    #[arg(long)]
+    recordings: Option<PathBuf>,
+    /// No progress display on stderr.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -62,7 +69,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .fixtures
         .clone()
         .unwrap_or_else(|| suite::default_fixtures(&path));
-    let suite = suite::load(&path, &fixtures)?;
+    let cache = args
+        .recordings
+        .clone()
+        .unwrap_or_else(|| args.out.join("recordings"));
+    let suite = suite::load(&path, &fixtures, Some(&cache))?;
     let agent = agent::by_name(&args.agent)?;
     let config = run::Config {
         suite: &suite,
@@ -73,6 +84,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         jobs: args.jobs,
         suite_path: path.clone(),
         shard: args.shard,
+        progress: run::progress::Mode::detect(args.quiet),
     };
     let outcome = run::run(&config)?;
     if outcome.resumed > 0 {

@@ -22,6 +22,7 @@
 mod html;
 pub mod manifest;
 pub mod metrics;
+pub mod progress;
 pub mod report;
 pub mod significance;
 
@@ -144,6 +145,8 @@ pub struct Config<'a> {
     pub suite_path: PathBuf,
     /// Run only this shard of the tasks.
     pub shard: Option<manifest::Shard>,
+    /// How progress is shown on stderr.
+    pub progress: progress::Mode,
 }
 
 /// What a run produced.
@@ -188,13 +191,21 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
     let next = AtomicUsize::new(0);
     let produced: Mutex<Vec<Row>> = Mutex::new(Vec::new());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let progress = progress_for(config, &existing);
+    let step_delay = step_delay()?;
     std::thread::scope(|scope| {
         for _ in 0..config.jobs.max(1) {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(t, s)) = units.get(i) else { break };
-                    let result = run_unit(config, t, s, &existing, &sink);
+                    let done = || {
+                        progress.step();
+                        if let Some(delay) = step_delay {
+                            std::thread::sleep(delay);
+                        }
+                    };
+                    let result = run_unit(config, t, s, &existing, &sink, &done);
                     match result {
                         Ok(rows) => lock(&produced).extend(rows),
                         Err(err) => {
@@ -206,6 +217,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
             });
         }
     });
+    progress.finish();
     if let Some(err) = lock(&failure).take() {
         return Err(err);
     }
@@ -219,6 +231,41 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         summaries: report.summaries,
         resumed,
     })
+}
+
+/// The progress display over every step of the run (of this shard), counting
+/// the steps a resumed file already holds as done.
+fn progress_for(config: &Config<'_>, existing: &BTreeMap<Key, Row>) -> progress::Progress {
+    let mut total = 0;
+    let mut skipped = 0;
+    let mine = config.suite.tasks.iter().enumerate().filter(|&(t, _)| {
+        config.shard.is_none_or(|shard| shard.includes(t))
+    });
+    for (_, task) in mine {
+        for strategy in &config.strategies {
+            for n in 1..=task.steps.len() {
+                total += 1;
+                let key = (task.id.clone(), strategy.name().to_owned(), n);
+                skipped += usize::from(existing.contains_key(&key));
+            }
+        }
+    }
+    progress::Progress::new(config.progress, total, skipped)
+}
+
+/// Test-only: `PAGESNAP_STEP_DELAY_MS` makes each worker sleep that long after
+/// every step it writes, so a test can kill a run reliably midway. Not for
+/// normal use; unset means no delay.
+fn step_delay() -> Result<Option<std::time::Duration>> {
+    match std::env::var("PAGESNAP_STEP_DELAY_MS") {
+        Err(_) => Ok(None),
+        Ok(text) => {
+            let ms: u64 = text.trim().parse().with_context(|| {
+                format!("PAGESNAP_STEP_DELAY_MS={text:?} is not a number of milliseconds")
+            })?;
+            Ok(Some(std::time::Duration::from_millis(ms)))
+        }
+    }
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -272,6 +319,7 @@ fn run_unit(
     s: usize,
     existing: &BTreeMap<Key, Row>,
     sink: &Mutex<File>,
+    done: &dyn Fn(),
 ) -> Result<Vec<Row>> {
     let task = &config.suite.tasks[t];
     let strategy = config.strategies[s];
@@ -334,6 +382,7 @@ fn run_unit(
         file.flush().context("could not flush results.jsonl")?;
         drop(file);
         rows.push(row);
+        done();
     }
     Ok(rows)
 }

@@ -28,6 +28,29 @@
 //! element — or more than one — in its recording. Role + name compare the
 //! engine's computed role and accessible name (whitespace-normalised,
 //! case-insensitive). Task ids must be unique.
+//!
+//! A suite over real pages sets `pages = "../../shared/corpus"` in `[suite]`
+//! (a folder, relative to the suite file): its steps then name HTML files
+//! under it (`recording = "readability/bbc-1"` is
+//! `<pages>/readability/bbc-1.html`), which are recorded once each at run
+//! time into a cache folder (`pagesnap run --recordings DIR`, default
+//! `<out>/recordings`; pages already there are reused) before the checks
+//! above run on the fresh recordings (see [`pages`]):
+//!
+//! ```toml
+//! [suite]
+//! name = "corpus"
+//! pages = "../../shared/corpus"
+//!
+//! [[task]]
+//! id = "bbc-sign-in"
+//! instruction = "Click the Sign in link"
+//!
+//! [[task.step]]
+//! recording = "readability/bbc-1"      # ../../shared/corpus/readability/bbc-1.html
+//! op = "click"
+//! target = { role = "link", name = "Sign in" }
+//! ```
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -40,6 +63,8 @@ use toml::Spanned;
 
 use crate::agent::Op;
 use crate::store;
+
+pub mod pages;
 
 /// A loaded, checked suite.
 pub struct Suite {
@@ -107,6 +132,9 @@ struct HeaderDef {
     name: String,
     #[serde(default)]
     description: String,
+    /// Folder of HTML pages recorded at run time, relative to the suite file.
+    #[serde(default)]
+    pages: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -139,13 +167,38 @@ struct TargetDef {
     name: Option<String>,
 }
 
-/// Loads and checks a suite; recordings are read from `fixtures`.
-pub fn load(path: &Path, fixtures: &Path) -> Result<Suite> {
+/// Loads and checks a suite; recordings are read from `fixtures`, or, for a
+/// suite with `pages`, recorded into and read from `cache` (which it needs).
+pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite> {
     let source = std::fs::read_to_string(path)
         .with_context(|| format!("could not read {}", path.display()))?;
     // toml's error Display already carries `line N, column M` and the snippet.
     let file: FileDef =
         toml::from_str(&source).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+    let recorded_into;
+    let fixtures = match &file.suite.pages {
+        None => fixtures,
+        Some(pages) => {
+            let at = format!(
+                "{}:{}",
+                path.display(),
+                line_of(&source, pages.span().start)
+            );
+            let folder = path
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(pages.get_ref());
+            if !folder.is_dir() {
+                bail!("{at}: pages folder {} does not exist", folder.display());
+            }
+            let Some(cache) = cache else {
+                bail!("{at}: a suite with `pages` needs a folder to record them into");
+            };
+            pages::record_missing(&folder, cache, &wanted_pages(&source, path, &file)?)?;
+            recorded_into = cache.to_path_buf();
+            recorded_into.as_path()
+        }
+    };
     let mut recordings: BTreeMap<String, Loaded> = BTreeMap::new();
     let mut pages: BTreeMap<String, Page> = BTreeMap::new();
     let mut tasks = Vec::new();
@@ -210,6 +263,38 @@ pub fn load(path: &Path, fixtures: &Path) -> Result<Suite> {
         tasks,
         recordings,
     })
+}
+
+/// The pages a `pages` suite names, each once, in first-use order, with where
+/// it is first used.
+fn wanted_pages(source: &str, path: &Path, file: &FileDef) -> Result<Vec<pages::Wanted>> {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut wanted = Vec::new();
+    for task in &file.tasks {
+        for (n, step) in task.get_ref().steps.iter().enumerate() {
+            let at = format!(
+                "{}:{}: task {:?} step {}",
+                path.display(),
+                line_of(source, step.span().start),
+                task.get_ref().id,
+                n + 1
+            );
+            let key = &step.get_ref().recording;
+            let plain = Path::new(key)
+                .components()
+                .all(|c| matches!(c, std::path::Component::Normal(_)));
+            if !plain || key.is_empty() {
+                bail!("{at}: recording {key:?} must be a relative path inside the pages folder");
+            }
+            if seen.insert(key.clone()) {
+                wanted.push(pages::Wanted {
+                    key: key.clone(),
+                    at,
+                });
+            }
+        }
+    }
+    Ok(wanted)
 }
 
 fn check_step(step: StepDef, page: &Page, at: &str) -> Result<Step> {

@@ -1,0 +1,142 @@
+//! A run killed midway with SIGKILL and finished with `--resume` gives the same final metrics as an uninterrupted run.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn command(out: &Path, resume: bool) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_pagesnap"));
+    command
+        .current_dir(root())
+        .args(["run", "--suite", "suites/smoke.toml", "--agent", "baseline"])
+        .args(["--jobs", "2", "--quiet", "--out"])
+        .arg(out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    if resume {
+        command.arg("--resume");
+    }
+    command
+}
+
+fn run_to_end(out: &Path, resume: bool) {
+    let output = command(out, resume).output().expect("pagesnap runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// Complete lines in results.jsonl so far.
+fn lines(out: &Path) -> usize {
+    std::fs::read_to_string(out.join("results.jsonl"))
+        .map(|text| text.matches('\n').count())
+        .unwrap_or(0)
+}
+
+/// summary.json without wall-clock figures: every `timing` object removed,
+/// wherever it sits.
+fn summary(out: &Path) -> serde_json::Value {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.remove("timing");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let text = std::fs::read_to_string(out.join("summary.json")).expect("summary.json");
+    let mut value: serde_json::Value = serde_json::from_str(&text).expect("valid json");
+    strip(&mut value);
+    value
+}
+
+/// results.csv without the wall-clock columns (`engine_us`, `agent_us`), if
+/// it still has them. Cells are split on commas outside double quotes.
+fn results(out: &Path) -> Vec<Vec<String>> {
+    let text = std::fs::read_to_string(out.join("results.csv")).expect("results.csv");
+    let rows: Vec<Vec<String>> = text.lines().map(split_csv).collect();
+    let header = rows.first().expect("header").clone();
+    let keep: Vec<bool> = header
+        .iter()
+        .map(|name| name != "engine_us" && name != "agent_us")
+        .collect();
+    rows.into_iter()
+        .map(|row| {
+            assert_eq!(row.len(), keep.len(), "{row:?}");
+            row.into_iter()
+                .zip(&keep)
+                .filter(|(_, keep)| **keep)
+                .map(|(cell, _)| cell)
+                .collect()
+        })
+        .collect()
+}
+
+fn split_csv(line: &str) -> Vec<String> {
+    let mut cells = vec![String::new()];
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                cells.last_mut().expect("a cell").push(c);
+            }
+            ',' if !quoted => cells.push(String::new()),
+            _ => cells.last_mut().expect("a cell").push(c),
+        }
+    }
+    cells
+}
+
+#[test]
+fn sigkill_midway_then_resume_matches_an_uninterrupted_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let whole = dir.path().join("whole");
+    run_to_end(&whole, false);
+    let total = lines(&whole);
+    assert!(total > 100, "{total} steps in the smoke suite");
+
+    // The test-only delay after each step keeps the run going for several
+    // seconds, so the kill lands midway even on a loaded machine.
+    let cut = dir.path().join("cut");
+    let mut child = command(&cut, false)
+        .env("PAGESNAP_STEP_DELAY_MS", "40")
+        .spawn()
+        .expect("pagesnap starts");
+    let started = Instant::now();
+    while lines(&cut) < 20 {
+        if let Some(status) = child.try_wait().expect("poll child") {
+            panic!("the run ended ({status}) before it could be killed");
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "no rows after two minutes"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().expect("SIGKILL");
+    child.wait().expect("reaped");
+    let at_kill = lines(&cut);
+    assert!(
+        (20..total).contains(&at_kill),
+        "killed midway: {at_kill} of {total} lines"
+    );
+    assert!(
+        !cut.join("summary.json").exists(),
+        "no reports from the killed run"
+    );
+
+    run_to_end(&cut, true);
+    assert_eq!(lines(&cut), total, "every step once");
+    assert_eq!(summary(&cut), summary(&whole));
+    assert_eq!(results(&cut), results(&whole));
+}
