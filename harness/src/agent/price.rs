@@ -23,7 +23,6 @@ impl Price {
     /// The cost of one call.
     pub fn cost(self, input_tokens: usize, output_tokens: usize) -> f64 {
         // Token counts are far below 2^52: the conversions are exact.
-        #[expect(clippy::cast_precision_loss, reason = "token counts < 2^52")]
         let (i, o) = (input_tokens as f64, output_tokens as f64);
         (i * self.input + o * self.output) / 1_000_000.0
     }
