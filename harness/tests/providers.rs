@@ -233,6 +233,12 @@ fn respond(seen: &Seen, n: usize) -> (u16, String, String) {
             "Invalid parameter: response_format of type json_schema is not supported with this model.",
         ),
         "schema" => ok(),
+        "reasoning" if seen.body.get("max_tokens").is_some() => error(
+            400,
+            String::new(),
+            "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+        ),
+        "reasoning" => ok(),
         "slow" => {
             std::thread::sleep(Duration::from_millis(100));
             ok()
@@ -360,6 +366,7 @@ fn openai_faults_are_counted_and_retried_exactly() {
         "malformed",
         "bad-ref",
         "prose",
+        "reasoning",
     ];
     let suite = write_suite(dir.path(), &scenarios);
     let prices = dir.path().join("prices.toml");
@@ -416,6 +423,12 @@ fn openai_faults_are_counted_and_retried_exactly() {
             .all(|s| s.body.get("response_format").is_none())
     );
     assert!(stderr(&output).contains("rejected response_format"));
+    // A reasoning model's 400 about max_tokens: asked again with max_completion_tokens.
+    let r = expect("reasoning", None, 1, 2);
+    assert_eq!(r["success"], true, "{r}");
+    let reasoning = server.requests("reasoning", "aria");
+    assert_eq!(reasoning[1].body["max_completion_tokens"], 256);
+    assert!(reasoning[1].body.get("max_tokens").is_none());
 
     // Success: the flat-style ref "10" is read as aria's "e10"; usage and cost.
     let r = expect("ok", None, 0, 1);
@@ -816,4 +829,40 @@ fn unknown_agents_list_the_known_forms() {
         "{}",
         stderr(&output)
     );
+}
+
+#[test]
+fn connection_refused_is_a_connection_fault_after_retries() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write_suite(dir.path(), &["ok", "bad-ref"]);
+    let server = Server::start();
+    server.stop();
+    let out = dir.path().join("run");
+    let url = server.url();
+    let mut args = vec![
+        "--agent",
+        "openai:test-model",
+        "--strategy",
+        "flat",
+        "--base-url",
+        url.as_str(),
+    ];
+    args.extend(FAST);
+    let output = pagesnap(&suite, &out, &args);
+    assert!(
+        output.status.success(),
+        "a provider fault is a row, not a crash: {}",
+        stderr(&output)
+    );
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 2);
+    for r in rows.values() {
+        assert_eq!(
+            (r["fault"].as_str(), r["retries"].as_u64()),
+            (Some("connection"), Some(2)),
+            "{r}"
+        );
+        assert_eq!(r["success"], false);
+        assert!(r["error"].as_str().unwrap().contains(&url), "{r}");
+    }
 }

@@ -7,8 +7,11 @@
 //! strict: true}}`); a server that rejects it with a 400 mentioning
 //! `response_format` or `json_schema` gets the request again without it, and
 //! is not asked again for the rest of the run (the agent's tolerant parser
-//! reads free text). Tokens come from `usage.prompt_tokens` and
-//! `usage.completion_tokens`.
+//! reads free text). Likewise a 400 asking for `max_completion_tokens`
+//! instead of `max_tokens`, or rejecting `temperature` (OpenAI's reasoning
+//! models), switches that parameter for the rest of the run; each switch
+//! happens once, and its extra request counts as a retry. Tokens come from
+//! `usage.prompt_tokens` and `usage.completion_tokens`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -25,6 +28,18 @@ pub struct OpenAi {
     http: Http,
     /// Cleared when the server rejected `response_format`.
     structured: AtomicBool,
+    /// Set when the server wants `max_completion_tokens` instead of `max_tokens`.
+    completion_tokens: AtomicBool,
+    /// Cleared when the server rejected `temperature`.
+    temperature: AtomicBool,
+}
+
+/// The request parameters a server accepts, as learnt during the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Compat {
+    structured: bool,
+    completion_tokens: bool,
+    temperature: bool,
 }
 
 impl OpenAi {
@@ -36,10 +51,47 @@ impl OpenAi {
             key,
             http,
             structured: AtomicBool::new(true),
+            completion_tokens: AtomicBool::new(false),
+            temperature: AtomicBool::new(true),
         }
     }
 
-    fn body(&self, request: &ChatRequest, structured: bool) -> Value {
+    fn compat(&self) -> Compat {
+        Compat {
+            structured: self.structured.load(Ordering::Relaxed),
+            completion_tokens: self.completion_tokens.load(Ordering::Relaxed),
+            temperature: self.temperature.load(Ordering::Relaxed),
+        }
+    }
+
+    /// Learns from a 400 what the server does not accept; `false` when the
+    /// error is about something else (or was learnt already).
+    fn adapt(&self, failure: &Failure, request: &ChatRequest, compat: Compat) -> bool {
+        if failure.status != Some(400) {
+            return false;
+        }
+        let body = &failure.body;
+        let (flag, value, what) = if compat.structured
+            && request.schema.is_some()
+            && (body.contains("response_format") || body.contains("json_schema"))
+        {
+            (&self.structured, false, "response_format")
+        } else if !compat.completion_tokens && body.contains("max_completion_tokens") {
+            (&self.completion_tokens, true, "max_tokens")
+        } else if compat.temperature && body.contains("temperature") {
+            (&self.temperature, false, "temperature")
+        } else {
+            return false;
+        };
+        flag.store(value, Ordering::Relaxed);
+        eprintln!(
+            "note: {} rejected {what} (HTTP 400); adapting the request for the rest of the run",
+            self.label()
+        );
+        true
+    }
+
+    fn body(&self, request: &ChatRequest, compat: Compat) -> Value {
         let content: Vec<Value> = request
             .user
             .iter()
@@ -57,10 +109,17 @@ impl OpenAi {
                 {"role": "system", "content": request.system},
                 {"role": "user", "content": content},
             ],
-            "max_tokens": request.max_tokens,
-            "temperature": request.temperature,
         });
-        if let (true, Some(schema)) = (structured, &request.schema) {
+        let tokens = if compat.completion_tokens {
+            "max_completion_tokens"
+        } else {
+            "max_tokens"
+        };
+        body[tokens] = json!(request.max_tokens);
+        if compat.temperature {
+            body["temperature"] = json!(request.temperature);
+        }
+        if let (true, Some(schema)) = (compat.structured, &request.schema) {
             body["response_format"] = json!({
                 "type": "json_schema",
                 "json_schema": {"name": "action", "schema": schema, "strict": true},
@@ -69,14 +128,14 @@ impl OpenAi {
         body
     }
 
-    fn post(&self, request: &ChatRequest, structured: bool) -> Result<ChatReply, Failure> {
+    fn post(&self, request: &ChatRequest, compat: Compat) -> Result<ChatReply, Failure> {
         let mut headers = Vec::new();
         if let Some(key) = &self.key {
             headers.push(("authorization", format!("Bearer {key}")));
         }
         let success = self
             .http
-            .post_json(&self.url, &headers, &self.body(request, structured))?;
+            .post_json(&self.url, &headers, &self.body(request, compat))?;
         read_reply(&success.body)
             .map(|(text, input_tokens, output_tokens)| ChatReply {
                 text,
@@ -104,31 +163,28 @@ impl Backend for OpenAi {
     }
 
     fn complete(&self, request: &ChatRequest) -> Result<ChatReply, CallError> {
-        let structured = request.schema.is_some() && self.structured.load(Ordering::Relaxed);
-        match self.post(request, structured) {
-            Err(failure) if structured && rejects_schema(&failure) => {
-                self.structured.store(false, Ordering::Relaxed);
-                eprintln!(
-                    "note: {} rejected response_format (HTTP 400); asking without a schema from now on",
-                    self.label()
-                );
-                let first = failure.error;
-                match self.post(request, false) {
-                    Ok(mut reply) => {
-                        reply.retries += first.retries + 1;
-                        reply.latency_us += first.latency_us;
-                        Ok(reply)
-                    }
-                    Err(second) => {
-                        let mut error = second.error;
-                        error.retries += first.retries + 1;
-                        error.latency_us += first.latency_us;
-                        Err(error)
-                    }
+        // Requests already spent on adapting to the server: (retries, µs).
+        let mut spent = (0, 0);
+        loop {
+            let compat = self.compat();
+            let result = self.post(request, compat);
+            match result {
+                Err(failure) if self.adapt(&failure, request, compat) => {
+                    spent.0 += failure.error.retries + 1;
+                    spent.1 += failure.error.latency_us;
+                }
+                Ok(mut reply) => {
+                    reply.retries += spent.0;
+                    reply.latency_us += spent.1;
+                    return Ok(reply);
+                }
+                Err(failure) => {
+                    let mut error = failure.error;
+                    error.retries += spent.0;
+                    error.latency_us += spent.1;
+                    return Err(error);
                 }
             }
-            Ok(reply) => Ok(reply),
-            Err(failure) => Err(failure.error),
         }
     }
 }
@@ -141,11 +197,6 @@ pub fn endpoint(base: &str, path: &str) -> String {
     } else {
         format!("{base}/v1/{path}")
     }
-}
-
-fn rejects_schema(failure: &Failure) -> bool {
-    failure.status == Some(400)
-        && (failure.body.contains("response_format") || failure.body.contains("json_schema"))
 }
 
 /// The answer text and usage of a chat completion body.
