@@ -2,12 +2,28 @@
 //!
 //! One [`Agent`] trait; the runner builds a [`Request`] per step and judges the
 //! [`Response`]. Implementations: [`baseline::Baseline`] (embedded,
-//! deterministic, no network). Agents are picked by name with [`by_name`].
+//! deterministic, no network) and [`llm::LlmAgent`] (`openai:MODEL`,
+//! `anthropic:MODEL`, optionally through a cassette). Agents are picked by
+//! name with [`by_name`]; the LLM judge gets its model with
+//! [`backend_from_spec`].
 
-#[allow(dead_code, reason = "the provider agents and the LLM judge use it")]
+mod anthropic;
 pub mod backend;
 pub mod baseline;
+pub mod cassette;
+pub mod http;
 mod instruction;
+pub mod llm;
+mod openai;
+mod parse;
+pub mod price;
+mod prompt;
+
+#[allow(
+    unused_imports,
+    reason = "the LLM judge (judge/llm.rs) uses backend_from_spec"
+)]
+pub use llm::{AgentOptions, backend_from_spec};
 
 use anyhow::{Result, bail};
 use serde::{Deserialize, Serialize};
@@ -132,10 +148,18 @@ pub trait Agent: Sync {
     fn act(&self, request: &Request) -> Result<Response>;
 }
 
-/// Looks an agent up by its command-line name.
-pub fn by_name(name: &str) -> Result<Box<dyn Agent>> {
-    match name {
-        "baseline" => Ok(Box::new(baseline::Baseline)),
-        other => bail!("unknown agent {other:?} (known: baseline)"),
+/// Looks an agent up by its command-line name: `baseline`, `openai:MODEL`, `anthropic:MODEL`.
+pub fn by_name(name: &str, options: &AgentOptions) -> Result<Box<dyn Agent>> {
+    match name.split_once(':') {
+        None if name == "baseline" => {
+            if options.cassette.is_some() {
+                bail!(
+                    "--cassette needs a model agent (openai:MODEL or anthropic:MODEL), not baseline"
+                );
+            }
+            Ok(Box::new(baseline::Baseline))
+        }
+        Some(("openai" | "anthropic", _)) => Ok(Box::new(llm::LlmAgent::from_spec(name, options)?)),
+        _ => bail!("unknown agent {name:?} (known: {})", llm::KNOWN),
     }
 }

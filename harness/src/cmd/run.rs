@@ -17,9 +17,13 @@ pub struct Args {
     /// Strategies (comma-separated; default: all).
     #[arg(long, value_delimiter = ',')]
     strategy: Vec<String>,
-    /// The agent: `baseline` (embedded, deterministic, no network).
+    /// The agent: `baseline` (embedded, deterministic, no network), `openai:MODEL`
+    /// (OpenAI-compatible /v1/chat/completions: OpenAI, vLLM, Ollama, llama-server,
+    /// OpenRouter) or `anthropic:MODEL` (Messages API).
     #[arg(long, default_value = "baseline")]
     agent: String,
+    #[command(flatten)]
+    model: ModelArgs,
     /// Output folder for run.json, results.jsonl, results.csv, timings.csv, summary.json, report.md and report.html.
     #[arg(long, default_value = "reports/latest")]
     out: PathBuf,
@@ -42,6 +46,66 @@ pub struct Args {
     /// No progress display on stderr.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// How a model agent reaches its provider.
+#[derive(clap::Args)]
+#[command(next_help_heading = "Model agents")]
+struct ModelArgs {
+    /// Provider base URL (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's API).
+    #[arg(long)]
+    base_url: Option<String>,
+    /// Environment variable holding the API key (default: OPENAI_API_KEY / ANTHROPIC_API_KEY;
+    /// unset is fine for local servers). The key never appears in any output.
+    #[arg(long)]
+    api_key_env: Option<String>,
+    /// Timeout of one attempt, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    timeout: f64,
+    /// Retries after a 429, 5xx, timeout or connection error (exponential backoff with jitter;
+    /// Retry-After honoured, capped at 60 s).
+    #[arg(long, default_value_t = 4)]
+    max_retries: u32,
+    /// Backoff base in milliseconds: retry n waits up to base·2ⁿ.
+    #[arg(long, default_value_t = 500)]
+    retry_base_ms: u64,
+    /// Requests in flight to one provider, across all --jobs.
+    #[arg(long, default_value_t = 4)]
+    concurrency: usize,
+    /// Price table (TOML, USD per million tokens per provider:model) instead of the shipped one.
+    #[arg(long)]
+    prices: Option<PathBuf>,
+    /// Record every model exchange to the cassette, or replay a run from it without network
+    /// (a request not in the cassette stops the run).
+    #[arg(long, value_enum)]
+    cassette: Option<agent::cassette::Mode>,
+    /// The cassette file (default: <out>/cassette.jsonl).
+    #[arg(long)]
+    cassette_file: Option<PathBuf>,
+}
+
+impl ModelArgs {
+    fn options(&self, out: &std::path::Path) -> Result<agent::AgentOptions> {
+        if self.concurrency == 0 {
+            bail!("--concurrency must be at least 1");
+        }
+        Ok(agent::AgentOptions {
+            base_url: self.base_url.clone(),
+            api_key_env: self.api_key_env.clone(),
+            http: agent::http::HttpOptions {
+                timeout: agent::llm::timeout(self.timeout)?,
+                max_retries: self.max_retries,
+                retry_base: std::time::Duration::from_millis(self.retry_base_ms),
+                concurrency: self.concurrency,
+            },
+            prices: self.prices.clone(),
+            cassette: self.cassette,
+            cassette_file: self
+                .cassette_file
+                .clone()
+                .unwrap_or_else(|| out.join("cassette.jsonl")),
+        })
+    }
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -74,7 +138,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| args.out.join("recordings"));
     let suite = suite::load(&path, &fixtures, Some(&cache))?;
-    let agent = agent::by_name(&args.agent)?;
+    let agent = agent::by_name(&args.agent, &args.model.options(&args.out)?)?;
     let config = run::Config {
         suite: &suite,
         strategies,

@@ -1,0 +1,158 @@
+//! Prompts of the LLM agents: the templates under `harness/prompts/` (embedded at build time) and the chat request built from a step's [`Request`].
+//!
+//! The system prompt is `prompts/system.md` (action vocabulary, answer shape,
+//! the rule to use only refs present in the observation — as page-agent's
+//! prompt does) followed by the strategy's note `prompts/strategy/NAME.md`
+//! (how to read that observation and what a ref looks like in it). The user
+//! turn holds the instruction, the actions taken so far and the observation;
+//! for `som` the marked screenshot follows as an image part.
+
+use base64::Engine as _;
+use serde_json::{Value, json};
+
+use super::backend::{ChatRequest, Part};
+use super::{Action, Request};
+
+/// The system prompt's common part.
+pub const SYSTEM: &str = include_str!("../../prompts/system.md");
+
+/// Per-strategy notes: (strategy name, note).
+pub const STRATEGY_NOTES: &[(&str, &str)] = &[
+    ("flat", include_str!("../../prompts/strategy/flat.md")),
+    ("aria", include_str!("../../prompts/strategy/aria.md")),
+    (
+        "structural",
+        include_str!("../../prompts/strategy/structural.md"),
+    ),
+    ("som", include_str!("../../prompts/strategy/som.md")),
+    ("html", include_str!("../../prompts/strategy/html.md")),
+    (
+        "html-pruned",
+        include_str!("../../prompts/strategy/html-pruned.md"),
+    ),
+];
+
+/// Output token limit of an action.
+pub const MAX_TOKENS: u32 = 256;
+
+/// The system prompt for a strategy (a strategy without a note gets the common part only).
+pub fn system(strategy: &str) -> String {
+    let note = STRATEGY_NOTES
+        .iter()
+        .find(|(name, _)| *name == strategy)
+        .map_or("", |(_, note)| note);
+    format!("{}\n{}", SYSTEM.trim_end(), note)
+        .trim_end()
+        .to_owned()
+        + "\n"
+}
+
+/// The JSON schema of an answer (OpenAI strict mode: every key required, nulls spelled out).
+pub fn action_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "op": {"type": "string", "enum": ["click", "type", "select", "scroll", "done"]},
+            "ref": {"type": ["string", "null"]},
+            "value": {"type": ["string", "null"]},
+        },
+        "required": ["op", "ref", "value"],
+        "additionalProperties": false,
+    })
+}
+
+/// The chat request for one step.
+pub fn chat_request(request: &Request) -> ChatRequest {
+    let mut user = vec![Part::Text {
+        text: user_text(request),
+    }];
+    if let Some(png) = &request.image_png {
+        user.push(Part::Png {
+            base64: base64::engine::general_purpose::STANDARD.encode(png),
+        });
+    }
+    ChatRequest {
+        system: system(&request.strategy),
+        user,
+        max_tokens: MAX_TOKENS,
+        temperature: 0.0,
+        schema: Some(action_schema()),
+    }
+}
+
+fn user_text(request: &Request) -> String {
+    let history = if request.history.is_empty() {
+        "none".to_owned()
+    } else {
+        request
+            .history
+            .iter()
+            .enumerate()
+            .map(|(i, a)| format!("{}. {}", i + 1, describe(a)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    format!(
+        "Instruction: {}\n\nActions taken so far:\n{}\n\nObservation ({}):\n{}\n\nAnswer with the JSON object of the next action.",
+        request.instruction,
+        history,
+        request.strategy,
+        request.observation.trim_end()
+    )
+}
+
+/// An action as one JSON line, the shape the model answers in.
+fn describe(action: &Action) -> String {
+    json!({"op": action.op, "ref": action.reference, "value": action.value}).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::Op;
+    use pagesnap_engine::strategy::STRATEGIES;
+
+    #[test]
+    fn every_strategy_has_a_note_naming_its_refs() {
+        for strategy in STRATEGIES {
+            let name = strategy.name();
+            let system = system(name);
+            assert!(
+                system.contains(&format!("Observation format ({name})")),
+                "{name}"
+            );
+            assert!(system.contains("Use only refs that appear in the observation"));
+        }
+    }
+
+    #[test]
+    fn user_turn_has_instruction_history_observation_and_image() {
+        let request = Request {
+            instruction: "Click Sign in".into(),
+            strategy: "som".into(),
+            observation: "[10] button \"Sign in\"\n".into(),
+            refs: Vec::new(),
+            history: vec![Action {
+                op: Op::Type,
+                reference: Some("6".into()),
+                value: Some("ada".into()),
+            }],
+            image_png: Some(vec![0x89, b'P', b'N', b'G']),
+        };
+        let chat = chat_request(&request);
+        let Part::Text { text } = &chat.user[0] else {
+            panic!("text first")
+        };
+        assert!(text.starts_with("Instruction: Click Sign in\n"), "{text}");
+        assert!(text.contains("1. {\"op\":\"type\",\"ref\":\"6\",\"value\":\"ada\"}"));
+        assert!(text.contains("Observation (som):\n[10] button \"Sign in\"\n"));
+        assert_eq!(
+            chat.user[1],
+            Part::Png {
+                base64: "iVBORw==".into()
+            }
+        );
+        assert_eq!(chat.temperature, 0.0);
+        assert_eq!(chat.schema, Some(action_schema()));
+    }
+}
