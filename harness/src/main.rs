@@ -3,7 +3,6 @@
 mod agent;
 mod capture;
 mod cmd;
-#[allow(dead_code, reason = "wired into the runner with the provider backends")]
 mod judge;
 mod run;
 mod store;

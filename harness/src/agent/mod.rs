@@ -96,7 +96,6 @@ pub struct Request {
     /// Actions already taken in this task, oldest first.
     pub history: Vec<Action>,
     /// The `som` screenshot with its marks (PNG), sent as an image part.
-    #[allow(dead_code, reason = "the provider agents read it")]
     pub image_png: Option<Vec<u8>>,
 }
 

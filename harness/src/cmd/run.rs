@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::strategy::{self, STRATEGIES};
 
+use crate::judge::llm::LlmJudge;
 use crate::{agent, run, suite};
 
 /// Arguments of `pagesnap run`.
@@ -22,6 +23,11 @@ pub struct Args {
     /// OpenRouter) or `anthropic:MODEL` (Messages API).
     #[arg(long, default_value = "baseline")]
     agent: String,
+    /// Judges: `rule` (ground truth, always on) or `llm:openai:MODEL` / `llm:anthropic:MODEL`, which also asks a
+    /// model whether each step succeeded and reports its agreement with the rule judge (accuracy, Cohen's kappa).
+    /// The judge uses the model-agent flags below (base URL, key variable, retries, cassette).
+    #[arg(long, default_value = "rule")]
+    judge: String,
     #[command(flatten)]
     model: ModelArgs,
     /// Output folder for run.json, results.jsonl, results.csv, timings.csv, summary.json, report.md and report.html.
@@ -138,7 +144,17 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| args.out.join("recordings"));
     let suite = suite::load(&path, &fixtures, Some(&cache))?;
-    let agent = agent::by_name(&args.agent, &args.model.options(&args.out)?)?;
+    let options = args.model.options(&args.out)?;
+    let agent = agent::by_name(&args.agent, &options)?;
+    let judge = match args.judge.as_str() {
+        "rule" => None,
+        spec => match spec.strip_prefix("llm:") {
+            Some(model) => Some(LlmJudge::new(agent::backend_from_spec(model, &options)?)),
+            None => {
+                bail!("unknown judge {spec:?} (known: rule, llm:openai:MODEL, llm:anthropic:MODEL)")
+            }
+        },
+    };
     let config = run::Config {
         suite: &suite,
         strategies,
@@ -149,6 +165,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         suite_path: path.clone(),
         shard: args.shard,
         progress: run::progress::Mode::detect(args.quiet),
+        judge: judge.as_ref(),
     };
     let outcome = run::run(&config)?;
     if outcome.resumed > 0 {

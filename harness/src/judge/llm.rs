@@ -58,11 +58,6 @@ impl LlmJudge {
         LlmJudge { backend }
     }
 
-    /// `llm:provider:model` as shown in reports.
-    pub fn label(&self) -> String {
-        format!("llm:{}", self.backend.label())
-    }
-
     /// Judges one step.
     pub fn step(&self, input: &StepInput<'_>) -> Verdict {
         let mut text = format!(

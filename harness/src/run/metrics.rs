@@ -96,6 +96,8 @@ pub struct StrategySummary {
     pub mean_cost_usd: f64,
     /// LLM judge vs rule judge (none unless rows carry a judge verdict).
     pub judge: Option<Agreement>,
+    /// LLM task judge vs rule task success (none unless rows carry a task verdict).
+    pub task_judge: Option<Agreement>,
     /// Wall-clock figures: they vary between runs, everything else does not.
     pub timing: Timing,
 }
@@ -117,10 +119,10 @@ pub struct Timing {
     pub p90_agent_us: f64,
 }
 
-/// Agreement of the LLM judge with the rule judge on the steps it judged.
+/// Agreement of the LLM judge with the rule judge on the steps (or tasks) it judged.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct Agreement {
-    /// Steps with both verdicts.
+    /// Steps (tasks, for the task judge) with both verdicts.
     pub steps: usize,
     /// Share of steps where the verdicts agree.
     pub accuracy: f64,
@@ -195,6 +197,7 @@ pub fn summarize(strategy: &str, rows: &[&Row]) -> StrategySummary {
         total_cost_usd: round(total_cost),
         mean_cost_usd: round(total_cost / rows.len().max(1) as f64),
         judge: agreement(rows),
+        task_judge: task_agreement(rows),
         timing: Timing {
             mean_engine_us: round(mean_of(engine.iter().copied())),
             median_engine_us: quantile(&engine, 0.5),
@@ -223,6 +226,34 @@ pub fn agreement(rows: &[&Row]) -> Option<Agreement> {
     Some(Agreement {
         steps: steps as usize,
         accuracy: round(agree as f64 / steps as f64),
+        kappa: cohen_kappa(&table).map(round),
+    })
+}
+
+/// LLM task judge vs rule judge per (task, strategy): the task verdict sits on
+/// the task's last step; the rule says success when every step succeeded.
+pub fn task_agreement(rows: &[&Row]) -> Option<Agreement> {
+    let mut tasks: BTreeMap<(&str, &str), (Option<bool>, bool)> = BTreeMap::new();
+    for row in rows {
+        let entry = tasks
+            .entry((row.task.as_str(), row.strategy.as_str()))
+            .or_insert((None, true));
+        entry.0 = entry.0.or(row.task_judge);
+        entry.1 &= row.success;
+    }
+    let mut table = [[0u64; 2]; 2];
+    for (judge, rule) in tasks.into_values() {
+        if let Some(judge) = judge {
+            table[usize::from(judge)][usize::from(rule)] += 1;
+        }
+    }
+    let n = table.iter().flatten().sum::<u64>();
+    if n == 0 {
+        return None;
+    }
+    Some(Agreement {
+        steps: n as usize,
+        accuracy: round((table[0][0] + table[1][1]) as f64 / n as f64),
         kappa: cohen_kappa(&table).map(round),
     })
 }

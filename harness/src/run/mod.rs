@@ -41,6 +41,7 @@ use pagesnap_engine::strategy::{Options, Strategy};
 use serde::{Deserialize, Serialize};
 
 use crate::agent::{Action, Agent, Op, RefItem, Request};
+use crate::judge::llm::{LlmJudge, StepInput, TaskInput};
 use crate::suite::{Step, Suite};
 use crate::tokens;
 
@@ -121,6 +122,9 @@ pub struct Row {
     /// The LLM judge's reason.
     #[serde(default)]
     pub judge_reason: Option<String>,
+    /// The LLM judge's verdict on the whole task (on the task's last step only).
+    #[serde(default)]
+    pub task_judge: Option<bool>,
     /// What went wrong, if the step failed.
     pub error: Option<String>,
     /// The agent's raw answer.
@@ -147,6 +151,8 @@ pub struct Config<'a> {
     pub shard: Option<manifest::Shard>,
     /// How progress is shown on stderr.
     pub progress: progress::Mode,
+    /// The LLM judge, when `--judge llm:…` asked for one (the rule judge always runs).
+    pub judge: Option<&'a LlmJudge>,
 }
 
 /// What a run produced.
@@ -238,9 +244,12 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
 fn progress_for(config: &Config<'_>, existing: &BTreeMap<Key, Row>) -> progress::Progress {
     let mut total = 0;
     let mut skipped = 0;
-    let mine = config.suite.tasks.iter().enumerate().filter(|&(t, _)| {
-        config.shard.is_none_or(|shard| shard.includes(t))
-    });
+    let mine = config
+        .suite
+        .tasks
+        .iter()
+        .enumerate()
+        .filter(|&(t, _)| config.shard.is_none_or(|shard| shard.includes(t)));
     for (_, task) in mine {
         for strategy in &config.strategies {
             for n in 1..=task.steps.len() {
@@ -324,6 +333,8 @@ fn run_unit(
     let task = &config.suite.tasks[t];
     let strategy = config.strategies[s];
     let mut history: Vec<Action> = Vec::new();
+    // The element each history action named (for the LLM task judge).
+    let mut elements: Vec<Option<String>> = Vec::new();
     let mut previous: Option<Observation> = None;
     let mut rows = Vec::new();
     for (n, step) in task.steps.iter().enumerate() {
@@ -347,6 +358,7 @@ fn run_unit(
                     reference: row.reference.clone(),
                     value: row.value.clone(),
                 });
+                elements.push(None);
             }
             previous = observed.ok();
             continue;
@@ -366,12 +378,35 @@ fn run_unit(
                     &history,
                     &mut row,
                 )?;
+                if let Some(judge) = config.judge {
+                    judge_with_llm(
+                        judge,
+                        &task.instruction,
+                        strategy,
+                        &observation,
+                        &history,
+                        &mut row,
+                    );
+                }
                 if let Some(op) = row.op {
                     history.push(Action {
                         op,
                         reference: row.reference.clone(),
                         value: row.value.clone(),
                     });
+                    elements.push(element_of(&observation, &row));
+                }
+                if let Some(judge) = config.judge.filter(|_| n + 1 == task.steps.len()) {
+                    let actions: Vec<(Action, Option<String>)> = history
+                        .iter()
+                        .cloned()
+                        .zip(elements.iter().cloned())
+                        .collect();
+                    let verdict = judge.task(&TaskInput {
+                        instruction: &task.instruction,
+                        actions: &actions,
+                    });
+                    row.task_judge = verdict.success;
                 }
                 previous = Some(observation);
             }
@@ -421,9 +456,50 @@ fn blank_row(task: &str, strategy: &str, step_number: usize, step: &Step) -> Row
         cost_usd: 0.0,
         judge: None,
         judge_reason: None,
+        task_judge: None,
         error: None,
         raw: String::new(),
     }
+}
+
+/// `button "Submit"`: the element the row's ref resolved to, as the observation describes it.
+fn element_of(observation: &Observation, row: &Row) -> Option<String> {
+    let node = row.node?;
+    observation
+        .meta
+        .items
+        .iter()
+        .find(|item| item.node == node)
+        .map(|item| format!("{} {:?}", item.role, item.name))
+}
+
+/// Asks the LLM judge about the action in `row` (rows without an action — a
+/// fault or an invalid answer — are not judged: there is nothing to judge).
+fn judge_with_llm(
+    judge: &LlmJudge,
+    instruction: &str,
+    strategy: &dyn Strategy,
+    observation: &Observation,
+    history: &[Action],
+    row: &mut Row,
+) {
+    let Some(op) = row.op else { return };
+    let action = Action {
+        op,
+        reference: row.reference.clone(),
+        value: row.value.clone(),
+    };
+    let element = element_of(observation, row);
+    let verdict = judge.step(&StepInput {
+        instruction,
+        strategy: strategy.name(),
+        observation: &observation.text,
+        history,
+        action: &action,
+        element,
+    });
+    row.judge = verdict.success;
+    row.judge_reason = Some(verdict.reason);
 }
 
 #[expect(

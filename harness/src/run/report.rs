@@ -167,6 +167,7 @@ const CSV_HEADER: &[&str] = &[
     "cost_usd",
     "judge",
     "judge_reason",
+    "task_judge",
     "error",
     "raw",
 ];
@@ -207,6 +208,7 @@ fn csv(rows: &[Row]) -> String {
             format!("{:.6}", r.cost_usd),
             flag(r.judge),
             cell(r.judge_reason.as_deref().unwrap_or("")),
+            flag(r.task_judge),
             cell(r.error.as_deref().unwrap_or("")),
             cell(&r.raw),
         ];
@@ -367,6 +369,15 @@ fn markdown(report: &Report) -> String {
             }
         }
         out.push_str(&line("all", &overall));
+        let tasks_judged: Vec<String> = summaries
+            .iter()
+            .filter_map(|s| s.task_judge.as_ref().map(|a| line(&s.strategy, a)))
+            .collect();
+        if !tasks_judged.is_empty() {
+            out.push_str("\nPer task (the judge saw the whole action sequence; column `steps` counts tasks):\n\n");
+            out.push_str("| strategy | tasks | accuracy | Cohen's kappa |\n|---|---|---|---|\n");
+            out.extend(tasks_judged);
+        }
     }
     out.push_str("\n## Tasks\n\n");
     out.push_str("Steps passed per task and strategy.\n\n| task |");
