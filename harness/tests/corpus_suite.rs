@@ -1,26 +1,13 @@
 //! `suites/corpus.toml` end to end: its real pages are recorded at run time, every step gets a row, recall is sane, and `--resume` records nothing again.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
+mod common;
+
+use common::{pagesnap, read_json, root};
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 use std::time::SystemTime;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn pagesnap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("pagesnap runs")
-}
-
-fn read_json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).expect("read json")).expect("valid json")
-}
 
 /// Every recording in the cache with its modification time.
 fn cache_state(dir: &Path) -> Vec<(PathBuf, SystemTime)> {

@@ -1,29 +1,13 @@
 //! `pagesnap diff`: the regression table, `--fail-if` breaches (exit 1) and bad input (exit 2) on real run folders.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
+mod common;
+
+use common::{pagesnap, stderr, stdout};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn pagesnap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("pagesnap runs")
-}
-
-fn stdout(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stdout).into_owned()
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// One real smoke run (aria, flat), shared by the tests of this file.
 fn base_run() -> &'static Path {

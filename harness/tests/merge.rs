@@ -1,24 +1,11 @@
 //! `pagesnap run --shard K/N` and `pagesnap merge`: shards joined give the same results as one unsharded run.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::{pagesnap, read_json, stderr, without_timing};
 
-fn pagesnap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("pagesnap runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
+use std::path::Path;
 
 fn run_smoke(out: &Path, shard: Option<&str>) {
     let mut args = vec![
@@ -35,18 +22,6 @@ fn run_smoke(out: &Path, shard: Option<&str>) {
     }
     let output = pagesnap(&args);
     assert!(output.status.success(), "{}", stderr(&output));
-}
-
-fn read_json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-/// summary.json without its wall-clock parts.
-fn without_timing(mut summary: serde_json::Value) -> serde_json::Value {
-    for s in summary["strategies"].as_array_mut().unwrap() {
-        s.as_object_mut().unwrap().remove("timing");
-    }
-    summary
 }
 
 fn task_ids(dir: &Path) -> Vec<String> {

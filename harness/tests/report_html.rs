@@ -1,6 +1,10 @@
 //! `report.html` in real headless Chromium: no console errors, the SVG charts render, page-derived markup stays text.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
+mod common;
+
+use common::root;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{Arc, Mutex};
@@ -11,10 +15,6 @@ use chromiumoxide::cdp::browser_protocol::log::{EnableParams as LogEnable, Event
 use chromiumoxide::cdp::js_protocol::runtime::{EventConsoleApiCalled, EventExceptionThrown};
 use chromiumoxide::page::ScreenshotParams;
 use futures::StreamExt;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 const IMG: &str = r#"<img src=x onerror="document.title='pwned'">"#;
 const SCRIPT: &str = "</title></td><script>document.title='pwned'</script>";

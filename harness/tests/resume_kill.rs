@@ -1,13 +1,13 @@
 //! A run killed midway with SIGKILL and finished with `--resume` gives the same final metrics as an uninterrupted run.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{read_json, root, without_timing};
+
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn command(out: &Path, resume: bool) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_pagesnap"));
@@ -40,51 +40,22 @@ fn lines(out: &Path) -> usize {
         .unwrap_or(0)
 }
 
-/// summary.json without wall-clock figures: every `timing` object removed,
-/// wherever it sits.
+/// summary.json without wall-clock figures.
 fn summary(out: &Path) -> serde_json::Value {
-    fn strip(value: &mut serde_json::Value) {
-        match value {
-            serde_json::Value::Object(map) => {
-                map.remove("timing");
-                map.values_mut().for_each(strip);
-            }
-            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    let text = std::fs::read_to_string(out.join("summary.json")).expect("summary.json");
-    let mut value: serde_json::Value = serde_json::from_str(&text).expect("valid json");
-    strip(&mut value);
-    value
+    without_timing(read_json(&out.join("summary.json")))
 }
 
 /// results.csv as bytes: it holds no wall-clock column (those are in
 /// timings.csv), so an interrupted-and-resumed run must match byte for byte.
 fn results(out: &Path) -> String {
     let text = std::fs::read_to_string(out.join("results.csv")).expect("results.csv");
-    let header = split_csv(text.lines().next().expect("header"));
+    // Header names hold no comma or quote, so splitting on commas is exact.
+    let header: Vec<&str> = text.lines().next().expect("header").split(',').collect();
     assert!(
-        !header.iter().any(|h| h == "engine_us" || h == "agent_us"),
+        !header.iter().any(|h| *h == "engine_us" || *h == "agent_us"),
         "{header:?}"
     );
     text
-}
-
-fn split_csv(line: &str) -> Vec<String> {
-    let mut cells = vec![String::new()];
-    let mut quoted = false;
-    for c in line.chars() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                cells.last_mut().expect("a cell").push(c);
-            }
-            ',' if !quoted => cells.push(String::new()),
-            _ => cells.last_mut().expect("a cell").push(c),
-        }
-    }
-    cells
 }
 
 #[test]

@@ -1,24 +1,11 @@
 //! `pagesnap run`: suite loading errors, the smoke suite end to end, and `--resume`.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
+mod common;
+
+use common::{pagesnap, root, stderr};
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn pagesnap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
-        .current_dir(root())
-        .args(args)
-        .output()
-        .expect("pagesnap runs")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
 
 /// Writes a suite with one good task and `bad` appended, and returns the error `pagesnap run` prints.
 fn load_error(bad: &str) -> (String, PathBuf) {
