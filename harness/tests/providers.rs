@@ -159,6 +159,11 @@ fn handle(stream: TcpStream, state: &Mutex<State>) {
         n
     };
     let (status, extra, body) = respond(&seen, n);
+    // Out of flight before the answer is written: the client holds its permit
+    // until it has read the answer, so this interval lies inside the client's
+    // and overlaps here only when the client's overlap. Counting after the
+    // write races the next request past the decrement.
+    state.lock().unwrap().in_flight -= 1;
     let mut stream = stream;
     let reason = match status {
         200 => "OK",
@@ -172,7 +177,6 @@ fn handle(stream: TcpStream, state: &Mutex<State>) {
     );
     let _ = stream.write_all(response.as_bytes());
     let _ = stream.flush();
-    state.lock().unwrap().in_flight -= 1;
 }
 
 fn respond(seen: &Seen, n: usize) -> (u16, String, String) {
