@@ -537,6 +537,36 @@ fn embedded_controls_contribute_their_values() {
 }
 
 #[test]
+fn visibility_visible_inside_visibility_hidden_still_names() {
+    // CSS 2.2 §11.2: `visibility` inherits, so a descendant may show again;
+    // Chromium names the button from its content. `aria-hidden` and
+    // `display: none` hide whole subtrees, whatever the descendants say.
+    let fx = Fixture::new(
+        "<div style='visibility: hidden'><span>gone</span>\
+           <button id=a style='visibility: visible'>Shown <i>again</i></button>\
+           <button id=b>Still <b style='visibility: visible'>half</b></button></div>\
+         <div aria-hidden=true><button id=c style='visibility: visible'>Aria</button></div>\
+         <button id=d aria-labelledby=h>x</button><div style='visibility: hidden' id=h>Hidden label</div>",
+    );
+    assert_eq!(fx.name("#a"), "Shown again");
+    assert_eq!(
+        fx.name("#b"),
+        "",
+        "a hidden target has no name (accname 2A)"
+    );
+    assert_eq!(
+        fx.name("#c"),
+        "",
+        "visibility: visible does not undo aria-hidden"
+    );
+    assert_eq!(
+        fx.name("#d"),
+        "Hidden label",
+        "aria-labelledby reads hidden targets"
+    );
+}
+
+#[test]
 fn name_from_content_normalises_whitespace_and_nesting() {
     let fx = Fixture::new(
         "<button id=a>\n  Add <em>to</em>\n\t<strong>cart</strong>  </button>\

@@ -262,6 +262,10 @@ impl<'a> Namer<'a> {
     fn new(page: &'a Page, roles: &'a [Option<Role>], visibility: &[Visibility]) -> Namer<'a> {
         let len = page.len();
         let mut hidden = vec![false; len];
+        // Hidden together with every descendant (not rendered, `hidden`,
+        // `aria-hidden`); `visibility: hidden` is not among them: a
+        // descendant with `visibility: visible` shows again (CSS 2.2 §11.2).
+        let mut subtree_hidden = vec![false; len];
         let mut in_select = vec![false; len];
         let mut in_grid = vec![false; len];
         let mut tree_root = vec![NodeId::ROOT; len];
@@ -270,7 +274,7 @@ impl<'a> Namer<'a> {
         for id in page.ids() {
             let i = id.index();
             let parent = page.parent(id);
-            let inherited_hidden = parent.is_some_and(|p| hidden[p.index()]);
+            let inherited_hidden = parent.is_some_and(|p| subtree_hidden[p.index()]);
             // Options of a closed `<select>` have no box, yet they are not
             // hidden for names (Playwright's `isElementHiddenForAria`).
             in_select[i] = parent.is_some_and(|p| {
@@ -289,20 +293,19 @@ impl<'a> Namer<'a> {
                 Some("table") => false,
                 _ => in_grid[p.index()],
             });
-            let by_visibility = !in_select[i]
-                && matches!(
-                    visibility.get(i).and_then(|v| v.hidden),
-                    Some(
-                        Hidden::NotRendered
-                            | Hidden::VisibilityHidden
-                            | Hidden::HiddenAttribute
-                            | Hidden::AriaHidden
-                    )
-                );
+            let reason = visibility
+                .get(i)
+                .and_then(|v| v.hidden)
+                .filter(|_| !in_select[i]);
+            let subtree_reason = matches!(
+                reason,
+                Some(Hidden::NotRendered | Hidden::HiddenAttribute | Hidden::AriaHidden)
+            );
             let own = page
                 .element(id)
                 .is_some_and(|e| hidden_by_attributes(page, e));
-            hidden[i] = inherited_hidden || by_visibility || own;
+            subtree_hidden[i] = inherited_hidden || subtree_reason || own;
+            hidden[i] = subtree_hidden[i] || reason == Some(Hidden::VisibilityHidden);
             if let Some(element) = page.element(id).filter(|e| e.is("label")) {
                 let control = match element.attr("for") {
                     Some(target) => ids
@@ -941,9 +944,10 @@ fn is_labelable(element: &Element) -> bool {
         }
 }
 
-/// Hidden by attributes alone: `aria-hidden="true"` on any page, plus the
-/// `hidden` attribute and inline `display:none`/`visibility:hidden` on pages
-/// without layout (recordings report real styles through `Visibility`).
+/// Hidden with its whole subtree by attributes alone: `aria-hidden="true"` on
+/// any page, plus the `hidden` attribute and inline `display:none` on pages
+/// without layout (recordings report real styles through `Visibility`, which
+/// also reads inline `visibility` on pages without layout).
 fn hidden_by_attributes(page: &Page, element: &Element) -> bool {
     if element
         .attr("aria-hidden")
@@ -959,7 +963,7 @@ fn hidden_by_attributes(page: &Page, element: &Element) -> bool {
     }
     element.attr("style").is_some_and(|style| {
         let style: String = style.to_ascii_lowercase().split_whitespace().collect();
-        style.contains("display:none") || style.contains("visibility:hidden")
+        style.contains("display:none")
     })
 }
 
