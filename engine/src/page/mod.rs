@@ -285,21 +285,27 @@ impl Page {
     /// Concatenated data of the text nodes in the subtree, in document order
     /// (the DOM's `textContent`; shadow trees and iframe documents excluded).
     pub fn text_content(&self, id: NodeId) -> String {
-        let mut out = String::new();
+        self.texts(id).collect()
+    }
+
+    /// The text nodes of `textContent`, in document order, read lazily.
+    pub fn texts(&self, id: NodeId) -> impl Iterator<Item = &str> + '_ {
         let end = self.subtree_end(id);
         let mut current = id;
-        while current < end {
-            match self.node(current) {
-                Node::Text(text) => out.push_str(text),
-                Node::ShadowRoot(_) | Node::Document { .. } if current != id => {
-                    current = self.subtree_end(current);
-                    continue;
+        std::iter::from_fn(move || {
+            while current < end {
+                let here = current;
+                current = NodeId(current.0 + 1);
+                match self.node(here) {
+                    Node::Text(text) => return Some(text.as_str()),
+                    Node::ShadowRoot(_) | Node::Document { .. } if here != id => {
+                        current = self.subtree_end(here);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
-            current = NodeId(current.0 + 1);
-        }
-        out
+            None
+        })
     }
 
     /// Elements matching a selector, in document order (all trees, including

@@ -9,6 +9,7 @@ pub mod redact;
 pub mod refs;
 pub mod viewport;
 
+use std::borrow::Cow;
 use std::cell::Cell;
 
 use crate::analyze::{Analysis, ModalKind, NameSource, Strength};
@@ -119,6 +120,9 @@ pub struct Context<'p> {
     in_scope: Vec<bool>,
     /// Per node: a secret field whose value must never be shown.
     secret: Vec<bool>,
+    /// Per node: the nearest visible heading without a ref before it in
+    /// document order (the chain item contexts follow).
+    heading_before: Vec<Option<NodeId>>,
     redactions: Cell<usize>,
 }
 
@@ -148,6 +152,19 @@ impl<'p> Context<'p> {
             ref_of[target.id.index()] = target.number;
         }
         let secret = redact::secret_fields(page, analysis);
+        let mut heading_before = Vec::with_capacity(page.len());
+        let mut last = None;
+        for id in page.ids() {
+            heading_before.push(last);
+            let i = id.index();
+            if ref_of[i] == 0
+                && page.element(id).is_some()
+                && analysis.role(id) == Some("heading")
+                && analysis.visibility[i].is_visible()
+            {
+                last = Some(id);
+            }
+        }
         Ok(Context {
             page,
             analysis,
@@ -157,6 +174,7 @@ impl<'p> Context<'p> {
             ref_of,
             in_scope,
             secret,
+            heading_before,
             redactions: Cell::new(0),
         })
     }
@@ -193,9 +211,9 @@ impl<'p> Context<'p> {
         if !self.redact {
             return text.to_owned();
         }
-        let (out, n) = redact::redact_text(text);
+        let (out, n) = redact::redact(text);
         self.redactions.set(self.redactions.get() + n);
-        out
+        out.into_owned()
     }
 
     /// A node's current value as shown: `[redacted]` for secret fields.
@@ -306,62 +324,76 @@ impl<'p> Context<'p> {
     }
 
     /// Nearby text of a node: the nearest preceding heading, then (for a
-    /// nameless node) its own text, then the visible text just before it,
-    /// stopping at the previous ref'd control (whose text is its own). Both walks are bounded by [`CONTEXT_NODES`] so pages with
-    /// many refs stay linear; redacted like all shown text, not counted.
+    /// nameless node) its first words, then the last words of the visible
+    /// text just before it, stopping at the previous ref'd control (whose
+    /// text is its own). The walk back is bounded by [`CONTEXT_NODES`] and
+    /// the words by [`CONTEXT_WORDS`], so pages with many refs and long
+    /// texts stay linear; redacted like all shown text, not counted.
     fn context(&self, id: NodeId) -> String {
         let analysis = self.analysis;
-        let mut heading = String::new();
+        let first = id.index().saturating_sub(CONTEXT_NODES);
+        // The nearest heading before the node that is not one of its ancestors.
+        let mut heading_at = self.heading_before[id.index()];
+        while let Some(h) = heading_at.filter(|&h| self.page.contains(h, id)) {
+            heading_at = self.heading_before[h.index()];
+        }
+        let heading_at = heading_at.filter(|h| h.index() >= first);
+        let heading = heading_at
+            .and_then(|h| analysis.name(h))
+            .map(|n| n.text.clone())
+            .unwrap_or_default();
         let mut before: Vec<String> = Vec::new();
         let mut words = 0;
-        let mut collecting = true;
-        let first = id.index().saturating_sub(CONTEXT_NODES);
-        for i in (first..id.index()).rev() {
+        // Text after the heading only: its own text is the heading.
+        let stop = heading_at.map_or(first, |h| self.page.subtree_end(h).index());
+        for i in (stop..id.index()).rev() {
+            if words >= CONTEXT_WORDS {
+                break;
+            }
             let node = NodeId::from_index(i);
             if self.page.contains(node, id) {
                 continue;
             }
-            let parent_ref = self
-                .page
-                .parent(node)
-                .is_some_and(|p| self.ref_of[p.index()] != 0);
             match self.page.node(node) {
-                Node::Text(text) if collecting && words < CONTEXT_WORDS => {
-                    let visible = self
-                        .page
-                        .parent(node)
-                        .is_some_and(|p| analysis.visibility[p.index()].is_visible());
-                    if parent_ref {
-                        collecting = false;
-                    } else if visible && !text.trim().is_empty() {
-                        words += text.split_whitespace().count();
-                        before.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
+                Node::Text(text) => {
+                    let parent = self.page.parent(node);
+                    if parent.is_some_and(|p| self.ref_of[p.index()] != 0) {
+                        break;
+                    }
+                    let visible =
+                        parent.is_some_and(|p| analysis.visibility[p.index()].is_visible());
+                    if visible {
+                        // The words nearest the node: the end of this text.
+                        let mut last: Vec<&str> = text
+                            .split_whitespace()
+                            .rev()
+                            .take(CONTEXT_WORDS - words)
+                            .collect();
+                        if !last.is_empty() {
+                            words += last.len();
+                            last.reverse();
+                            before.push(last.join(" "));
+                        }
                     }
                 }
-                Node::Element(_) if self.ref_of[i] != 0 => collecting = false,
-                Node::Element(_)
-                    if analysis.role(node) == Some("heading")
-                        && analysis.visibility[i].is_visible() =>
-                {
-                    heading = analysis
-                        .name(node)
-                        .map(|n| n.text.clone())
-                        .unwrap_or_default();
-                    break;
-                }
+                Node::Element(_) if self.ref_of[i] != 0 => break,
                 _ => {}
             }
         }
         before.reverse();
         let mut text = before.join(" ");
-        if let Some(rest) = text.strip_prefix(heading.as_str()) {
-            // The heading's own text was collected on the way to it.
-            text = rest.trim_start().to_owned();
-        }
         if analysis.name(id).is_none_or(|n| n.text.trim().is_empty()) {
             // A nameless control (clickable div, icon button): its own text is
             // what every strategy prints for it.
-            let own = self.page.text_content(id);
+            // Read only as far as the words kept: once a word follows them,
+            // later text cannot change them.
+            let mut own = String::new();
+            for piece in self.page.texts(id) {
+                own.push_str(piece);
+                if own.split_whitespace().nth(CONTEXT_WORDS).is_some() {
+                    break;
+                }
+            }
             let own: Vec<&str> = own.split_whitespace().take(CONTEXT_WORDS).collect();
             if !own.is_empty() {
                 text = if text.is_empty() {
@@ -379,7 +411,10 @@ impl<'p> Context<'p> {
             out.push_str(&text);
         }
         if self.redact {
-            redact::redact_text(&out).0
+            match redact::redact(&out).0 {
+                Cow::Borrowed(_) => out,
+                Cow::Owned(redacted) => redacted,
+            }
         } else {
             out
         }

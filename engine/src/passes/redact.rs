@@ -1,5 +1,8 @@
 //! Redaction: secret fields (passwords, card numbers, tokens, SSNs) and secret-looking values never reach the model.
 
+use std::borrow::Cow;
+use std::ops::Range;
+
 use crate::analyze::Analysis;
 use crate::page::{Namespace, Page};
 
@@ -40,6 +43,10 @@ const SECRET_WORDS: &[&str] = &[
 /// Per node: an input/textarea whose value is secret by what the field is.
 pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
     let mut out = vec![false; page.len()];
+    let words: Vec<(&str, String)> = SECRET_WORDS
+        .iter()
+        .map(|w| (*w, w.replace(['_', '-'], " ")))
+        .collect();
     for element in page.elements() {
         let e = element.value();
         if e.ns != Namespace::Html || !(e.name == "input" || e.name == "textarea") {
@@ -68,10 +75,9 @@ pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
             haystack.push_str(&name.text.to_ascii_lowercase());
         }
         let normalized = haystack.replace(['_', '-'], " ");
-        let hit = SECRET_WORDS.iter().any(|w| {
-            let w_norm = w.replace(['_', '-'], " ");
-            contains_word(&normalized, &w_norm) || contains_word(&haystack, w)
-        });
+        let hit = words
+            .iter()
+            .any(|(w, w_norm)| contains_word(&normalized, w_norm) || contains_word(&haystack, w));
         let value_secret = element
             .layout()
             .value
@@ -105,103 +111,158 @@ fn contains_word(haystack: &str, word: &str) -> bool {
 /// strings, Luhn-valid card numbers, US SSNs) in free text. Returns the text
 /// and the number of replacements.
 pub fn redact_text(text: &str) -> (String, usize) {
-    // Card numbers and SSNs span spaces/dashes, so check them over digit runs first.
-    let mut out = String::with_capacity(text.len());
-    let mut count = 0;
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        if chars[i].is_ascii_digit() && (i == 0 || !chars[i - 1].is_ascii_alphanumeric()) {
-            // Longest run of digits with single spaces/dashes between groups.
-            let mut j = i;
-            let mut digits = String::new();
-            let mut end = i;
-            while j < chars.len() {
-                let c = chars[j];
-                if c.is_ascii_digit() {
-                    digits.push(c);
-                    end = j + 1;
-                } else if (c == ' ' || c == '-')
-                    && j + 1 < chars.len()
-                    && chars[j + 1].is_ascii_digit()
-                    && !digits.is_empty()
-                {
-                } else {
-                    break;
-                }
-                j += 1;
-            }
-            let run: String = chars[i..end].iter().collect();
-            let boundary_after = chars.get(end).is_none_or(|c| !c.is_ascii_alphanumeric());
-            if boundary_after && (is_card(&digits) || is_ssn(&run)) {
-                out.push_str(REDACTED);
-                count += 1;
-                i = end;
-                continue;
-            }
-        }
-        // Whitespace-delimited tokens.
-        if !chars[i].is_whitespace() && (i == 0 || chars[i - 1].is_whitespace()) {
-            let mut j = i;
-            while j < chars.len() && !chars[j].is_whitespace() {
-                j += 1;
-            }
-            let token: String = chars[i..j].iter().collect();
-            let trimmed = token.trim_matches(|c: char| "\"'()[]{}<>,;.!?".contains(c));
-            if looks_secret(trimmed) {
-                let start = token.find(trimmed).unwrap_or(0);
-                out.push_str(&token[..start]);
-                out.push_str(REDACTED);
-                out.push_str(&token[start + trimmed.len()..]);
-                count += 1;
-                i = j;
-                continue;
-            }
-            // Secrets inside URLs and key=value pairs (`/t?token=eyJ…&a=1`).
-            let (pieces, n) = redact_pieces(&token);
-            if n > 0 {
-                out.push_str(&pieces);
-                count += n;
-                i = j;
-                continue;
-            }
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
-    (out, count)
+    let (out, count) = redact(text);
+    (out.into_owned(), count)
 }
 
-/// Redacts the secret-looking pieces of a token split at URL and
-/// key-value delimiters.
-fn redact_pieces(token: &str) -> (String, usize) {
-    let mut out = String::with_capacity(token.len());
+/// [`redact_text`] without a copy when nothing is secret, which is nearly
+/// always: one pass over the text, allocating only when it replaces. Words
+/// shorter than the shortest secret are stepped over byte by byte.
+pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
+    let bytes = text.as_bytes();
+    let mut out: Option<String> = None;
+    // `text[copied..]` is still to be copied into `out` once it exists.
+    let mut copied = 0;
     let mut count = 0;
-    let mut piece = String::new();
-    let flush = |piece: &mut String, out: &mut String, count: &mut usize| {
-        if looks_secret(piece) {
-            out.push_str(REDACTED);
-            *count += 1;
-        } else {
-            out.push_str(piece);
-        }
-        piece.clear();
+    let replace = |out: &mut Option<String>, copied: &mut usize, range: Range<usize>| {
+        let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
+        out.push_str(&text[*copied..range.start]);
+        out.push_str(REDACTED);
+        *copied = range.end;
     };
-    for c in token.chars() {
-        if "/?&=#:;,'\"()<>[]{}".contains(c) {
-            flush(&mut piece, &mut out, &mut count);
-            out.push(c);
-        } else {
-            piece.push(c);
+    let mut at = 0;
+    // The character before `at` in the text (`None` at the start).
+    let mut before: Option<char> = None;
+    while at < bytes.len() {
+        // Card numbers and SSNs span spaces/dashes, so check digit runs first.
+        if bytes[at].is_ascii_digit() && before.is_none_or(|c| !c.is_ascii_alphanumeric()) {
+            let end = digit_run_end(bytes, at);
+            let run = &text[at..end];
+            let boundary_after = text[end..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_ascii_alphanumeric());
+            if boundary_after && run.len() >= MIN_DIGIT_RUN && (is_card(run) || is_ssn(run)) {
+                replace(&mut out, &mut copied, at..end);
+                count += 1;
+                before = Some(char::from(bytes[end - 1]));
+                at = end;
+                continue;
+            }
+        }
+        let c = match bytes[at] {
+            b if b.is_ascii() => char::from(b),
+            _ => text[at..]
+                .chars()
+                .next()
+                .unwrap_or(char::REPLACEMENT_CHARACTER),
+        };
+        // Whitespace-delimited tokens; none shorter than MIN_SECRET can hold one.
+        if !c.is_whitespace() && before.is_none_or(char::is_whitespace) {
+            let end = text[at..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |n| at + n);
+            let found = if end - at >= MIN_SECRET {
+                redact_token(text, at..end, &mut |range| {
+                    replace(&mut out, &mut copied, range)
+                })
+            } else {
+                0
+            };
+            if found > 0 {
+                count += found;
+                before = text[..end].chars().next_back();
+                at = end;
+                continue;
+            }
+        }
+        before = Some(c);
+        at += c.len_utf8();
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            (Cow::Owned(out), count)
+        }
+        None => (Cow::Borrowed(text), 0),
+    }
+}
+
+/// Bytes of the shortest token [`looks_secret`] accepts.
+const MIN_SECRET: usize = 12;
+/// Characters of the shortest digit run that can be a secret (`ddd-dd-dddd`).
+const MIN_DIGIT_RUN: usize = 11;
+
+/// Redacts a whitespace-delimited token of `text`: the whole token (less
+/// surrounding punctuation) when it looks secret, else its secret-looking
+/// pieces between URL and key-value delimiters (`/t?token=eyJ…&a=1`). Calls
+/// `replace` with each range to redact; returns how many there were.
+fn redact_token(text: &str, token: Range<usize>, replace: &mut dyn FnMut(Range<usize>)) -> usize {
+    let start = token.start;
+    let token = &text[token];
+    // Quotes and punctuation around a secret, ASCII or not (`“sk-…”`, `«eyJ…»`).
+    let trimmed = token.trim_matches(|c: char| {
+        !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '/' | '='))
+    });
+    if looks_secret(trimmed) {
+        let offset = start + (trimmed.as_ptr() as usize - token.as_ptr() as usize);
+        replace(offset..offset + trimmed.len());
+        return 1;
+    }
+    let mut found = 0;
+    let mut piece_start = 0;
+    for (i, c) in token.char_indices().chain([(token.len(), '/')]) {
+        if matches!(
+            c,
+            '/' | '?'
+                | '&'
+                | '='
+                | '#'
+                | ':'
+                | ';'
+                | ','
+                | '\''
+                | '"'
+                | '('
+                | ')'
+                | '<'
+                | '>'
+                | '['
+                | ']'
+                | '{'
+                | '}'
+        ) {
+            if looks_secret(&token[piece_start..i]) {
+                replace(start + piece_start..start + i);
+                found += 1;
+            }
+            piece_start = i + c.len_utf8();
         }
     }
-    flush(&mut piece, &mut out, &mut count);
-    (out, count)
+    found
+}
+
+/// End of the longest run of ASCII digits from `start`, groups joined by
+/// single spaces or dashes (`4242 4242-4242`).
+fn digit_run_end(bytes: &[u8], start: usize) -> usize {
+    let mut end = start;
+    let mut j = start;
+    while j < bytes.len() {
+        if bytes[j].is_ascii_digit() {
+            end = j + 1;
+        } else if !(matches!(bytes[j], b' ' | b'-')
+            && bytes.get(j + 1).is_some_and(u8::is_ascii_digit))
+        {
+            break;
+        }
+        j += 1;
+    }
+    end
 }
 
 /// A single token that looks like a credential.
 pub fn looks_secret(token: &str) -> bool {
-    if token.len() < 12 {
+    if token.len() < MIN_SECRET {
         return false;
     }
     // JWT: three base64url segments, header starting with `eyJ`.
@@ -272,21 +333,16 @@ fn entropy(token: &str) -> f64 {
         .sum()
 }
 
-/// 13–19 digits passing the Luhn check.
-fn is_card(digits: &str) -> bool {
-    if !(13..=19).contains(&digits.len()) {
+/// 13–19 digits (separators skipped) passing the Luhn check.
+fn is_card(run: &str) -> bool {
+    let digits = run.bytes().filter(u8::is_ascii_digit);
+    if !(13..=19).contains(&digits.clone().count()) {
         return false;
     }
     let mut sum = 0;
-    for (i, c) in digits.chars().rev().enumerate() {
-        let mut d = c.to_digit(10).unwrap_or(0);
-        if i % 2 == 1 {
-            d *= 2;
-            if d > 9 {
-                d -= 9;
-            }
-        }
-        sum += d;
+    for (i, d) in digits.rev().map(|b| u32::from(b - b'0')).enumerate() {
+        let d = if i % 2 == 1 { d * 2 } else { d };
+        sum += if d > 9 { d - 9 } else { d };
     }
     sum % 10 == 0
 }
@@ -332,6 +388,33 @@ mod tests {
     }
 
     #[test]
+    fn finds_secrets_at_every_kind_of_boundary() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcDEF123_-x";
+        let key = "sk-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c";
+        let cases = [
+            ("x/4242-4242-4242-4242 y".to_owned(), "x/[redacted] y", 1),
+            ("é078-05-1120".to_owned(), "é[redacted]", 1),
+            ("1 078-05-1120".to_owned(), "1 [redacted]", 1),
+            (format!("«{jwt}»"), "«[redacted]»", 1),
+            (format!("key “{key}”."), "key “[redacted]”.", 1),
+            (format!("({key})."), "([redacted]).", 1),
+            (
+                format!("x\u{3000}{key}\u{3000}y"),
+                "x\u{3000}[redacted]\u{3000}y",
+                1,
+            ),
+            (
+                format!("/cb?token={jwt}&next=/home?k={key}#x"),
+                "/cb?token=[redacted]&next=/home?k=[redacted]#x",
+                2,
+            ),
+        ];
+        for (text, want, n) in cases {
+            assert_eq!(redact_text(&text), (want.to_owned(), n), "{text}");
+        }
+    }
+
+    #[test]
     fn leaves_ordinary_text_alone() {
         for text in [
             "Call 555-1234 or 2024-11-22",
@@ -339,6 +422,9 @@ mod tests {
             "https://example.com/a/very/long/path/that-is-not-a-secret",
             "internationalization",
             "4242 4242 4242 4241",
+            "a 4242 4242 4242 4242x",
+            "078-05-1120-1",
+            "«internationalization» — “Straßenbahnhaltestelle”",
         ] {
             assert_eq!(redact_text(text), (text.to_owned(), 0), "{text}");
         }

@@ -793,7 +793,7 @@ fn is_control(c: char) -> bool {
     c <= 0x1f || (0x7f..=0x9f).contains(&c)
 }
 
-/// Playwright's `yamlStringNeedsQuotes`.
+/// Playwright's `yamlStringNeedsQuotes`, in one pass without copies.
 fn yaml_needs_quotes(text: &str) -> bool {
     let Some(first) = text.chars().next() else {
         return true;
@@ -802,18 +802,18 @@ fn yaml_needs_quotes(text: &str) -> bool {
     if js_space(first) || js_space(last) {
         return true;
     }
-    if text
-        .chars()
-        .any(|c| is_control(c) && !matches!(c, '\t' | '\n' | '\r'))
-    {
+    if matches!(
+        first,
+        '-' | '[' | '&' | '*' | ']' | ',' | '?' | '!' | '>' | '|' | '@' | '"' | '\'' | '#' | '%'
+    ) {
         return true;
     }
-    if first == '-' || first == '[' || "&*],?!>|@\"'#%".contains(first) {
-        return true;
-    }
-    let chars: Vec<char> = text.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let next = chars.get(i + 1).copied();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if is_control(c) && !matches!(c, '\t' | '\n' | '\r') {
+            return true;
+        }
+        let next = chars.peek().copied();
         if (c == ':' || c == '\n') && next.is_none_or(js_space) {
             return true;
         }
@@ -824,9 +824,9 @@ fn yaml_needs_quotes(text: &str) -> bool {
             return true;
         }
     }
-    js_number_like(text)
-        || ["y", "n", "yes", "no", "true", "false", "on", "off", "null"]
-            .contains(&text.to_lowercase().as_str())
+    // The YAML 1.1 words; no non-ASCII character lowercases into them.
+    const WORDS: [&str; 9] = ["y", "n", "yes", "no", "true", "false", "on", "off", "null"];
+    js_number_like(text) || WORDS.iter().any(|w| text.eq_ignore_ascii_case(w))
 }
 
 /// `!isNaN(Number(text))` for a non-empty string.

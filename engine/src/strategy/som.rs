@@ -120,7 +120,7 @@ impl Strategy for Som {
                                 .as_deref()
                                 .is_some_and(|v| !v.is_empty())
                     }
-                    Node::Text(text) => redact::redact_text(text).1 > 0,
+                    Node::Text(text) => redact::redact(text).1 > 0,
                     _ => false,
                 };
                 let Some(b) = page
