@@ -12,6 +12,7 @@
 //! only: the engine never reads it to compute roles or names.
 
 use std::io::{Read, Write};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -159,17 +160,18 @@ pub struct RecNode {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ns: Option<String>,
     /// Attributes in source order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub attrs: Vec<(String, String)>,
+    #[serde(default, skip_serializing_if = "<[_]>::is_empty")]
+    pub attrs: Arc<[(String, String)]>,
     /// The data of a text node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub text: Option<String>,
+    pub text: Option<Arc<str>>,
     /// Border box in document coordinates; absent when not rendered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Rect>,
-    /// Computed styles of a rendered element.
+    /// Computed styles of a rendered element (shared with the [`crate::page::Page`]
+    /// built from it, which then copies no strings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub style: Option<Style>,
+    pub style: Option<Arc<Style>>,
     /// Chromium's paint order (higher paints later, on top).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paint_order: Option<u32>,

@@ -16,6 +16,8 @@
 //! assert_eq!(page.len(), 5);
 //! ```
 
+use std::sync::Arc;
+
 use crate::page::Page;
 use crate::recording::{
     NodeKind, Point, RecNode, Recording, Rect, SCHEMA, ScrollState, Size, Style, Viewport,
@@ -126,7 +128,7 @@ impl RecordingBuilder {
                 .iter()
                 .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
                 .collect(),
-            style: Some(default_style()),
+            style: Some(Arc::new(default_style())),
             ..RecNode::default()
         })
     }
@@ -136,7 +138,7 @@ impl RecordingBuilder {
         self.push(RecNode {
             parent: u32::try_from(parent).ok(),
             kind: NodeKind::Text,
-            text: Some(text.to_owned()),
+            text: Some(Arc::from(text)),
             ..RecNode::default()
         });
         self.node().paint_order = None;
@@ -167,7 +169,11 @@ impl RecordingBuilder {
     }
 
     fn style_mut(&mut self) -> &mut Style {
-        self.node().style.get_or_insert_with(default_style)
+        Arc::make_mut(
+            self.node()
+                .style
+                .get_or_insert_with(|| Arc::new(default_style())),
+        )
     }
 
     /// Sets the border box (document coordinates).
@@ -279,7 +285,10 @@ impl RecordingBuilder {
 
     /// Adds an attribute.
     pub fn attr(&mut self, name: &str, value: &str) -> &mut Self {
-        self.node().attrs.push((name.to_owned(), value.to_owned()));
+        let node = self.node();
+        let mut attrs = node.attrs.to_vec();
+        attrs.push((name.to_owned(), value.to_owned()));
+        node.attrs = attrs.into();
         self
     }
 

@@ -1089,12 +1089,12 @@ impl Rec {
                 width: 100.0,
                 height: 20.0,
             }),
-            style: Some(Style {
+            style: Some(std::sync::Arc::new(Style {
                 display: "block".to_owned(),
                 visibility: "visible".to_owned(),
                 opacity: 1.0,
                 ..Style::default()
-            }),
+            })),
             ..RecNode::default()
         });
         (self.nodes.len() - 1) as u32
@@ -1104,7 +1104,7 @@ impl Rec {
         self.nodes.push(RecNode {
             parent: Some(parent),
             kind: NodeKind::Text,
-            text: Some(text.to_owned()),
+            text: Some(text.into()),
             ..RecNode::default()
         });
     }

@@ -1,6 +1,8 @@
 //! Recording schema: round trip, and errors that name the file and the field.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
+use std::sync::Arc;
+
 use pagesnap_engine::recording::{
     AxNode, DomCounts, NodeKind, Point, RecNode, Recording, RecordingError, Rect, SCHEMA,
     ScrollState, Size, Style, Viewport,
@@ -26,7 +28,8 @@ fn sample() -> Recording {
     nodes[3].attrs = vec![
         ("type".into(), "password".into()),
         ("name".into(), "pw".into()),
-    ];
+    ]
+    .into();
     nodes[3].value = Some("hunter2".into());
     nodes[3].bounds = Some(Rect {
         x: 8.0,
@@ -34,7 +37,7 @@ fn sample() -> Recording {
         width: 200.0,
         height: 21.0,
     });
-    nodes[3].style = Some(Style {
+    nodes[3].style = Some(Arc::new(Style {
         display: "inline-block".into(),
         visibility: "visible".into(),
         opacity: 0.5,
@@ -45,7 +48,7 @@ fn sample() -> Recording {
         overflow_y: "clip".into(),
         pointer_events: "auto".into(),
         background_color: "rgb(255, 255, 255)".into(),
-    });
+    }));
     nodes[3].paint_order = Some(3);
     nodes[3].backend_id = 42;
     nodes[2].scroll = Some(ScrollState {

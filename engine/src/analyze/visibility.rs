@@ -336,7 +336,7 @@ fn compute_layout(page: &Page) -> Vec<Visibility> {
                 let (visibility, inherited, needs_children) = element_visibility(
                     element,
                     layout.bounds,
-                    layout.style.as_ref(),
+                    layout.style.as_deref(),
                     from,
                     content[i],
                     &viewport,

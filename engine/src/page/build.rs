@@ -1,5 +1,7 @@
 //! Builds a [`Page`] from a [`Recording`] or from static HTML (html5ever via scraper).
 
+use std::sync::Arc;
+
 use ego_tree::NodeRef;
 use scraper::Html;
 
@@ -167,7 +169,7 @@ impl Page {
                 scraper::Node::Text(text) => {
                     builder.push(
                         Some(parent),
-                        Node::Text(text.to_string()),
+                        Node::Text(Arc::from(&**text)),
                         Layout::default(),
                     );
                 }

@@ -13,6 +13,8 @@ mod select;
 pub use element::ElementRef;
 pub use select::{Selector, SelectorError};
 
+use std::sync::Arc;
+
 use crate::recording::{Point, Rect, ScrollState, Size, Style, Viewport};
 
 /// Index of a node in a [`Page`]: its position in document order.
@@ -69,7 +71,7 @@ pub enum Node {
     /// An element.
     Element(Element),
     /// A text node.
-    Text(String),
+    Text(Arc<str>),
 }
 
 /// An element's name and attributes.
@@ -80,7 +82,7 @@ pub struct Element {
     /// Namespace.
     pub ns: Namespace,
     /// Attributes in source order.
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Arc<[(String, String)]>,
 }
 
 impl Element {
@@ -111,7 +113,7 @@ pub struct Layout {
     /// Border box in document coordinates; `None` when not rendered or unknown.
     pub bounds: Option<Rect>,
     /// Computed styles; `None` when not rendered or unknown.
-    pub style: Option<Style>,
+    pub style: Option<Arc<Style>>,
     /// Paint order (higher paints on top).
     pub paint_order: Option<u32>,
     /// CDP `isClickable`: a click listener or a natively clickable element.
@@ -297,7 +299,7 @@ impl Page {
                 let here = current;
                 current = NodeId(current.0 + 1);
                 match self.node(here) {
-                    Node::Text(text) => return Some(text.as_str()),
+                    Node::Text(text) => return Some(&**text),
                     Node::ShadowRoot(_) | Node::Document { .. } if here != id => {
                         current = self.subtree_end(here);
                     }

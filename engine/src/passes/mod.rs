@@ -615,7 +615,7 @@ fn snapshot_id(page: &Page, strategy: &str, options: &Options<'_>) -> String {
         match page.node(id) {
             Node::Element(e) => {
                 feed(e.name.as_bytes());
-                for (k, v) in &e.attrs {
+                for (k, v) in e.attrs.iter() {
                     feed(k.as_bytes());
                     feed(v.as_bytes());
                 }

@@ -43,6 +43,8 @@
 //! facts follow the engine's Chromium-validated analysis (a `<fieldset
 //! disabled>` group is `[disabled]`, `<optgroup>`s in a `<select>` are kept).
 
+use std::borrow::Cow;
+
 use super::Strategy;
 use crate::analyze::{Checked, Hidden, ModalKind};
 use crate::observation::Observation;
@@ -291,14 +293,15 @@ pub(super) fn normalize_whitespace(text: &str) -> String {
 // Build: page → model tree.
 
 #[derive(Debug)]
-enum Child {
-    /// Raw (unmerged) text, and whether it is in the viewport.
-    Text(String, bool),
+enum Child<'p> {
+    /// Raw (unmerged) text, borrowed from the page until merged, and
+    /// whether it is in the viewport.
+    Text(Cow<'p, str>, bool),
     Node(usize),
 }
 
 #[derive(Debug)]
-struct AriaNode {
+struct AriaNode<'p> {
     id: NodeId,
     role: &'static str,
     name: String,
@@ -311,11 +314,11 @@ struct AriaNode {
     /// Playwright would not print; kept only to carry its ref.
     ref_only: bool,
     props: Vec<(&'static str, String)>,
-    children: Vec<Child>,
+    children: Vec<Child<'p>>,
 }
 
-struct Tree {
-    nodes: Vec<AriaNode>,
+struct Tree<'p> {
+    nodes: Vec<AriaNode<'p>>,
 }
 
 const ROOT: usize = 0;
@@ -400,7 +403,7 @@ fn states_suffix(ctx: &Context<'_>, id: NodeId, role: &str) -> String {
 }
 
 /// The node an element contributes, if any (Playwright's `toAriaNode`).
-fn to_aria_node(ctx: &Context<'_>, id: NodeId) -> Option<AriaNode> {
+fn to_aria_node<'p>(ctx: &Context<'p>, id: NodeId) -> Option<AriaNode<'p>> {
     let page = ctx.page;
     let element = page.element(id)?;
     let i = id.index();
@@ -458,13 +461,14 @@ fn to_aria_node(ctx: &Context<'_>, id: NodeId) -> Option<AriaNode> {
             && let Some(value) = ctx.value(id)
         {
             let in_viewport = ctx.analysis.visibility[i].in_viewport;
-            node.children.push(Child::Text(value, in_viewport));
+            node.children
+                .push(Child::Text(Cow::Owned(value), in_viewport));
         }
     }
     Some(node)
 }
 
-fn build(ctx: &Context<'_>) -> Tree {
+fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
     let page = ctx.page;
     let analysis = ctx.analysis;
     let any_scope = scope_or_descendant(ctx);
@@ -486,7 +490,7 @@ fn build(ctx: &Context<'_>) -> Tree {
     let mut open = vec![ROOT];
     let mut opened = vec![false; page.len()];
     let mut block = vec![false; page.len()];
-    let push_text = |tree: &mut Tree, open: &[usize], text: String, in_viewport: bool| {
+    let push_text = |tree: &mut Tree<'p>, open: &[usize], text: Cow<'p, str>, in_viewport: bool| {
         let current = open.last().copied().unwrap_or(ROOT);
         tree.nodes[current]
             .children
@@ -508,7 +512,12 @@ fn build(ctx: &Context<'_>) -> Tree {
                         // `<textarea>AAA</textarea>`: the value child says it.
                         && tree.nodes[current].role != "textbox";
                     if shown {
-                        push_text(&mut tree, &open, text.clone(), visibility.in_viewport);
+                        push_text(
+                            &mut tree,
+                            &open,
+                            Cow::Borrowed(text),
+                            visibility.in_viewport,
+                        );
                     }
                     false
                 }
@@ -530,7 +539,7 @@ fn build(ctx: &Context<'_>) -> Tree {
                     }
                     if is_block(page, id) {
                         block[i] = true;
-                        push_text(&mut tree, &open, " ".to_owned(), visibility.in_viewport);
+                        push_text(&mut tree, &open, Cow::Borrowed(" "), visibility.in_viewport);
                     }
                     true
                 }
@@ -541,7 +550,7 @@ fn build(ctx: &Context<'_>) -> Tree {
             let i = id.index();
             if block[i] {
                 let in_viewport = analysis.visibility[i].in_viewport;
-                push_text(&mut tree, &open, " ".to_owned(), in_viewport);
+                push_text(&mut tree, &open, Cow::Borrowed(" "), in_viewport);
             }
             if opened[i] {
                 let current = open.pop().unwrap_or(ROOT);
@@ -558,19 +567,19 @@ fn build(ctx: &Context<'_>) -> Tree {
 /// adds `/url` and `/placeholder` (Playwright's `processElement` tail and
 /// `normalizeStringChildren`), and removes empty unnamed generics
 /// (`normalizeGenericRoles`).
-fn finish(ctx: &Context<'_>, tree: &mut Tree, index: usize) {
+fn finish<'p>(ctx: &Context<'p>, tree: &mut Tree<'p>, index: usize) {
     let children = std::mem::take(&mut tree.nodes[index].children);
     let mut merged = Vec::with_capacity(children.len());
     let mut buffer = String::new();
     let mut buffer_in_viewport = false;
-    let flush = |buffer: &mut String, in_viewport: bool, merged: &mut Vec<Child>| {
+    let flush = |buffer: &mut String, in_viewport: bool, merged: &mut Vec<Child<'p>>| {
         if buffer.is_empty() {
             return;
         }
         let text = normalize_whitespace(buffer);
         buffer.clear();
         if !text.is_empty() {
-            merged.push(Child::Text(ctx.text(&text), in_viewport));
+            merged.push(Child::Text(Cow::Owned(ctx.text(&text)), in_viewport));
         }
     };
     for child in children {
@@ -632,7 +641,7 @@ fn finish(ctx: &Context<'_>, tree: &mut Tree, index: usize) {
 // ---------------------------------------------------------------------------
 // Render: model tree → YAML lines.
 
-fn render(ctx: &Context<'_>, tree: &Tree, lines: &mut Vec<Line>) {
+fn render(ctx: &Context<'_>, tree: &Tree<'_>, lines: &mut Vec<Line>) {
     enum Work<'t> {
         Node(usize, usize),
         Text(&'t str, bool, usize),
@@ -711,7 +720,7 @@ fn indent(depth: usize) -> String {
 
 /// Playwright's `createKey`: role, JSON-quoted name (omitted past 900
 /// characters, YAML's key limit), states, then our ref and marks.
-fn key(node: &AriaNode) -> String {
+fn key(node: &AriaNode<'_>) -> String {
     let mut key = node.role.to_owned();
     if !node.name.is_empty() && node.name.chars().count() <= 900 {
         key.push(' ');

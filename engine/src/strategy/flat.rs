@@ -244,7 +244,7 @@ fn element_open(ctx: &Context<'_>, id: NodeId, text: &str, scroll: Option<String
     let mut out = format!("<{}", element.name);
     let live = matches!(element.name.as_str(), "input" | "textarea" | "select");
     let dup = |value: &str| !text.is_empty() && value == text;
-    for (key, raw) in &element.attrs {
+    for (key, raw) in element.attrs.iter() {
         let key = key.to_ascii_lowercase();
         if matches!(key.as_str(), "value" | "checked" | "selected" | "disabled") || !wanted(&key) {
             continue;

@@ -233,7 +233,7 @@ fn serialize(ctx: &Context<'_>, out: &mut Markup) {
                 let live = live_value(ctx, id, element);
                 let layout = page.layout(id);
                 let mut attrs: Vec<(&str, String)> = Vec::with_capacity(element.attrs.len() + 1);
-                for (key, _) in &element.attrs {
+                for (key, _) in element.attrs.iter() {
                     let key = key.as_str();
                     if key.eq_ignore_ascii_case("data-ref")
                         || (live.is_some() && element.is("input") && key == "value")

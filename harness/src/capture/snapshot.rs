@@ -412,7 +412,7 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                         .as_ref()
                         .and_then(|v| v.get(i))
                         .map_or("", |s| strings.get_static(s));
-                    rec.text = Some(value.to_owned());
+                    rec.text = Some(value.into());
                 }
                 _ => continue,
             }
@@ -428,7 +428,10 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                         ..r
                     });
                 if rec.kind == NodeKind::Element {
-                    rec.style = layout.styles.get(k).map(|s| style(s.inner(), &strings));
+                    rec.style = layout
+                        .styles
+                        .get(k)
+                        .map(|s| std::sync::Arc::new(style(s.inner(), &strings)));
                     rec.paint_order = layout
                         .paint_orders
                         .as_ref()
