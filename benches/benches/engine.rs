@@ -2,6 +2,11 @@
 //!
 //! The largest fixture (`data_table/initial`, 48,140 nodes) is the
 //! linear-time check: analysis must scale with node count, not its square.
+//!
+//! `html5ever-parse` is the budget the engine plays against: html5ever
+//! parsing the same page's DOM serialised as HTML (the `html` strategy's
+//! whole-page output). A decoded recording → `aria` text should cost about
+//! that much.
 
 use std::path::{Path, PathBuf};
 
@@ -43,6 +48,23 @@ fn engine(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("analysis", name), &page, |b, p| {
             b.iter(|| Analysis::new(p))
         });
+        let html = pagesnap_engine::strategy::by_name("html")
+            .map(|html| {
+                let options = Options {
+                    full_page: Some(true),
+                    redact: false,
+                    ..Options::default()
+                };
+                html.observe(&page, &options)
+                    .unwrap_or_else(|e| panic!("{origin}: {e}"))
+                    .text
+            })
+            .unwrap_or_else(|| panic!("the html strategy is registered"));
+        group.bench_with_input(
+            BenchmarkId::new("html5ever-parse", name),
+            &html,
+            |b, html| b.iter(|| scraper::Html::parse_document(html)),
+        );
         let screenshot = std::fs::read(path.to_string_lossy().replace(".json.gz", ".png")).ok();
         for strategy in STRATEGIES {
             let options = Options {

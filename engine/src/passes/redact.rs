@@ -159,18 +159,19 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
         };
         // Whitespace-delimited tokens; none shorter than MIN_SECRET can hold one.
         if !c.is_whitespace() && before.is_none_or(char::is_whitespace) {
-            let end = text[at..]
-                .find(char::is_whitespace)
-                .map_or(text.len(), |n| at + n);
-            let found = if end - at >= MIN_SECRET {
-                redact_token(text, at..end, &mut |range| {
+            let end = token_end(text, at);
+            if end - at >= MIN_SECRET {
+                let found = redact_token(text, at..end, &mut |range| {
                     replace(&mut out, &mut copied, range)
-                })
-            } else {
-                0
-            };
-            if found > 0 {
-                count += found;
+                });
+                if found > 0 {
+                    count += found;
+                    before = text[..end].chars().next_back();
+                    at = end;
+                    continue;
+                }
+            } else if !bytes[at..end].iter().any(u8::is_ascii_digit) {
+                // A short word without digits starts no secret anywhere in it.
                 before = text[..end].chars().next_back();
                 at = end;
                 continue;
@@ -186,6 +187,29 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
         }
         None => (Cow::Borrowed(text), 0),
     }
+}
+
+/// Where the whitespace-delimited token starting at `start` ends.
+fn token_end(text: &str, start: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = start;
+    while at < bytes.len() {
+        let b = bytes[at];
+        if b.is_ascii() {
+            // `char::is_whitespace` on ASCII: the five `u8` ones and vertical tab.
+            if b.is_ascii_whitespace() || b == 0x0b {
+                return at;
+            }
+            at += 1;
+        } else {
+            match text[at..].chars().next() {
+                Some(c) if c.is_whitespace() => return at,
+                Some(c) => at += c.len_utf8(),
+                None => break,
+            }
+        }
+    }
+    bytes.len()
 }
 
 /// Bytes of the shortest token [`looks_secret`] accepts.

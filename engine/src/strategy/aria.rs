@@ -270,21 +270,45 @@ fn js_space(c: char) -> bool {
 /// removed, runs of whitespace — non-breaking spaces included, as JavaScript's
 /// `\s` matches them — become one space, ends trimmed.
 pub(super) fn normalize_whitespace(text: &str) -> String {
+    let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let mut pending_space = false;
-    for c in text.chars() {
-        if c == '\u{200b}' || c == '\u{ad}' {
-            continue;
+    // Start of the run of kept characters not yet copied.
+    let mut run: Option<usize> = None;
+    let mut at = 0;
+    while at < bytes.len() {
+        let b = bytes[at];
+        let (len, dropped, space) = if b.is_ascii() {
+            // `js_space` on ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
+            (
+                1,
+                false,
+                matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' '),
+            )
+        } else {
+            let c = text[at..]
+                .chars()
+                .next()
+                .unwrap_or(char::REPLACEMENT_CHARACTER);
+            let dropped = c == '\u{200b}' || c == '\u{ad}';
+            (c.len_utf8(), dropped, !dropped && js_space(c))
+        };
+        if dropped || space {
+            if let Some(start) = run.take() {
+                out.push_str(&text[start..at]);
+            }
+            pending_space |= space;
+        } else if run.is_none() {
+            if pending_space && !out.is_empty() {
+                out.push(' ');
+            }
+            pending_space = false;
+            run = Some(at);
         }
-        if js_space(c) {
-            pending_space = true;
-            continue;
-        }
-        if pending_space && !out.is_empty() {
-            out.push(' ');
-        }
-        pending_space = false;
-        out.push(c);
+        at += len;
+    }
+    if let Some(start) = run {
+        out.push_str(&text[start..]);
     }
     out
 }
@@ -817,19 +841,32 @@ fn yaml_needs_quotes(text: &str) -> bool {
     ) {
         return true;
     }
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if is_control(c) && !matches!(c, '\t' | '\n' | '\r') {
-            return true;
+    let bytes = text.as_bytes();
+    let char_at = |at: usize| match bytes.get(at) {
+        Some(&b) if b.is_ascii() => Some(char::from(b)),
+        _ => text.get(at..).and_then(|rest| rest.chars().next()),
+    };
+    let mut at = 0;
+    while at < bytes.len() {
+        // Most bytes are plain ASCII that no rule below looks at.
+        if matches!(bytes[at], b'#'..=b'9' | b';'..=b'_' | b'a'..=b'z' | b'!' | b'"' | b'~') {
+            at += 1;
+            continue;
         }
-        let next = chars.peek().copied();
-        if (c == ':' || c == '\n') && next.is_none_or(js_space) {
-            return true;
-        }
-        if js_space(c) && next == Some('#') {
-            return true;
-        }
+        let Some(c) = char_at(at) else {
+            break;
+        };
+        at += c.len_utf8();
         if matches!(c, '\n' | '\r' | '{' | '}' | '`') {
+            return true;
+        }
+        if is_control(c) && c != '\t' {
+            return true;
+        }
+        if c == ':' && char_at(at).is_none_or(js_space) {
+            return true;
+        }
+        if js_space(c) && char_at(at) == Some('#') {
             return true;
         }
     }
