@@ -43,9 +43,11 @@ const SECRET_WORDS: &[&str] = &[
 /// Per node: an input/textarea whose value is secret by what the field is.
 pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
     let mut out = vec![false; page.len()];
-    let words: Vec<(&str, String)> = SECRET_WORDS
+    // `_` and `-` count as spaces on both sides, so `api_key`, `api-key` and
+    // `api key` are one word; every secret word starts with a letter.
+    let words: Vec<String> = SECRET_WORDS
         .iter()
-        .map(|w| (*w, w.replace(['_', '-'], " ")))
+        .map(|w| w.replace(['_', '-'], " "))
         .collect();
     for element in page.elements() {
         let e = element.value();
@@ -75,9 +77,7 @@ pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
             haystack.push_str(&name.text.to_ascii_lowercase());
         }
         let normalized = haystack.replace(['_', '-'], " ");
-        let hit = words
-            .iter()
-            .any(|(w, w_norm)| contains_word(&normalized, w_norm) || contains_word(&haystack, w));
+        let hit = contains_any_word(&normalized, &words);
         let value_secret = element
             .layout()
             .value
@@ -89,22 +89,19 @@ pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
     out
 }
 
-fn contains_word(haystack: &str, word: &str) -> bool {
-    let mut start = 0;
-    while let Some(pos) = haystack[start..].find(word) {
-        let at = start + pos;
-        let before = haystack[..at].chars().next_back();
-        let after = haystack[at + word.len()..].chars().next();
-        let boundary = |c: Option<char>| c.is_none_or(|c| !c.is_ascii_alphanumeric());
-        if boundary(before) && boundary(after) {
-            return true;
-        }
-        start = at + word.len().max(1);
-        if start >= haystack.len() {
-            break;
-        }
-    }
-    false
+/// Whether one of `words` (ASCII, each starting with a letter) occurs in
+/// `haystack` with no ASCII letter or digit just before or after it. One
+/// pass over the word starts; a word only ever matches at one.
+fn contains_any_word(haystack: &str, words: &[String]) -> bool {
+    let bytes = haystack.as_bytes();
+    let alnum = |at: usize| bytes.get(at).is_some_and(u8::is_ascii_alphanumeric);
+    (0..bytes.len())
+        .filter(|&at| alnum(at) && (at == 0 || !alnum(at - 1)))
+        .any(|at| {
+            words
+                .iter()
+                .any(|word| bytes[at..].starts_with(word.as_bytes()) && !alnum(at + word.len()))
+        })
 }
 
 /// Replaces secret-looking tokens (JWTs, API keys, long high-entropy
@@ -435,6 +432,34 @@ mod tests {
         ];
         for (text, want, n) in cases {
             assert_eq!(redact_text(&text), (want.to_owned(), n), "{text}");
+        }
+    }
+
+    #[test]
+    fn secret_fields_match_whole_words_of_name_id_autocomplete_and_label() {
+        let page = crate::page::Page::from_html(
+            "<input id=a name=api_key><input id=b name=user-password>\
+             <input id=c autocomplete=one-time-code><input id=d aria-label='Card number'>\
+             <input id=e name=passwordless><input id=f name=hotpink><input id=g type=password>\
+             <label>Your CVV <input id=h></label><input id=i value=4242424242424242>\
+             <input id=j name=q placeholder='Search tokens…'><input id=k name=tokenizer>",
+        );
+        let secret = secret_fields(&page, page.analysis());
+        let is_secret = |id: &str| {
+            let selector =
+                crate::page::Selector::parse(&format!("#{id}")).unwrap_or_else(|e| panic!("{e}"));
+            let element = page
+                .select(&selector)
+                .next()
+                .unwrap_or_else(|| panic!("#{id}"));
+            secret[element.id().index()]
+        };
+        for id in ["a", "b", "c", "d", "g", "h", "i"] {
+            assert!(is_secret(id), "#{id} is secret");
+        }
+        // `tokens` is not the word `token`; `passwordless`, `hotpink`, `tokenizer` hold no word.
+        for id in ["e", "f", "j", "k"] {
+            assert!(!is_secret(id), "#{id} is not secret");
         }
     }
 
