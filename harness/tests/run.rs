@@ -193,3 +193,107 @@ fn smoke_suite_end_to_end_and_resume() {
         "a resumed run reports the same figures"
     );
 }
+
+/// `--resume` into a folder that holds another run (other suite, agent,
+/// strategies, shard or tasks) is refused before anything runs or is
+/// recorded, naming what differs; the folder's results stay as they were.
+#[test]
+fn resume_refuses_a_folder_of_another_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let fixtures = root().join("fixtures");
+    let suite = |instruction: &str| {
+        let path = dir.path().join(format!("s{}.toml", instruction.len()));
+        let text = format!(
+            "[suite]\nname = \"mini\"\n\n[[task]]\nid = \"sign-in\"\ninstruction = \"{instruction}\"\n\
+             [[task.step]]\nrecording = \"login/initial\"\nop = \"click\"\n\
+             target = {{ selector = \"#sign-in\" }}\n"
+        );
+        std::fs::write(&path, text).expect("write suite");
+        path
+    };
+    let first = suite("Click Sign in");
+    let out = dir.path().join("out");
+    let run = |suite: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            "--suite",
+            suite.to_str().expect("utf-8 path"),
+            "--fixtures",
+            fixtures.to_str().expect("utf-8 path"),
+            "--out",
+            out.to_str().expect("utf-8 path"),
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        pagesnap(&args)
+    };
+    let output = run(&first, &["--strategy", "flat"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let results = std::fs::read_to_string(out.join("results.jsonl")).expect("jsonl");
+    let manifest = std::fs::read_to_string(out.join("run.json")).expect("run.json");
+
+    let refusals: [(PathBuf, &[&str], &str); 5] = [
+        (
+            first.clone(),
+            &["--strategy", "flat,aria"],
+            "`strategies` was \"flat\" there, and is \"flat,aria\" now",
+        ),
+        (
+            first.clone(),
+            &["--strategy", "flat", "--shard", "1/2"],
+            "`shard` was the whole suite there, and is 1/2 now",
+        ),
+        (
+            first.clone(),
+            &[
+                "--strategy",
+                "flat",
+                "--agent",
+                "openai:m",
+                "--base-url",
+                "http://127.0.0.1:9",
+            ],
+            "`agent` was \"baseline\" there, and is \"openai:m\" now",
+        ),
+        (
+            suite("Press the Sign in button"),
+            &["--strategy", "flat"],
+            "the suite's tasks changed since that run (task \"sign-in\" changed)",
+        ),
+        (
+            root().join("suites/corpus.toml"),
+            &["--strategy", "flat"],
+            "`suite` was \"mini\" there, and is \"corpus\" now",
+        ),
+    ];
+    for (suite, extra, why) in refusals {
+        let mut args = extra.to_vec();
+        args.push("--resume");
+        let output = run(&suite, &args);
+        let err = stderr(&output);
+        assert!(!output.status.success(), "{extra:?} must be refused");
+        assert!(
+            err.contains("cannot resume") && err.contains(why),
+            "{extra:?}: {err}"
+        );
+        assert!(
+            !err.contains("recording"),
+            "nothing is recorded first: {err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("results.jsonl")).expect("jsonl"),
+            results
+        );
+        assert_eq!(
+            std::fs::read_to_string(out.join("run.json")).expect("run.json"),
+            manifest
+        );
+    }
+    // The same run resumes: nothing left to do, nothing lost.
+    let output = run(&first, &["--strategy", "flat", "--resume"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.jsonl")).expect("jsonl"),
+        results
+    );
+}

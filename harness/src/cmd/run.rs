@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 use pagesnap_engine::strategy::{self, STRATEGIES};
 
 use crate::judge::llm::LlmJudge;
+use crate::run::manifest::{self, Manifest};
 use crate::{agent, run, suite};
 
 /// Arguments of `pagesnap run`.
@@ -143,7 +144,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .recordings
         .clone()
         .unwrap_or_else(|| args.out.join("recordings"));
-    let suite = suite::load(&path, &fixtures, Some(&cache))?;
     let options = args.model.options(&args.out)?;
     let agent = agent::by_name(&args.agent, &options)?;
     let judge = match args.judge.as_str() {
@@ -155,6 +155,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
         },
     };
+    if args.resume && args.out.join(manifest::FILE).exists() {
+        // Before any page is recorded: the folder must hold this same run.
+        // The suite's tasks are checked once it is loaded (`run::run`).
+        let previous = Manifest::read(&args.out)?;
+        let this = Manifest {
+            suite: suite::name_of(&path)?,
+            agent: agent.name(),
+            strategies: strategies.iter().map(|s| s.name().to_owned()).collect(),
+            shard: args.shard,
+            ..previous.clone()
+        };
+        this.check_resumes(&previous, &args.out)?;
+    }
+    let suite = suite::load(&path, &fixtures, Some(&cache))?;
     let config = run::Config {
         suite: &suite,
         strategies,

@@ -88,6 +88,70 @@ impl Manifest {
         std::fs::write(&path, json).with_context(|| format!("could not write {}", path.display()))
     }
 
+    /// Checks that `--resume` continues the run this manifest describes: the
+    /// same suite (name and tasks), agent, strategies and shard as the one
+    /// `previous` (the folder's `run.json`) recorded. Rows of another run
+    /// would otherwise be mixed into this run's metrics.
+    pub fn check_resumes(&self, previous: &Manifest, dir: &Path) -> Result<()> {
+        let path = dir.join(FILE);
+        let differs = |field: &str, was: String, now: String| {
+            anyhow::anyhow!(
+                "cannot resume {}: `{field}` was {was} there, and is {now} now; \
+                 rerun with the same options, or choose another --out",
+                path.display()
+            )
+        };
+        if self.suite != previous.suite {
+            return Err(differs(
+                "suite",
+                quoted(&previous.suite),
+                quoted(&self.suite),
+            ));
+        }
+        if self.agent != previous.agent {
+            return Err(differs(
+                "agent",
+                quoted(&previous.agent),
+                quoted(&self.agent),
+            ));
+        }
+        if self.strategies != previous.strategies {
+            return Err(differs(
+                "strategies",
+                quoted(&previous.strategies.join(",")),
+                quoted(&self.strategies.join(",")),
+            ));
+        }
+        if self.shard != previous.shard {
+            let shard =
+                |s: Option<Shard>| s.map_or("the whole suite".to_owned(), |s| s.to_string());
+            return Err(differs("shard", shard(previous.shard), shard(self.shard)));
+        }
+        if self.tasks != previous.tasks {
+            let changed = self
+                .tasks
+                .iter()
+                .zip(&previous.tasks)
+                .find(|(now, was)| now != was)
+                .map_or_else(
+                    || {
+                        format!(
+                            "{} tasks then, {} now",
+                            previous.tasks.len(),
+                            self.tasks.len()
+                        )
+                    },
+                    |(now, _)| format!("task {:?} changed", now.id),
+                );
+            bail!(
+                "cannot resume {}: the suite's tasks changed since that run ({changed}); \
+                 choose another --out",
+                path.display()
+            );
+        }
+        Ok(())
+    }
+
     /// Position of a task id in suite order.
     pub fn task_index(&self, id: &str) -> Option<usize> {
         self.tasks.iter().position(|t| t.id == id)
@@ -97,6 +161,10 @@ impl Manifest {
     pub fn strategy_index(&self, name: &str) -> Option<usize> {
         self.strategies.iter().position(|s| s == name)
     }
+}
+
+fn quoted(text: &str) -> String {
+    format!("{text:?}")
 }
 
 /// `--shard K/N`: the tasks whose 0-based suite index `i` has `i % N == K - 1`.

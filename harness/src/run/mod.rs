@@ -189,6 +189,9 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         .with_context(|| format!("could not open {}", jsonl.display()))?;
     let sink = Mutex::new(file);
     let manifest = manifest::Manifest::of(config);
+    if config.resume && config.out.join(manifest::FILE).exists() {
+        manifest.check_resumes(&manifest::Manifest::read(&config.out)?, &config.out)?;
+    }
     manifest.write(&config.out)?;
     let units: Vec<(usize, usize)> = (0..config.suite.tasks.len())
         .filter(|&t| config.shard.is_none_or(|shard| shard.includes(t)))

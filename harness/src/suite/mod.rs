@@ -167,6 +167,24 @@ struct TargetDef {
     name: Option<String>,
 }
 
+/// The `[suite] name` of a suite file, read without loading its tasks or
+/// recording its pages.
+pub fn name_of(path: &Path) -> Result<String> {
+    #[derive(Deserialize)]
+    struct File {
+        suite: Header,
+    }
+    #[derive(Deserialize)]
+    struct Header {
+        name: String,
+    }
+    let source = std::fs::read_to_string(path)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    let file: File =
+        toml::from_str(&source).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+    Ok(file.suite.name)
+}
+
 /// Loads and checks a suite; recordings are read from `fixtures`, or, for a
 /// suite with `pages`, recorded into and read from `cache` (which it needs).
 pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite> {
