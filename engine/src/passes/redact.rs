@@ -222,37 +222,17 @@ fn redact_token(text: &str, token: Range<usize>, replace: &mut dyn FnMut(Range<u
     let start = token.start;
     let token = &text[token];
     // Quotes and punctuation around a secret, ASCII or not (`“sk-…”`, `«eyJ…»`).
-    let trimmed = token.trim_matches(|c: char| {
-        !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '/' | '='))
-    });
+    let around = |c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '/' | '='));
+    let lead = token.len() - token.trim_start_matches(around).len();
+    let trimmed = token[lead..].trim_end_matches(around);
     if looks_secret(trimmed) {
-        let offset = start + (trimmed.as_ptr() as usize - token.as_ptr() as usize);
-        replace(offset..offset + trimmed.len());
+        replace(start + lead..start + lead + trimmed.len());
         return 1;
     }
     let mut found = 0;
     let mut piece_start = 0;
     for (i, c) in token.char_indices().chain([(token.len(), '/')]) {
-        if matches!(
-            c,
-            '/' | '?'
-                | '&'
-                | '='
-                | '#'
-                | ':'
-                | ';'
-                | ','
-                | '\''
-                | '"'
-                | '('
-                | ')'
-                | '<'
-                | '>'
-                | '['
-                | ']'
-                | '{'
-                | '}'
-        ) {
+        if PIECE_DELIMITERS.contains(c) {
             if looks_secret(&token[piece_start..i]) {
                 replace(start + piece_start..start + i);
                 found += 1;
@@ -262,6 +242,10 @@ fn redact_token(text: &str, token: Range<usize>, replace: &mut dyn FnMut(Range<u
     }
     found
 }
+
+/// Where a token splits into pieces, each checked with [`looks_secret`]
+/// (URL and key-value delimiters).
+const PIECE_DELIMITERS: &str = "/?&=#:;,'\"()<>[]{}";
 
 /// End of the longest run of ASCII digits from `start`, groups joined by
 /// single spaces or dashes (`4242 4242-4242`).

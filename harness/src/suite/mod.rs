@@ -178,21 +178,25 @@ pub fn name_of(path: &Path) -> Result<String> {
     struct Header {
         name: String,
     }
-    let source = std::fs::read_to_string(path)
-        .with_context(|| format!("could not read {}", path.display()))?;
-    let file: File =
-        toml::from_str(&source).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+    let file: File = parse(path, &read(path)?)?;
     Ok(file.suite.name)
+}
+
+fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("could not read {}", path.display()))
+}
+
+/// Parses a suite file; toml's error Display already carries `line N,
+/// column M` and the snippet.
+fn parse<T: serde::de::DeserializeOwned>(path: &Path, source: &str) -> Result<T> {
+    toml::from_str(source).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
 }
 
 /// Loads and checks a suite; recordings are read from `fixtures`, or, for a
 /// suite with `pages`, recorded into and read from `cache` (which it needs).
 pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite> {
-    let source = std::fs::read_to_string(path)
-        .with_context(|| format!("could not read {}", path.display()))?;
-    // toml's error Display already carries `line N, column M` and the snippet.
-    let file: FileDef =
-        toml::from_str(&source).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
+    let source = read(path)?;
+    let file: FileDef = parse(path, &source)?;
     let recorded_into;
     let fixtures = match &file.suite.pages {
         None => fixtures,
