@@ -13,6 +13,7 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+pub mod geom;
 pub mod observation;
 pub mod page;
 pub mod passes;

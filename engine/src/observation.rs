@@ -2,8 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::geom::Rect;
 use crate::page::NodeId;
-use crate::recording::Rect;
 
 /// An observation of a page, as an agent reads it.
 #[derive(Clone, Debug)]

@@ -26,8 +26,8 @@
 //! Pages parsed from HTML have no layout: only the `aria-modal` rule applies.
 
 use super::{Role, Visibility};
+use crate::geom::Rect;
 use crate::page::{Element, NodeId, Page};
-use crate::recording::Rect;
 
 /// What kind of modal layer is present.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -28,8 +28,8 @@
 //! every query reads, so the grid stays small however many there are.
 
 use super::Visibility;
+use crate::geom::Rect;
 use crate::page::{Element, Namespace, Node, NodeId, Page};
-use crate::recording::Rect;
 
 /// Effective opacity and background alpha an occluder needs.
 const OPAQUE: f64 = 0.8;

@@ -52,8 +52,9 @@
 //! are the browser's, not the page's: [`Hidden::NotRendered`]. Clips do not
 //! cross into iframe documents, whose coordinates may be their own.
 
+use crate::geom::Rect;
 use crate::page::{Element, Namespace, Node, NodeId, Page, ShadowMode};
-use crate::recording::{Rect, Style};
+use crate::recording::Style;
 
 /// Why a node is not visible.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

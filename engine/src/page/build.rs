@@ -6,7 +6,8 @@ use ego_tree::NodeRef;
 use scraper::Html;
 
 use super::{Element, Layout, Namespace, Node, NodeData, NodeId, Page, ShadowMode};
-use crate::recording::{NodeKind, Point, Recording, Size, Viewport};
+use crate::geom::{Point, Size, Viewport};
+use crate::recording::{NodeKind, Recording};
 
 /// Appends nodes in document order and links them; the tree links and subtree
 /// ends are derived in two linear passes at the end.

@@ -15,7 +15,8 @@ pub use select::{Selector, SelectorError};
 
 use std::sync::Arc;
 
-use crate::recording::{Point, Rect, ScrollState, Size, Style, Viewport};
+use crate::geom::{Point, Rect, Size, Viewport};
+use crate::recording::{ScrollState, Style};
 
 /// Index of a node in a [`Page`]: its position in document order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -1,8 +1,8 @@
 //! Viewport context: position lines (seed 003, part B/C) and 3×3 zones (aimount).
 
 use crate::analyze::Analysis;
+use crate::geom::Rect;
 use crate::page::Page;
-use crate::recording::Rect;
 
 /// `# Page position: A viewport(s) above, B below.` and the at-top/at-bottom lines, without the `# `.
 pub fn position_lines(analysis: &Analysis) -> Vec<String> {

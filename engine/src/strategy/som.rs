@@ -3,11 +3,11 @@
 use super::Strategy;
 use super::structural::{quote, truncate};
 use crate::analyze::ModalKind;
+use crate::geom::Rect;
 use crate::observation::{Image, ImageMeta, Observation};
 use crate::page::{Node, Page};
 use crate::passes::budget::{self, Line};
 use crate::passes::{Context, ObserveError, Options, redact, viewport};
-use crate::recording::Rect;
 
 #[doc = include_str!("som.md")]
 pub struct Som;

@@ -2,11 +2,11 @@
 
 use super::Strategy;
 use crate::analyze::ModalKind;
+use crate::geom::Rect;
 use crate::observation::{Item, Observation};
 use crate::page::{Element, Node, NodeId, Page};
 use crate::passes::budget::{self, Line};
 use crate::passes::{Context, ObserveError, Options, viewport};
-use crate::recording::Rect;
 
 #[doc = include_str!("structural.md")]
 pub struct Structural;
@@ -249,7 +249,7 @@ impl Walk {
     }
 }
 
-fn zone_index(page: &Page, bounds: Option<crate::recording::Rect>) -> usize {
+fn zone_index(page: &Page, bounds: Option<crate::geom::Rect>) -> usize {
     let zone = viewport::zone(page, bounds);
     ZONES
         .iter()
