@@ -11,7 +11,7 @@
 use std::path::{Path, PathBuf};
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use pagesnap_engine::analyze::Analysis;
+use pagesnap_engine::analyze::{Analysis, Analyzed};
 use pagesnap_engine::page::Page;
 use pagesnap_engine::recording::Recording;
 use pagesnap_engine::strategy::{Options, STRATEGIES};
@@ -55,7 +55,7 @@ fn engine(c: &mut Criterion) {
                     redact: false,
                     ..Options::default()
                 };
-                html.observe(&page, &options)
+                html.observe(&Analyzed::new(page.clone()), &options)
                     .unwrap_or_else(|e| panic!("{origin}: {e}"))
                     .text
             })
@@ -78,7 +78,7 @@ fn engine(c: &mut Criterion) {
                 &recording,
                 |b, r| {
                     b.iter(|| {
-                        let page = Page::from_recording(r);
+                        let page = Analyzed::new(Page::from_recording(r));
                         strategy.observe(&page, &options)
                     })
                 },

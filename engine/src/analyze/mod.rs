@@ -23,6 +23,37 @@ pub use visibility::{Hidden, Visibility};
 
 use crate::page::{NodeId, Page};
 
+/// A page with its analysis: built once per page state, then handed to every
+/// strategy, so analysis runs once however many strategies render the page.
+#[derive(Clone, Debug)]
+pub struct Analyzed {
+    page: Page,
+    analysis: Analysis,
+}
+
+impl Analyzed {
+    /// Analyses the page and keeps both together.
+    pub fn new(page: Page) -> Analyzed {
+        let analysis = Analysis::new(&page);
+        Analyzed { page, analysis }
+    }
+
+    /// The page.
+    pub fn page(&self) -> &Page {
+        &self.page
+    }
+
+    /// The facts computed about it.
+    pub fn analysis(&self) -> &Analysis {
+        &self.analysis
+    }
+
+    /// Gives the page back.
+    pub fn into_page(self) -> Page {
+        self.page
+    }
+}
+
 /// All facts about one page.
 #[derive(Clone, Debug)]
 pub struct Analysis {

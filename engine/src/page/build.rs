@@ -125,7 +125,6 @@ impl Page {
             document_size: recording.document_size,
             focused: recording.focused.map(|f| NodeId::from_index(f as usize)),
             has_layout: true,
-            analysis: std::sync::OnceLock::new(),
         }
     }
 
@@ -225,7 +224,6 @@ impl Page {
             document_size: Size::default(),
             focused: None,
             has_layout: false,
-            analysis: std::sync::OnceLock::new(),
         }
     }
 }

@@ -164,17 +164,9 @@ pub struct Page {
     pub focused: Option<NodeId>,
     /// Whether geometry and styles are known (false for [`Page::from_html`]).
     pub has_layout: bool,
-    /// The page's analysis, computed on first use and shared by every strategy.
-    pub(crate) analysis: std::sync::OnceLock<Box<crate::analyze::Analysis>>,
 }
 
 impl Page {
-    /// The facts about this page ([`crate::analyze::Analysis`]), computed once.
-    pub fn analysis(&self) -> &crate::analyze::Analysis {
-        self.analysis
-            .get_or_init(|| Box::new(crate::analyze::Analysis::new(self)))
-    }
-
     /// Number of nodes (all kinds).
     pub fn len(&self) -> usize {
         self.nodes.len()

@@ -12,7 +12,7 @@ pub mod viewport;
 use std::borrow::Cow;
 use std::cell::Cell;
 
-use crate::analyze::{Analysis, ModalKind, NameSource, Strength};
+use crate::analyze::{Analysis, Analyzed, ModalKind, NameSource, Strength};
 use crate::observation::{Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta};
 use crate::page::{Node, NodeId, Page, Selector};
 
@@ -129,11 +129,12 @@ pub struct Context<'p> {
 impl<'p> Context<'p> {
     /// Runs scope, layers, refs and redaction decisions.
     pub fn new(
-        page: &'p Page,
+        analyzed: &'p Analyzed,
         options: &Options<'_>,
         full_page_default: bool,
     ) -> Result<Context<'p>, ObserveError> {
-        let analysis = page.analysis();
+        let page = analyzed.page();
+        let analysis = analyzed.analysis();
         let full_page = options.full_page.unwrap_or(full_page_default);
         let in_scope = layer_scope(page, options)?;
         let mut candidates = Vec::new();

@@ -428,7 +428,8 @@ mod tests {
              <label>Your CVV <input id=h></label><input id=i value=4242424242424242>\
              <input id=j name=q placeholder='Search tokens…'><input id=k name=tokenizer>",
         );
-        let secret = secret_fields(&page, page.analysis());
+        let analysis = crate::analyze::Analysis::new(&page);
+        let secret = secret_fields(&page, &analysis);
         let is_secret = |id: &str| {
             let selector =
                 crate::page::Selector::parse(&format!("#{id}")).unwrap_or_else(|e| panic!("{e}"));

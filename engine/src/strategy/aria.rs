@@ -46,6 +46,7 @@
 use std::borrow::Cow;
 
 use super::Strategy;
+use crate::analyze::Analyzed;
 use crate::analyze::{Checked, Hidden, ModalKind};
 use crate::observation::Observation;
 use crate::page::{Node, NodeId, Page, ShadowMode};
@@ -120,8 +121,12 @@ impl Strategy for Aria {
         EXPLAIN
     }
 
-    fn observe(&self, page: &Page, options: &Options<'_>) -> Result<Observation, ObserveError> {
-        let ctx = Context::new(page, options, self.full_page_by_default())?;
+    fn observe(
+        &self,
+        analyzed: &Analyzed,
+        options: &Options<'_>,
+    ) -> Result<Observation, ObserveError> {
+        let ctx = Context::new(analyzed, options, self.full_page_by_default())?;
         let mut lines = header(&ctx);
         let tree = build(&ctx);
         render(&ctx, &tree, &mut lines);

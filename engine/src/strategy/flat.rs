@@ -12,9 +12,10 @@ use super::Strategy;
 use super::aria::{
     Step, is_block, is_user_agent_root, normalize_whitespace, scope_or_descendant, walk,
 };
+use crate::analyze::Analyzed;
 use crate::analyze::{Checked, ModalKind};
 use crate::observation::Observation;
-use crate::page::{Node, NodeId, Page};
+use crate::page::{Node, NodeId};
 use crate::passes::budget::{self, Line};
 use crate::passes::{Context, ObserveError, Options};
 
@@ -122,8 +123,12 @@ impl Strategy for Flat {
         EXPLAIN
     }
 
-    fn observe(&self, page: &Page, options: &Options<'_>) -> Result<Observation, ObserveError> {
-        let ctx = Context::new(page, options, self.full_page_by_default())?;
+    fn observe(
+        &self,
+        analyzed: &Analyzed,
+        options: &Options<'_>,
+    ) -> Result<Observation, ObserveError> {
+        let ctx = Context::new(analyzed, options, self.full_page_by_default())?;
         let mut lines = header(&ctx);
         body(&ctx, &mut lines);
         lines.push(Line::pinned(footer(&ctx)));

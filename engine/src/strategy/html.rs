@@ -1,8 +1,9 @@
 //! `html`: the raw serialized DOM (shadow roots as declarative templates, iframes inline) with `data-ref` on actionable elements.
 
 use super::Strategy;
+use crate::analyze::Analyzed;
 use crate::observation::{Meta, Observation};
-use crate::page::{Element, Namespace, Node, NodeId, Page, ShadowMode};
+use crate::page::{Element, Namespace, Node, NodeId, ShadowMode};
 use crate::passes::budget::estimate_tokens;
 use crate::passes::redact::REDACTED;
 use crate::passes::{Context, ObserveError, Options};
@@ -59,8 +60,12 @@ impl Strategy for Html {
         include_str!("html.md")
     }
 
-    fn observe(&self, page: &Page, options: &Options<'_>) -> Result<Observation, ObserveError> {
-        let ctx = Context::new(page, options, true)?;
+    fn observe(
+        &self,
+        analyzed: &Analyzed,
+        options: &Options<'_>,
+    ) -> Result<Observation, ObserveError> {
+        let ctx = Context::new(analyzed, options, true)?;
         let refs: Vec<String> = ctx.targets.iter().map(|t| t.number.to_string()).collect();
         let meta = ctx.meta(self.name(), options, &refs);
         let mut out = Markup::default();

@@ -3,9 +3,10 @@
 use super::Strategy;
 use super::html::{Markup, VOID, close_until, escape_text, finish, live_value};
 use super::structural::truncate;
+use crate::analyze::Analyzed;
 use crate::analyze::Checked;
 use crate::observation::Observation;
-use crate::page::{Element, Namespace, Node, NodeId, Page, ShadowMode};
+use crate::page::{Element, Namespace, Node, NodeId, ShadowMode};
 use crate::passes::{Context, ObserveError, Options};
 
 #[doc = include_str!("html_pruned.md")]
@@ -47,8 +48,12 @@ impl Strategy for HtmlPruned {
         include_str!("html_pruned.md")
     }
 
-    fn observe(&self, page: &Page, options: &Options<'_>) -> Result<Observation, ObserveError> {
-        let ctx = Context::new(page, options, true)?;
+    fn observe(
+        &self,
+        analyzed: &Analyzed,
+        options: &Options<'_>,
+    ) -> Result<Observation, ObserveError> {
+        let ctx = Context::new(analyzed, options, true)?;
         let refs: Vec<String> = ctx.targets.iter().map(|t| t.number.to_string()).collect();
         let meta = ctx.meta(self.name(), options, &refs);
         let actions = plan(&ctx);

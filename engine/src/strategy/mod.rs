@@ -7,8 +7,8 @@ pub mod html_pruned;
 pub mod som;
 pub mod structural;
 
+use crate::analyze::Analyzed;
 use crate::observation::Observation;
-use crate::page::Page;
 
 pub use crate::passes::{Layer, ObserveError, Options};
 
@@ -25,7 +25,11 @@ pub trait Strategy: Sync {
         true
     }
     /// Renders an observation.
-    fn observe(&self, page: &Page, options: &Options<'_>) -> Result<Observation, ObserveError>;
+    fn observe(
+        &self,
+        analyzed: &Analyzed,
+        options: &Options<'_>,
+    ) -> Result<Observation, ObserveError>;
 }
 
 /// Every strategy, in the order reports list them.

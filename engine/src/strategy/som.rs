@@ -2,10 +2,11 @@
 
 use super::Strategy;
 use super::structural::{quote, truncate};
+use crate::analyze::Analyzed;
 use crate::analyze::ModalKind;
 use crate::geom::Rect;
 use crate::observation::{Image, ImageMeta, Observation};
-use crate::page::{Node, Page};
+use crate::page::Node;
 use crate::passes::budget::{self, Line};
 use crate::passes::{Context, ObserveError, Options, redact, viewport};
 
@@ -63,13 +64,18 @@ impl Strategy for Som {
         false
     }
 
-    fn observe(&self, page: &Page, options: &Options<'_>) -> Result<Observation, ObserveError> {
+    fn observe(
+        &self,
+        analyzed: &Analyzed,
+        options: &Options<'_>,
+    ) -> Result<Observation, ObserveError> {
+        let page = analyzed.page();
         // The screenshot shows the viewport only, so marks can only be there.
         let options = Options {
             full_page: Some(false),
             ..options.clone()
         };
-        let ctx = Context::new(page, &options, false)?;
+        let ctx = Context::new(analyzed, &options, false)?;
         let png = options
             .screenshot
             .ok_or(ObserveError::MissingScreenshot { strategy: "som" })?;

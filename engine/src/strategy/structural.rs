@@ -1,6 +1,7 @@
 //! `structural`: the aimount `page_snapshot` contract — `Page state:` plus `Visible structure:` in 3×3 zones, with honesty figures.
 
 use super::Strategy;
+use crate::analyze::Analyzed;
 use crate::analyze::ModalKind;
 use crate::geom::Rect;
 use crate::observation::{Item, Observation};
@@ -57,13 +58,17 @@ impl Strategy for Structural {
         false
     }
 
-    fn observe(&self, page: &Page, options: &Options<'_>) -> Result<Observation, ObserveError> {
+    fn observe(
+        &self,
+        analyzed: &Analyzed,
+        options: &Options<'_>,
+    ) -> Result<Observation, ObserveError> {
         // Viewport-only by contract: a full-page request is ignored.
         let options = Options {
             full_page: Some(false),
             ..options.clone()
         };
-        let ctx = Context::new(page, &options, false)?;
+        let ctx = Context::new(analyzed, &options, false)?;
         let refs: Vec<String> = ctx.targets.iter().map(|t| t.number.to_string()).collect();
         let mut meta = ctx.meta(self.name(), &options, &refs);
 

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{self, Options, STRATEGIES};
 use serde::Serialize;
@@ -78,7 +79,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             let mut last = None;
             for _ in 0..args.runs {
                 let started = Instant::now();
-                let page = Page::from_recording(&recording);
+                let page = Analyzed::new(Page::from_recording(&recording));
                 let observation = s
                     .observe(&page, &options)
                     .with_context(|| format!("{}: strategy {}", path.display(), s.name()))?;

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
+use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{self, Layer, Options, STRATEGIES};
@@ -116,7 +117,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     let observe = |path: &Path, previous: Option<&Observation>| -> Result<Observation> {
         let recording = store::read(path)?;
-        let page = Page::from_recording(&recording);
+        let page = Analyzed::new(Page::from_recording(&recording));
         let screenshot = screenshot_of(path);
         let options = Options {
             full_page,

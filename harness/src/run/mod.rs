@@ -35,6 +35,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
+use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{Options, Strategy};
@@ -346,7 +347,7 @@ fn run_unit(
             bail!("recording {} was not loaded", step.recording);
         };
         let started = Instant::now();
-        let page = Page::from_recording(&loaded.recording);
+        let page = Analyzed::new(Page::from_recording(&loaded.recording));
         let options = Options {
             previous: previous.as_ref(),
             screenshot: loaded.screenshot.as_deref(),
@@ -376,7 +377,7 @@ fn run_unit(
                     &task.instruction,
                     strategy,
                     step,
-                    &page,
+                    page.page(),
                     &observation,
                     &history,
                     &mut row,

@@ -377,7 +377,7 @@ fn resolve(target: &TargetDef, page: &Page, recording: &str, at: &str) -> Result
             role: Some(role),
             name: Some(name),
         } => {
-            let analysis = page.analysis();
+            let analysis = pagesnap_engine::analyze::Analysis::new(page);
             let wanted = normalize(name);
             let found = page
                 .ids()

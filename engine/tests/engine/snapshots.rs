@@ -1,36 +1,20 @@
-//! Snapshot tests: every fixture recording × `structural`, `som`, `html`, `html-pruned` (`snapshots/<site>__<name>@<strategy>.snap`).
+//! Snapshot tests: every fixture recording × every strategy in `STRATEGIES` (`snapshots/<site>__<name>@<strategy>.snap`).
+//!
+//! A new strategy gets its snapshots here by being registered: nothing to add.
 #![allow(
     clippy::unwrap_used,
     reason = "test helpers outside #[test] fns unwrap known-good fixtures"
 )]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::recording::Recording;
-use pagesnap_engine::strategy::{Options, by_name};
+use pagesnap_engine::strategy::{Options, STRATEGIES};
 
-/// `fixtures/<site>/<name>.json.gz`, sorted.
-fn recordings() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
-    let mut out = Vec::new();
-    let Ok(sites) = std::fs::read_dir(&root) else {
-        return out;
-    };
-    for site in sites.flatten() {
-        let Ok(files) = std::fs::read_dir(site.path()) else {
-            continue;
-        };
-        for file in files.flatten() {
-            if file.path().to_string_lossy().ends_with(".json.gz") {
-                out.push(file.path());
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use crate::common::fixture_recordings;
 
 fn snapshot_name(path: &Path) -> String {
     let site = path
@@ -74,46 +58,31 @@ fn render(strategy: &str, observation: &Observation) -> String {
     out
 }
 
-fn check(strategy: &str) {
+#[test]
+fn every_fixture_under_every_strategy() {
     let mut settings = insta::Settings::clone_current();
     settings.set_snapshot_path("snapshots");
     settings.set_prepend_module_to_snapshot(false);
     settings.bind(|| {
-        for path in recordings() {
+        for path in fixture_recordings() {
             let bytes = std::fs::read(&path).unwrap();
             let recording = Recording::from_gz_bytes(&bytes, &path.to_string_lossy()).unwrap();
-            let page = Page::from_recording(&recording);
+            // One analysis per recording, shared by every strategy, as the harness does.
+            let analyzed = Analyzed::new(Page::from_recording(&recording));
             let screenshot = std::fs::read(path.with_extension("").with_extension("png")).ok();
-            if strategy == "som" && screenshot.is_none() {
-                continue;
+            for strategy in STRATEGIES {
+                let name = strategy.name();
+                if name == "som" && screenshot.is_none() {
+                    continue;
+                }
+                let options = Options {
+                    screenshot: screenshot.as_deref(),
+                    ..Options::default()
+                };
+                let observation = strategy.observe(&analyzed, &options).unwrap();
+                let snapshot = format!("{}@{name}", snapshot_name(&path));
+                insta::assert_snapshot!(snapshot, render(name, &observation));
             }
-            let options = Options {
-                screenshot: screenshot.as_deref(),
-                ..Options::default()
-            };
-            let observation = by_name(strategy).unwrap().observe(&page, &options).unwrap();
-            let name = format!("{}@{strategy}", snapshot_name(&path));
-            insta::assert_snapshot!(name, render(strategy, &observation));
         }
     });
-}
-
-#[test]
-fn structural_snapshots() {
-    check("structural");
-}
-
-#[test]
-fn som_snapshots() {
-    check("som");
-}
-
-#[test]
-fn html_snapshots() {
-    check("html");
-}
-
-#[test]
-fn html_pruned_snapshots() {
-    check("html-pruned");
 }

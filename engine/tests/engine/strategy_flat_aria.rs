@@ -4,27 +4,26 @@
     reason = "test helpers outside #[test] fns unwrap known-good fixtures"
 )]
 
+use pagesnap_engine::analyze::Analysis;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::{NodeId, Page};
 use pagesnap_engine::recording::ScrollState;
 use pagesnap_engine::strategy::{Layer, ObserveError, Options, Strategy, by_name};
 use pagesnap_engine::testing::RecordingBuilder;
 
+use crate::common::{observe as observe_with, try_observe};
+
 fn strategy(name: &str) -> &'static dyn Strategy {
     by_name(name).unwrap()
 }
 
 fn observe(name: &str, page: &Page) -> Observation {
-    strategy(name).observe(page, &Options::default()).unwrap()
-}
-
-fn observe_with(name: &str, page: &Page, options: &Options<'_>) -> Observation {
-    strategy(name).observe(page, options).unwrap()
+    observe_with(name, page, &Options::default())
 }
 
 /// Every ref is unique, printed, and names an actionable node.
 fn assert_refs_sound(page: &Page, observation: &Observation, printed: impl Fn(&str) -> String) {
-    let analysis = page.analysis();
+    let analysis = Analysis::new(&page);
     let mut seen = std::collections::BTreeSet::new();
     for (reference, id) in &observation.refs {
         assert!(seen.insert(reference.clone()), "duplicate ref {reference}");
@@ -348,7 +347,7 @@ mod modal {
             .id();
         b.text(overlay, "footer");
         let page = b.page();
-        let analysis = page.analysis();
+        let analysis = Analysis::new(&page);
         if analysis.modal.kind != pagesnap_engine::analyze::ModalKind::Suspected {
             // Build a genuine suspected overlay instead.
             let mut b = RecordingBuilder::new();
@@ -368,7 +367,7 @@ mod modal {
             b.text(overlay, "Subscribe!");
             let page = b.page();
             assert_eq!(
-                page.analysis().modal.kind,
+                Analysis::new(&page).modal.kind,
                 pagesnap_engine::analyze::ModalKind::Suspected
             );
             let aria = observe("aria", &page);
@@ -713,7 +712,7 @@ mod layers {
             ..Options::default()
         };
         for name in ["aria", "flat"] {
-            let err = strategy(name).observe(&page, &options).unwrap_err();
+            let err = try_observe(name, &page, &options).unwrap_err();
             assert!(matches!(err, ObserveError::UnknownLayer { .. }), "{err}");
         }
     }

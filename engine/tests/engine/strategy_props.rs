@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use pagesnap_engine::analyze::{Analysis, Analyzed};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{Options, STRATEGIES, Strategy as Observer};
@@ -33,7 +34,7 @@ fn observe_all(page: &Page, png: &[u8]) -> Vec<(&'static str, Observation)> {
                 ..Options::default()
             };
             let observation = s
-                .observe(page, &options)
+                .observe(&Analyzed::new(page.clone()), &options)
                 .unwrap_or_else(|e| panic!("{}: {e}", s.name()));
             (s.name(), observation)
         })
@@ -41,7 +42,7 @@ fn observe_all(page: &Page, png: &[u8]) -> Vec<(&'static str, Observation)> {
 }
 
 fn check_refs(page: &Page, name: &str, observation: &Observation) {
-    let analysis = page.analysis();
+    let analysis = Analysis::new(&page);
     let mut seen = HashSet::new();
     for (reference, id) in &observation.refs {
         assert!(

@@ -1,32 +1,13 @@
 //! Every committed fixture recording: loads, keeps the browser's element counts, and shows what its site is for.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use pagesnap_engine::analyze::{Hidden, ModalKind};
+use pagesnap_engine::analyze::{Analysis, Hidden, ModalKind};
 use pagesnap_engine::page::{NodeId, Page, Selector};
 use pagesnap_engine::recording::Recording;
 
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}
-
-fn all_recordings() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![fixtures_dir()];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.to_string_lossy().ends_with(".json.gz") {
-                out.push(path);
-            }
-        }
-    }
-    out.sort();
-    out
-}
+use crate::common::{fixture_recordings as all_recordings, fixtures_dir};
 
 fn load(relative: &str) -> (Recording, Page) {
     let path = fixtures_dir().join(relative);
@@ -113,8 +94,8 @@ fn iframe_and_shadow_content_are_in_the_tree() {
 fn scripted_steps_change_the_page() {
     let (_, before) = load("checkout_modal/close_dialog.json.gz");
     let (_, after) = load("checkout_modal/close_dialog.step1.json.gz");
-    assert_eq!(before.analysis().modal.kind, ModalKind::Reliable);
-    assert_eq!(after.analysis().modal.kind, ModalKind::None);
+    assert_eq!(Analysis::new(&before).modal.kind, ModalKind::Reliable);
+    assert_eq!(Analysis::new(&after).modal.kind, ModalKind::None);
     let (first, _) = load("todo_app/add_tasks.json.gz");
     let (last, _) = load("todo_app/add_tasks.step5.json.gz");
     assert!(last.nodes.len() > first.nodes.len());
@@ -128,7 +109,7 @@ fn long_article_positions_match_the_scroll() {
         ("bottom", false, true),
     ] {
         let (recording, page) = load(&format!("long_article/{name}.json.gz"));
-        let p = page.analysis().position;
+        let p = Analysis::new(&page).position;
         let vh = recording.viewport.height;
         assert_eq!(p.scroll_y, recording.scroll.y, "{name}");
         assert_eq!(
@@ -147,7 +128,7 @@ fn long_article_positions_match_the_scroll() {
 #[test]
 fn hidden_content_is_hidden_for_each_reason() {
     let (_, page) = load("hidden_content/initial.json.gz");
-    let a = page.analysis();
+    let a = Analysis::new(&page);
     let hidden = |sel: &str| a.visibility[one(&page, sel).index()].hidden;
     assert_eq!(hidden("#show-visibility-override"), None);
     assert!(a.is_actionable(one(&page, "#show-visibility-override")));

@@ -4,13 +4,14 @@
     reason = "test helpers outside #[test] functions unwrap freely"
 )]
 
-use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::recording::NodeKind;
 use pagesnap_engine::strategy::{Layer, ObserveError, Options, STRATEGIES, by_name};
 use pagesnap_engine::testing::RecordingBuilder;
 
-const SECRETS_SITE: &str = include_str!("../../fixtures/sites/secrets/index.html");
+use crate::common::{observe, try_observe};
+
+const SECRETS_SITE: &str = include_str!("../../../fixtures/sites/secrets/index.html");
 
 /// Every secret planted in `fixtures/sites/secrets`.
 const SECRETS: &[&str] = &[
@@ -23,10 +24,6 @@ const SECRETS: &[&str] = &[
 ];
 
 const MINE: [&str; 4] = ["structural", "som", "html", "html-pruned"];
-
-fn observe(name: &str, page: &Page, options: &Options<'_>) -> Observation {
-    by_name(name).unwrap().observe(page, options).unwrap()
-}
 
 /// A solid white RGB PNG.
 fn white_png(width: u32, height: u32) -> Vec<u8> {
@@ -187,7 +184,7 @@ mod structural {
                 screenshot: None,
                 ..options.clone()
             };
-            let err = by_name(name).unwrap().observe(&page, &options).unwrap_err();
+            let err = try_observe(name, &page, &options).unwrap_err();
             assert!(
                 matches!(&err, ObserveError::UnknownLayer { name, known } if name == "assistant" && known == "content"),
                 "{err}"
@@ -442,10 +439,7 @@ mod som {
     #[test]
     fn missing_screenshot_is_an_error() {
         let page = button_page(0.0).page();
-        let err = by_name("som")
-            .unwrap()
-            .observe(&page, &Options::default())
-            .unwrap_err();
+        let err = try_observe("som", &page, &Options::default()).unwrap_err();
         assert!(
             matches!(err, ObserveError::MissingScreenshot { strategy: "som" }),
             "{err}"
@@ -454,10 +448,7 @@ mod som {
             screenshot: Some(b"not a png"),
             ..Options::default()
         };
-        let err = by_name("som")
-            .unwrap()
-            .observe(&page, &options)
-            .unwrap_err();
+        let err = try_observe("som", &page, &options).unwrap_err();
         assert!(matches!(err, ObserveError::Image(_)), "{err}");
     }
 

@@ -3,10 +3,11 @@
 
 use std::path::Path;
 
+use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::{Page, Selector};
 use pagesnap_engine::recording::Recording;
-use pagesnap_engine::strategy::{Options, by_name};
+use pagesnap_engine::strategy::Options;
 
 fn load(relative: &str) -> Page {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -21,7 +22,7 @@ fn observe(strategy: &str, page: &Page, previous: Option<&Observation>) -> Obser
         previous,
         ..Options::default()
     };
-    by_name(strategy).unwrap().observe(page, &options).unwrap()
+    crate::common::observe(strategy, page, &options)
 }
 
 #[test]
@@ -169,7 +170,9 @@ fn secrets_fixture_redacts_in_every_strategy() {
             full_page: Some(true),
             ..Options::default()
         };
-        let observation = strategy.observe(&page, &options).unwrap();
+        let observation = strategy
+            .observe(&Analyzed::new(page.clone()), &options)
+            .unwrap();
         let meta = serde_json::to_string(&observation.meta).unwrap();
         for secret in [
             "hunter2-Secret!",

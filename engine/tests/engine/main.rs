@@ -1,0 +1,13 @@
+//! The engine's integration tests, one binary with a module per concern (ripgrep's layout).
+
+mod analyze_layout;
+mod analyze_semantics;
+mod common;
+mod fixtures;
+mod page;
+mod recording;
+mod snapshots;
+mod strategy_fixtures;
+mod strategy_flat_aria;
+mod strategy_props;
+mod strategy_structural_som_html;
