@@ -32,8 +32,7 @@
 //! Disabled controls stay interactive: [`States::disabled`] reports them, and
 //! an agent may need to see that the submit button exists but is disabled.
 
-use std::collections::HashMap;
-
+use super::dom::{Dom, tabindex};
 use super::{Role, States, Visibility};
 use crate::page::{Element, Node, NodeId, Page};
 
@@ -114,14 +113,6 @@ fn is_native_control(element: &Element) -> bool {
     }
 }
 
-/// Controls a `<label>` can activate (labelable elements that take input, HTML §4.10.2).
-fn is_label_control(element: &Element) -> bool {
-    element.is("button")
-        || element.is("select")
-        || element.is("textarea")
-        || (element.is("input") && !is_hidden_input(element))
-}
-
 /// Editability per HTML's `contenteditable` states: `true`/empty/`plaintext-only`
 /// start an editing host, `false` stops it, anything else inherits.
 fn editable_state(element: &Element) -> Option<bool> {
@@ -133,75 +124,10 @@ fn editable_state(element: &Element) -> Option<bool> {
     }
 }
 
-fn parse_tabindex(value: &str) -> Option<i64> {
-    value.trim().parse::<i64>().ok()
-}
-
-/// Element ids by (tree root, id), first occurrence winning as `getElementById` does.
-struct IdMap<'a> {
-    ids: HashMap<(NodeId, &'a str), NodeId>,
-    roots: Vec<NodeId>,
-}
-
-impl<'a> IdMap<'a> {
-    fn new(page: &'a Page) -> IdMap<'a> {
-        let mut ids = HashMap::new();
-        let mut roots = Vec::with_capacity(page.len());
-        for id in page.ids() {
-            let root = match page.node(id) {
-                Node::Document { .. } | Node::ShadowRoot(_) => id,
-                _ => page.parent(id).map_or(id, |p| roots[p.index()]),
-            };
-            roots.push(root);
-            if let Some(value) = page
-                .element(id)
-                .and_then(|e| e.attr("id"))
-                .filter(|v| !v.is_empty())
-            {
-                ids.entry((root, value)).or_insert(id);
-            }
-        }
-        IdMap { ids, roots }
-    }
-
-    fn get(&self, scope_of: NodeId, value: &str) -> Option<NodeId> {
-        self.ids
-            .get(&(self.roots[scope_of.index()], value))
-            .copied()
-    }
-}
-
-/// The labeled control of a `<label>` (HTML §4.10.4).
-fn labeled_control(
-    page: &Page,
-    ids: &IdMap<'_>,
-    label: NodeId,
-    element: &Element,
-) -> Option<NodeId> {
-    if let Some(target) = element.attr("for") {
-        return ids
-            .get(label, target)
-            .filter(|&id| page.element(id).is_some_and(is_label_control));
-    }
-    let end = page.subtree_end(label);
-    let mut current = NodeId::from_index(label.index() + 1);
-    while current < end {
-        match page.node(current) {
-            Node::ShadowRoot(_) | Node::Document { .. } => {
-                current = page.subtree_end(current);
-                continue;
-            }
-            Node::Element(candidate) if is_label_control(candidate) => return Some(current),
-            _ => {}
-        }
-        current = NodeId::from_index(current.index() + 1);
-    }
-    None
-}
-
 /// Interactivity per node.
 pub(crate) fn compute(
     page: &Page,
+    dom: &Dom,
     roles: &[Option<Role>],
     visibility: &[Visibility],
     states: &[States],
@@ -213,7 +139,6 @@ pub(crate) fn compute(
     let mut editable = vec![false; len];
     // Strictly inside a native control or ARIA widget.
     let mut in_widget = vec![false; len];
-    let mut ids: Option<IdMap<'_>> = None;
     for id in page.ids() {
         let i = id.index();
         let parent = page.parent(id);
@@ -256,12 +181,7 @@ pub(crate) fn compute(
             // clicked directly (a visually hidden input behind a styled
             // label); otherwise clicking it is clicking the control, which
             // has its own ref, and a second, unnamed ref would only add noise.
-            match labeled_control(
-                page,
-                ids.get_or_insert_with(|| IdMap::new(page)),
-                id,
-                element,
-            ) {
+            match dom.labeled_control(id) {
                 Some(control) if !visibility[control.index()].is_visible() => {
                     Some(InteractiveReason::Label)
                 }
@@ -282,11 +202,7 @@ fn plain_reason(
     id: NodeId,
     in_widget: bool,
 ) -> Option<InteractiveReason> {
-    if element
-        .attr("tabindex")
-        .and_then(parse_tabindex)
-        .is_some_and(|t| t >= 0)
-    {
+    if tabindex(element).is_some_and(|t| t >= 0) {
         Some(InteractiveReason::Tabindex)
     } else if page.layout(id).clickable && !is_page_container(page, element, id) {
         Some(InteractiveReason::ClickListener)

@@ -4,6 +4,7 @@
 //! near-linear) passes; strategies only read these facts and never re-derive
 //! them. Every per-node fact is a `Vec` indexed by [`NodeId::index`].
 
+mod dom;
 mod interactive;
 mod modal;
 mod name;
@@ -13,12 +14,13 @@ mod scroll;
 mod states;
 mod visibility;
 
+pub use dom::{Display, Dom, input_type, is_labelable, tabindex};
 pub use interactive::InteractiveReason;
 pub use modal::{ModalKind, ModalLayer};
 pub use name::{AccName, NameSource, Strength};
 pub use role::{Role, chromium_role_matches, is_valid_role};
 pub use scroll::{PagePosition, ScrollContainer};
-pub use states::{Checked, States};
+pub use states::{Checked, Invalid, States};
 pub use visibility::{Hidden, Visibility};
 
 use crate::page::{NodeId, Page};
@@ -57,9 +59,13 @@ impl Analyzed {
 /// All facts about one page.
 #[derive(Clone, Debug)]
 pub struct Analysis {
+    /// Trees, ids, labels and display classes.
+    pub dom: Dom,
     /// Role per node (`None`: not an element, or excluded from the accessibility tree
     /// such as `<script>`, `<head>`, `<template>`).
     pub roles: Vec<Option<Role>>,
+    /// Per node: the role is the author's, taken from the `role` attribute.
+    pub explicit_roles: Vec<bool>,
     /// Visibility per node.
     pub visibility: Vec<Visibility>,
     /// Accessible name per node (`None` for nodes without a role).
@@ -85,16 +91,19 @@ pub struct Analysis {
 impl Analysis {
     /// Analyses a page.
     pub fn new(page: &Page) -> Analysis {
-        let roles = role::compute(page);
+        let dom = Dom::new(page);
+        let (roles, explicit_roles) = role::compute(page, &dom);
         let visibility = visibility::compute(page);
-        let (names, descriptions) = name::compute(page, &roles, &visibility);
+        let (names, descriptions) = name::compute(page, &dom, &roles, &visibility);
         let states = states::compute(page, &roles);
-        let interactive = interactive::compute(page, &roles, &visibility, &states);
+        let interactive = interactive::compute(page, &dom, &roles, &visibility, &states);
         let occluded = occlusion::compute(page, &visibility);
         let (modal, obscured) = modal::compute(page, &roles, &visibility);
         let (scroll_containers, position) = scroll::compute(page, &visibility);
         Analysis {
+            dom,
             roles,
+            explicit_roles,
             visibility,
             names,
             descriptions,

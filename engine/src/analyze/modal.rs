@@ -26,7 +26,6 @@
 //! Pages parsed from HTML have no layout: only the `aria-modal` rule applies.
 
 use super::{Role, Visibility};
-use crate::geom::Rect;
 use crate::page::{Element, NodeId, Page};
 
 /// What kind of modal layer is present.
@@ -134,12 +133,7 @@ fn is_suspected_overlay(page: &Page, id: NodeId, element: &Element) -> bool {
     if !matches!(style.position.as_str(), "fixed" | "absolute") || style.pointer_events == "none" {
         return false;
     }
-    let viewport = Rect {
-        x: page.scroll.x,
-        y: page.scroll.y,
-        width: page.viewport.width,
-        height: page.viewport.height,
-    };
+    let viewport = page.viewport_rect();
     let covered_width = bounds.right().min(viewport.right()) - bounds.x.max(viewport.x);
     let covered_height = bounds.bottom().min(viewport.bottom()) - bounds.y.max(viewport.y);
     if !(covered_width >= OVERLAY_COVER * viewport.width

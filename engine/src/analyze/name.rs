@@ -7,9 +7,7 @@
 //! `SupportsNameFromContents` lists (which roles give or contribute content).
 //! Not modelled: CSS generated content (`::before`/`::after`), `aria-owns`.
 
-use std::collections::HashMap;
-
-use super::role::{build_id_map, input_type};
+use super::dom::{Dom, input_type};
 use super::visibility::Hidden;
 use super::{Role, Visibility};
 use crate::page::{Element, Namespace, Node, NodeId, Page, ShadowMode};
@@ -79,10 +77,11 @@ pub struct AccName {
 /// [`NameSource::Unknown`]; everything else gets `None`.
 pub(crate) fn compute(
     page: &Page,
+    dom: &Dom,
     roles: &[Option<Role>],
     visibility: &[Visibility],
 ) -> (Vec<Option<AccName>>, Vec<Option<String>>) {
-    let mut namer = Namer::new(page, roles, visibility);
+    let mut namer = Namer::new(page, dom, roles, visibility);
     let mut names = vec![None; page.len()];
     let mut descriptions = vec![None; page.len()];
     for id in page.ids() {
@@ -247,11 +246,8 @@ struct Namer<'a> {
     /// The nearest table-like ancestor is a `grid`/`treegrid` (rows there
     /// are named from content, as in Chromium).
     in_grid: Vec<bool>,
-    /// Document or shadow root holding each node.
-    tree_root: Vec<NodeId>,
-    ids: HashMap<(NodeId, String), NodeId>,
-    /// Labels (`<label for>` and wrapping) per labelable control, in tree order.
-    labels: HashMap<NodeId, Vec<NodeId>>,
+    /// Trees, ids and labels.
+    dom: &'a Dom,
     /// Visit stamps: `visited[i] == stamp` when node `i` was visited during
     /// the current top-level computation (accname loop protection).
     visited: Vec<u32>,
@@ -259,7 +255,12 @@ struct Namer<'a> {
 }
 
 impl<'a> Namer<'a> {
-    fn new(page: &'a Page, roles: &'a [Option<Role>], visibility: &[Visibility]) -> Namer<'a> {
+    fn new(
+        page: &'a Page,
+        dom: &'a Dom,
+        roles: &'a [Option<Role>],
+        visibility: &[Visibility],
+    ) -> Namer<'a> {
         let len = page.len();
         let mut hidden = vec![false; len];
         // Hidden together with every descendant (not rendered, `hidden`,
@@ -268,9 +269,6 @@ impl<'a> Namer<'a> {
         let mut subtree_hidden = vec![false; len];
         let mut in_select = vec![false; len];
         let mut in_grid = vec![false; len];
-        let mut tree_root = vec![NodeId::ROOT; len];
-        let mut labels: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
-        let ids = build_id_map(page);
         for id in page.ids() {
             let i = id.index();
             let parent = page.parent(id);
@@ -283,10 +281,6 @@ impl<'a> Namer<'a> {
                         .element(p)
                         .is_some_and(|e| e.is("select") || e.is("datalist"))
             });
-            tree_root[i] = match page.node(id) {
-                Node::Document { .. } | Node::ShadowRoot(_) => id,
-                _ => parent.map_or(id, |p| tree_root[p.index()]),
-            };
             // Chromium names rows from content only inside a grid or treegrid.
             in_grid[i] = parent.is_some_and(|p| match roles[p.index()] {
                 Some("grid" | "treegrid") => true,
@@ -306,27 +300,13 @@ impl<'a> Namer<'a> {
                 .is_some_and(|e| hidden_by_attributes(page, e));
             subtree_hidden[i] = inherited_hidden || subtree_reason || own;
             hidden[i] = subtree_hidden[i] || reason == Some(Hidden::VisibilityHidden);
-            if let Some(element) = page.element(id).filter(|e| e.is("label")) {
-                let control = match element.attr("for") {
-                    Some(target) => ids
-                        .get(&(tree_root[i], target.to_owned()))
-                        .copied()
-                        .filter(|&c| page.element(c).is_some_and(is_labelable)),
-                    None => first_labelable_descendant(page, id),
-                };
-                if let Some(control) = control {
-                    labels.entry(control).or_default().push(id);
-                }
-            }
         }
         Namer {
             page,
             roles,
             hidden,
             in_grid,
-            tree_root,
-            ids,
-            labels,
+            dom,
             visited: vec![0; len],
             stamp: 0,
         }
@@ -351,10 +331,9 @@ impl<'a> Namer<'a> {
     /// IDREFs resolved in the node's own tree; the first element with each id
     /// wins, duplicates and missing ids are dropped (WAI-ARIA 1.2 §8.6.2).
     fn idrefs(&self, id: NodeId, value: &str) -> Vec<NodeId> {
-        let root = self.tree_root[id.index()];
         let mut out: Vec<NodeId> = Vec::new();
         for token in value.split_ascii_whitespace() {
-            if let Some(&target) = self.ids.get(&(root, token.to_owned())) {
+            if let Some(target) = self.dom.element_by_id(id, token) {
                 if !out.contains(&target) {
                     out.push(target);
                 }
@@ -783,9 +762,13 @@ impl<'a> Namer<'a> {
     /// The control's associated `<label>`s, joined; `None` when there are
     /// none or they are all empty (Chromium then falls back further).
     fn label_text(&mut self, id: NodeId) -> Option<(String, Found)> {
-        let labels = self.labels.get(&id)?.clone();
+        let labels = self.dom.labels(id);
+        if labels.is_empty() {
+            return None;
+        }
         let parts: Vec<String> = labels
-            .into_iter()
+            .iter()
+            .copied()
             .map(|label| {
                 let hidden = self.is_hidden(label);
                 self.alternative(
@@ -858,7 +841,7 @@ impl<'a> Namer<'a> {
                     // Inline elements join without a space; others, and
                     // `<br>`, are separated (Playwright's and Chromium's
                     // reading of accname 2F.iii).
-                    if element.is("br") || !self.is_inline(child, element) {
+                    if element.is("br") || !self.dom.display(child).is_inline() {
                         out.push(' ');
                         out.push_str(&text);
                         out.push(' ');
@@ -886,7 +869,7 @@ impl<'a> Namer<'a> {
     /// Light-DOM children of the shadow host that a `<slot>` receives.
     fn assigned_nodes(&self, slot: NodeId) -> Vec<NodeId> {
         let page = self.page;
-        let root = self.tree_root[slot.index()];
+        let root = self.dom.tree_root(slot);
         if !matches!(page.node(root), Node::ShadowRoot(_)) {
             return Vec::new();
         }
@@ -905,43 +888,6 @@ impl<'a> Namer<'a> {
             })
             .collect()
     }
-
-    fn is_inline(&self, id: NodeId, element: &Element) -> bool {
-        match &self.page.layout(id).style {
-            Some(style) => style.display == "inline",
-            None if self.page.has_layout => true,
-            None => element.ns != Namespace::Html || !is_block_by_default(&element.name),
-        }
-    }
-}
-
-/// A wrapping `<label>`'s labeled control: its first labelable descendant
-/// in the same tree (HTML §4.10.4).
-fn first_labelable_descendant(page: &Page, label: NodeId) -> Option<NodeId> {
-    let end = page.subtree_end(label);
-    let mut current = NodeId::from_index(label.index() + 1);
-    while current < end {
-        match page.node(current) {
-            Node::ShadowRoot(_) | Node::Document { .. } => {
-                current = page.subtree_end(current);
-                continue;
-            }
-            Node::Element(element) if is_labelable(element) => return Some(current),
-            _ => {}
-        }
-        current = NodeId::from_index(current.index() + 1);
-    }
-    None
-}
-
-/// HTML labelable elements (HTML §4.10.2).
-fn is_labelable(element: &Element) -> bool {
-    element.ns == Namespace::Html
-        && match element.name.as_str() {
-            "button" | "meter" | "output" | "progress" | "select" | "textarea" => true,
-            "input" => input_type(element) != "hidden",
-            _ => false,
-        }
 }
 
 /// Hidden with its whole subtree by attributes alone: `aria-hidden="true"` on
@@ -975,75 +921,6 @@ fn is_never_rendered(element: &Element) -> bool {
             element.name.as_str(),
             "script" | "style" | "noscript" | "template"
         )
-}
-
-/// Elements whose default `display` is not `inline` (HTML §15 rendering).
-fn is_block_by_default(name: &str) -> bool {
-    matches!(
-        name,
-        "address"
-            | "article"
-            | "aside"
-            | "blockquote"
-            | "body"
-            | "button"
-            | "caption"
-            | "center"
-            | "col"
-            | "colgroup"
-            | "dd"
-            | "details"
-            | "dialog"
-            | "dir"
-            | "div"
-            | "dl"
-            | "dt"
-            | "fieldset"
-            | "figcaption"
-            | "figure"
-            | "footer"
-            | "form"
-            | "h1"
-            | "h2"
-            | "h3"
-            | "h4"
-            | "h5"
-            | "h6"
-            | "header"
-            | "hgroup"
-            | "hr"
-            | "html"
-            | "input"
-            | "legend"
-            | "li"
-            | "listing"
-            | "main"
-            | "marquee"
-            | "menu"
-            | "meter"
-            | "nav"
-            | "ol"
-            | "optgroup"
-            | "option"
-            | "p"
-            | "plaintext"
-            | "pre"
-            | "progress"
-            | "search"
-            | "section"
-            | "select"
-            | "summary"
-            | "table"
-            | "tbody"
-            | "td"
-            | "textarea"
-            | "tfoot"
-            | "th"
-            | "thead"
-            | "tr"
-            | "ul"
-            | "xmp"
-    )
 }
 
 /// The current value of a form control: live state when recorded, else the

@@ -23,8 +23,7 @@
 //! - SVG descendants of an `<svg>` root and MathML descendants of `<math>` get
 //!   no role unless they carry an explicit one (children presentational).
 
-use std::collections::HashMap;
-
+use super::dom::{Dom, input_type, tabindex};
 use crate::page::{Element, Namespace, Node, NodeId, Page};
 
 /// An ARIA role name as Chromium and Playwright spell it (`button`, `generic`, `heading`, …).
@@ -275,11 +274,11 @@ fn is_metadata(name: &str) -> bool {
     )
 }
 
-/// Role per node.
-pub(crate) fn compute(page: &Page) -> Vec<Option<Role>> {
+/// Role per node, and whether it is the author's (taken from the `role` attribute).
+pub(crate) fn compute(page: &Page, dom: &Dom) -> (Vec<Option<Role>>, Vec<bool>) {
     let mut roles: Vec<Option<Role>> = vec![None; page.len()];
+    let mut explicit = vec![false; page.len()];
     let mut scopes = vec![Scope::default(); page.len()];
-    let mut ids = IdIndex::default();
     for id in page.ids() {
         let inherited = page
             .parent(id)
@@ -299,11 +298,13 @@ pub(crate) fn compute(page: &Page) -> Vec<Option<Role>> {
             }
         };
         let parent_role = page.parent(id).and_then(|p| roles[p.index()]);
-        let role = element_role(page, id, element, inherited, parent_role, &mut ids);
+        let role = element_role(page, id, element, inherited, parent_role, dom);
         roles[id.index()] = role;
+        explicit[id.index()] =
+            role.is_some() && element.has_attr("role") && explicit_role(element) == role;
         scopes[id.index()] = child_scope(element, role, inherited);
     }
-    roles
+    (roles, explicit)
 }
 
 fn child_scope(element: &Element, role: Option<Role>, mut scope: Scope) -> Scope {
@@ -348,7 +349,7 @@ fn element_role(
     element: &Element,
     scope: Scope,
     parent_role: Option<Role>,
-    ids: &mut IdIndex,
+    dom: &Dom,
 ) -> Option<Role> {
     if scope.inert {
         return None;
@@ -380,7 +381,7 @@ fn element_role(
     if element.name == "input" && input_type(element) == "hidden" {
         return None;
     }
-    let mut implicit = || implicit_role(page, id, element, scope, ids);
+    let implicit = || implicit_role(page, id, element, scope, dom);
     match explicit_role(element) {
         // WAI-ARIA 1.2 §9.2 presentational role conflict resolution: a
         // focusable element or one with a global ARIA attribute keeps its
@@ -425,43 +426,6 @@ fn inherits_presentation(child: &str, parent: &str) -> bool {
     }
 }
 
-/// The input's type state: lowercase; unknown and missing types are `text`.
-pub(crate) fn input_type(element: &Element) -> &'static str {
-    const TYPES: &[&str] = &[
-        "button",
-        "checkbox",
-        "color",
-        "date",
-        "datetime-local",
-        "email",
-        "file",
-        "hidden",
-        "image",
-        "month",
-        "number",
-        "password",
-        "radio",
-        "range",
-        "reset",
-        "search",
-        "submit",
-        "tel",
-        "text",
-        "time",
-        "url",
-        "week",
-    ];
-    let Some(value) = element.attr("type") else {
-        return "text";
-    };
-    let value = value.trim();
-    TYPES
-        .iter()
-        .find(|known| known.eq_ignore_ascii_case(value))
-        .copied()
-        .unwrap_or("text")
-}
-
 fn has_href(element: &Element) -> bool {
     element.has_attr("href") || element.has_attr("xlink:href")
 }
@@ -475,13 +439,7 @@ fn has_author_name(element: &Element) -> bool {
         .any(|attr| element.attr(attr).is_some_and(|v| !v.trim().is_empty()))
 }
 
-fn implicit_role(
-    page: &Page,
-    id: NodeId,
-    element: &Element,
-    scope: Scope,
-    ids: &mut IdIndex,
-) -> Role {
+fn implicit_role(page: &Page, id: NodeId, element: &Element, scope: Scope, dom: &Dom) -> Role {
     match element.name.as_str() {
         "a" | "area" if has_href(element) => "link",
         // Chromium (`ax_node_object.cc`): an anchor without `href` but with a
@@ -532,10 +490,10 @@ fn implicit_role(
             let decorative = element.attr("alt") == Some("")
                 && element.attr("title").is_none_or(str::is_empty)
                 && !has_global_aria(element, None)
-                && parse_tabindex(element).is_none();
+                && tabindex(element).is_none();
             if decorative { "presentation" } else { "img" }
         }
-        "input" => input_role(page, id, element, ids),
+        "input" => input_role(page, id, element, dom),
         "ins" => "insertion",
         "li" => "listitem",
         "main" => "main",
@@ -584,12 +542,12 @@ fn implicit_role(
     }
 }
 
-fn input_role(page: &Page, id: NodeId, element: &Element, ids: &mut IdIndex) -> Role {
+fn input_role(page: &Page, id: NodeId, element: &Element, dom: &Dom) -> Role {
     match input_type(element) {
         kind @ ("text" | "email" | "tel" | "url" | "search") => {
             // HTML: an input whose `list` names a `<datalist>` is a combobox.
             let has_list = element.attr("list").is_some_and(|list| {
-                ids.get(page, id, list.trim())
+                dom.element_by_id(id, list.trim())
                     .and_then(|target| page.element(target))
                     .is_some_and(|target| target.is("datalist"))
             });
@@ -748,24 +706,6 @@ pub(crate) fn has_global_aria(element: &Element, role: Option<Role>) -> bool {
     })
 }
 
-/// HTML "rules for parsing integers" applied to `tabindex`.
-pub(crate) fn parse_tabindex(element: &Element) -> Option<i64> {
-    let value = element.attr("tabindex")?.trim_start();
-    let (sign, digits) = match value.as_bytes().first()? {
-        b'-' => (-1, &value[1..]),
-        b'+' => (1, &value[1..]),
-        _ => (1, value),
-    };
-    let end = digits
-        .bytes()
-        .position(|b| !b.is_ascii_digit())
-        .unwrap_or(digits.len());
-    if end == 0 {
-        return None;
-    }
-    digits[..end.min(18)].parse::<i64>().ok().map(|n| sign * n)
-}
-
 /// Focusable per HTML: natively focusable controls and links, `tabindex`,
 /// `contenteditable`; never when natively disabled.
 fn is_focusable(page: &Page, id: NodeId, element: &Element) -> bool {
@@ -780,7 +720,7 @@ fn is_focusable(page: &Page, id: NodeId, element: &Element) -> bool {
         _ => false,
     };
     native
-        || parse_tabindex(element).is_some()
+        || tabindex(element).is_some()
         || element
             .attr("contenteditable")
             .is_some_and(|v| !v.eq_ignore_ascii_case("false"))
@@ -818,36 +758,4 @@ fn natively_disabled(page: &Page, id: NodeId, element: &Element) -> bool {
         child = ancestor;
     }
     false
-}
-
-/// First element with a given `id` per tree (document or shadow root), built
-/// lazily: most pages never need it during role computation.
-#[derive(Default)]
-pub(crate) struct IdIndex {
-    map: Option<HashMap<(NodeId, String), NodeId>>,
-}
-
-impl IdIndex {
-    /// The element with `id` in the same tree as `from`.
-    pub(crate) fn get(&mut self, page: &Page, from: NodeId, id: &str) -> Option<NodeId> {
-        let map = self.map.get_or_insert_with(|| build_id_map(page));
-        map.get(&(page.tree_root(from), id.to_owned())).copied()
-    }
-}
-
-/// Maps (tree root, id) to the first element in tree order with that id.
-pub(crate) fn build_id_map(page: &Page) -> HashMap<(NodeId, String), NodeId> {
-    let mut roots = vec![NodeId::ROOT; page.len()];
-    let mut map = HashMap::new();
-    for id in page.ids() {
-        let root = match page.node(id) {
-            Node::Document { .. } | Node::ShadowRoot(_) => id,
-            _ => page.parent(id).map_or(id, |p| roots[p.index()]),
-        };
-        roots[id.index()] = root;
-        if let Some(value) = page.element(id).and_then(|e| e.attr("id")) {
-            map.entry((root, value.to_owned())).or_insert(id);
-        }
-    }
-    map
 }

@@ -7,8 +7,8 @@
 //! with inherited facts (disabled fieldsets, `aria-disabled`) handed down.
 
 use super::Role;
+use super::dom::input_type;
 use super::name::{control_value, flatten, selected_options};
-use super::role::input_type;
 use crate::page::{Element, Namespace, Node, NodeId, Page};
 
 /// A tri-state value (`aria-checked`, `aria-pressed`).
@@ -41,8 +41,8 @@ pub struct States {
     pub required: bool,
     /// Read-only.
     pub readonly: bool,
-    /// Invalid.
-    pub invalid: bool,
+    /// Invalid (`aria-invalid` other than empty or `false`), and how.
+    pub invalid: Option<Invalid>,
     /// Current value of textboxes, sliders, comboboxes, spinbuttons.
     /// Password fields report [`PASSWORD_MASK`] when filled, never the value.
     pub value: Option<String>,
@@ -351,9 +351,30 @@ fn fill_states(
     state.invalid = element
         .attr("aria-invalid")
         .map(str::trim)
-        .is_some_and(|v| !v.is_empty() && !v.eq_ignore_ascii_case("false"));
+        .filter(|v| !v.is_empty() && !v.eq_ignore_ascii_case("false"))
+        .map(|v| {
+            if v.eq_ignore_ascii_case("grammar") {
+                Invalid::Grammar
+            } else if v.eq_ignore_ascii_case("spelling") {
+                Invalid::Spelling
+            } else {
+                Invalid::True
+            }
+        });
 
     state.value = value(page, id, element, role, kind);
+}
+
+/// The kinds of `aria-invalid` (WAI-ARIA 1.2 §6.6): any value but the
+/// listed ones means `true`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Invalid {
+    /// Invalid.
+    True,
+    /// A grammatical error was detected.
+    Grammar,
+    /// A spelling error was detected.
+    Spelling,
 }
 
 /// The value HTML-AAM / WAI-ARIA exposes for value-bearing roles.

@@ -261,12 +261,7 @@ fn has_content_with_area(page: &Page) -> Vec<bool> {
 
 fn compute_layout(page: &Page) -> Vec<Visibility> {
     let len = page.len();
-    let viewport = Rect {
-        x: page.scroll.x,
-        y: page.scroll.y,
-        width: page.viewport.width,
-        height: page.viewport.height,
-    };
+    let viewport = page.viewport_rect();
     let content = has_content_with_area(page);
     let mut out = vec![Visibility::default(); len];
     let mut passed = vec![Inherited::ROOT; len];

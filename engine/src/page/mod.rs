@@ -167,6 +167,16 @@ pub struct Page {
 }
 
 impl Page {
+    /// The viewport's rectangle in document coordinates (where the page is scrolled to).
+    pub fn viewport_rect(&self) -> Rect {
+        Rect {
+            x: self.scroll.x,
+            y: self.scroll.y,
+            width: self.viewport.width,
+            height: self.viewport.height,
+        }
+    }
+
     /// Number of nodes (all kinds).
     pub fn len(&self) -> usize {
         self.nodes.len()

@@ -207,6 +207,22 @@ impl<'p> Context<'p> {
         self.redact && self.secret[id.index()]
     }
 
+    /// Whether the node, as painted, shows a secret: a secret field holding a
+    /// value, or text with a secret-looking run (what a screenshot must hide).
+    pub fn shows_secret(&self, id: NodeId) -> bool {
+        match self.page.node(id) {
+            Node::Element(_) => {
+                self.is_secret(id)
+                    && self.analysis.states[id.index()]
+                        .value
+                        .as_deref()
+                        .is_some_and(|v| !v.is_empty())
+            }
+            Node::Text(text) => redact::redact(text).1 > 0,
+            _ => false,
+        }
+    }
+
     /// Text as shown: secret-looking substrings replaced by `[redacted]` (counted).
     pub fn text(&self, text: &str) -> String {
         if !self.redact {
@@ -292,7 +308,7 @@ impl<'p> Context<'p> {
         if s.readonly {
             out.push("readonly".to_owned());
         }
-        if s.invalid {
+        if s.invalid.is_some() {
             out.push("invalid".to_owned());
         }
         if s.focused {

@@ -46,8 +46,7 @@
 use std::borrow::Cow;
 
 use super::Strategy;
-use crate::analyze::Analyzed;
-use crate::analyze::{Checked, Hidden, ModalKind};
+use crate::analyze::{Analyzed, Checked, Hidden, Invalid, ModalKind, input_type};
 use crate::observation::Observation;
 use crate::page::{Node, NodeId, Page, ShadowMode};
 use crate::passes::budget::{self, Line};
@@ -216,52 +215,13 @@ pub(super) fn is_user_agent_root(page: &Page, id: NodeId) -> bool {
     matches!(page.node(id), Node::ShadowRoot(ShadowMode::UserAgent))
 }
 
-/// Whether the element lays out as anything but `inline` (Playwright
-/// surrounds such elements' content with spaces). Pages without layout use
-/// the HTML rendering section's default `display` per tag.
-pub(super) fn is_block(page: &Page, id: NodeId) -> bool {
-    let Some(element) = page.element(id) else {
-        return false;
-    };
-    if element.is("br") {
-        return true;
-    }
-    if page.has_layout {
-        return page
-            .layout(id)
-            .style
-            .as_ref()
-            .is_some_and(|s| s.display != "inline");
-    }
-    !matches!(
-        element.name.as_str(),
-        "a" | "abbr"
-            | "b"
-            | "bdi"
-            | "bdo"
-            | "cite"
-            | "code"
-            | "data"
-            | "dfn"
-            | "em"
-            | "font"
-            | "i"
-            | "kbd"
-            | "label"
-            | "mark"
-            | "q"
-            | "s"
-            | "samp"
-            | "small"
-            | "span"
-            | "strong"
-            | "sub"
-            | "sup"
-            | "time"
-            | "u"
-            | "var"
-            | "wbr"
-    )
+/// Whether the element's content is set apart from its neighbours' text
+/// (Playwright surrounds such elements' content with spaces): any display
+/// class but inline, and `<br>`.
+pub(super) fn is_block(ctx: &Context<'_>, id: NodeId) -> bool {
+    ctx.page
+        .element(id)
+        .is_some_and(|e| e.is("br") || !ctx.analysis.dom.display(id).is_inline())
 }
 
 /// JavaScript's `\s` (which, unlike Rust's `is_whitespace`, excludes U+0085
@@ -404,18 +364,13 @@ fn states_suffix(ctx: &Context<'_>, id: NodeId, role: &str) -> String {
     if s.focused {
         out.push_str(" [active]");
     }
-    if s.invalid && INVALID_ROLES.contains(&role) {
+    if let Some(kind) = s.invalid.filter(|_| INVALID_ROLES.contains(&role)) {
         // `aria-invalid="grammar"` / `"spelling"` keep their kind.
-        match ctx
-            .page
-            .element(id)
-            .and_then(|e| e.attr("aria-invalid"))
-            .map(|v| v.trim().to_ascii_lowercase())
-            .as_deref()
-        {
-            Some(kind @ ("grammar" | "spelling")) => out.push_str(&format!(" [invalid={kind}]")),
-            _ => out.push_str(" [invalid]"),
-        }
+        out.push_str(match kind {
+            Invalid::True => " [invalid]",
+            Invalid::Grammar => " [invalid=grammar]",
+            Invalid::Spelling => " [invalid=spelling]",
+        });
     }
     if let Some(level) = s.level.filter(|&l| l > 0) {
         out.push_str(&format!(" [level={level}]"));
@@ -445,10 +400,7 @@ fn to_aria_node<'p>(ctx: &Context<'p>, id: NodeId) -> Option<AriaNode<'p>> {
         "iframe"
     } else {
         let role = ctx.analysis.role(id)?;
-        let explicit_generic = element
-            .attr("role")
-            .and_then(|r| r.split_ascii_whitespace().next())
-            .is_some_and(|r| r.eq_ignore_ascii_case("generic"));
+        let explicit_generic = ctx.analysis.explicit_roles[i];
         match role {
             // Without a ref, role-less elements stay transparent even when
             // obscured: their text is kept, as Playwright keeps it.
@@ -485,8 +437,7 @@ fn to_aria_node<'p>(ctx: &Context<'p>, id: NodeId) -> Option<AriaNode<'p>> {
         children: Vec::new(),
     };
     if element.is("input") || element.is("textarea") {
-        let kind = element.attr("type").unwrap_or("").to_ascii_lowercase();
-        if !matches!(kind.as_str(), "checkbox" | "radio" | "file")
+        if !matches!(input_type(element), "checkbox" | "radio" | "file")
             && let Some(value) = ctx.value(id)
         {
             let in_viewport = ctx.analysis.visibility[i].in_viewport;
@@ -566,7 +517,7 @@ fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
                         open.push(index);
                         opened[i] = true;
                     }
-                    if is_block(page, id) {
+                    if is_block(ctx, id) {
                         block[i] = true;
                         push_text(&mut tree, &open, Cow::Borrowed(" "), visibility.in_viewport);
                     }

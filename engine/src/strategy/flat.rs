@@ -12,8 +12,7 @@ use super::Strategy;
 use super::aria::{
     Step, is_block, is_user_agent_root, normalize_whitespace, scope_or_descendant, walk,
 };
-use crate::analyze::Analyzed;
-use crate::analyze::{Checked, ModalKind};
+use crate::analyze::{Analyzed, Checked, ModalKind, input_type};
 use crate::observation::Observation;
 use crate::page::{Node, NodeId};
 use crate::passes::budget::{self, Line};
@@ -267,8 +266,7 @@ fn element_open(ctx: &Context<'_>, id: NodeId, text: &str, scroll: Option<String
         format_attr(&mut out, &key, &value);
     }
     let states = &ctx.analysis.states[id.index()];
-    let kind = element.attr("type").unwrap_or("").to_ascii_lowercase();
-    let checkable = matches!(kind.as_str(), "checkbox" | "radio");
+    let checkable = element.is("input") && matches!(input_type(element), "checkbox" | "radio");
     let value = if live && !checkable {
         ctx.value(id)
     } else if !live && element.has_attr("value") {
@@ -429,7 +427,7 @@ fn body(ctx: &Context<'_>, lines: &mut Vec<Line>) {
                             pinned: false,
                         });
                     }
-                    if is_block(page, id) {
+                    if is_block(ctx, id) {
                         block[i] = true;
                         boundary(&mut kept, &mut pending, lines);
                     }

@@ -1,7 +1,7 @@
 //! `html`: the raw serialized DOM (shadow roots as declarative templates, iframes inline) with `data-ref` on actionable elements.
 
 use super::Strategy;
-use crate::analyze::Analyzed;
+use crate::analyze::{Analyzed, input_type};
 use crate::observation::{Meta, Observation};
 use crate::page::{Element, Namespace, Node, NodeId, ShadowMode};
 use crate::passes::budget::estimate_tokens;
@@ -188,14 +188,7 @@ pub(crate) fn finish(
 pub(crate) fn live_value(ctx: &Context<'_>, id: NodeId, element: &Element) -> Option<String> {
     let raw = ctx.page.layout(id).value.as_deref()?;
     let is_text = element.is("textarea")
-        || (element.is("input")
-            && TEXT_INPUTS.contains(
-                &element
-                    .attr("type")
-                    .unwrap_or("")
-                    .to_ascii_lowercase()
-                    .as_str(),
-            ));
+        || (element.is("input") && TEXT_INPUTS.contains(&input_type(element)));
     if !is_text {
         return None;
     }

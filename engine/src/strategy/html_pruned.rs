@@ -3,8 +3,7 @@
 use super::Strategy;
 use super::html::{Markup, VOID, close_until, escape_text, finish, live_value};
 use super::structural::truncate;
-use crate::analyze::Analyzed;
-use crate::analyze::Checked;
+use crate::analyze::{Analyzed, Checked};
 use crate::observation::Observation;
 use crate::page::{Element, Namespace, Node, NodeId, ShadowMode};
 use crate::passes::{Context, ObserveError, Options};

@@ -2,13 +2,10 @@
 
 use super::Strategy;
 use super::structural::{quote, truncate};
-use crate::analyze::Analyzed;
-use crate::analyze::ModalKind;
-use crate::geom::Rect;
+use crate::analyze::{Analyzed, ModalKind};
 use crate::observation::{Image, ImageMeta, Observation};
-use crate::page::Node;
 use crate::passes::budget::{self, Line};
-use crate::passes::{Context, ObserveError, Options, redact, viewport};
+use crate::passes::{Context, ObserveError, Options, viewport};
 
 #[doc = include_str!("som.md")]
 pub struct Som;
@@ -89,12 +86,7 @@ impl Strategy for Som {
         } else {
             1.0
         };
-        let view = Rect {
-            x: page.scroll.x,
-            y: page.scroll.y,
-            width: page.viewport.width,
-            height: page.viewport.height,
-        };
+        let view = page.viewport_rect();
         let mut marks = Vec::new();
         for target in &ctx.targets {
             let Some(b) = page.layout(target.id).bounds else {
@@ -118,17 +110,7 @@ impl Strategy for Som {
         // fields and secret-looking text before anything else is drawn.
         if ctx.redact {
             for id in page.ids() {
-                let secret = match page.node(id) {
-                    Node::Element(_) => {
-                        ctx.is_secret(id)
-                            && ctx.analysis.states[id.index()]
-                                .value
-                                .as_deref()
-                                .is_some_and(|v| !v.is_empty())
-                    }
-                    Node::Text(text) => redact::redact(text).1 > 0,
-                    _ => false,
-                };
+                let secret = ctx.shows_secret(id);
                 let Some(b) = page
                     .layout(id)
                     .bounds

@@ -1,11 +1,10 @@
 //! `structural`: the aimount `page_snapshot` contract — `Page state:` plus `Visible structure:` in 3×3 zones, with honesty figures.
 
 use super::Strategy;
-use crate::analyze::Analyzed;
-use crate::analyze::ModalKind;
+use crate::analyze::{Analyzed, ModalKind};
 use crate::geom::Rect;
 use crate::observation::{Item, Observation};
-use crate::page::{Element, Node, NodeId, Page};
+use crate::page::{Node, NodeId, Page};
 use crate::passes::budget::{self, Line};
 use crate::passes::{Context, ObserveError, Options, viewport};
 
@@ -36,11 +35,6 @@ const ZONES: [&str; 10] = [
 ];
 
 /// Inline elements: their text belongs to the enclosing block.
-const INLINE: &[&str] = &[
-    "a", "abbr", "b", "bdi", "bdo", "cite", "code", "data", "dfn", "em", "font", "i", "kbd",
-    "mark", "q", "s", "samp", "small", "span", "strong", "sub", "sup", "time", "u", "var", "label",
-];
-
 impl Strategy for Structural {
     fn name(&self) -> &'static str {
         "structural"
@@ -287,7 +281,7 @@ fn walk(ctx: &Context<'_>, items: &[Item]) -> Vec<Vec<Line>> {
             && analysis.visibility[i].in_viewport
             && !analysis.obscured[i];
         match page.node(id) {
-            Node::Element(element) => {
+            Node::Element(_) => {
                 if let Some(item) = items.get(item_of[i]) {
                     state.flush(ctx);
                     let zone = zone_index(page, item.bounds);
@@ -326,13 +320,13 @@ fn walk(ctx: &Context<'_>, items: &[Item]) -> Vec<Vec<Line>> {
                         });
                     }
                     named_until = named_until.max(page.subtree_end(id));
-                } else if !is_inline(page, id, element) {
+                } else if !ctx.analysis.dom.display(id).is_inline() {
                     // A new block starts: the gathered text before it is complete.
                     state.flush(ctx);
                 }
             }
             Node::Text(text) if shown && id >= named_until => {
-                let block = block_of(page, id);
+                let block = block_of(ctx, id);
                 let same = state.pending.as_ref().is_some_and(|p| p.block == block);
                 if !same {
                     state.flush(ctx);
@@ -366,21 +360,11 @@ fn walk(ctx: &Context<'_>, items: &[Item]) -> Vec<Vec<Line>> {
     state.zones
 }
 
-/// Whether the element's text flows into its parent's block: computed
-/// `display: inline | contents` when recorded (flex and grid items are
-/// blockified, CSS Display 3 §2.7), else an inline tag.
-fn is_inline(page: &Page, id: NodeId, element: &Element) -> bool {
-    match page.layout(id).style.as_ref() {
-        Some(style) if page.has_layout => matches!(style.display.as_str(), "inline" | "contents"),
-        _ => INLINE.contains(&element.name.as_str()),
-    }
-}
-
 /// The nearest ancestor of a text node that is not an inline element.
-fn block_of(page: &Page, text: NodeId) -> NodeId {
-    for ancestor in page.ancestors(text) {
-        match page.element(ancestor) {
-            Some(e) if is_inline(page, ancestor, e) => continue,
+fn block_of(ctx: &Context<'_>, text: NodeId) -> NodeId {
+    for ancestor in ctx.page.ancestors(text) {
+        match ctx.page.element(ancestor) {
+            Some(_) if ctx.analysis.dom.display(ancestor).is_inline() => continue,
             _ => return ancestor,
         }
     }

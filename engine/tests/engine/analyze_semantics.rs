@@ -5,7 +5,7 @@
 )]
 
 use pagesnap_engine::analyze::{
-    Analysis, Checked, NameSource, Strength, chromium_role_matches, is_valid_role,
+    Analysis, Checked, Invalid, NameSource, Strength, chromium_role_matches, is_valid_role,
 };
 use pagesnap_engine::page::{NodeId, Page, Selector};
 use pagesnap_engine::recording::{
@@ -803,11 +803,11 @@ fn required_readonly_invalid() {
     assert!(fx.states("#b").required);
     assert!(fx.states("#c").readonly);
     assert!(fx.states("#d").readonly);
-    assert!(fx.states("#e").invalid);
-    assert!(fx.states("#f").invalid);
-    assert!(!fx.states("#g").invalid);
+    assert_eq!(fx.states("#e").invalid, Some(Invalid::True));
+    assert_eq!(fx.states("#f").invalid, Some(Invalid::Spelling));
+    assert_eq!(fx.states("#g").invalid, None);
     let h = fx.states("#h");
-    assert!(!h.required && !h.readonly && !h.invalid);
+    assert!(!h.required && !h.readonly && h.invalid.is_none());
 }
 
 #[test]
