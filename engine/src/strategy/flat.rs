@@ -9,9 +9,9 @@
 //! element, as page-agent's `getAllTextTillNextClickableElement` does.
 
 use super::Strategy;
-use super::aria::{
-    Step, is_block, is_user_agent_root, normalize_whitespace, scope_or_descendant, walk,
-};
+use super::shared::meta;
+use super::shared::text::normalize_whitespace;
+use super::shared::walk::{Step, is_block, is_user_agent_root, scope_or_descendant, walk};
 use crate::analyze::{Analyzed, Checked, ModalKind, input_type};
 use crate::observation::Observation;
 use crate::page::{Node, NodeId};
@@ -50,64 +50,8 @@ pub const MAX_ATTRIBUTE_CHARS: usize = 100;
 /// Longest text shown per line or element, in characters (then `…`).
 pub const MAX_TEXT_CHARS: usize = 200;
 
-/// page-agent / browser-use flat indexed text.
-///
-/// # What it produces
-///
-/// A header `Page info: <url>, "<title>", <A> pages above, <B> pages below`
-/// and `[Start of page]` (or how many pixels lie above), then the page as
-/// tab-indented lines: every element an agent can act on as
-/// `[N]<tag attr=value …>text />` (`*[N]` when new since the previous
-/// observation), visible text between them as plain lines, scroll
-/// containers with `data-scrollable="top=…, bottom=…"`. It ends with
-/// `[End of page]` or `... N pixels below - scroll to see more ...`. Under a
-/// reliable modal, a first line says only the dialog's elements have
-/// indexes and the rest is shown without them; a suspected overlay adds a
-/// warning line. Full page by default (page-agent's default); viewport-only
-/// shows what is in the viewport. Attributes follow [`DEFAULT_ATTRIBUTES`].
-///
-/// # Example
-///
-/// ```text
-/// Page info: https://example.test/login, "Sign in", 0.0 pages above, 0.4 pages below
-/// [Start of page]
-/// [1]<a href=/docs>Docs />
-/// Sign in
-/// [2]<input type=email name=email placeholder=you@example.com value=ada@example.com />
-/// [3]<input type=checkbox checked=true />
-/// Remember me
-/// *[4]<button type=submit>Sign in />
-/// ... 288 pixels below - scroll to see more ...
-/// ```
+#[doc = include_str!("flat.md")]
 pub struct Flat;
-
-const EXPLAIN: &str = "flat — page-agent / browser-use flat indexed text.
-
-What it produces:
-  A header `Page info: <url>, \"<title>\", <A> pages above, <B> pages below`
-  and `[Start of page]` (or how many pixels lie above), then the page as
-  tab-indented lines: every element an agent can act on as
-  `[N]<tag attr=value …>text />` (`*[N]` when new since the previous
-  observation), visible text between them as plain lines, scroll containers
-  with data-scrollable=\"top=…, bottom=…\". It ends with `[End of page]` or
-  `... N pixels below - scroll to see more ...`. Under a reliable modal a
-  first line says only the dialog's elements have indexes and the rest is
-  shown without them; a suspected overlay adds a warning line. Full page by
-  default; viewport-only shows what is in the viewport. Attributes shown:
-  title, type, name, role, placeholder, alt, href, for, aria-*, data-state,
-  contenteditable, and the live value, checked, selected, disabled.
-
-Example:
-  Page info: https://example.test/login, \"Sign in\", 0.0 pages above, 0.4 pages below
-  [Start of page]
-  [1]<a href=/docs>Docs />
-  Sign in
-  [2]<input type=email name=email placeholder=you@example.com value=ada@example.com />
-  [3]<input type=checkbox checked=true />
-  Remember me
-  *[4]<button type=submit>Sign in />
-  ... 288 pixels below - scroll to see more ...
-";
 
 impl Strategy for Flat {
     fn name(&self) -> &'static str {
@@ -119,7 +63,7 @@ impl Strategy for Flat {
     }
 
     fn explain(&self) -> &'static str {
-        EXPLAIN
+        include_str!("flat.md")
     }
 
     fn observe(
@@ -132,7 +76,14 @@ impl Strategy for Flat {
         body(&ctx, &mut lines);
         lines.push(Line::pinned(footer(&ctx)));
         let (text, dropped) = budget::fit(lines, options.max_tokens);
-        Ok(ctx.text_observation(self.name(), options, text, dropped, |n| n.to_string()))
+        Ok(meta::text_observation(
+            &ctx,
+            self.name(),
+            options,
+            text,
+            dropped,
+            |n| n.to_string(),
+        ))
     }
 }
 

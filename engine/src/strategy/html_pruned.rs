@@ -1,8 +1,9 @@
 //! `html-pruned`: Mind2Web-style cleaned HTML — visible nodes, a few attributes, wrappers collapsed, `data-ref` on actionable elements.
 
 use super::Strategy;
-use super::html::{Markup, VOID, close_until, escape_text, finish, live_value};
-use super::structural::truncate;
+use super::shared::markup::{Markup, VOID, close_until, escape_text, finish, live_value};
+use super::shared::meta;
+use super::shared::text::truncate;
 use crate::analyze::{Analyzed, Checked};
 use crate::observation::Observation;
 use crate::page::{Element, Namespace, Node, NodeId, ShadowMode};
@@ -54,7 +55,7 @@ impl Strategy for HtmlPruned {
     ) -> Result<Observation, ObserveError> {
         let ctx = Context::new(analyzed, options, true)?;
         let refs: Vec<String> = ctx.targets.iter().map(|t| t.number.to_string()).collect();
-        let meta = ctx.meta(self.name(), options, &refs);
+        let meta = meta::meta(&ctx, self.name(), options, &refs);
         let actions = plan(&ctx);
         let mut out = Markup::default();
         render(&ctx, &actions, &mut out);

@@ -4,6 +4,7 @@ pub mod aria;
 pub mod flat;
 pub mod html;
 pub mod html_pruned;
+mod shared;
 pub mod som;
 pub mod structural;
 

@@ -1,6 +1,8 @@
 //! `structural`: the aimount `page_snapshot` contract — `Page state:` plus `Visible structure:` in 3×3 zones, with honesty figures.
 
 use super::Strategy;
+use super::shared::meta;
+use super::shared::text::{quote, truncate};
 use crate::analyze::{Analyzed, ModalKind};
 use crate::geom::Rect;
 use crate::observation::{Item, Observation};
@@ -64,7 +66,7 @@ impl Strategy for Structural {
         };
         let ctx = Context::new(analyzed, &options, false)?;
         let refs: Vec<String> = ctx.targets.iter().map(|t| t.number.to_string()).collect();
-        let mut meta = ctx.meta(self.name(), &options, &refs);
+        let mut meta = meta::meta(&ctx, self.name(), &options, &refs);
 
         let mut lines = state_lines(&ctx, &options, &meta.items, &meta);
         lines.push(Line::pinned("Visible structure:".to_owned()));
@@ -418,28 +420,4 @@ fn item_line(ctx: &Context<'_>, id: NodeId, item: &Item, near: Option<&str>) -> 
 /// Collapses whitespace.
 fn normalize(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// At most `max` characters, with `…` when cut.
-pub(crate) fn truncate(text: &str, max: usize) -> String {
-    match text.char_indices().nth(max) {
-        Some((at, _)) => format!("{}…", text[..at].trim_end()),
-        None => text.to_owned(),
-    }
-}
-
-/// A double-quoted string with inner quotes and backslashes escaped.
-pub(crate) fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' | '\r' | '\t' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }

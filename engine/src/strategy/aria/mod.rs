@@ -45,67 +45,21 @@
 
 use std::borrow::Cow;
 
+mod yaml;
+
+use self::yaml::{json_string, yaml_escape_key, yaml_escape_value};
 use super::Strategy;
+use super::shared::meta;
+use super::shared::text::normalize_whitespace;
+use super::shared::walk::{Step, is_block, is_user_agent_root, scope_or_descendant, walk};
 use crate::analyze::{Analyzed, Checked, Hidden, Invalid, ModalKind, input_type};
 use crate::observation::Observation;
-use crate::page::{Node, NodeId, Page, ShadowMode};
+use crate::page::{Node, NodeId};
 use crate::passes::budget::{self, Line};
 use crate::passes::{Context, ObserveError, Options, viewport};
 
-/// Playwright-compatible ARIA snapshot YAML.
-///
-/// # What it produces
-///
-/// The page's accessibility tree as `locator.ariaSnapshot()` prints it:
-/// `- role "name" [states]` per node, children indented by two spaces,
-/// `- text: …` for text, `- /url: …` under links. Every element an agent can
-/// act on carries `[ref=eN]` (`[new]` when it appeared since the previous
-/// observation). Comment lines on top give the page position
-/// (`# Page position: …`), whether the viewport is at the top or bottom,
-/// a reliable modal (`# A modal is open. Only modal elements have refs.`,
-/// with everything interactive outside it marked `[obscured]` and given no
-/// ref), or a suspected overlay (a warning only). Full page by default; in
-/// viewport-only mode a comment says when interactive elements lie below.
-///
-/// # Example
-///
-/// ```text
-/// # Page position: 0 viewports above, 1 below.
-/// # You are at the top of the page.
-/// - navigation "Main":
-///   - link "Docs" [ref=e1]:
-///     - /url: /docs
-/// - heading "Sign in" [level=1]
-/// - textbox "Email" [ref=e2]: ada@example.com
-/// - checkbox "Remember me" [checked] [ref=e3]
-/// - button "Sign in" [ref=e4]
-/// ```
+#[doc = include_str!("aria.md")]
 pub struct Aria;
-
-const EXPLAIN: &str = "aria — Playwright-compatible ARIA snapshot YAML.
-
-What it produces:
-  The page's accessibility tree as Playwright's locator.ariaSnapshot() prints
-  it: `- role \"name\" [states]` per node, children indented by two spaces,
-  `- text: …` for text, `- /url: …` under links. Elements an agent can act on
-  carry [ref=eN] ([new] when they appeared since the previous observation).
-  Comment lines on top give the page position, whether the viewport is at the
-  top or bottom, a reliable modal (`# A modal is open. Only modal elements
-  have refs.`, everything interactive outside it marked [obscured] without a
-  ref) or a suspected overlay (a warning only). Full page by default; in
-  viewport-only mode a comment says when interactive elements lie below.
-
-Example:
-  # Page position: 0 viewports above, 1 below.
-  # You are at the top of the page.
-  - navigation \"Main\":
-    - link \"Docs\" [ref=e1]:
-      - /url: /docs
-  - heading \"Sign in\" [level=1]
-  - textbox \"Email\" [ref=e2]: ada@example.com
-  - checkbox \"Remember me\" [checked] [ref=e3]
-  - button \"Sign in\" [ref=e4]
-";
 
 impl Strategy for Aria {
     fn name(&self) -> &'static str {
@@ -117,7 +71,7 @@ impl Strategy for Aria {
     }
 
     fn explain(&self) -> &'static str {
-        EXPLAIN
+        include_str!("aria.md")
     }
 
     fn observe(
@@ -130,7 +84,14 @@ impl Strategy for Aria {
         let tree = build(&ctx);
         render(&ctx, &tree, &mut lines);
         let (text, dropped) = budget::fit(lines, options.max_tokens);
-        Ok(ctx.text_observation(self.name(), options, text, dropped, |n| format!("e{n}")))
+        Ok(meta::text_observation(
+            &ctx,
+            self.name(),
+            options,
+            text,
+            dropped,
+            |n| format!("e{n}"),
+        ))
     }
 }
 
@@ -164,119 +125,6 @@ fn header(ctx: &Context<'_>) -> Vec<Line> {
 
 // ---------------------------------------------------------------------------
 // Shared walking and text helpers (also used by `flat`).
-
-/// What a walk callback sees.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Step {
-    /// Entering a node; return `false` to skip its subtree (no `Exit` then).
-    Enter(NodeId),
-    /// Leaving a node whose subtree was walked.
-    Exit(NodeId),
-}
-
-/// Depth-first walk in document order without recursion (deep DOMs cannot
-/// overflow the stack). Linear: each node is pushed at most twice.
-pub(super) fn walk(page: &Page, root: NodeId, mut visit: impl FnMut(Step) -> bool) {
-    let mut stack = vec![(root, false)];
-    while let Some((id, entered)) = stack.pop() {
-        if entered {
-            visit(Step::Exit(id));
-            continue;
-        }
-        if !visit(Step::Enter(id)) {
-            continue;
-        }
-        stack.push((id, true));
-        let mut child = page.last_child(id);
-        while let Some(c) = child {
-            stack.push((c, false));
-            child = page.prev_sibling(c);
-        }
-    }
-}
-
-/// Per node: the node or one of its descendants is in the active layers.
-pub(super) fn scope_or_descendant(ctx: &Context<'_>) -> Vec<bool> {
-    let page = ctx.page;
-    let mut any: Vec<bool> = page.ids().map(|id| ctx.in_scope(id)).collect();
-    for id in page.ids().rev() {
-        if any[id.index()]
-            && let Some(parent) = page.parent(id)
-        {
-            any[parent.index()] = true;
-        }
-    }
-    any
-}
-
-/// Whether a user-agent shadow root (the browser's own internals) or a node the
-/// walk never renders.
-pub(super) fn is_user_agent_root(page: &Page, id: NodeId) -> bool {
-    matches!(page.node(id), Node::ShadowRoot(ShadowMode::UserAgent))
-}
-
-/// Whether the element's content is set apart from its neighbours' text
-/// (Playwright surrounds such elements' content with spaces): any display
-/// class but inline, and `<br>`.
-pub(super) fn is_block(ctx: &Context<'_>, id: NodeId) -> bool {
-    ctx.page
-        .element(id)
-        .is_some_and(|e| e.is("br") || !ctx.analysis.dom.display(id).is_inline())
-}
-
-/// JavaScript's `\s` (which, unlike Rust's `is_whitespace`, excludes U+0085
-/// and includes U+FEFF).
-fn js_space(c: char) -> bool {
-    (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}'
-}
-
-/// Playwright's `normalizeWhiteSpace` (`text.replace(/[\u200b\u00ad]/g, '')
-/// .trim().replace(/\s+/g, ' ')`): zero-width spaces and soft hyphens
-/// removed, runs of whitespace — non-breaking spaces included, as JavaScript's
-/// `\s` matches them — become one space, ends trimmed.
-pub(super) fn normalize_whitespace(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut pending_space = false;
-    // Start of the run of kept characters not yet copied.
-    let mut run: Option<usize> = None;
-    let mut at = 0;
-    while at < bytes.len() {
-        let b = bytes[at];
-        let (len, dropped, space) = if b.is_ascii() {
-            // `js_space` on ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
-            (
-                1,
-                false,
-                matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' '),
-            )
-        } else {
-            let c = text[at..]
-                .chars()
-                .next()
-                .unwrap_or(char::REPLACEMENT_CHARACTER);
-            let dropped = c == '\u{200b}' || c == '\u{ad}';
-            (c.len_utf8(), dropped, !dropped && js_space(c))
-        };
-        if dropped || space {
-            if let Some(start) = run.take() {
-                out.push_str(&text[start..at]);
-            }
-            pending_space |= space;
-        } else if run.is_none() {
-            if pending_space && !out.is_empty() {
-                out.push(' ');
-            }
-            pending_space = false;
-            run = Some(at);
-        }
-        at += len;
-    }
-    if let Some(start) = run {
-        out.push_str(&text[start..]);
-    }
-    out
-}
 
 // ---------------------------------------------------------------------------
 // Build: page → model tree.
@@ -721,195 +569,4 @@ fn key(node: &AriaNode<'_>) -> String {
         key.push_str(" [obscured]");
     }
     key
-}
-
-/// `JSON.stringify` of a string.
-fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Playwright's `yamlEscapeKeyIfNeeded`: single quotes, `'` doubled.
-pub(super) fn yaml_escape_key(text: &str) -> String {
-    if !yaml_needs_quotes(text) {
-        return text.to_owned();
-    }
-    format!("'{}'", text.replace('\'', "''"))
-}
-
-/// Playwright's `yamlEscapeValueIfNeeded`: double quotes with C-style escapes.
-pub(super) fn yaml_escape_value(text: &str) -> String {
-    if !yaml_needs_quotes(text) {
-        return text.to_owned();
-    }
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '"' => out.push_str("\\\""),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if is_control(c) => out.push_str(&format!("\\x{:02x}", u32::from(c))),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// `[\x00-\x1f\x7f-\x9f]`.
-fn is_control(c: char) -> bool {
-    let c = u32::from(c);
-    c <= 0x1f || (0x7f..=0x9f).contains(&c)
-}
-
-/// Playwright's `yamlStringNeedsQuotes`, in one pass without copies.
-fn yaml_needs_quotes(text: &str) -> bool {
-    let Some(first) = text.chars().next() else {
-        return true;
-    };
-    let last = text.chars().next_back().unwrap_or(first);
-    if js_space(first) || js_space(last) {
-        return true;
-    }
-    if matches!(
-        first,
-        '-' | '[' | '&' | '*' | ']' | ',' | '?' | '!' | '>' | '|' | '@' | '"' | '\'' | '#' | '%'
-    ) {
-        return true;
-    }
-    let bytes = text.as_bytes();
-    let char_at = |at: usize| match bytes.get(at) {
-        Some(&b) if b.is_ascii() => Some(char::from(b)),
-        _ => text.get(at..).and_then(|rest| rest.chars().next()),
-    };
-    let mut at = 0;
-    while at < bytes.len() {
-        // Most bytes are plain ASCII that no rule below looks at.
-        if matches!(bytes[at], b'#'..=b'9' | b';'..=b'_' | b'a'..=b'z' | b'!' | b'"' | b'~') {
-            at += 1;
-            continue;
-        }
-        let Some(c) = char_at(at) else {
-            break;
-        };
-        at += c.len_utf8();
-        if matches!(c, '\n' | '\r' | '{' | '}' | '`') {
-            return true;
-        }
-        if is_control(c) && c != '\t' {
-            return true;
-        }
-        if c == ':' && char_at(at).is_none_or(js_space) {
-            return true;
-        }
-        if js_space(c) && char_at(at) == Some('#') {
-            return true;
-        }
-    }
-    // The YAML 1.1 words; no non-ASCII character lowercases into them.
-    const WORDS: [&str; 9] = ["y", "n", "yes", "no", "true", "false", "on", "off", "null"];
-    js_number_like(text) || WORDS.iter().any(|w| text.eq_ignore_ascii_case(w))
-}
-
-/// `!isNaN(Number(text))` for a non-empty string.
-fn js_number_like(text: &str) -> bool {
-    let s = text.trim_matches(js_space);
-    if s.is_empty() {
-        return true;
-    }
-    let radix = |prefix: [&str; 2], radix: u32| {
-        prefix
-            .iter()
-            .find_map(|p| s.strip_prefix(p))
-            .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_digit(radix)))
-    };
-    if radix(["0x", "0X"], 16) || radix(["0o", "0O"], 8) || radix(["0b", "0B"], 2) {
-        return true;
-    }
-    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if unsigned == "Infinity" {
-        return true;
-    }
-    // StrUnsignedDecimalLiteral: digits [. digits] [e[+-]digits] | . digits [exponent].
-    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
-        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
-        None => (unsigned, None),
-    };
-    let (int, frac) = match mantissa.split_once('.') {
-        Some((int, frac)) => (int, frac),
-        None => (mantissa, ""),
-    };
-    let digits = |d: &str| d.chars().all(|c| c.is_ascii_digit());
-    let mantissa_ok = digits(int) && digits(frac) && !(int.is_empty() && frac.is_empty());
-    let exponent_ok = exponent.is_none_or(|e| {
-        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
-        !e.is_empty() && digits(e)
-    });
-    mantissa_ok && exponent_ok
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn yaml_quoting_follows_playwright() {
-        assert_eq!(yaml_escape_value("Submit"), "Submit");
-        assert_eq!(yaml_escape_value("42"), "\"42\"");
-        assert_eq!(yaml_escape_value("1e3"), "\"1e3\"");
-        assert_eq!(yaml_escape_value("0x1F"), "\"0x1F\"");
-        assert_eq!(yaml_escape_value("12 items"), "12 items");
-        assert_eq!(yaml_escape_value("yes"), "\"yes\"");
-        assert_eq!(yaml_escape_value("Note: read"), "\"Note: read\"");
-        assert_eq!(yaml_escape_value("a:b"), "a:b");
-        assert_eq!(yaml_escape_value("- item"), "\"- item\"");
-        assert_eq!(yaml_escape_value("#1"), "\"#1\"");
-        assert_eq!(yaml_escape_value("a #1"), "\"a #1\"");
-        assert_eq!(
-            yaml_escape_value("say \"hi\" {x}"),
-            "\"say \\\"hi\\\" {x}\""
-        );
-        assert_eq!(yaml_escape_value(","), "\",\"");
-        assert_eq!(yaml_escape_value("."), ".");
-        assert_eq!(
-            yaml_escape_key("link \"Docs: intro\""),
-            "'link \"Docs: intro\"'"
-        );
-        assert_eq!(yaml_escape_key("button \"It's\""), "button \"It's\"");
-    }
-
-    #[test]
-    fn whitespace_normalisation_follows_playwright() {
-        assert_eq!(normalize_whitespace("  a \n\t b  "), "a b");
-        assert_eq!(normalize_whitespace("a\u{a0} b"), "a b");
-        assert_eq!(
-            normalize_whitespace("SMITH \u{a0}|\u{a0} Log"),
-            "SMITH | Log"
-        );
-        assert_eq!(
-            normalize_whitespace("soft\u{ad}hy\u{200b}phen"),
-            "softhyphen"
-        );
-        assert_eq!(normalize_whitespace("\u{a0}x\u{a0}"), "x");
-    }
 }

@@ -1,0 +1,199 @@
+//! The decisions shared by every strategy for one observation: which nodes get refs, which refs are new, what is in scope, what is secret.
+
+use std::cell::Cell;
+
+use super::layers::layer_scope;
+use super::{ObserveError, Options, redact, refs};
+use crate::analyze::{Analysis, Analyzed};
+use crate::page::{Node, NodeId, Page};
+
+/// One node that gets a ref.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// The node.
+    pub id: NodeId,
+    /// Its ref number (stable across observations of one page).
+    pub number: u32,
+    /// New since the previous observation.
+    pub new: bool,
+}
+
+/// The decisions shared by every strategy for one observation.
+pub struct Context<'p> {
+    /// The page.
+    pub page: &'p Page,
+    /// Its analysis.
+    pub analysis: &'p Analysis,
+    /// Whole page (true) or viewport only.
+    pub full_page: bool,
+    /// Whether redaction is on.
+    pub redact: bool,
+    /// Nodes with refs, in document order.
+    pub targets: Vec<Target>,
+    /// Ref number per node (0: none).
+    ref_of: Vec<u32>,
+    /// Per node: inside the active layers (all true without layers).
+    in_scope: Vec<bool>,
+    /// Per node: a secret field whose value must never be shown.
+    secret: Vec<bool>,
+    /// Per node: the nearest visible heading without a ref before it in
+    /// document order (the chain item contexts follow).
+    heading_before: Vec<Option<NodeId>>,
+    redactions: Cell<usize>,
+}
+
+impl<'p> Context<'p> {
+    /// Runs scope, layers, refs and redaction decisions.
+    pub fn new(
+        analyzed: &'p Analyzed,
+        options: &Options<'_>,
+        full_page_default: bool,
+    ) -> Result<Context<'p>, ObserveError> {
+        let page = analyzed.page();
+        let analysis = analyzed.analysis();
+        let full_page = options.full_page.unwrap_or(full_page_default);
+        let in_scope = layer_scope(page, options)?;
+        let mut candidates = Vec::new();
+        for id in page.ids() {
+            let i = id.index();
+            if in_scope[i]
+                && analysis.is_actionable(id)
+                && (full_page || analysis.visibility[i].in_viewport)
+            {
+                candidates.push(id);
+            }
+        }
+        let targets = refs::assign(page, analysis, &candidates, options.previous);
+        let mut ref_of = vec![0; page.len()];
+        for target in &targets {
+            ref_of[target.id.index()] = target.number;
+        }
+        let secret = redact::secret_fields(page, analysis);
+        let mut heading_before = Vec::with_capacity(page.len());
+        let mut last = None;
+        for id in page.ids() {
+            heading_before.push(last);
+            let i = id.index();
+            if ref_of[i] == 0
+                && page.element(id).is_some()
+                && analysis.role(id) == Some("heading")
+                && analysis.visibility[i].is_visible()
+            {
+                last = Some(id);
+            }
+        }
+        Ok(Context {
+            page,
+            analysis,
+            full_page,
+            redact: options.redact,
+            targets,
+            ref_of,
+            in_scope,
+            secret,
+            heading_before,
+            redactions: Cell::new(0),
+        })
+    }
+
+    /// The node's ref number, if it has one.
+    pub fn ref_number(&self, id: NodeId) -> Option<u32> {
+        match self.ref_of[id.index()] {
+            0 => None,
+            n => Some(n),
+        }
+    }
+
+    /// Whether the node is new since the previous observation.
+    pub fn is_new(&self, id: NodeId) -> bool {
+        // Targets are in document order (see `targets`): a binary search keeps
+        // strategies that ask per node linear overall.
+        self.targets
+            .binary_search_by_key(&id, |t| t.id)
+            .is_ok_and(|i| self.targets[i].new)
+    }
+
+    /// The nearest visible heading without a ref before the node in document
+    /// order (the chain item contexts follow).
+    pub fn heading_before(&self, id: NodeId) -> Option<NodeId> {
+        self.heading_before[id.index()]
+    }
+
+    /// Whether the node is inside the active layers.
+    pub fn in_scope(&self, id: NodeId) -> bool {
+        self.in_scope[id.index()]
+    }
+
+    /// Whether the node's value is secret (password, card number, token, …).
+    pub fn is_secret(&self, id: NodeId) -> bool {
+        self.redact && self.secret[id.index()]
+    }
+
+    /// Whether the node, as painted, shows a secret: a secret field holding a
+    /// value, or text with a secret-looking run (what a screenshot must hide).
+    pub fn shows_secret(&self, id: NodeId) -> bool {
+        match self.page.node(id) {
+            Node::Element(_) => {
+                self.is_secret(id)
+                    && self.analysis.states[id.index()]
+                        .value
+                        .as_deref()
+                        .is_some_and(|v| !v.is_empty())
+            }
+            Node::Text(text) => redact::redact(text).1 > 0,
+            _ => false,
+        }
+    }
+
+    /// Text as shown: secret-looking substrings replaced by `[redacted]` (counted).
+    pub fn text(&self, text: &str) -> String {
+        if !self.redact {
+            return text.to_owned();
+        }
+        let (out, n) = redact::redact(text);
+        self.redactions.set(self.redactions.get() + n);
+        out.into_owned()
+    }
+
+    /// A node's current value as shown: `[redacted]` for secret fields.
+    pub fn value(&self, id: NodeId) -> Option<String> {
+        let value = self.analysis.states[id.index()].value.clone()?;
+        if value.is_empty() {
+            return Some(value);
+        }
+        if self.is_secret(id) {
+            self.redactions.set(self.redactions.get() + 1);
+            return Some(redact::REDACTED.to_owned());
+        }
+        Some(self.text(&value))
+    }
+
+    /// An attribute value as shown (`value` of secret fields redacted).
+    pub fn attr(&self, id: NodeId, name: &str) -> Option<String> {
+        let element = self.page.element(id)?;
+        let value = element.attr(name)?;
+        if name.eq_ignore_ascii_case("value") && self.is_secret(id) && !value.is_empty() {
+            self.redactions.set(self.redactions.get() + 1);
+            return Some(redact::REDACTED.to_owned());
+        }
+        Some(self.text(value))
+    }
+
+    /// Counts a redaction made outside the text helpers (e.g. masked pixels).
+    pub fn count_redaction(&self) {
+        self.redactions.set(self.redactions.get() + 1);
+    }
+
+    /// Redactions made so far.
+    pub fn redactions(&self) -> usize {
+        self.redactions.get()
+    }
+
+    /// The accessible name as shown.
+    pub fn name(&self, id: NodeId) -> String {
+        self.analysis
+            .name(id)
+            .map(|n| self.text(&n.text))
+            .unwrap_or_default()
+    }
+}

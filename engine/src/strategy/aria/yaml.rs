@@ -1,0 +1,179 @@
+//! YAML as Playwright's `yaml.ts` writes it: when keys and values need quotes, and how they are escaped.
+
+use crate::strategy::shared::text::js_space;
+
+/// `JSON.stringify` of a string.
+pub(super) fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Playwright's `yamlEscapeKeyIfNeeded`: single quotes, `'` doubled.
+pub(super) fn yaml_escape_key(text: &str) -> String {
+    if !yaml_needs_quotes(text) {
+        return text.to_owned();
+    }
+    format!("'{}'", text.replace('\'', "''"))
+}
+
+/// Playwright's `yamlEscapeValueIfNeeded`: double quotes with C-style escapes.
+pub(super) fn yaml_escape_value(text: &str) -> String {
+    if !yaml_needs_quotes(text) {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if is_control(c) => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `[\x00-\x1f\x7f-\x9f]`.
+fn is_control(c: char) -> bool {
+    let c = u32::from(c);
+    c <= 0x1f || (0x7f..=0x9f).contains(&c)
+}
+
+/// Playwright's `yamlStringNeedsQuotes`, in one pass without copies.
+fn yaml_needs_quotes(text: &str) -> bool {
+    let Some(first) = text.chars().next() else {
+        return true;
+    };
+    let last = text.chars().next_back().unwrap_or(first);
+    if js_space(first) || js_space(last) {
+        return true;
+    }
+    if matches!(
+        first,
+        '-' | '[' | '&' | '*' | ']' | ',' | '?' | '!' | '>' | '|' | '@' | '"' | '\'' | '#' | '%'
+    ) {
+        return true;
+    }
+    let bytes = text.as_bytes();
+    let char_at = |at: usize| match bytes.get(at) {
+        Some(&b) if b.is_ascii() => Some(char::from(b)),
+        _ => text.get(at..).and_then(|rest| rest.chars().next()),
+    };
+    let mut at = 0;
+    while at < bytes.len() {
+        // Most bytes are plain ASCII that no rule below looks at.
+        if matches!(bytes[at], b'#'..=b'9' | b';'..=b'_' | b'a'..=b'z' | b'!' | b'"' | b'~') {
+            at += 1;
+            continue;
+        }
+        let Some(c) = char_at(at) else {
+            break;
+        };
+        at += c.len_utf8();
+        if matches!(c, '\n' | '\r' | '{' | '}' | '`') {
+            return true;
+        }
+        if is_control(c) && c != '\t' {
+            return true;
+        }
+        if c == ':' && char_at(at).is_none_or(js_space) {
+            return true;
+        }
+        if js_space(c) && char_at(at) == Some('#') {
+            return true;
+        }
+    }
+    // The YAML 1.1 words; no non-ASCII character lowercases into them.
+    const WORDS: [&str; 9] = ["y", "n", "yes", "no", "true", "false", "on", "off", "null"];
+    js_number_like(text) || WORDS.iter().any(|w| text.eq_ignore_ascii_case(w))
+}
+
+/// `!isNaN(Number(text))` for a non-empty string.
+fn js_number_like(text: &str) -> bool {
+    let s = text.trim_matches(js_space);
+    if s.is_empty() {
+        return true;
+    }
+    let radix = |prefix: [&str; 2], radix: u32| {
+        prefix
+            .iter()
+            .find_map(|p| s.strip_prefix(p))
+            .is_some_and(|rest| !rest.is_empty() && rest.chars().all(|c| c.is_digit(radix)))
+    };
+    if radix(["0x", "0X"], 16) || radix(["0o", "0O"], 8) || radix(["0b", "0B"], 2) {
+        return true;
+    }
+    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if unsigned == "Infinity" {
+        return true;
+    }
+    // StrUnsignedDecimalLiteral: digits [. digits] [e[+-]digits] | . digits [exponent].
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (&unsigned[..at], Some(&unsigned[at + 1..])),
+        None => (unsigned, None),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((int, frac)) => (int, frac),
+        None => (mantissa, ""),
+    };
+    let digits = |d: &str| d.chars().all(|c| c.is_ascii_digit());
+    let mantissa_ok = digits(int) && digits(frac) && !(int.is_empty() && frac.is_empty());
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && digits(e)
+    });
+    mantissa_ok && exponent_ok
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn yaml_quoting_follows_playwright() {
+        assert_eq!(yaml_escape_value("Submit"), "Submit");
+        assert_eq!(yaml_escape_value("42"), "\"42\"");
+        assert_eq!(yaml_escape_value("1e3"), "\"1e3\"");
+        assert_eq!(yaml_escape_value("0x1F"), "\"0x1F\"");
+        assert_eq!(yaml_escape_value("12 items"), "12 items");
+        assert_eq!(yaml_escape_value("yes"), "\"yes\"");
+        assert_eq!(yaml_escape_value("Note: read"), "\"Note: read\"");
+        assert_eq!(yaml_escape_value("a:b"), "a:b");
+        assert_eq!(yaml_escape_value("- item"), "\"- item\"");
+        assert_eq!(yaml_escape_value("#1"), "\"#1\"");
+        assert_eq!(yaml_escape_value("a #1"), "\"a #1\"");
+        assert_eq!(
+            yaml_escape_value("say \"hi\" {x}"),
+            "\"say \\\"hi\\\" {x}\""
+        );
+        assert_eq!(yaml_escape_value(","), "\",\"");
+        assert_eq!(yaml_escape_value("."), ".");
+        assert_eq!(
+            yaml_escape_key("link \"Docs: intro\""),
+            "'link \"Docs: intro\"'"
+        );
+        assert_eq!(yaml_escape_key("button \"It's\""), "button \"It's\"");
+    }
+}

@@ -1,0 +1,368 @@
+//! The meta every observation carries: its items (ref, role, name and how strong it is, zone, states, context), counts, honesty figures, viewport and modal facts.
+
+use std::borrow::Cow;
+
+use crate::analyze::{ModalKind, NameSource, Strength};
+use crate::observation::{Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta};
+use crate::page::{Node, NodeId, Page};
+use crate::passes::{Context, Options, Target, redact, viewport};
+
+/// The printed states of a node (`disabled`, `checked`, `level=2`, …).
+pub(crate) fn state_words(ctx: &Context<'_>, id: NodeId) -> Vec<String> {
+    let s = &ctx.analysis.states[id.index()];
+    let mut out = Vec::new();
+    use crate::analyze::Checked;
+    match s.checked {
+        Some(Checked::True) => out.push("checked".to_owned()),
+        Some(Checked::Mixed) => out.push("checked=mixed".to_owned()),
+        _ => {}
+    }
+    if s.disabled {
+        out.push("disabled".to_owned());
+    }
+    if let Some(expanded) = s.expanded {
+        out.push(if expanded { "expanded" } else { "collapsed" }.to_owned());
+    }
+    if let Some(level) = s.level {
+        out.push(format!("level={level}"));
+    }
+    match s.pressed {
+        Some(Checked::True) => out.push("pressed".to_owned()),
+        Some(Checked::Mixed) => out.push("pressed=mixed".to_owned()),
+        _ => {}
+    }
+    if s.selected == Some(true) {
+        out.push("selected".to_owned());
+    }
+    if s.required {
+        out.push("required".to_owned());
+    }
+    if s.readonly {
+        out.push("readonly".to_owned());
+    }
+    if s.invalid.is_some() {
+        out.push("invalid".to_owned());
+    }
+    if s.focused {
+        out.push("focused".to_owned());
+    }
+    out
+}
+
+/// The meta item of a target, with its ref printed by `format_ref`.
+pub(crate) fn item(ctx: &Context<'_>, target: &Target, reference: String) -> Item {
+    let id = target.id;
+    let analysis = ctx.analysis;
+    let name = analysis.name(id);
+    let bounds = ctx.page.layout(id).bounds;
+    Item {
+        reference,
+        node: id.index(),
+        backend_id: ctx.page.layout(id).backend_id,
+        role: analysis.role(id).unwrap_or("generic").to_owned(),
+        name: ctx.name(id),
+        name_source: name_source_word(name.map_or(NameSource::Unknown, |n| n.source)).to_owned(),
+        name_status: strength_word(name.map_or(Strength::Unknown, |n| n.strength)).to_owned(),
+        zone: viewport::zone(ctx.page, bounds).to_owned(),
+        bounds,
+        states: state_words(ctx, id),
+        new: target.new,
+        context: context(ctx, id),
+    }
+}
+
+/// Nearby text of a node: the nearest preceding heading, then (for a
+/// nameless node) its first words, then the last words of the visible
+/// text just before it, stopping at the previous ref'd control (whose
+/// text is its own). The walk back is bounded by [`CONTEXT_NODES`] and
+/// the words by [`CONTEXT_WORDS`], so pages with many refs and long
+/// texts stay linear; redacted like all shown text, not counted.
+fn context(ctx: &Context<'_>, id: NodeId) -> String {
+    let analysis = ctx.analysis;
+    let first = id.index().saturating_sub(CONTEXT_NODES);
+    // The nearest heading before the node that is not one of its ancestors.
+    let mut heading_at = ctx.heading_before(id);
+    while let Some(h) = heading_at.filter(|&h| ctx.page.contains(h, id)) {
+        heading_at = ctx.heading_before(h);
+    }
+    let heading_at = heading_at.filter(|h| h.index() >= first);
+    let heading = heading_at
+        .and_then(|h| analysis.name(h))
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    let mut before: Vec<String> = Vec::new();
+    let mut words = 0;
+    // Text after the heading only: its own text is the heading.
+    let stop = heading_at.map_or(first, |h| ctx.page.subtree_end(h).index());
+    for i in (stop..id.index()).rev() {
+        if words >= CONTEXT_WORDS {
+            break;
+        }
+        let node = NodeId::from_index(i);
+        if ctx.page.contains(node, id) {
+            continue;
+        }
+        match ctx.page.node(node) {
+            Node::Text(text) => {
+                let parent = ctx.page.parent(node);
+                if parent.is_some_and(|p| ctx.ref_number(p).is_some()) {
+                    break;
+                }
+                let visible = parent.is_some_and(|p| analysis.visibility[p.index()].is_visible());
+                if visible {
+                    // The words nearest the node: the end of this text.
+                    let mut last: Vec<&str> = text
+                        .split_whitespace()
+                        .rev()
+                        .take(CONTEXT_WORDS - words)
+                        .collect();
+                    if !last.is_empty() {
+                        words += last.len();
+                        last.reverse();
+                        before.push(last.join(" "));
+                    }
+                }
+            }
+            Node::Element(_) if ctx.ref_number(node).is_some() => break,
+            _ => {}
+        }
+    }
+    before.reverse();
+    let mut text = before.join(" ");
+    if analysis.name(id).is_none_or(|n| n.text.trim().is_empty()) {
+        // A nameless control (clickable div, icon button): its own text is
+        // what every strategy prints for it.
+        // Read only as far as the words kept: once a word follows them,
+        // later text cannot change them.
+        let mut own = String::new();
+        for piece in ctx.page.texts(id) {
+            own.push_str(piece);
+            if own.split_whitespace().nth(CONTEXT_WORDS).is_some() {
+                break;
+            }
+        }
+        let own: Vec<&str> = own.split_whitespace().take(CONTEXT_WORDS).collect();
+        if !own.is_empty() {
+            text = if text.is_empty() {
+                own.join(" ")
+            } else {
+                format!("{} {text}", own.join(" "))
+            };
+        }
+    }
+    let mut out = heading;
+    if !text.is_empty() {
+        if !out.is_empty() {
+            out.push_str(" | ");
+        }
+        out.push_str(&text);
+    }
+    if ctx.redact {
+        match redact::redact(&out).0 {
+            Cow::Borrowed(_) => out,
+            Cow::Owned(redacted) => redacted,
+        }
+    } else {
+        out
+    }
+}
+
+/// Assembles a text-only observation: refs printed by `print` in target
+/// order, the shared meta, and how many lines the budget dropped.
+pub(crate) fn text_observation(
+    ctx: &Context<'_>,
+    strategy: &str,
+    options: &Options<'_>,
+    text: String,
+    dropped: usize,
+    print: impl Fn(u32) -> String,
+) -> Observation {
+    let refs: Vec<(String, NodeId)> = ctx
+        .targets
+        .iter()
+        .map(|t| (print(t.number), t.id))
+        .collect();
+    let printed: Vec<String> = refs.iter().map(|(r, _)| r.clone()).collect();
+    let mut meta = meta(ctx, strategy, options, &printed);
+    meta.counts.truncated = dropped;
+    Observation {
+        text,
+        image: None,
+        refs,
+        meta,
+    }
+}
+
+/// Meta shared by every strategy; `refs` are the printed refs in target order.
+pub(crate) fn meta(
+    ctx: &Context<'_>,
+    strategy: &str,
+    options: &Options<'_>,
+    refs: &[String],
+) -> Meta {
+    let analysis = ctx.analysis;
+    let position = analysis.position;
+    let items: Vec<Item> = ctx
+        .targets
+        .iter()
+        .zip(refs)
+        .map(|(target, reference)| item(ctx, target, reference.clone()))
+        .collect();
+    let mut counts = Counts {
+        interactive: items.len(),
+        weak: items.iter().filter(|i| i.name_status == "weak").count(),
+        unknown: items.iter().filter(|i| i.name_status == "unknown").count(),
+        redacted: ctx.redactions(),
+        ..Counts::default()
+    };
+    for id in ctx.page.ids() {
+        let i = id.index();
+        if analysis.interactive[i].is_none()
+            || !analysis.visibility[i].is_visible()
+            || !ctx.in_scope(id)
+        {
+            continue;
+        }
+        if analysis.obscured[i] {
+            counts.obscured += 1;
+        } else if !analysis.visibility[i].in_viewport && !analysis.occluded[i] {
+            counts.offscreen += 1;
+        }
+    }
+    let mut warnings = Vec::new();
+    if analysis.modal.kind == ModalKind::Suspected {
+        warnings.push("an overlay may cover the page".to_owned());
+    }
+    Meta {
+        strategy: strategy.to_owned(),
+        snapshot_id: snapshot_id(ctx.page, strategy, options),
+        viewport: ViewportMeta {
+            scroll_y: position.scroll_y,
+            doc_height: position.doc_height,
+            viewport_height: position.viewport_height,
+            pages_above: position.pages_above,
+            pages_below: position.pages_below,
+            at_top: position.at_top,
+            at_bottom: position.at_bottom,
+        },
+        modal: ModalMeta {
+            kind: match analysis.modal.kind {
+                ModalKind::None => "none",
+                ModalKind::Reliable => "reliable",
+                ModalKind::Suspected => "suspected",
+            }
+            .to_owned(),
+            node: analysis.modal.node.map(NodeId::index),
+        },
+        observation: honesty(&counts),
+        counts,
+        items,
+        image: None,
+        warnings,
+    }
+}
+
+/// aimount's `exactUiClaims`: `safe` when at most 10% of the refs are weakly
+/// named and none is unnamed; `unsafe` when more than half are weak or
+/// unnamed, or more than 25% unnamed; `partial` otherwise.
+pub(crate) fn honesty(counts: &Counts) -> Honesty {
+    let total = counts.interactive;
+    let weak_or_unknown = counts.weak + counts.unknown;
+    let claims = if total == 0 {
+        "unsafe"
+    } else if counts.unknown == 0 && counts.weak * 10 <= total {
+        "safe"
+    } else if weak_or_unknown * 2 > total || counts.unknown * 4 > total {
+        "unsafe"
+    } else {
+        "partial"
+    };
+    Honesty {
+        total_interactive: total,
+        weak_interactive: counts.weak,
+        unknown_interactive: counts.unknown,
+        exact_ui_claims: claims.to_owned(),
+    }
+}
+
+/// Nodes walked back from an item to find its context.
+const CONTEXT_NODES: usize = 400;
+
+/// Words of preceding text kept in an item's context.
+const CONTEXT_WORDS: usize = 12;
+
+/// The word for a name source in meta and text.
+pub(crate) fn name_source_word(source: NameSource) -> &'static str {
+    match source {
+        NameSource::Text => "text",
+        NameSource::AriaLabel => "aria-label",
+        NameSource::AriaLabelledby => "aria-labelledby",
+        NameSource::Label => "label",
+        NameSource::Title => "title",
+        NameSource::Placeholder => "placeholder",
+        NameSource::Alt => "alt",
+        NameSource::Value => "value",
+        NameSource::Unknown => "unknown",
+    }
+}
+
+/// The word for a name strength.
+pub(crate) fn strength_word(strength: Strength) -> &'static str {
+    match strength {
+        Strength::Strong => "strong",
+        Strength::Weak => "weak",
+        Strength::Unknown => "unknown",
+    }
+}
+
+/// FNV-1a over the page's content and the options: equal ids mean the same
+/// input, so the same observation.
+fn snapshot_id(page: &Page, strategy: &str, options: &Options<'_>) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut feed = |bytes: &[u8]| {
+        for &b in bytes {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+        hash ^= 0xff;
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    };
+    feed(strategy.as_bytes());
+    feed(page.url.as_bytes());
+    feed(&page.scroll.y.to_le_bytes());
+    for id in page.ids() {
+        match page.node(id) {
+            Node::Element(e) => {
+                feed(e.name.as_bytes());
+                for (k, v) in e.attrs.iter() {
+                    feed(k.as_bytes());
+                    feed(v.as_bytes());
+                }
+            }
+            Node::Text(t) => feed(t.as_bytes()),
+            _ => feed(b"#"),
+        }
+        let layout = page.layout(id);
+        if let Some(b) = layout.bounds {
+            feed(&b.x.to_le_bytes());
+            feed(&b.y.to_le_bytes());
+        }
+        if let Some(v) = &layout.value {
+            feed(v.as_bytes());
+        }
+        if let Some(c) = layout.checked {
+            feed(&[u8::from(c)]);
+        }
+    }
+    feed(
+        format!(
+            "{:?}|{:?}|{:?}|{}",
+            options.full_page, options.max_tokens, options.active_layers, options.redact
+        )
+        .as_bytes(),
+    );
+    if let Some(previous) = options.previous {
+        feed(previous.meta.snapshot_id.as_bytes());
+    }
+    format!("{hash:016x}")
+}
