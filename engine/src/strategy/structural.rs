@@ -89,8 +89,7 @@ impl Strategy for Structural {
             lines.push(Line::pinned("(nothing visible)".to_owned()));
         }
         let (text, dropped) = budget::fit(lines, options.max_tokens);
-        meta.counts.redacted = ctx.redactions();
-        meta.counts.truncated = dropped;
+        meta::complete(&ctx, &mut meta, dropped);
         let refs = ctx
             .targets
             .iter()

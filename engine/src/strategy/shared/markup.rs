@@ -132,8 +132,7 @@ pub(crate) fn finish(
         }
     }
     meta.items = items;
-    meta.counts.truncated = dropped;
-    meta.counts.redacted = ctx.redactions();
+    super::meta::complete(ctx, &mut meta, dropped);
     Observation {
         text,
         image: None,

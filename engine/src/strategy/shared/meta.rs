@@ -184,7 +184,7 @@ pub(crate) fn text_observation(
         .collect();
     let printed: Vec<String> = refs.iter().map(|(r, _)| r.clone()).collect();
     let mut meta = meta(ctx, strategy, options, &printed);
-    meta.counts.truncated = dropped;
+    complete(ctx, &mut meta, dropped);
     Observation {
         text,
         image: None,
@@ -260,6 +260,13 @@ pub(crate) fn meta(
         image: None,
         warnings,
     }
+}
+
+/// Completes the meta once the observation is rendered: the redactions made
+/// while rendering, and what the budget dropped (lines, or refs cut off).
+pub(crate) fn complete(ctx: &Context<'_>, meta: &mut Meta, truncated: usize) {
+    meta.counts.redacted = ctx.redactions();
+    meta.counts.truncated = truncated;
 }
 
 /// aimount's `exactUiClaims`: `safe` when at most 10% of the refs are weakly

@@ -161,8 +161,7 @@ impl Strategy for Som {
             ));
         }
         let (text, dropped) = budget::fit(lines, options.max_tokens);
-        meta.counts.redacted = ctx.redactions();
-        meta.counts.truncated = dropped;
+        meta::complete(&ctx, &mut meta, dropped);
         meta.image = Some(ImageMeta {
             width,
             height,
