@@ -3,6 +3,7 @@
 mod analyze_layout;
 mod analyze_semantics;
 mod common;
+mod dom;
 mod fixtures;
 mod page;
 mod recording;
