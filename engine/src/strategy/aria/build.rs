@@ -1,0 +1,348 @@
+//! Build and distill: one walk turns the page into the model tree (`toAriaNode`), then text children are merged and normalised.
+
+use std::borrow::Cow;
+
+use crate::analyze::{Checked, Hidden, Invalid, input_type};
+use crate::page::{Node, NodeId};
+use crate::passes::Context;
+use crate::strategy::shared::text::normalize_whitespace;
+use crate::strategy::shared::walk::{
+    Step, is_block, is_user_agent_root, scope_or_descendant, walk,
+};
+
+#[derive(Debug)]
+pub(super) enum Child<'p> {
+    /// Raw (unmerged) text, borrowed from the page until merged, and
+    /// whether it is in the viewport.
+    Text(Cow<'p, str>, bool),
+    Node(usize),
+}
+
+#[derive(Debug)]
+pub(super) struct AriaNode<'p> {
+    pub(super) id: NodeId,
+    pub(super) role: &'static str,
+    pub(super) name: String,
+    /// ` [checked]` … ` [selected]`, already rendered.
+    pub(super) states: String,
+    pub(super) reference: Option<u32>,
+    pub(super) new: bool,
+    pub(super) obscured: bool,
+    /// A role-less element (implicit `generic`, `none`, `presentation`)
+    /// Playwright would not print; kept only to carry its ref.
+    pub(super) ref_only: bool,
+    pub(super) props: Vec<(&'static str, String)>,
+    pub(super) children: Vec<Child<'p>>,
+}
+
+pub(super) struct Tree<'p> {
+    pub(super) nodes: Vec<AriaNode<'p>>,
+}
+
+pub(super) const ROOT: usize = 0;
+
+/// Hidden from the accessibility tree: the whole subtree is skipped, as
+/// Playwright's `isElementHiddenForAria` does in its default mode.
+pub(super) fn hidden_for_aria(reason: Option<Hidden>) -> bool {
+    matches!(
+        reason,
+        Some(
+            Hidden::NotRendered
+                | Hidden::VisibilityHidden
+                | Hidden::HiddenAttribute
+                | Hidden::AriaHidden
+                | Hidden::Inert
+        )
+    )
+}
+
+/// Roles Playwright prints `[invalid]` for (`kAriaInvalidRoles`).
+pub(super) const INVALID_ROLES: [&str; 14] = [
+    "application",
+    "checkbox",
+    "columnheader",
+    "combobox",
+    "gridcell",
+    "listbox",
+    "radiogroup",
+    "rowheader",
+    "searchbox",
+    "slider",
+    "spinbutton",
+    "switch",
+    "textbox",
+    "tree",
+];
+
+/// The states in Playwright's `createKey` order: checked, disabled,
+/// expanded, active, invalid, level, pressed, selected.
+pub(super) fn states_suffix(ctx: &Context<'_>, id: NodeId, role: &str) -> String {
+    let s = &ctx.analysis.states[id.index()];
+    let mut out = String::new();
+    match s.checked {
+        Some(Checked::Mixed) => out.push_str(" [checked=mixed]"),
+        Some(Checked::True) => out.push_str(" [checked]"),
+        _ => {}
+    }
+    if s.disabled {
+        out.push_str(" [disabled]");
+    }
+    if s.expanded == Some(true) {
+        out.push_str(" [expanded]");
+    }
+    if s.focused {
+        out.push_str(" [active]");
+    }
+    if let Some(kind) = s.invalid.filter(|_| INVALID_ROLES.contains(&role)) {
+        // `aria-invalid="grammar"` / `"spelling"` keep their kind.
+        out.push_str(match kind {
+            Invalid::True => " [invalid]",
+            Invalid::Grammar => " [invalid=grammar]",
+            Invalid::Spelling => " [invalid=spelling]",
+        });
+    }
+    if let Some(level) = s.level.filter(|&l| l > 0) {
+        out.push_str(&format!(" [level={level}]"));
+    }
+    match s.pressed {
+        Some(Checked::Mixed) => out.push_str(" [pressed=mixed]"),
+        Some(Checked::True) => out.push_str(" [pressed]"),
+        _ => {}
+    }
+    if s.selected == Some(true) {
+        out.push_str(" [selected]");
+    }
+    out
+}
+
+/// The node an element contributes, if any (Playwright's `toAriaNode`).
+pub(super) fn to_aria_node<'p>(ctx: &Context<'p>, id: NodeId) -> Option<AriaNode<'p>> {
+    let page = ctx.page;
+    let element = page.element(id)?;
+    let i = id.index();
+    let reference = ctx.ref_number(id);
+    let obscured = ctx.analysis.obscured[i]
+        && ctx.analysis.interactive[i].is_some()
+        && ctx.analysis.visibility[i].is_visible();
+    let mut ref_only = false;
+    let role = if element.is("iframe") {
+        "iframe"
+    } else {
+        let role = ctx.analysis.role(id)?;
+        let explicit_generic = ctx.analysis.explicit_roles[i];
+        match role {
+            // Without a ref, role-less elements stay transparent even when
+            // obscured: their text is kept, as Playwright keeps it.
+            "none" | "presentation" if reference.is_none() => return None,
+            "none" | "presentation" => {
+                ref_only = true;
+                "generic"
+            }
+            // `<html>` is the document the snapshot is of, not a node in it.
+            "document" if element.is("html") => return None,
+            "generic" if !explicit_generic && reference.is_none() => return None,
+            "generic" if !explicit_generic => {
+                ref_only = true;
+                "generic"
+            }
+            role => role,
+        }
+    };
+    let name = if role == "iframe" {
+        String::new()
+    } else {
+        normalize_whitespace(&ctx.name(id))
+    };
+    let mut node = AriaNode {
+        id,
+        role,
+        name,
+        states: states_suffix(ctx, id, role),
+        reference,
+        new: reference.is_some() && ctx.is_new(id),
+        obscured,
+        ref_only,
+        props: Vec::new(),
+        children: Vec::new(),
+    };
+    if element.is("input") || element.is("textarea") {
+        if !matches!(input_type(element), "checkbox" | "radio" | "file")
+            && let Some(value) = ctx.value(id)
+        {
+            let in_viewport = ctx.analysis.visibility[i].in_viewport;
+            node.children
+                .push(Child::Text(Cow::Owned(value), in_viewport));
+        }
+    }
+    Some(node)
+}
+
+pub(super) fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
+    let page = ctx.page;
+    let analysis = ctx.analysis;
+    let any_scope = scope_or_descendant(ctx);
+    let mut tree = Tree {
+        nodes: vec![AriaNode {
+            id: NodeId::ROOT,
+            role: "fragment",
+            name: String::new(),
+            states: String::new(),
+            reference: None,
+            ref_only: false,
+            new: false,
+            obscured: false,
+            props: Vec::new(),
+            children: Vec::new(),
+        }],
+    };
+    // Open model nodes; `opened[i]` says whether element i opened one.
+    let mut open = vec![ROOT];
+    let mut opened = vec![false; page.len()];
+    let mut block = vec![false; page.len()];
+    let push_text = |tree: &mut Tree<'p>, open: &[usize], text: Cow<'p, str>, in_viewport: bool| {
+        let current = open.last().copied().unwrap_or(ROOT);
+        tree.nodes[current]
+            .children
+            .push(Child::Text(text, in_viewport));
+    };
+    walk(page, NodeId::ROOT, |step| match step {
+        Step::Enter(id) => {
+            let i = id.index();
+            if !any_scope[i] || is_user_agent_root(page, id) {
+                return false;
+            }
+            let visibility = analysis.visibility[i];
+            match page.node(id) {
+                Node::Text(text) => {
+                    let current = open.last().copied().unwrap_or(ROOT);
+                    let shown = ctx.in_scope(id)
+                        && !hidden_for_aria(visibility.hidden)
+                        && (ctx.full_page || visibility.in_viewport)
+                        // `<textarea>AAA</textarea>`: the value child says it.
+                        && tree.nodes[current].role != "textbox";
+                    if shown {
+                        push_text(
+                            &mut tree,
+                            &open,
+                            Cow::Borrowed(text),
+                            visibility.in_viewport,
+                        );
+                    }
+                    false
+                }
+                Node::Element(_) => {
+                    if hidden_for_aria(visibility.hidden) {
+                        return false;
+                    }
+                    let contributes = ctx.in_scope(id) && (ctx.full_page || visibility.in_viewport);
+                    if !contributes {
+                        return true;
+                    }
+                    if let Some(node) = to_aria_node(ctx, id) {
+                        let index = tree.nodes.len();
+                        let parent = open.last().copied().unwrap_or(ROOT);
+                        tree.nodes.push(node);
+                        tree.nodes[parent].children.push(Child::Node(index));
+                        open.push(index);
+                        opened[i] = true;
+                    }
+                    if is_block(ctx, id) {
+                        block[i] = true;
+                        push_text(&mut tree, &open, Cow::Borrowed(" "), visibility.in_viewport);
+                    }
+                    true
+                }
+                Node::Document { .. } | Node::ShadowRoot(_) => true,
+            }
+        }
+        Step::Exit(id) => {
+            let i = id.index();
+            if block[i] {
+                let in_viewport = analysis.visibility[i].in_viewport;
+                push_text(&mut tree, &open, Cow::Borrowed(" "), in_viewport);
+            }
+            if opened[i] {
+                let current = open.pop().unwrap_or(ROOT);
+                finish(ctx, &mut tree, current);
+            }
+            true
+        }
+    });
+    finish(ctx, &mut tree, ROOT);
+    tree
+}
+
+/// Merges and normalises string children, drops text equal to the name,
+/// adds `/url` and `/placeholder` (Playwright's `processElement` tail and
+/// `normalizeStringChildren`), and removes empty unnamed generics
+/// (`normalizeGenericRoles`).
+pub(super) fn finish<'p>(ctx: &Context<'p>, tree: &mut Tree<'p>, index: usize) {
+    let children = std::mem::take(&mut tree.nodes[index].children);
+    let mut merged = Vec::with_capacity(children.len());
+    let mut buffer = String::new();
+    let mut buffer_in_viewport = false;
+    let flush = |buffer: &mut String, in_viewport: bool, merged: &mut Vec<Child<'p>>| {
+        if buffer.is_empty() {
+            return;
+        }
+        let text = normalize_whitespace(buffer);
+        buffer.clear();
+        if !text.is_empty() {
+            merged.push(Child::Text(Cow::Owned(ctx.text(&text)), in_viewport));
+        }
+    };
+    for child in children {
+        match child {
+            Child::Text(text, in_viewport) => {
+                if buffer.is_empty() {
+                    buffer_in_viewport = in_viewport;
+                }
+                buffer_in_viewport |= in_viewport && !text.trim().is_empty();
+                buffer.push_str(&text);
+            }
+            Child::Node(n) => {
+                flush(&mut buffer, buffer_in_viewport, &mut merged);
+                let node = &tree.nodes[n];
+                let empty_generic = node.role == "generic"
+                    && node.name.is_empty()
+                    && node.reference.is_none()
+                    && !node.obscured
+                    && node.children.is_empty()
+                    && node.props.is_empty();
+                if !empty_generic {
+                    merged.push(Child::Node(n));
+                }
+            }
+        }
+    }
+    flush(&mut buffer, buffer_in_viewport, &mut merged);
+    let node = &mut tree.nodes[index];
+    if let [Child::Text(text, _)] = merged.as_slice()
+        && *text == node.name
+    {
+        merged.clear();
+    }
+    node.children = merged;
+    // A role-less element holding only text is printed as Playwright prints
+    // that text, `- text: …`, with the ref added: `- text [ref=e5]: …`.
+    if node.ref_only && matches!(node.children.as_slice(), [Child::Text(..)]) {
+        node.role = "text";
+    }
+    if index == ROOT {
+        return;
+    }
+    let id = node.id;
+    let role = node.role;
+    let name = node.name.clone();
+    if role == "link"
+        && let Some(href) = ctx.attr(id, "href")
+    {
+        tree.nodes[index].props.push(("url", href));
+    }
+    if role == "textbox"
+        && let Some(placeholder) = ctx.attr(id, "placeholder")
+        && placeholder != name
+    {
+        tree.nodes[index].props.push(("placeholder", placeholder));
+    }
+}
