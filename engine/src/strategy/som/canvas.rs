@@ -1,6 +1,4 @@
-//! The RGB canvas `som` draws on: PNG decode and encode, filled and outlined boxes, digit glyphs.
-
-use crate::passes::ObserveError;
+//! The RGB canvas `som` draws on: filled and outlined boxes, numbered tags in 5×7 digit glyphs, a colour per ref.
 
 /// 5×7 glyphs for 0–9, one row per byte, the low five bits left to right.
 const DIGITS: [[u8; 7]; 10] = [
@@ -17,85 +15,16 @@ const DIGITS: [[u8; 7]; 10] = [
 ];
 
 const GLYPH_W: i64 = 5;
-
 const GLYPH_H: i64 = 7;
 
 /// An RGB image being drawn on.
 pub(super) struct Canvas {
     pub(super) width: u32,
     pub(super) height: u32,
-    rgb: Vec<u8>,
+    pub(super) rgb: Vec<u8>,
 }
 
 impl Canvas {
-    /// Decodes any PNG into 8-bit RGB (alpha composited over white).
-    pub(super) fn decode(png_bytes: &[u8]) -> Result<Canvas, ObserveError> {
-        let image_error = |e: png::DecodingError| ObserveError::Image(e.to_string());
-        let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
-        decoder.set_transformations(png::Transformations::normalize_to_color8());
-        let mut reader = decoder.read_info().map_err(image_error)?;
-        let size = reader
-            .output_buffer_size()
-            .ok_or_else(|| ObserveError::Image("the image is too large".to_owned()))?;
-        let mut buf = vec![0; size];
-        let info = reader.next_frame(&mut buf).map_err(image_error)?;
-        let (width, height) = (info.width, info.height);
-        let pixels = width as usize * height as usize;
-        let channels = match info.color_type {
-            png::ColorType::Grayscale => 1,
-            png::ColorType::GrayscaleAlpha => 2,
-            png::ColorType::Rgb => 3,
-            png::ColorType::Rgba => 4,
-            png::ColorType::Indexed => {
-                return Err(ObserveError::Image(
-                    "indexed colour was not expanded".to_owned(),
-                ));
-            }
-        };
-        let line = info.line_size;
-        if channels == 3 && line == width as usize * 3 {
-            buf.truncate(pixels * 3);
-            return Ok(Canvas {
-                width,
-                height,
-                rgb: buf,
-            });
-        }
-        let mut rgb = Vec::with_capacity(pixels * 3);
-        for row in 0..height as usize {
-            let Some(bytes) = buf.get(row * line..row * line + width as usize * channels) else {
-                return Err(ObserveError::Image("truncated image data".to_owned()));
-            };
-            for px in bytes.chunks_exact(channels) {
-                let (c, alpha) = match channels {
-                    1 => ([px[0]; 3], 255),
-                    2 => ([px[0]; 3], px[1]),
-                    3 => ([px[0], px[1], px[2]], 255),
-                    _ => ([px[0], px[1], px[2]], px[3]),
-                };
-                for v in c {
-                    // Over white: v·a + 255·(1 − a).
-                    let a = u32::from(alpha);
-                    rgb.push(((u32::from(v) * a + 255 * (255 - a) + 127) / 255) as u8);
-                }
-            }
-        }
-        Ok(Canvas { width, height, rgb })
-    }
-
-    pub(super) fn encode(&self) -> Result<Vec<u8>, ObserveError> {
-        let image_error = |e: png::EncodingError| ObserveError::Image(e.to_string());
-        let mut out = Vec::new();
-        let mut encoder = png::Encoder::new(&mut out, self.width, self.height);
-        encoder.set_color(png::ColorType::Rgb);
-        encoder.set_depth(png::BitDepth::Eight);
-        encoder.set_compression(png::Compression::Fast);
-        let mut writer = encoder.write_header().map_err(image_error)?;
-        writer.write_image_data(&self.rgb).map_err(image_error)?;
-        writer.finish().map_err(image_error)?;
-        Ok(out)
-    }
-
     /// Fills `[x0, x1) × [y0, y1)`, clipped to the image.
     pub(super) fn fill(&mut self, x0: i64, y0: i64, x1: i64, y1: i64, colour: [u8; 3]) {
         let (w, h) = (i64::from(self.width), i64::from(self.height));

@@ -50,7 +50,7 @@ impl Strategy for Som {
         let png = options
             .screenshot
             .ok_or(ObserveError::MissingScreenshot { strategy: "som" })?;
-        let mut canvas = Canvas::decode(png)?;
+        let mut canvas = decode(png)?;
         let refs: Vec<String> = ctx.targets.iter().map(|t| t.number.to_string()).collect();
         let mut meta = meta::meta(&ctx, self.name(), &options, &refs);
 
@@ -112,7 +112,7 @@ impl Strategy for Som {
         }
         let (width, height) = (canvas.width, canvas.height);
         let image = Image {
-            png: canvas.encode()?,
+            png: encode(&canvas)?,
             width,
             height,
         };
@@ -186,3 +186,72 @@ impl Strategy for Som {
 
 /// The solid grey painted over secret fields and text in the screenshot.
 const REDACTION_GREY: [u8; 3] = [128, 128, 128];
+
+/// Encodes the drawn canvas as a PNG (fast compression: the model reads it once).
+fn encode(canvas: &Canvas) -> Result<Vec<u8>, ObserveError> {
+    let image_error = |e: png::EncodingError| ObserveError::Image(e.to_string());
+    let mut out = Vec::new();
+    let mut encoder = png::Encoder::new(&mut out, canvas.width, canvas.height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::Fast);
+    let mut writer = encoder.write_header().map_err(image_error)?;
+    writer.write_image_data(&canvas.rgb).map_err(image_error)?;
+    writer.finish().map_err(image_error)?;
+    Ok(out)
+}
+
+/// Decodes any PNG into 8-bit RGB (alpha composited over white).
+fn decode(png_bytes: &[u8]) -> Result<Canvas, ObserveError> {
+    let image_error = |e: png::DecodingError| ObserveError::Image(e.to_string());
+    let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(image_error)?;
+    let size = reader
+        .output_buffer_size()
+        .ok_or_else(|| ObserveError::Image("the image is too large".to_owned()))?;
+    let mut buf = vec![0; size];
+    let info = reader.next_frame(&mut buf).map_err(image_error)?;
+    let (width, height) = (info.width, info.height);
+    let pixels = width as usize * height as usize;
+    let channels = match info.color_type {
+        png::ColorType::Grayscale => 1,
+        png::ColorType::GrayscaleAlpha => 2,
+        png::ColorType::Rgb => 3,
+        png::ColorType::Rgba => 4,
+        png::ColorType::Indexed => {
+            return Err(ObserveError::Image(
+                "indexed colour was not expanded".to_owned(),
+            ));
+        }
+    };
+    let line = info.line_size;
+    if channels == 3 && line == width as usize * 3 {
+        buf.truncate(pixels * 3);
+        return Ok(Canvas {
+            width,
+            height,
+            rgb: buf,
+        });
+    }
+    let mut rgb = Vec::with_capacity(pixels * 3);
+    for row in 0..height as usize {
+        let Some(bytes) = buf.get(row * line..row * line + width as usize * channels) else {
+            return Err(ObserveError::Image("truncated image data".to_owned()));
+        };
+        for px in bytes.chunks_exact(channels) {
+            let (c, alpha) = match channels {
+                1 => ([px[0]; 3], 255),
+                2 => ([px[0]; 3], px[1]),
+                3 => ([px[0], px[1], px[2]], 255),
+                _ => ([px[0], px[1], px[2]], px[3]),
+            };
+            for v in c {
+                // Over white: v·a + 255·(1 − a).
+                let a = u32::from(alpha);
+                rgb.push(((u32::from(v) * a + 255 * (255 - a) + 127) / 255) as u8);
+            }
+        }
+    }
+    Ok(Canvas { width, height, rgb })
+}
