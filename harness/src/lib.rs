@@ -10,6 +10,7 @@ pub mod agent;
 pub mod capture;
 pub mod cmd;
 pub mod judge;
+pub mod observe;
 pub mod run;
 pub mod store;
 pub mod suite;

@@ -2,14 +2,12 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{self, Options, STRATEGIES};
 use serde::Serialize;
 
-use crate::{store, tokens};
+use crate::{observe, store, tokens};
 
 /// Arguments of `pagesnap compare`.
 #[derive(clap::Args)]
@@ -66,23 +64,21 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let mut rows = Vec::new();
     for path in store::find_recordings(&args.recordings)? {
-        let recording = store::read(&path)?;
-        let screenshot = crate::cmd::snapshot::screenshot_of(&path);
+        let loaded = store::load(&path)?;
         for s in &chosen {
             let options = Options {
                 full_page: args.full_page.then_some(true),
-                screenshot: screenshot.as_deref(),
+                screenshot: loaded.screenshot.as_deref(),
                 ..Options::default()
             };
             let mut times = Vec::with_capacity(args.runs);
             let mut last = None;
             for _ in 0..args.runs {
-                let started = Instant::now();
-                let page = Page::from_recording(&recording);
-                let observation = s
-                    .observe(&page, &options)
+                let observed = observe::observe(&loaded.recording, *s, &options);
+                let observation = observed
+                    .observation
                     .with_context(|| format!("{}: strategy {}", path.display(), s.name()))?;
-                times.push(started.elapsed().as_micros());
+                times.push(observed.elapsed.as_micros());
                 last = Some(observation);
             }
             times.sort_unstable();

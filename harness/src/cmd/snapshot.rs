@@ -5,10 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::observation::Observation;
-use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{self, Layer, Options, STRATEGIES};
 
-use crate::store;
+use crate::{observe, store};
 
 /// Arguments of `pagesnap snapshot`.
 #[derive(clap::Args)]
@@ -96,12 +95,6 @@ fn parse_layers(specs: &[String]) -> Result<Vec<Layer>> {
         .collect()
 }
 
-/// The screenshot beside a recording, if present.
-pub fn screenshot_of(recording: &Path) -> Option<Vec<u8>> {
-    let (_, png) = store::paths(recording);
-    std::fs::read(png).ok()
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
     let Some(found) = strategy::by_name(&args.strategy) else {
         bail!("unknown strategy {:?} (known: {})", args.strategy, known());
@@ -115,9 +108,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None
     };
     let observe = |path: &Path, previous: Option<&Observation>| -> Result<Observation> {
-        let recording = store::read(path)?;
-        let page = Page::from_recording(&recording);
-        let screenshot = screenshot_of(path);
+        let loaded = store::load(path)?;
         let options = Options {
             full_page,
             max_tokens: args.max_tokens,
@@ -125,10 +116,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             active_layers: args.active_layers.clone(),
             previous,
             redact: !args.no_redact,
-            screenshot: screenshot.as_deref(),
+            screenshot: loaded.screenshot.as_deref(),
         };
-        found
-            .observe(&page, &options)
+        observe::observe(&loaded.recording, found, &options)
+            .observation
             .with_context(|| format!("{}: strategy {}", path.display(), found.name()))
     };
     let previous = args

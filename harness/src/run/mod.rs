@@ -32,7 +32,6 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::observation::Observation;
@@ -43,7 +42,7 @@ use serde::{Deserialize, Serialize};
 use crate::agent::{Action, Agent, Op, RefItem, Request};
 use crate::judge::llm::{LlmJudge, StepInput, TaskInput};
 use crate::suite::{Step, Suite};
-use crate::tokens;
+use crate::{observe, tokens};
 
 /// One judged step: a line of `results.jsonl`, a row of `results.csv`.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
@@ -345,15 +344,17 @@ fn run_unit(
         let Some(loaded) = config.suite.recordings.get(&step.recording) else {
             bail!("recording {} was not loaded", step.recording);
         };
-        let started = Instant::now();
-        let page = Page::from_recording(&loaded.recording);
         let options = Options {
             previous: previous.as_ref(),
             screenshot: loaded.screenshot.as_deref(),
             ..Options::default()
         };
-        let observed = strategy.observe(&page, &options);
-        let engine_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+        let observe::Observed {
+            page,
+            observation: observed,
+            elapsed,
+        } = observe::observe(&loaded.recording, strategy, &options);
+        let engine_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
         if let Some(row) = existing.get(&key) {
             if let Some(op) = row.op {
                 history.push(Action {

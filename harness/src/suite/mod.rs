@@ -57,12 +57,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::page::{NodeId, Page, Selector};
-use pagesnap_engine::recording::Recording;
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::agent::Op;
-use crate::store;
+use crate::observe;
+use crate::store::{self, Loaded};
 
 pub mod pages;
 
@@ -76,14 +76,6 @@ pub struct Suite {
     pub tasks: Vec<Task>,
     /// Every recording the suite names, decoded once (key: `login/fill.step1`).
     pub recordings: BTreeMap<String, Loaded>,
-}
-
-/// A decoded recording and its screenshot.
-pub struct Loaded {
-    /// The recording.
-    pub recording: Recording,
-    /// Its viewport PNG, when present (the `som` strategy needs it).
-    pub screenshot: Option<Vec<u8>>,
 }
 
 /// One task.
@@ -254,16 +246,9 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
                         json.display()
                     );
                 }
-                let recording = store::read(&json).with_context(|| at.clone())?;
-                let screenshot = crate::cmd::snapshot::screenshot_of(&json);
-                pages.insert(step.recording.clone(), Page::from_recording(&recording));
-                recordings.insert(
-                    step.recording.clone(),
-                    Loaded {
-                        recording,
-                        screenshot,
-                    },
-                );
+                let loaded = store::load(&json).with_context(|| at.clone())?;
+                pages.insert(step.recording.clone(), observe::page(&loaded.recording));
+                recordings.insert(step.recording.clone(), loaded);
             }
             let Some(page) = pages.get(&step.recording) else {
                 bail!("{at}: recording {:?} could not be loaded", step.recording);
