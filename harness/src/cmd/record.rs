@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::capture::{Action, Capture, Chromium, OpenOptions, WaitFor};
+use crate::capture::{self, Action, Capture, Chromium, OpenOptions, WaitFor};
 use crate::store;
 
 /// Arguments of `pagesnap record`.
@@ -147,12 +147,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .unwrap_or_default(),
         }]
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
-    runtime.block_on(record_all(jobs, args.each.is_some(), args.network))
+    capture::runtime()?.block_on(record_all(jobs, args.each.is_some(), args.network))
 }
 
 async fn record_all(jobs: Vec<Job>, keep_going: bool, network: bool) -> Result<ExitCode> {
