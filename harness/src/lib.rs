@@ -11,6 +11,7 @@ pub mod capture;
 pub mod cmd;
 pub mod judge;
 pub mod observe;
+pub mod results;
 pub mod run;
 pub mod store;
 pub mod suite;

@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
-use crate::run::manifest::{self, Manifest, Shard};
+use crate::results::manifest::{self, Manifest, Shard};
+use crate::results::{Key, Row, jsonl};
 use crate::run::report::{self, Report};
-use crate::run::{self as runner, Row};
 
 /// Arguments of `pagesnap merge`.
 #[derive(clap::Args)]
@@ -19,8 +19,6 @@ pub struct Args {
     #[arg(required = true)]
     shards: Vec<PathBuf>,
 }
-
-type Key = (String, String, usize);
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let merged_jsonl = args.out.join("results.jsonl");
@@ -40,8 +38,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             None => first = Some((manifest.clone(), dir)),
         }
         shards.push(manifest.shard);
-        for row in runner::read_rows(&dir.join("results.jsonl"))? {
-            let key = (row.task.clone(), row.strategy.clone(), row.step);
+        for row in jsonl::read_rows(&dir.join("results.jsonl"))? {
+            let key = row.key();
             if let Some((earlier, earlier_dir)) = rows.get(&key) {
                 if !same_outcome(earlier, &row) {
                     bail!(
@@ -67,13 +65,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .with_context(|| format!("could not create {}", args.out.display()))?;
     let rows: Vec<Row> = rows.into_values().map(|(row, _)| row).collect();
     let report = Report::build(manifest, rows);
-    let mut jsonl = String::new();
-    for row in &report.rows {
-        jsonl.push_str(&serde_json::to_string(row)?);
-        jsonl.push('\n');
-    }
-    std::fs::write(&merged_jsonl, jsonl)
-        .with_context(|| format!("could not write {}", merged_jsonl.display()))?;
+    jsonl::write(&merged_jsonl, &report.rows)?;
     report.manifest.write(&args.out)?;
     report::write_all(&args.out, &report)?;
     println!(

@@ -7,7 +7,7 @@ use anyhow::{Context, Result, bail};
 use pagesnap_engine::strategy::{self, STRATEGIES};
 
 use crate::judge::llm::LlmJudge;
-use crate::run::manifest::{self, Manifest};
+use crate::results::manifest::{self, Manifest, Shard};
 use crate::{agent, run, suite};
 
 /// Arguments of `pagesnap run`.
@@ -42,7 +42,7 @@ pub struct Args {
     jobs: usize,
     /// Run only shard K of N: the tasks whose 0-based suite index i has i % N == K-1 (join with `pagesnap merge`).
     #[arg(long, value_name = "K/N")]
-    shard: Option<run::manifest::Shard>,
+    shard: Option<Shard>,
     /// Folder the suite's recordings are relative to (default: `fixtures/` beside the suite's folder).
     #[arg(long)]
     fixtures: Option<PathBuf>,

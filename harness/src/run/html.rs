@@ -8,9 +8,9 @@
 
 use std::fmt::Write as _;
 
-use super::Row;
 use super::metrics::{self, Estimate, StrategySummary};
 use super::report::{Report, expected, got, rate, task_score, verdict};
+use crate::results::Row;
 
 /// HTML-escapes text for element content and double- or single-quoted attribute values.
 pub fn escape(text: &str) -> String {

@@ -26,8 +26,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::Row;
 use crate::agent::Op;
+use crate::results::Row;
 
 /// Bootstrap resamples.
 pub const RESAMPLES: usize = 1000;

@@ -20,16 +20,13 @@
 //! merge` can join shards without the suite.
 
 mod html;
-pub mod manifest;
 pub mod metrics;
 pub mod progress;
 pub mod report;
 pub mod significance;
 
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -37,98 +34,14 @@ use anyhow::{Context, Result, bail};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{Options, Strategy};
-use serde::{Deserialize, Serialize};
 
 use crate::agent::{Action, Agent, Op, RefItem, Request};
 use crate::judge::llm::{LlmJudge, StepInput, TaskInput};
+use crate::results::jsonl::{self, Appender};
+use crate::results::manifest::{self, Manifest};
+use crate::results::{Key, Row, Shard};
 use crate::suite::{Step, Suite};
 use crate::{observe, tokens};
-
-/// One judged step: a line of `results.jsonl`, a row of `results.csv`.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct Row {
-    /// Task id.
-    pub task: String,
-    /// Strategy name.
-    pub strategy: String,
-    /// Step number, from 1.
-    pub step: usize,
-    /// Recording key.
-    pub recording: String,
-    /// Expected op.
-    pub expected_op: Op,
-    /// Expected target as written in the suite.
-    pub expected_target: String,
-    /// Expected value.
-    pub expected_value: Option<String>,
-    /// The agent's op (none on error).
-    pub op: Option<Op>,
-    /// The agent's ref.
-    #[serde(rename = "ref")]
-    pub reference: Option<String>,
-    /// The agent's value.
-    pub value: Option<String>,
-    /// Document-order index of the node the ref resolved to.
-    pub node: Option<usize>,
-    /// The answer named a ref the observation does not have.
-    pub hallucinated: bool,
-    /// The expected element had a ref (none for scroll/done).
-    pub target_recall: Option<bool>,
-    /// Op right.
-    pub op_ok: bool,
-    /// Element right (none for scroll/done).
-    pub element_ok: Option<bool>,
-    /// Value right (none unless type/select).
-    pub value_ok: Option<bool>,
-    /// Op, element and value right.
-    pub success: bool,
-    /// Mind2Web operation F1 of this step.
-    pub op_f1: f64,
-    /// Refs in the observation.
-    pub refs: usize,
-    /// Input text tokens (the agent's count: o200k_base of the prompt for
-    /// local agents, the provider's `usage` for remote ones).
-    pub input_tokens: usize,
-    /// Observation text tokens under o200k_base (GPT-4o and later).
-    #[serde(default)]
-    pub obs_tokens_o200k: usize,
-    /// Observation text tokens under cl100k_base (GPT-4, GPT-3.5).
-    #[serde(default)]
-    pub obs_tokens_cl100k: usize,
-    /// Image tokens (OpenAI formula).
-    pub image_tokens: u32,
-    /// Output tokens.
-    pub output_tokens: usize,
-    /// Engine time in µs.
-    pub engine_us: u64,
-    /// Agent time in µs.
-    pub agent_us: u64,
-    /// Model-call retries (attempts beyond the first).
-    #[serde(default)]
-    pub retries: u32,
-    /// The call failed after its retries: the fault kind (`rate_limited`, `timeout`, …).
-    #[serde(default)]
-    pub fault: Option<String>,
-    /// The answer could not be read as an action.
-    #[serde(default)]
-    pub invalid: bool,
-    /// Estimated cost of the agent call in US dollars.
-    #[serde(default)]
-    pub cost_usd: f64,
-    /// The LLM judge's verdict on this step (when `--judge llm:…` ran).
-    #[serde(default)]
-    pub judge: Option<bool>,
-    /// The LLM judge's reason.
-    #[serde(default)]
-    pub judge_reason: Option<String>,
-    /// The LLM judge's verdict on the whole task (on the task's last step only).
-    #[serde(default)]
-    pub task_judge: Option<bool>,
-    /// What went wrong, if the step failed.
-    pub error: Option<String>,
-    /// The agent's raw answer.
-    pub raw: String,
-}
 
 /// What to run.
 pub struct Config<'a> {
@@ -147,7 +60,7 @@ pub struct Config<'a> {
     /// The suite file as given (for `run.json`).
     pub suite_path: PathBuf,
     /// Run only this shard of the tasks.
-    pub shard: Option<manifest::Shard>,
+    pub shard: Option<Shard>,
     /// How progress is shown on stderr.
     pub progress: progress::Mode,
     /// The LLM judge, when `--judge llm:…` asked for one (the rule judge always runs).
@@ -164,15 +77,13 @@ pub struct Outcome {
     pub resumed: usize,
 }
 
-type Key = (String, String, usize);
-
 /// Runs the suite and writes every report file into `config.out`.
 pub fn run(config: &Config<'_>) -> Result<Outcome> {
     std::fs::create_dir_all(&config.out)
         .with_context(|| format!("could not create {}", config.out.display()))?;
-    let jsonl = config.out.join("results.jsonl");
+    let jsonl = config.out.join(jsonl::FILE);
     let existing = if config.resume {
-        read_existing(&jsonl)?
+        jsonl::read_existing(&jsonl)?
     } else if jsonl.exists() {
         bail!(
             "{} already exists (use --resume to continue that run, or another --out)",
@@ -181,15 +92,16 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
     } else {
         BTreeMap::new()
     };
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&jsonl)
-        .with_context(|| format!("could not open {}", jsonl.display()))?;
-    let sink = Mutex::new(file);
-    let manifest = manifest::Manifest::of(config);
+    let sink = Appender::open(&jsonl)?;
+    let manifest = Manifest::new(
+        config.suite,
+        &config.suite_path,
+        config.agent.name(),
+        &config.strategies,
+        config.shard,
+    );
     if config.resume && config.out.join(manifest::FILE).exists() {
-        manifest.check_resumes(&manifest::Manifest::read(&config.out)?, &config.out)?;
+        manifest.check_resumes(&Manifest::read(&config.out)?, &config.out)?;
     }
     manifest.write(&config.out)?;
     let units: Vec<(usize, usize)> = (0..config.suite.tasks.len())
@@ -286,50 +198,13 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Reads a finished run's `results.jsonl` (every line must parse).
-pub fn read_rows(path: &Path) -> Result<Vec<Row>> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("could not read {}", path.display()))?;
-    text.lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty())
-        .map(|(i, line)| {
-            serde_json::from_str(line)
-                .with_context(|| format!("{}:{}: not a result row", path.display(), i + 1))
-        })
-        .collect()
-}
-
-/// Complete, parseable lines of an earlier run; the file is rewritten with
-/// them so a line cut by a kill does not corrupt the next append.
-fn read_existing(path: &Path) -> Result<BTreeMap<Key, Row>> {
-    let mut rows = BTreeMap::new();
-    if !path.exists() {
-        return Ok(rows);
-    }
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("could not read {}", path.display()))?;
-    let mut kept = String::new();
-    for line in text.split_inclusive('\n') {
-        if !line.ends_with('\n') {
-            continue;
-        }
-        if let Ok(row) = serde_json::from_str::<Row>(line) {
-            kept.push_str(line);
-            rows.insert((row.task.clone(), row.strategy.clone(), row.step), row);
-        }
-    }
-    std::fs::write(path, kept).with_context(|| format!("could not rewrite {}", path.display()))?;
-    Ok(rows)
-}
-
 /// All steps of one task under one strategy.
 fn run_unit(
     config: &Config<'_>,
     t: usize,
     s: usize,
     existing: &BTreeMap<Key, Row>,
-    sink: &Mutex<File>,
+    sink: &Appender,
     done: &dyn Fn(),
 ) -> Result<Vec<Row>> {
     let task = &config.suite.tasks[t];
@@ -367,7 +242,7 @@ fn run_unit(
             previous = observed.ok();
             continue;
         }
-        let mut row = blank_row(&task.id, strategy.name(), n + 1, step);
+        let mut row = Row::expecting(&task.id, strategy.name(), n + 1, step);
         row.engine_us = engine_us;
         match observed {
             Err(err) => row.error = Some(format!("observation failed: {err}")),
@@ -415,55 +290,11 @@ fn run_unit(
                 previous = Some(observation);
             }
         }
-        let line = serde_json::to_string(&row)?;
-        let mut file = lock(sink);
-        writeln!(file, "{line}").context("could not append to results.jsonl")?;
-        file.flush().context("could not flush results.jsonl")?;
-        drop(file);
+        sink.append(&row)?;
         rows.push(row);
         done();
     }
     Ok(rows)
-}
-
-fn blank_row(task: &str, strategy: &str, step_number: usize, step: &Step) -> Row {
-    Row {
-        task: task.to_owned(),
-        strategy: strategy.to_owned(),
-        step: step_number,
-        recording: step.recording.clone(),
-        expected_op: step.op,
-        expected_target: step.target.clone(),
-        expected_value: step.value.clone(),
-        op: None,
-        reference: None,
-        value: None,
-        node: None,
-        hallucinated: false,
-        target_recall: None,
-        op_ok: false,
-        element_ok: None,
-        value_ok: None,
-        success: false,
-        op_f1: 0.0,
-        refs: 0,
-        input_tokens: 0,
-        obs_tokens_o200k: 0,
-        obs_tokens_cl100k: 0,
-        image_tokens: 0,
-        output_tokens: 0,
-        engine_us: 0,
-        agent_us: 0,
-        retries: 0,
-        fault: None,
-        invalid: false,
-        cost_usd: 0.0,
-        judge: None,
-        judge_reason: None,
-        task_judge: None,
-        error: None,
-        raw: String::new(),
-    }
 }
 
 /// `button "Submit"`: the element the row's ref resolved to, as the observation describes it.

@@ -11,11 +11,11 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::Row;
 use super::html;
-use super::manifest::Manifest;
 use super::metrics::{self, Agreement, Estimate, StrategySummary};
 use super::significance::{self, Comparison};
+use crate::results::Row;
+use crate::results::manifest::{Manifest, TaskInfo};
 
 /// A finished run, ready to be written: rows in suite order, figures computed.
 pub struct Report {
@@ -67,7 +67,7 @@ impl Report {
     }
 
     /// Tasks that have rows, in suite order.
-    pub fn tasks_run(&self) -> Vec<&super::manifest::TaskInfo> {
+    pub fn tasks_run(&self) -> Vec<&TaskInfo> {
         let present: BTreeSet<&str> = self.rows.iter().map(|r| r.task.as_str()).collect();
         self.manifest
             .tasks
