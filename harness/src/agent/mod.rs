@@ -59,6 +59,17 @@ impl Op {
         }
     }
 
+    /// Whether the op acts on an element (click, type, select), which a step
+    /// then names as its target and an action by its ref.
+    pub fn targets_element(self) -> bool {
+        matches!(self, Op::Click | Op::Type | Op::Select)
+    }
+
+    /// Whether the op carries a value (type, select).
+    pub fn takes_value(self) -> bool {
+        matches!(self, Op::Type | Op::Select)
+    }
+
     /// Parses a suite's op word.
     pub fn parse(word: &str) -> Option<Op> {
         Op::ALL.into_iter().find(|op| op.as_str() == word)

@@ -7,7 +7,8 @@ use anyhow::{Context, Result, bail};
 use pagesnap_engine::strategy::{self, Options, STRATEGIES};
 use serde::Serialize;
 
-use crate::{observe, store, tokens};
+use crate::tokens::ObservationSize;
+use crate::{observe, store};
 
 /// Arguments of `pagesnap compare`.
 #[derive(clap::Args)]
@@ -83,17 +84,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             }
             times.sort_unstable();
             let Some(observation) = last else { continue };
+            let size = ObservationSize::of(&observation);
             rows.push(Row {
                 recording: path.display().to_string(),
                 strategy: s.name().to_owned(),
-                refs: observation.refs.len(),
-                o200k: tokens::o200k(&observation.text),
-                cl100k: tokens::cl100k(&observation.text),
-                image_tokens: observation
-                    .meta
-                    .image
-                    .as_ref()
-                    .map_or(0, |i| i.openai_tokens),
+                refs: size.refs,
+                o200k: size.o200k,
+                cl100k: size.cl100k,
+                image_tokens: size.image,
                 engine_us: times[times.len() / 2],
             });
         }

@@ -349,29 +349,6 @@ fn bootstrap(tasks: &[TaskSums], pick: impl Fn(&TaskSums) -> (f64, f64)) -> Esti
     }
 }
 
-/// Token-level F1 between two operation strings (Mind2Web's operation F1).
-pub fn token_f1(predicted: &str, expected: &str) -> f64 {
-    let tokens = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_lowercase).collect() };
-    let p = tokens(predicted);
-    let mut e = tokens(expected);
-    if p.is_empty() || e.is_empty() {
-        return f64::from(u8::from(p.is_empty() && e.is_empty()));
-    }
-    let mut common = 0usize;
-    for token in &p {
-        if let Some(i) = e.iter().position(|t| t == token) {
-            e.swap_remove(i);
-            common += 1;
-        }
-    }
-    if common == 0 {
-        return 0.0;
-    }
-    let precision = common as f64 / p.len() as f64;
-    let recall = common as f64 / tokens(expected).len() as f64;
-    2.0 * precision * recall / (precision + recall)
-}
-
 /// Macro F1 of the op as a class label, over the ops that occur (expected or predicted).
 fn op_macro_f1(rows: &[&Row]) -> f64 {
     let mut f1s = Vec::new();
@@ -420,15 +397,6 @@ impl SplitMix64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn token_f1_matches_mind2web_examples() {
-        assert_eq!(token_f1("click", "click"), 1.0);
-        assert_eq!(token_f1("type new york", "type new york"), 1.0);
-        let f = token_f1("type new", "type new york");
-        assert!((f - 0.8).abs() < 1e-9, "{f}");
-        assert_eq!(token_f1("click", "type x"), 0.0);
-    }
 
     #[test]
     fn cohen_kappa_matches_textbook_examples() {

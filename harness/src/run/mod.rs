@@ -35,13 +35,15 @@ use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{Options, Strategy};
 
-use crate::agent::{Action, Agent, Op, RefItem, Request};
+use crate::agent::{Action, Agent, RefItem, Request};
 use crate::judge::llm::{LlmJudge, StepInput, TaskInput};
+use crate::judge::rule;
+use crate::observe;
 use crate::results::jsonl::{self, Appender};
 use crate::results::manifest::{self, Manifest};
 use crate::results::{Key, Row, Shard};
 use crate::suite::{Step, Suite};
-use crate::{observe, tokens};
+use crate::tokens::ObservationSize;
 
 /// What to run.
 pub struct Config<'a> {
@@ -247,7 +249,7 @@ fn run_unit(
         match observed {
             Err(err) => row.error = Some(format!("observation failed: {err}")),
             Ok(observation) => {
-                judge_step(
+                ask_and_judge(
                     config.agent,
                     &task.instruction,
                     strategy,
@@ -337,11 +339,13 @@ fn judge_with_llm(
     row.judge_reason = Some(verdict.reason);
 }
 
+/// Asks the agent about one observation and has the rule judge judge its
+/// answer, filling `row` with the observation's size, the answer and the verdict.
 #[expect(
     clippy::too_many_arguments,
     reason = "one call site; the pieces of one step"
 )]
-fn judge_step(
+fn ask_and_judge(
     agent: &dyn Agent,
     instruction: &str,
     strategy: &dyn Strategy,
@@ -351,23 +355,12 @@ fn judge_step(
     history: &[Action],
     row: &mut Row,
 ) -> Result<()> {
-    let needs_target = matches!(step.op, Op::Click | Op::Type | Op::Select);
-    row.refs = observation.refs.len();
-    row.obs_tokens_o200k = tokens::o200k(&observation.text);
-    row.obs_tokens_cl100k = tokens::cl100k(&observation.text);
-    row.image_tokens = observation
-        .meta
-        .image
-        .as_ref()
-        .map_or(0, |i| i.openai_tokens);
-    if needs_target {
-        row.target_recall = Some(
-            observation
-                .refs
-                .iter()
-                .any(|(_, id)| step.accepts(page, *id)),
-        );
-    }
+    let size = ObservationSize::of(observation);
+    row.refs = size.refs;
+    row.obs_tokens_o200k = size.o200k;
+    row.obs_tokens_cl100k = size.cl100k;
+    row.image_tokens = size.image;
+    row.target_recall = rule::target_recall(step, page, observation);
     let request = Request {
         instruction: instruction.to_owned(),
         strategy: strategy.name().to_owned(),
@@ -395,51 +388,34 @@ fn judge_step(
     row.retries = response.retries;
     row.cost_usd = response.cost_usd;
     row.raw = response.raw;
-    if needs_target {
-        row.element_ok = Some(false);
-    }
-    if let Some(fault) = response.fault {
-        row.fault = Some(fault.kind.as_str().to_owned());
-        row.error = Some(format!("agent {} failed: {fault}", agent.name()));
-        return Ok(());
-    }
-    let Some(action) = response.action else {
-        row.invalid = true;
-        row.error = Some(format!(
-            "invalid answer: {}",
-            response.invalid.as_deref().unwrap_or("no action")
-        ));
-        return Ok(());
+    let action = match (response.fault, response.action) {
+        (Some(fault), _) => {
+            row.fault = Some(fault.kind.as_str().to_owned());
+            row.error = Some(format!("agent {} failed: {fault}", agent.name()));
+            None
+        }
+        (None, None) => {
+            row.invalid = true;
+            row.error = Some(format!(
+                "invalid answer: {}",
+                response.invalid.as_deref().unwrap_or("no action")
+            ));
+            None
+        }
+        (None, Some(action)) => Some(action),
     };
-    let resolved = action
-        .reference
-        .as_deref()
-        .and_then(|r| observation.resolve(r));
-    row.hallucinated = action.reference.is_some() && resolved.is_none();
-    row.node = resolved.map(|id| id.index());
-    row.op_ok = action.op == step.op;
-    if needs_target {
-        row.element_ok = Some(resolved.is_some_and(|id| step.accepts(page, id)));
+    let verdict = rule::judge(step, page, observation, action.as_ref());
+    row.node = verdict.node;
+    row.hallucinated = verdict.hallucinated;
+    row.op_ok = verdict.op_ok;
+    row.element_ok = verdict.element_ok;
+    row.value_ok = verdict.value_ok;
+    row.success = verdict.success;
+    row.op_f1 = verdict.op_f1;
+    if let Some(action) = action {
+        row.op = Some(action.op);
+        row.reference = action.reference;
+        row.value = action.value;
     }
-    if let Some(expected) = &step.value {
-        row.value_ok = Some(
-            action
-                .value
-                .as_deref()
-                .is_some_and(|v| v.trim().to_lowercase() == expected.trim().to_lowercase()),
-        );
-    }
-    row.success = row.op_ok && row.element_ok.unwrap_or(true) && row.value_ok.unwrap_or(true);
-    let operation = |op: Op, value: Option<&str>| match value {
-        Some(v) if matches!(op, Op::Type | Op::Select) => format!("{} {v}", op.as_str()),
-        _ => op.as_str().to_owned(),
-    };
-    row.op_f1 = metrics::token_f1(
-        &operation(action.op, action.value.as_deref()),
-        &operation(step.op, step.value.as_deref()),
-    );
-    row.op = Some(action.op);
-    row.reference = action.reference;
-    row.value = action.value;
     Ok(())
 }

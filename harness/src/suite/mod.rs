@@ -311,13 +311,13 @@ fn check_step(step: StepDef, page: &Page, at: &str) -> Result<Step> {
             step.op
         );
     };
-    let needs_value = matches!(op, Op::Type | Op::Select);
+    let needs_value = op.takes_value();
     match (&step.value, needs_value) {
         (None, true) => bail!("{at}: op {} needs a value", op.as_str()),
         (Some(_), false) => bail!("{at}: op {} takes no value", op.as_str()),
         _ => {}
     }
-    let needs_target = !matches!(op, Op::Scroll | Op::Done);
+    let needs_target = op.targets_element();
     let mut accept = Vec::new();
     let mut described = String::new();
     match (&step.target, needs_target) {
