@@ -6,9 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 
+use crate::report::{self, Report};
 use crate::results::manifest::{self, Manifest, Shard};
 use crate::results::{Key, Row, jsonl};
-use crate::run::report::{self, Report};
 
 /// Arguments of `pagesnap merge`.
 #[derive(clap::Args)]

@@ -7,8 +7,9 @@ use anyhow::{Context, Result, bail};
 use pagesnap_engine::strategy::{self, STRATEGIES};
 
 use crate::judge::llm::LlmJudge;
+use crate::report::metrics;
 use crate::results::manifest::{self, Manifest, Shard};
-use crate::{agent, run, suite};
+use crate::{agent, replay, suite};
 
 /// Arguments of `pagesnap run`.
 #[derive(clap::Args)]
@@ -157,7 +158,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     if args.resume && args.out.join(manifest::FILE).exists() {
         // Before any page is recorded: the folder must hold this same run.
-        // The suite's tasks are checked once it is loaded (`run::run`).
+        // The suite's tasks are checked once it is loaded (`replay::run`).
         let previous = Manifest::read(&args.out)?;
         let this = Manifest {
             suite: suite::name_of(&path)?,
@@ -169,7 +170,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         this.check_resumes(&previous, &args.out)?;
     }
     let suite = suite::load(&path, &fixtures, Some(&cache))?;
-    let config = run::Config {
+    let config = replay::Config {
         suite: &suite,
         strategies,
         agent: agent.as_ref(),
@@ -178,10 +179,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         jobs: args.jobs,
         suite_path: path.clone(),
         shard: args.shard,
-        progress: run::progress::Mode::detect(args.quiet),
+        progress: replay::progress::Mode::detect(args.quiet),
         judge: judge.as_ref(),
     };
-    let outcome = run::run(&config)?;
+    let outcome = replay::run(&config)?;
     if outcome.resumed > 0 {
         eprintln!(
             "resumed: {} steps already in results.jsonl",
@@ -193,8 +194,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "strategy", "steps", "target recall", "step SR", "task SR", "input tok", "engine µs"
     );
     for s in &outcome.summaries {
-        let rate =
-            |e: &run::metrics::Estimate| format!("{:.3} [{:.3},{:.3}]", e.value, e.low, e.high);
+        let rate = |e: &metrics::Estimate| format!("{:.3} [{:.3},{:.3}]", e.value, e.low, e.high);
         println!(
             "{:<12} {:>5} {:>22} {:>22} {:>22} {:>9.0} {:>10.0}",
             s.strategy,

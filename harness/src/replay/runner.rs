@@ -19,12 +19,6 @@
 //! i % N == K − 1; `run.json` records what the folder covers so `pagesnap
 //! merge` can join shards without the suite.
 
-mod html;
-pub mod metrics;
-pub mod progress;
-pub mod report;
-pub mod significance;
-
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -39,11 +33,14 @@ use crate::agent::{Action, Agent, RefItem, Request};
 use crate::judge::llm::{LlmJudge, StepInput, TaskInput};
 use crate::judge::rule;
 use crate::observe;
+use crate::report::{self, metrics};
 use crate::results::jsonl::{self, Appender};
 use crate::results::manifest::{self, Manifest};
 use crate::results::{Key, Row, Shard};
 use crate::suite::{Step, Suite};
 use crate::tokens::ObservationSize;
+
+use super::progress;
 
 /// What to run.
 pub struct Config<'a> {

@@ -8,8 +8,8 @@
 
 use std::fmt::Write as _;
 
+use super::markdown::{Report, expected, got, rate, task_score, verdict};
 use super::metrics::{self, Estimate, StrategySummary};
-use super::report::{Report, expected, got, rate, task_score, verdict};
 use crate::results::Row;
 
 /// HTML-escapes text for element content and double- or single-quoted attribute values.
