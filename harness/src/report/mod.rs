@@ -5,11 +5,13 @@
 
 mod charts;
 pub mod csv;
+pub mod diff;
 pub mod escape;
 mod figures;
 mod format;
 pub mod html;
 pub mod markdown;
+pub mod merge;
 pub mod metrics;
 pub mod significance;
 mod write;
