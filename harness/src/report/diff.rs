@@ -1,32 +1,15 @@
-//! `pagesnap diff BASE NEW`: a per-strategy regression table between two run folders' `summary.json`, and `--fail-if` gates for CI.
+//! The regression table between two run folders' `summary.json` (`pagesnap diff BASE NEW`), per strategy, and its `--fail-if` gates for CI.
 //!
 //! Rates (recall, accuracy, SR, F1) move in percentage points (`pp`), other
 //! figures in percent of the base value. `--fail-if` takes comma-separated
 //! rules `METRIC<-Xpp`, `METRIC>+X%`, … (the metric names are in
 //! [`METRICS`]); a strategy of BASE missing from NEW is always a breach.
-//! Exit status: 0 no breach, 1 a breach, 2 bad input.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
-
-/// Arguments of `pagesnap diff`.
-#[derive(clap::Args)]
-pub struct Args {
-    /// The base run folder (with summary.json), e.g. reports/baseline.
-    base: PathBuf,
-    /// The new run folder (with summary.json).
-    new: PathBuf,
-    /// Breach rules, comma-separated: METRIC<-Xpp, METRIC>+X%, METRIC<-X%, METRIC>+Xpp.
-    /// Metrics: step_sr, task_sr, element_acc, target_recall, op_f1, invalid_rate,
-    /// hallucination_rate (rates); tokens, obs_tokens, obs_tokens_cl100k, image_tokens,
-    /// output_tokens, cost, errors, engine_us, agent_us.
-    #[arg(long, value_name = "RULES", verbatim_doc_comment)]
-    fail_if: Option<String>,
-}
 
 /// Whether a metric is a rate in [0, 1] (deltas in pp) or an amount (deltas in %).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -136,7 +119,7 @@ enum Unit {
 }
 
 /// One `--fail-if` rule.
-struct Rule {
+pub struct Rule {
     metric: &'static Metric,
     above: bool,
     threshold: f64,
@@ -150,7 +133,8 @@ impl fmt::Display for Rule {
     }
 }
 
-fn parse_rules(text: &str) -> Result<Vec<Rule>> {
+/// Reads `--fail-if` rules: comma-separated `METRIC<-Xpp`, `METRIC>+X%`, ….
+pub fn parse_rules(text: &str) -> Result<Vec<Rule>> {
     text.split(',')
         .map(str::trim)
         .filter(|r| !r.is_empty())
@@ -201,12 +185,13 @@ fn parse_rule(text: &str) -> Result<Rule> {
 }
 
 /// A run folder's summary.json.
-struct Summary {
+pub struct Summary {
     path: PathBuf,
     strategies: Vec<(String, Value)>,
 }
 
-fn read_summary(dir: &Path) -> Result<Summary> {
+/// Reads `<dir>/summary.json`; errors name the file and the field.
+pub fn read_summary(dir: &Path) -> Result<Summary> {
     let path = dir.join("summary.json");
     let text = std::fs::read_to_string(&path)
         .with_context(|| format!("could not read {}", path.display()))?;
@@ -289,22 +274,28 @@ fn natural_unit(kind: Kind) -> Unit {
     }
 }
 
-pub fn run(args: Args) -> Result<ExitCode> {
-    let rules = parse_rules(args.fail_if.as_deref().unwrap_or(""))?;
-    let base = read_summary(&args.base)?;
-    let new = read_summary(&args.new)?;
+/// Compares the strategies of `base` and `new` on the default metrics and
+/// those `rules` name: hands the table to `emit` line by line (a line is out
+/// before a later figure can fail to read) and returns the breaches, a
+/// strategy of `base` missing from `new` among them.
+pub fn compare(
+    base: &Summary,
+    new: &Summary,
+    rules: &[Rule],
+    emit: &mut dyn FnMut(String),
+) -> Result<Vec<String>> {
     let shown: Vec<&Metric> = METRICS
         .iter()
         .filter(|m| m.default || rules.iter().any(|r| r.metric.name == m.name))
         .collect();
     let mut breaches: Vec<String> = Vec::new();
-    println!(
+    emit(format!(
         "{:<12} {:<20} {:>12} {:>12} {:>10}",
         "strategy", "metric", "base", "new", "delta"
-    );
+    ));
     for (name, base_figures) in &base.strategies {
         let Some((_, new_figures)) = new.strategies.iter().find(|(n, _)| n == name) else {
-            println!("{name:<12} (missing in {})", new.path.display());
+            emit(format!("{name:<12} (missing in {})", new.path.display()));
             breaches.push(format!(
                 "strategy {name} is missing in {}",
                 new.path.display()
@@ -312,22 +303,22 @@ pub fn run(args: Args) -> Result<ExitCode> {
             continue;
         };
         for metric in &shown {
-            let b = value_of(&base, name, base_figures, metric)?;
-            let n = value_of(&new, name, new_figures, metric)?;
+            let b = value_of(base, name, base_figures, metric)?;
+            let n = value_of(new, name, new_figures, metric)?;
             let unit = natural_unit(metric.kind);
             let timing = if metric.path.first() == Some(&"timing") {
                 "  (timing)"
             } else {
                 ""
             };
-            println!(
+            emit(format!(
                 "{:<12} {:<20} {:>12} {:>12} {:>10}{timing}",
                 name,
                 metric.name,
                 show(b, metric.kind),
                 show(n, metric.kind),
                 show_delta(delta(b, n, unit), unit)
-            );
+            ));
             for rule in rules.iter().filter(|r| r.metric.name == metric.name) {
                 let d = delta(b, n, rule.unit);
                 let hit = if rule.above {
@@ -349,17 +340,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     for (name, _) in &new.strategies {
         if !base.strategies.iter().any(|(n, _)| n == name) {
-            println!("{name:<12} (new: not in {})", base.path.display());
+            emit(format!("{name:<12} (new: not in {})", base.path.display()));
         }
     }
-    if breaches.is_empty() {
-        println!("no breach");
-        return Ok(ExitCode::SUCCESS);
-    }
-    for breach in &breaches {
-        println!("breach: {breach}");
-    }
-    Ok(ExitCode::from(1))
+    Ok(breaches)
 }
 
 #[cfg(test)]
