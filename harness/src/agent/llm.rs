@@ -120,7 +120,7 @@ impl Agent for LlmAgent {
         self.backend.label()
     }
 
-    fn act(&self, request: &Request) -> Result<Response> {
+    fn act(&self, request: &Request<'_>) -> Result<Response> {
         let chat = prompt::chat_request(request);
         let reply = match self.backend.complete(&chat) {
             Ok(reply) => reply,

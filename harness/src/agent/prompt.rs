@@ -62,17 +62,17 @@ pub fn action_schema() -> Value {
 }
 
 /// The chat request for one step.
-pub fn chat_request(request: &Request) -> ChatRequest {
+pub fn chat_request(request: &Request<'_>) -> ChatRequest {
     let mut user = vec![Part::Text {
         text: user_text(request),
     }];
-    if let Some(png) = &request.image_png {
+    if let Some(png) = request.image_png {
         user.push(Part::Png {
             base64: base64::engine::general_purpose::STANDARD.encode(png),
         });
     }
     ChatRequest {
-        system: system(&request.strategy),
+        system: system(request.strategy),
         user,
         max_tokens: MAX_TOKENS,
         temperature: 0.0,
@@ -80,7 +80,7 @@ pub fn chat_request(request: &Request) -> ChatRequest {
     }
 }
 
-fn user_text(request: &Request) -> String {
+fn user_text(request: &Request<'_>) -> String {
     let history = if request.history.is_empty() {
         "none".to_owned()
     } else {
@@ -127,17 +127,18 @@ mod tests {
 
     #[test]
     fn user_turn_has_instruction_history_observation_and_image() {
+        let history = [Action {
+            op: Op::Type,
+            reference: Some("6".into()),
+            value: Some("ada".into()),
+        }];
         let request = Request {
-            instruction: "Click Sign in".into(),
-            strategy: "som".into(),
-            observation: "[10] button \"Sign in\"\n".into(),
-            refs: Vec::new(),
-            history: vec![Action {
-                op: Op::Type,
-                reference: Some("6".into()),
-                value: Some("ada".into()),
-            }],
-            image_png: Some(vec![0x89, b'P', b'N', b'G']),
+            instruction: "Click Sign in",
+            strategy: "som",
+            observation: "[10] button \"Sign in\"\n",
+            refs: &[],
+            history: &history,
+            image_png: Some(&[0x89, b'P', b'N', b'G']),
         };
         let chat = chat_request(&request);
         let Part::Text { text } = &chat.user[0] else {

@@ -7,7 +7,7 @@ use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{Options, Strategy};
 
-use crate::agent::{Action, Agent, RefItem, Request};
+use crate::agent::{Action, Agent, Request};
 use crate::judge::llm::{LlmJudge, StepInput, TaskInput};
 use crate::judge::rule;
 use crate::observe;
@@ -179,26 +179,7 @@ fn ask_and_judge(
     row.obs_tokens_cl100k = size.cl100k;
     row.image_tokens = size.image;
     row.target_recall = rule::target_recall(step, page, observation);
-    let request = Request {
-        instruction: instruction.to_owned(),
-        strategy: strategy.name().to_owned(),
-        observation: observation.text.clone(),
-        refs: observation
-            .meta
-            .items
-            .iter()
-            .map(|item| RefItem {
-                reference: item.reference.clone(),
-                role: item.role.clone(),
-                name: item.name.clone(),
-                states: item.states.clone(),
-                zone: item.zone.clone(),
-                context: item.context.clone(),
-            })
-            .collect(),
-        history: history.to_vec(),
-        image_png: observation.image.as_ref().map(|i| i.png.clone()),
-    };
+    let request = Request::new(instruction, strategy.name(), observation, history);
     let response = agent.act(&request)?;
     row.input_tokens = response.input_tokens;
     row.output_tokens = response.output_tokens;
