@@ -18,12 +18,10 @@ mod openai;
 mod parse;
 pub mod price;
 mod prompt;
+pub mod provider;
 
-#[allow(
-    unused_imports,
-    reason = "the LLM judge (judge/llm.rs) uses backend_from_spec"
-)]
 pub use llm::{AgentOptions, backend_from_spec};
+pub use provider::Provider;
 
 use anyhow::{Result, bail};
 use pagesnap_engine::observation::{Item, Observation};
@@ -173,7 +171,12 @@ pub fn by_name(name: &str, options: &AgentOptions) -> Result<Box<dyn Agent>> {
             }
             Ok(Box::new(baseline::Baseline))
         }
-        Some(("openai" | "anthropic", _)) => Ok(Box::new(llm::LlmAgent::from_spec(name, options)?)),
-        _ => bail!("unknown agent {name:?} (known: {})", llm::KNOWN),
+        Some((provider, _)) if Provider::by_name(provider).is_some() => {
+            Ok(Box::new(llm::LlmAgent::from_spec(name, options)?))
+        }
+        _ => bail!(
+            "unknown agent {name:?} (known: baseline, {})",
+            Provider::spellings("")
+        ),
     }
 }

@@ -151,9 +151,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "rule" => None,
         spec => match spec.strip_prefix("llm:") {
             Some(model) => Some(LlmJudge::new(agent::backend_from_spec(model, &options)?)),
-            None => {
-                bail!("unknown judge {spec:?} (known: rule, llm:openai:MODEL, llm:anthropic:MODEL)")
-            }
+            None => bail!(
+                "unknown judge {spec:?} (known: rule, {})",
+                agent::Provider::spellings("llm:")
+            ),
         },
     };
     if args.resume && args.out.join(manifest::FILE).exists() {
