@@ -16,21 +16,10 @@ use super::{Action, Request};
 /// The system prompt's common part.
 pub const SYSTEM: &str = include_str!("../../prompts/system.md");
 
-/// Per-strategy notes: (strategy name, note).
-pub const STRATEGY_NOTES: &[(&str, &str)] = &[
-    ("flat", include_str!("../../prompts/strategy/flat.md")),
-    ("aria", include_str!("../../prompts/strategy/aria.md")),
-    (
-        "structural",
-        include_str!("../../prompts/strategy/structural.md"),
-    ),
-    ("som", include_str!("../../prompts/strategy/som.md")),
-    ("html", include_str!("../../prompts/strategy/html.md")),
-    (
-        "html-pruned",
-        include_str!("../../prompts/strategy/html-pruned.md"),
-    ),
-];
+/// Per-strategy notes: (strategy name, note), every `prompts/strategy/NAME.md`
+/// (embedded by `build.rs`; the names are the engine's `STRATEGIES`, a test checks).
+pub const STRATEGY_NOTES: &[(&str, &str)] =
+    include!(concat!(env!("OUT_DIR"), "/strategy_notes.rs"));
 
 /// Output token limit of an action.
 pub const MAX_TOKENS: u32 = 256;
@@ -111,6 +100,17 @@ mod tests {
     use super::*;
     use crate::agent::Op;
     use pagesnap_engine::strategy::STRATEGIES;
+
+    #[test]
+    fn the_notes_are_the_strategies() {
+        let notes: Vec<&str> = STRATEGY_NOTES.iter().map(|(name, _)| *name).collect();
+        let mut strategies: Vec<&str> = STRATEGIES.iter().map(|s| s.name()).collect();
+        strategies.sort_unstable();
+        assert_eq!(
+            notes, strategies,
+            "prompts/strategy/NAME.md: one note per strategy, no other"
+        );
+    }
 
     #[test]
     fn every_strategy_has_a_note_naming_its_refs() {
