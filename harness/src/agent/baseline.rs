@@ -81,7 +81,7 @@ impl Agent for Baseline {
 }
 
 fn decide(request: &Request<'_>) -> Action {
-    let clauses = instruction::parse(&request.instruction);
+    let clauses = instruction::parse(request.instruction);
     let acted = request
         .history
         .iter()
@@ -94,7 +94,7 @@ fn decide(request: &Request<'_>) -> Action {
         Op::Done | Op::Scroll => return action(clause.op, None, None),
         _ => {}
     }
-    let scores = bm25(&clause.query, &request.refs);
+    let scores = bm25(&clause.query, request.refs);
     let best = scores
         .iter()
         .enumerate()
