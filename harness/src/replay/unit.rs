@@ -51,12 +51,8 @@ pub fn run_unit(
         } = observe::observe(&loaded.recording, strategy, &options);
         let engine_us = u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX);
         if let Some(row) = existing.get(&key) {
-            if let Some(op) = row.op {
-                history.push(Action {
-                    op,
-                    reference: row.reference.clone(),
-                    value: row.value.clone(),
-                });
+            if let Some(action) = row.action() {
+                history.push(action);
                 elements.push(None);
             }
             previous = observed.ok();
@@ -87,12 +83,8 @@ pub fn run_unit(
                         &mut row,
                     );
                 }
-                if let Some(op) = row.op {
-                    history.push(Action {
-                        op,
-                        reference: row.reference.clone(),
-                        value: row.value.clone(),
-                    });
+                if let Some(action) = row.action() {
+                    history.push(action);
                     elements.push(element_of(&observation, &row));
                 }
                 if let Some(judge) = config.judge.filter(|_| n + 1 == task.steps.len()) {
@@ -138,12 +130,7 @@ fn judge_with_llm(
     history: &[Action],
     row: &mut Row,
 ) {
-    let Some(op) = row.op else { return };
-    let action = Action {
-        op,
-        reference: row.reference.clone(),
-        value: row.value.clone(),
-    };
+    let Some(action) = row.action() else { return };
     let element = element_of(observation, row);
     let verdict = judge.step(&StepInput {
         instruction,

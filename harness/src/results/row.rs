@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::agent::Op;
+use crate::agent::{Action, Op};
 use crate::suite::Step;
 
 /// One judged step: a line of `results.jsonl`, a row of `results.csv`.
@@ -132,6 +132,16 @@ impl Row {
             error: None,
             raw: String::new(),
         }
+    }
+
+    /// The action the agent took (none when it gave none: a fault, an invalid
+    /// answer, a failed observation).
+    pub fn action(&self) -> Option<Action> {
+        self.op.map(|op| Action {
+            op,
+            reference: self.reference.clone(),
+            value: self.value.clone(),
+        })
     }
 
     /// The row's place in a run: (task, strategy, step).
