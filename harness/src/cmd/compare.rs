@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail};
-use pagesnap_engine::strategy::{self, Options, STRATEGIES};
+use pagesnap_engine::strategy::Options;
 use serde::Serialize;
 
 use crate::tokens::ObservationSize;
@@ -50,16 +50,7 @@ pub struct Row {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let chosen: Vec<&'static dyn strategy::Strategy> = if args.strategy.is_empty() {
-        STRATEGIES.to_vec()
-    } else {
-        args.strategy
-            .iter()
-            .map(|name| {
-                strategy::by_name(name).with_context(|| format!("unknown strategy {name:?}"))
-            })
-            .collect::<Result<_>>()?
-    };
+    let chosen = super::flags::strategies_named(&args.strategy)?;
     if args.runs == 0 {
         bail!("--runs must be at least 1");
     }

@@ -3,8 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
-use pagesnap_engine::strategy::{self, STRATEGIES};
+use anyhow::{Result, bail};
 
 use crate::judge::llm::LlmJudge;
 use crate::report::metrics;
@@ -117,19 +116,7 @@ impl ModelArgs {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let strategies: Vec<&'static dyn strategy::Strategy> = if args.strategy.is_empty() {
-        STRATEGIES.to_vec()
-    } else {
-        args.strategy
-            .iter()
-            .map(|name| {
-                strategy::by_name(name).with_context(|| {
-                    let known: Vec<&str> = STRATEGIES.iter().map(|s| s.name()).collect();
-                    format!("unknown strategy {name:?} (known: {})", known.join(", "))
-                })
-            })
-            .collect::<Result<_>>()?
-    };
+    let strategies = super::flags::strategies_named(&args.strategy)?;
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
     }

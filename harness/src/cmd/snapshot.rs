@@ -3,9 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use pagesnap_engine::observation::Observation;
-use pagesnap_engine::strategy::{self, Layer, Options, STRATEGIES};
+use pagesnap_engine::strategy::{Layer, Options, STRATEGIES};
 
 use crate::{observe, store};
 
@@ -56,24 +56,13 @@ pub struct StrategiesArgs {
 
 pub fn strategies(args: StrategiesArgs) -> Result<ExitCode> {
     if let Some(name) = args.explain {
-        let Some(found) = strategy::by_name(&name) else {
-            bail!("unknown strategy {name:?} (known: {})", known());
-        };
-        println!("{}", found.explain());
+        println!("{}", super::flags::strategy_named(&name)?.explain());
         return Ok(ExitCode::SUCCESS);
     }
     for s in STRATEGIES {
         println!("{:<12} {}", s.name(), s.summary());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn known() -> String {
-    STRATEGIES
-        .iter()
-        .map(|s| s.name())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn parse_layers(specs: &[String]) -> Result<Vec<Layer>> {
@@ -96,9 +85,7 @@ fn parse_layers(specs: &[String]) -> Result<Vec<Layer>> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let Some(found) = strategy::by_name(&args.strategy) else {
-        bail!("unknown strategy {:?} (known: {})", args.strategy, known());
-    };
+    let found = super::flags::strategy_named(&args.strategy)?;
     let layers = parse_layers(&args.layers)?;
     let full_page = if args.full_page {
         Some(true)
