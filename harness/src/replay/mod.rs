@@ -2,19 +2,17 @@
 //!
 //! Per step: build the observation from the step's recording (engine time:
 //! page build + analysis + render, in µs; the previous step's observation is
-//! passed so refs stay stable), ask the agent, resolve its ref with
-//! `Observation::resolve`, and judge with the rule judge: the op must match;
-//! for click/type/select the resolved node must be the expected target, a node
-//! inside it, or an alternative; for type/select the value must match
-//! case-insensitively after trimming; scroll and done are judged on the op.
-//! Target recall records whether the expected element had a ref at all.
+//! passed so refs stay stable), ask the agent, and have the rule judge
+//! ([`crate::judge::rule`]) judge the answer against the suite's expected step.
+//! With `--judge llm:…` the LLM judge also judges each step and, on its last
+//! step, the whole task.
 //!
 //! Each finished step is appended to `<out>/results.jsonl` at once (and
 //! flushed), so `--resume` skips the (task, strategy, step) triples already
 //! there and rebuilds the agent's history from them. A step that fails (engine
 //! or agent error) becomes a row with `error` set, never a crash. Tasks run in
 //! parallel across `--jobs` threads; rows are sorted (suite task order,
-//! strategy order, step) before the reports are written (see `report`).
+//! strategy order, step) before the reports are written ([`crate::report`]).
 //! `--shard K/N` runs only the tasks whose 0-based suite index i has
 //! i % N == K − 1; `run.json` records what the folder covers so `pagesnap
 //! merge` can join shards without the suite.
