@@ -1,9 +1,11 @@
 //! Capturing live pages into Recordings: the `Capture` interface, scripted actions, and the Chromium backend.
 
 mod chromium;
+mod record;
 mod snapshot;
 
 pub use chromium::{Chromium, OpenOptions};
+pub use record::{Job, Written, record};
 
 use std::time::Duration;
 

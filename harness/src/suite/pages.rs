@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
-use crate::capture::{self, Capture, Chromium, OpenOptions};
+use crate::capture::{self, Chromium, Job, OpenOptions};
 use crate::store;
 
 /// One page to record: its key, the HTML file, and where the suite names it
@@ -96,16 +96,17 @@ pub fn record_missing(pages: &Path, cache: &Path, wanted: &[Wanted]) -> Result<u
 }
 
 async fn record_one(chromium: &Chromium, source: &Path, stem: &Path) -> Result<()> {
-    let options = OpenOptions {
-        timeout: Duration::from_secs(30),
-        ..OpenOptions::default()
+    let job = Job {
+        target: source.display().to_string(),
+        out: stem.to_path_buf(),
+        options: OpenOptions {
+            timeout: Duration::from_secs(30),
+            ..OpenOptions::default()
+        },
+        then: Vec::new(),
     };
-    let mut session = chromium
-        .open(&source.display().to_string(), &options)
-        .await?;
-    let captured = session.capture().await?;
     // The screenshot is written last: a recording counts as cached only when
     // both files exist, so a run killed in between records the page again.
-    store::write(stem, &captured.recording, &captured.screenshot)?;
+    capture::record(chromium, &job).await?;
     Ok(())
 }
