@@ -1,17 +1,9 @@
 //! The `pagesnap` command line: record and inspect pages, snapshot, validate, run suites, merge shards, diff runs.
 
-mod agent;
-mod capture;
-mod cmd;
-mod judge;
-mod run;
-mod store;
-mod suite;
-mod tokens;
-
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use pagesnap_harness::cmd;
 
 /// pagesnap decides what an LLM web agent sees: it records pages with headless
 /// Chromium and turns them into observations, then measures which observation

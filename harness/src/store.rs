@@ -5,6 +5,28 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use pagesnap_engine::recording::Recording;
 
+/// A decoded recording and its screenshot.
+pub struct Loaded {
+    /// The recording.
+    pub recording: Recording,
+    /// Its viewport PNG, when present (the `som` strategy needs it).
+    pub screenshot: Option<Vec<u8>>,
+}
+
+/// Reads a recording (`<name>.json.gz`) and the screenshot beside it, if any.
+pub fn load(path: &Path) -> Result<Loaded> {
+    Ok(Loaded {
+        recording: read(path)?,
+        screenshot: screenshot_of(path),
+    })
+}
+
+/// The screenshot beside a recording, if present.
+pub fn screenshot_of(recording: &Path) -> Option<Vec<u8>> {
+    let (_, png) = paths(recording);
+    std::fs::read(png).ok()
+}
+
 /// Reads a recording; errors name the file and the offending field.
 pub fn read(path: &Path) -> Result<Recording> {
     let bytes =

@@ -1,4 +1,36 @@
-//! Real token counts with OpenAI's tokenizers (o200k_base, cl100k_base; tables embedded in tiktoken-rs, no network).
+//! Real token counts with OpenAI's tokenizers (o200k_base, cl100k_base; tables embedded in tiktoken-rs, no network), and the size of an observation in them.
+
+use pagesnap_engine::observation::Observation;
+
+/// What an observation costs the model: its refs, its text under both
+/// tokenizers and its image (OpenAI's formula).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ObservationSize {
+    /// Refs in the observation.
+    pub refs: usize,
+    /// Text tokens, o200k_base.
+    pub o200k: usize,
+    /// Text tokens, cl100k_base.
+    pub cl100k: usize,
+    /// Image tokens (OpenAI formula); 0 without an image.
+    pub image: u32,
+}
+
+impl ObservationSize {
+    /// Counts `observation`.
+    pub fn of(observation: &Observation) -> ObservationSize {
+        ObservationSize {
+            refs: observation.refs.len(),
+            o200k: o200k(&observation.text),
+            cl100k: cl100k(&observation.text),
+            image: observation
+                .meta
+                .image
+                .as_ref()
+                .map_or(0, |i| i.openai_tokens),
+        }
+    }
+}
 
 /// Tokens of `text` under o200k_base (GPT-4o and later).
 pub fn o200k(text: &str) -> usize {

@@ -645,7 +645,9 @@ fn records(csv: &str) -> Vec<csv::StringRecord> {
     let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
     let header = &records[0];
     assert!(
-        !header.iter().any(|h| h == "engine_us" || h == "agent_us"),
+        !header
+            .iter()
+            .any(|h| h == "analysis_us" || h == "engine_us" || h == "agent_us"),
         "{header:?}"
     );
     records

@@ -165,6 +165,17 @@ fn smoke_suite_end_to_end_and_resume() {
     assert!(low <= value && value <= high && value > 0.0, "{sr}");
     assert!(aria["mean_input_tokens"].as_f64().expect("tokens") > 100.0);
     assert!(aria["timing"]["mean_engine_us"].as_f64().expect("µs") > 0.0);
+    // Analysis is timed apart from rendering: once per step, shared by every strategy.
+    let analysis = aria["timing"]["mean_analysis_us"].as_f64().expect("µs");
+    assert!(analysis > 0.0);
+    for s in summary["strategies"].as_array().expect("strategies") {
+        assert_eq!(
+            s["timing"]["mean_analysis_us"].as_f64(),
+            Some(analysis),
+            "{}",
+            s["strategy"]
+        );
+    }
 
     // Running again into the same folder without --resume is refused.
     let again = pagesnap(&args);

@@ -41,7 +41,9 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::instruction::{self, Clause};
-use super::{Action, Agent, Op, RefItem, Request, Response};
+use pagesnap_engine::observation::Item;
+
+use super::{Action, Agent, Op, Request, Response};
 use crate::tokens;
 
 /// The baseline agent.
@@ -59,7 +61,7 @@ impl Agent for Baseline {
         "baseline".to_owned()
     }
 
-    fn act(&self, request: &Request) -> Result<Response> {
+    fn act(&self, request: &Request<'_>) -> Result<Response> {
         let started = Instant::now();
         let action = decide(request);
         let raw = serde_json::to_string(&action)?;
@@ -78,8 +80,8 @@ impl Agent for Baseline {
     }
 }
 
-fn decide(request: &Request) -> Action {
-    let clauses = instruction::parse(&request.instruction);
+fn decide(request: &Request<'_>) -> Action {
+    let clauses = instruction::parse(request.instruction);
     let acted = request
         .history
         .iter()
@@ -92,7 +94,7 @@ fn decide(request: &Request) -> Action {
         Op::Done | Op::Scroll => return action(clause.op, None, None),
         _ => {}
     }
-    let scores = bm25(&clause.query, &request.refs);
+    let scores = bm25(&clause.query, request.refs);
     let best = scores
         .iter()
         .enumerate()
@@ -127,7 +129,7 @@ fn action(op: Op, reference: Option<String>, value: Option<String>) -> Action {
     }
 }
 
-fn prior(clause: &Clause, item: &RefItem) -> f64 {
+fn prior(clause: &Clause, item: &Item) -> f64 {
     if item.states.iter().any(|s| s == "disabled") {
         return 0.0;
     }
@@ -156,7 +158,7 @@ fn prior(clause: &Clause, item: &RefItem) -> f64 {
 }
 
 /// The BM25 document of an item: name twice, role, nearby text.
-fn document(item: &RefItem) -> Vec<String> {
+fn document(item: &Item) -> Vec<String> {
     let mut terms = instruction::terms(&item.name);
     terms.extend(instruction::terms(&item.name));
     terms.extend(instruction::terms(&item.role));
@@ -165,7 +167,7 @@ fn document(item: &RefItem) -> Vec<String> {
 }
 
 /// Okapi BM25 score of every item against the query terms (unique terms).
-pub fn bm25(query: &[String], items: &[RefItem]) -> Vec<f64> {
+pub fn bm25(query: &[String], items: &[Item]) -> Vec<f64> {
     let docs: Vec<Vec<String>> = items.iter().map(document).collect();
     let n = docs.len() as f64;
     if docs.is_empty() {
@@ -201,18 +203,18 @@ pub fn bm25(query: &[String], items: &[RefItem]) -> Vec<f64> {
 mod tests {
     use super::*;
 
-    fn item(reference: &str, role: &str, name: &str, context: &str) -> RefItem {
-        RefItem {
+    fn item(reference: &str, role: &str, name: &str, context: &str) -> Item {
+        Item {
             reference: reference.to_owned(),
             role: role.to_owned(),
             name: name.to_owned(),
-            states: Vec::new(),
             zone: "center".to_owned(),
             context: context.to_owned(),
+            ..Item::default()
         }
     }
 
-    fn login() -> Vec<RefItem> {
+    fn login() -> Vec<Item> {
         vec![
             item("e1", "link", "Acme Cloud", ""),
             item("e2", "link", "Sign up", ""),
@@ -224,13 +226,13 @@ mod tests {
         ]
     }
 
-    fn ask(instruction: &str, refs: Vec<RefItem>, history: Vec<Action>) -> Action {
+    fn ask(instruction: &str, refs: Vec<Item>, history: Vec<Action>) -> Action {
         let request = Request {
-            instruction: instruction.to_owned(),
-            strategy: "aria".to_owned(),
-            observation: String::new(),
-            refs,
-            history,
+            instruction,
+            strategy: "aria",
+            observation: "",
+            refs: &refs,
+            history: &history,
             image_png: None,
         };
         match Baseline.act(&request) {
@@ -312,7 +314,7 @@ mod tests {
     #[test]
     fn scrolls_when_the_target_is_further_down() {
         let mut refs = login();
-        refs.push(RefItem {
+        refs.push(Item {
             zone: "offscreen".to_owned(),
             ..item("e9", "textbox", "Newsletter email", "")
         });

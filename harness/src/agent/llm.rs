@@ -9,7 +9,8 @@ use super::backend::{Backend, FaultKind};
 use super::cassette::{self, Cassette};
 use super::http::{Http, HttpOptions};
 use super::price::{Price, Prices};
-use super::{Agent, Request, Response, anthropic, openai, parse, prompt};
+use super::provider::Provider;
+use super::{Agent, Request, Response, parse, prompt};
 
 /// How model agents (and the LLM judge) reach their provider.
 #[derive(Clone, Debug)]
@@ -41,51 +42,47 @@ impl Default for AgentOptions {
     }
 }
 
-/// The agent spellings `--agent` accepts.
-pub const KNOWN: &str = "baseline, openai:MODEL, anthropic:MODEL";
-
 /// A model backend for `openai:MODEL` or `anthropic:MODEL`, wrapped in a
 /// cassette when `options.cassette` is set.
 pub fn backend_from_spec(spec: &str, options: &AgentOptions) -> Result<Box<dyn Backend>> {
-    let Some((provider, model)) = spec.split_once(':') else {
-        bail!("unknown model {spec:?} (known: openai:MODEL, anthropic:MODEL)");
+    let Some((name, model)) = spec.split_once(':') else {
+        bail!(
+            "unknown model {spec:?} (known: {})",
+            Provider::spellings("")
+        );
     };
     if model.trim().is_empty() {
-        bail!("{spec:?} names no model (write {provider}:MODEL)");
+        bail!("{spec:?} names no model (write {name}:MODEL)");
     }
-    let (base_env, default_base, key_env) = match provider {
-        "openai" => (
-            "OPENAI_BASE_URL",
-            "https://api.openai.com",
-            "OPENAI_API_KEY",
-        ),
-        "anthropic" => (
-            "ANTHROPIC_BASE_URL",
-            "https://api.anthropic.com",
-            "ANTHROPIC_API_KEY",
-        ),
-        other => {
-            bail!("unknown provider {other:?} in {spec:?} (known: openai:MODEL, anthropic:MODEL)")
-        }
+    let Some(provider) = Provider::by_name(name) else {
+        bail!(
+            "unknown provider {name:?} in {spec:?} (known: {})",
+            Provider::spellings("")
+        );
     };
+    let profile = provider.profile();
     if options.cassette == Some(cassette::Mode::Replay) {
         return Ok(Box::new(Cassette::replay(spec, &options.cassette_file)?));
     }
     let base = options
         .base_url
         .clone()
-        .or_else(|| std::env::var(base_env).ok().filter(|b| !b.is_empty()))
-        .unwrap_or_else(|| default_base.to_owned());
-    let key_env = options.api_key_env.as_deref().unwrap_or(key_env);
+        .or_else(|| {
+            std::env::var(profile.base_url_env)
+                .ok()
+                .filter(|b| !b.is_empty())
+        })
+        .unwrap_or_else(|| profile.default_base_url.to_owned());
+    let key_env = options
+        .api_key_env
+        .as_deref()
+        .unwrap_or(profile.api_key_env);
     let key = std::env::var(key_env).ok().filter(|k| !k.is_empty());
     if key.is_none() {
         eprintln!("note: {key_env} is not set; calling {base} without an API key");
     }
     let http = Http::new(&base, options.http.clone(), key.iter().cloned().collect());
-    let backend: Box<dyn Backend> = match provider {
-        "openai" => Box::new(openai::OpenAi::new(model, &base, key, http)),
-        _ => Box::new(anthropic::Anthropic::new(model, &base, key, http)),
-    };
+    let backend = (profile.connect)(model, &base, key, http);
     match options.cassette {
         Some(cassette::Mode::Record) => {
             Ok(Box::new(Cassette::record(backend, &options.cassette_file)?))
@@ -120,7 +117,7 @@ impl Agent for LlmAgent {
         self.backend.label()
     }
 
-    fn act(&self, request: &Request) -> Result<Response> {
+    fn act(&self, request: &Request<'_>) -> Result<Response> {
         let chat = prompt::chat_request(request);
         let reply = match self.backend.complete(&chat) {
             Ok(reply) => reply,

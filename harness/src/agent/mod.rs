@@ -18,14 +18,13 @@ mod openai;
 mod parse;
 pub mod price;
 mod prompt;
+pub mod provider;
 
-#[allow(
-    unused_imports,
-    reason = "the LLM judge (judge/llm.rs) uses backend_from_spec"
-)]
 pub use llm::{AgentOptions, backend_from_spec};
+pub use provider::Provider;
 
 use anyhow::{Result, bail};
+use pagesnap_engine::observation::{Item, Observation};
 use serde::{Deserialize, Serialize};
 
 /// The action vocabulary (CtrlAgent / Mind2Web operations).
@@ -59,44 +58,58 @@ impl Op {
         }
     }
 
+    /// Whether the op acts on an element (click, type, select), which a step
+    /// then names as its target and an action by its ref.
+    pub fn targets_element(self) -> bool {
+        matches!(self, Op::Click | Op::Type | Op::Select)
+    }
+
+    /// Whether the op carries a value (type, select).
+    pub fn takes_value(self) -> bool {
+        matches!(self, Op::Type | Op::Select)
+    }
+
     /// Parses a suite's op word.
     pub fn parse(word: &str) -> Option<Op> {
         Op::ALL.into_iter().find(|op| op.as_str() == word)
     }
 }
 
-/// One ref'd element as the agent sees it (from the observation's meta items).
-#[derive(Clone, Debug, Default)]
-pub struct RefItem {
-    /// The ref as printed in the observation (`e12`, `12`).
-    pub reference: String,
-    /// Role.
-    pub role: String,
-    /// Accessible name.
-    pub name: String,
-    /// States (`checked`, `disabled`, `expanded`, …).
-    pub states: Vec<String>,
-    /// 3×3 viewport zone or `offscreen`.
-    pub zone: String,
-    /// Nearby text (preceding heading and label-like text).
-    pub context: String,
+/// What an agent is asked at one step; it borrows the observation it shows.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// The task's instruction.
+    pub instruction: &'a str,
+    /// The strategy that produced the observation.
+    pub strategy: &'a str,
+    /// The observation text.
+    pub observation: &'a str,
+    /// The observation's refs in order, with their meta (role, name, states,
+    /// zone, nearby text), as the engine describes them.
+    pub refs: &'a [Item],
+    /// Actions already taken in this task, oldest first.
+    pub history: &'a [Action],
+    /// The `som` screenshot with its marks (PNG), sent as an image part.
+    pub image_png: Option<&'a [u8]>,
 }
 
-/// What an agent is asked at one step.
-#[derive(Clone, Debug)]
-pub struct Request {
-    /// The task's instruction.
-    pub instruction: String,
-    /// The strategy that produced the observation.
-    pub strategy: String,
-    /// The observation text.
-    pub observation: String,
-    /// The observation's refs in order, with their meta.
-    pub refs: Vec<RefItem>,
-    /// Actions already taken in this task, oldest first.
-    pub history: Vec<Action>,
-    /// The `som` screenshot with its marks (PNG), sent as an image part.
-    pub image_png: Option<Vec<u8>>,
+impl<'a> Request<'a> {
+    /// The request to act on `observation` (rendered by `strategy`) after `history`.
+    pub fn new(
+        instruction: &'a str,
+        strategy: &'a str,
+        observation: &'a Observation,
+        history: &'a [Action],
+    ) -> Request<'a> {
+        Request {
+            instruction,
+            strategy,
+            observation: &observation.text,
+            refs: &observation.meta.items,
+            history,
+            image_png: observation.image.as_ref().map(|i| i.png.as_slice()),
+        }
+    }
 }
 
 /// An action.
@@ -144,7 +157,7 @@ pub trait Agent: Sync {
     fn name(&self) -> String;
     /// Chooses the next action. `Err` is reserved for faults that must stop
     /// the run (a cassette replay miss); provider faults are `Response::fault`.
-    fn act(&self, request: &Request) -> Result<Response>;
+    fn act(&self, request: &Request<'_>) -> Result<Response>;
 }
 
 /// Looks an agent up by its command-line name: `baseline`, `openai:MODEL`, `anthropic:MODEL`.
@@ -158,7 +171,12 @@ pub fn by_name(name: &str, options: &AgentOptions) -> Result<Box<dyn Agent>> {
             }
             Ok(Box::new(baseline::Baseline))
         }
-        Some(("openai" | "anthropic", _)) => Ok(Box::new(llm::LlmAgent::from_spec(name, options)?)),
-        _ => bail!("unknown agent {name:?} (known: {})", llm::KNOWN),
+        Some((provider, _)) if Provider::by_name(provider).is_some() => {
+            Ok(Box::new(llm::LlmAgent::from_spec(name, options)?))
+        }
+        _ => bail!(
+            "unknown agent {name:?} (known: baseline, {})",
+            Provider::spellings("")
+        ),
     }
 }

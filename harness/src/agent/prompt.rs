@@ -16,21 +16,10 @@ use super::{Action, Request};
 /// The system prompt's common part.
 pub const SYSTEM: &str = include_str!("../../prompts/system.md");
 
-/// Per-strategy notes: (strategy name, note).
-pub const STRATEGY_NOTES: &[(&str, &str)] = &[
-    ("flat", include_str!("../../prompts/strategy/flat.md")),
-    ("aria", include_str!("../../prompts/strategy/aria.md")),
-    (
-        "structural",
-        include_str!("../../prompts/strategy/structural.md"),
-    ),
-    ("som", include_str!("../../prompts/strategy/som.md")),
-    ("html", include_str!("../../prompts/strategy/html.md")),
-    (
-        "html-pruned",
-        include_str!("../../prompts/strategy/html-pruned.md"),
-    ),
-];
+/// Per-strategy notes: (strategy name, note), every `prompts/strategy/NAME.md`
+/// (embedded by `build.rs`; the names are the engine's `STRATEGIES`, a test checks).
+pub const STRATEGY_NOTES: &[(&str, &str)] =
+    include!(concat!(env!("OUT_DIR"), "/strategy_notes.rs"));
 
 /// Output token limit of an action.
 pub const MAX_TOKENS: u32 = 256;
@@ -62,17 +51,17 @@ pub fn action_schema() -> Value {
 }
 
 /// The chat request for one step.
-pub fn chat_request(request: &Request) -> ChatRequest {
+pub fn chat_request(request: &Request<'_>) -> ChatRequest {
     let mut user = vec![Part::Text {
         text: user_text(request),
     }];
-    if let Some(png) = &request.image_png {
+    if let Some(png) = request.image_png {
         user.push(Part::Png {
             base64: base64::engine::general_purpose::STANDARD.encode(png),
         });
     }
     ChatRequest {
-        system: system(&request.strategy),
+        system: system(request.strategy),
         user,
         max_tokens: MAX_TOKENS,
         temperature: 0.0,
@@ -80,7 +69,7 @@ pub fn chat_request(request: &Request) -> ChatRequest {
     }
 }
 
-fn user_text(request: &Request) -> String {
+fn user_text(request: &Request<'_>) -> String {
     let history = if request.history.is_empty() {
         "none".to_owned()
     } else {
@@ -113,6 +102,17 @@ mod tests {
     use pagesnap_engine::strategy::STRATEGIES;
 
     #[test]
+    fn the_notes_are_the_strategies() {
+        let notes: Vec<&str> = STRATEGY_NOTES.iter().map(|(name, _)| *name).collect();
+        let mut strategies: Vec<&str> = STRATEGIES.iter().map(|s| s.name()).collect();
+        strategies.sort_unstable();
+        assert_eq!(
+            notes, strategies,
+            "prompts/strategy/NAME.md: one note per strategy, no other"
+        );
+    }
+
+    #[test]
     fn every_strategy_has_a_note_naming_its_refs() {
         for strategy in STRATEGIES {
             let name = strategy.name();
@@ -127,17 +127,18 @@ mod tests {
 
     #[test]
     fn user_turn_has_instruction_history_observation_and_image() {
+        let history = [Action {
+            op: Op::Type,
+            reference: Some("6".into()),
+            value: Some("ada".into()),
+        }];
         let request = Request {
-            instruction: "Click Sign in".into(),
-            strategy: "som".into(),
-            observation: "[10] button \"Sign in\"\n".into(),
-            refs: Vec::new(),
-            history: vec![Action {
-                op: Op::Type,
-                reference: Some("6".into()),
-                value: Some("ada".into()),
-            }],
-            image_png: Some(vec![0x89, b'P', b'N', b'G']),
+            instruction: "Click Sign in",
+            strategy: "som",
+            observation: "[10] button \"Sign in\"\n",
+            refs: &[],
+            history: &history,
+            image_png: Some(&[0x89, b'P', b'N', b'G']),
         };
         let chat = chat_request(&request);
         let Part::Text { text } = &chat.user[0] else {

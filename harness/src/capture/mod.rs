@@ -1,14 +1,26 @@
 //! Capturing live pages into Recordings: the `Capture` interface, scripted actions, and the Chromium backend.
 
 mod chromium;
+mod record;
 mod snapshot;
 
 pub use chromium::{Chromium, OpenOptions};
+pub use record::{Job, Written, record};
 
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::recording::Recording;
+
+/// The async runtime Chromium sessions run on: two worker threads (capture
+/// waits on the browser, it does not compute), timers and I/O enabled.
+pub fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("could not start the async runtime")
+}
 
 /// A captured page state: the recording and its viewport screenshot (PNG).
 pub struct Captured {

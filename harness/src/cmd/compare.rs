@@ -2,15 +2,13 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
-use pagesnap_engine::analyze::Analyzed;
-use pagesnap_engine::page::Page;
-use pagesnap_engine::strategy::{self, Options, STRATEGIES};
+use pagesnap_engine::strategy::Options;
 use serde::Serialize;
 
-use crate::{store, tokens};
+use crate::tokens::ObservationSize;
+use crate::{observe, store};
 
 /// Arguments of `pagesnap compare`.
 #[derive(clap::Args)]
@@ -52,53 +50,42 @@ pub struct Row {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let chosen: Vec<&'static dyn strategy::Strategy> = if args.strategy.is_empty() {
-        STRATEGIES.to_vec()
-    } else {
-        args.strategy
-            .iter()
-            .map(|name| {
-                strategy::by_name(name).with_context(|| format!("unknown strategy {name:?}"))
-            })
-            .collect::<Result<_>>()?
-    };
+    let chosen = super::flags::strategies_named(&args.strategy)?;
     if args.runs == 0 {
         bail!("--runs must be at least 1");
     }
     let mut rows = Vec::new();
     for path in store::find_recordings(&args.recordings)? {
-        let recording = store::read(&path)?;
-        let screenshot = crate::cmd::snapshot::screenshot_of(&path);
+        let loaded = store::load(&path)?;
         for s in &chosen {
             let options = Options {
                 full_page: args.full_page.then_some(true),
-                screenshot: screenshot.as_deref(),
+                screenshot: loaded.screenshot.as_deref(),
                 ..Options::default()
             };
             let mut times = Vec::with_capacity(args.runs);
             let mut last = None;
             for _ in 0..args.runs {
-                let started = Instant::now();
-                let page = Analyzed::new(Page::from_recording(&recording));
-                let observation = s
-                    .observe(&page, &options)
+                // What one observation costs from a decoded recording:
+                // page build and analysis included, as an agent step pays them.
+                let analysed = observe::analyze(&loaded.recording);
+                let rendered = observe::render(&analysed.page, *s, &options);
+                let observation = rendered
+                    .observation
                     .with_context(|| format!("{}: strategy {}", path.display(), s.name()))?;
-                times.push(started.elapsed().as_micros());
+                times.push((analysed.elapsed + rendered.elapsed).as_micros());
                 last = Some(observation);
             }
             times.sort_unstable();
             let Some(observation) = last else { continue };
+            let size = ObservationSize::of(&observation);
             rows.push(Row {
                 recording: path.display().to_string(),
                 strategy: s.name().to_owned(),
-                refs: observation.refs.len(),
-                o200k: tokens::o200k(&observation.text),
-                cl100k: tokens::cl100k(&observation.text),
-                image_tokens: observation
-                    .meta
-                    .image
-                    .as_ref()
-                    .map_or(0, |i| i.openai_tokens),
+                refs: size.refs,
+                o200k: size.o200k,
+                cl100k: size.cl100k,
+                image_tokens: size.image,
                 engine_us: times[times.len() / 2],
             });
         }

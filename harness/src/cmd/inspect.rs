@@ -5,11 +5,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use pagesnap_engine::analyze::Analysis;
-use pagesnap_engine::page::Page;
 use pagesnap_engine::recording::NodeKind;
 
-use crate::store;
+use crate::{observe, store};
 
 /// Arguments of `pagesnap inspect`.
 #[derive(clap::Args)]
@@ -23,8 +21,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     for path in store::find_recordings(&args.recordings)? {
         let recording = store::read(&path)?;
         let size = std::fs::metadata(&path).map_or(0, |m| m.len());
-        let page = Page::from_recording(&recording);
-        let analysis = Analysis::new(&page);
+        let analysed = observe::analyze(&recording);
+        let (page, analysis) = (analysed.page.page(), analysed.page.analysis());
         let mut kinds: BTreeMap<&str, usize> = BTreeMap::new();
         for node in &recording.nodes {
             let kind = match node.kind {

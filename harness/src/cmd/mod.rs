@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod diff;
+mod flags;
 pub mod inspect;
 pub mod merge;
 pub mod record;

@@ -7,8 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::capture::{Action, Capture, Chromium, OpenOptions, WaitFor};
-use crate::store;
+use crate::capture::{self, Action, Chromium, Job, OpenOptions, WaitFor};
 
 /// Arguments of `pagesnap record`.
 #[derive(clap::Args)]
@@ -105,14 +104,6 @@ fn default_page() -> String {
     "index.html".to_owned()
 }
 
-/// One recording job: where from, where to, how.
-struct Job {
-    target: String,
-    out: PathBuf,
-    options: OpenOptions,
-    then: Vec<Action>,
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
     let timeout = Duration::from_secs(args.timeout);
     let jobs = if let Some(manifest) = &args.manifest {
@@ -147,12 +138,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .unwrap_or_default(),
         }]
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
-    runtime.block_on(record_all(jobs, args.each.is_some(), args.network))
+    capture::runtime()?.block_on(record_all(jobs, args.each.is_some(), args.network))
 }
 
 async fn record_all(jobs: Vec<Job>, keep_going: bool, network: bool) -> Result<ExitCode> {
@@ -182,24 +168,13 @@ async fn record_all(jobs: Vec<Job>, keep_going: bool, network: bool) -> Result<E
 
 async fn record_one(chromium: &Chromium, job: &Job) -> Result<()> {
     let started = Instant::now();
-    let mut session = chromium.open(&job.target, &job.options).await?;
-    let mut states = vec![(job.out.clone(), session.capture().await?)];
-    for (k, action) in job.then.iter().enumerate() {
-        session
-            .apply(action)
-            .await
-            .with_context(|| format!("step {} of --then", k + 1))?;
-        let stem = PathBuf::from(format!("{}.step{}", job.out.display(), k + 1));
-        states.push((stem, session.capture().await?));
-    }
-    for (stem, captured) in &states {
-        let (path, size) = store::write(stem, &captured.recording, &captured.screenshot)?;
+    for written in capture::record(chromium, job).await? {
         println!(
             "recorded {} → {} ({} nodes, {:.1} KiB, {} ms)",
             job.target,
-            path.display(),
-            captured.recording.nodes.len(),
-            size as f64 / 1024.0,
+            written.path.display(),
+            written.nodes,
+            written.bytes as f64 / 1024.0,
             started.elapsed().as_millis()
         );
     }

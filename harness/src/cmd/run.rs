@@ -3,12 +3,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
-use pagesnap_engine::strategy::{self, STRATEGIES};
+use anyhow::{Result, bail};
 
 use crate::judge::llm::LlmJudge;
-use crate::run::manifest::{self, Manifest};
-use crate::{agent, run, suite};
+use crate::report::metrics;
+use crate::results::manifest::{self, Manifest, Shard};
+use crate::{agent, replay, suite};
 
 /// Arguments of `pagesnap run`.
 #[derive(clap::Args)]
@@ -42,7 +42,7 @@ pub struct Args {
     jobs: usize,
     /// Run only shard K of N: the tasks whose 0-based suite index i has i % N == K-1 (join with `pagesnap merge`).
     #[arg(long, value_name = "K/N")]
-    shard: Option<run::manifest::Shard>,
+    shard: Option<Shard>,
     /// Folder the suite's recordings are relative to (default: `fixtures/` beside the suite's folder).
     #[arg(long)]
     fixtures: Option<PathBuf>,
@@ -116,19 +116,7 @@ impl ModelArgs {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let strategies: Vec<&'static dyn strategy::Strategy> = if args.strategy.is_empty() {
-        STRATEGIES.to_vec()
-    } else {
-        args.strategy
-            .iter()
-            .map(|name| {
-                strategy::by_name(name).with_context(|| {
-                    let known: Vec<&str> = STRATEGIES.iter().map(|s| s.name()).collect();
-                    format!("unknown strategy {name:?} (known: {})", known.join(", "))
-                })
-            })
-            .collect::<Result<_>>()?
-    };
+    let strategies = super::flags::strategies_named(&args.strategy)?;
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
     }
@@ -150,14 +138,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "rule" => None,
         spec => match spec.strip_prefix("llm:") {
             Some(model) => Some(LlmJudge::new(agent::backend_from_spec(model, &options)?)),
-            None => {
-                bail!("unknown judge {spec:?} (known: rule, llm:openai:MODEL, llm:anthropic:MODEL)")
-            }
+            None => bail!(
+                "unknown judge {spec:?} (known: rule, {})",
+                agent::Provider::spellings("llm:")
+            ),
         },
     };
     if args.resume && args.out.join(manifest::FILE).exists() {
         // Before any page is recorded: the folder must hold this same run.
-        // The suite's tasks are checked once it is loaded (`run::run`).
+        // The suite's tasks are checked once it is loaded (`replay::run`).
         let previous = Manifest::read(&args.out)?;
         let this = Manifest {
             suite: suite::name_of(&path)?,
@@ -169,7 +158,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         this.check_resumes(&previous, &args.out)?;
     }
     let suite = suite::load(&path, &fixtures, Some(&cache))?;
-    let config = run::Config {
+    let config = replay::Config {
         suite: &suite,
         strategies,
         agent: agent.as_ref(),
@@ -178,10 +167,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         jobs: args.jobs,
         suite_path: path.clone(),
         shard: args.shard,
-        progress: run::progress::Mode::detect(args.quiet),
+        progress: replay::progress::Mode::detect(args.quiet),
         judge: judge.as_ref(),
     };
-    let outcome = run::run(&config)?;
+    let outcome = replay::run(&config)?;
     if outcome.resumed > 0 {
         eprintln!(
             "resumed: {} steps already in results.jsonl",
@@ -193,8 +182,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         "strategy", "steps", "target recall", "step SR", "task SR", "input tok", "engine µs"
     );
     for s in &outcome.summaries {
-        let rate =
-            |e: &run::metrics::Estimate| format!("{:.3} [{:.3},{:.3}]", e.value, e.low, e.high);
+        let rate = |e: &metrics::Estimate| format!("{:.3} [{:.3},{:.3}]", e.value, e.low, e.high);
         println!(
             "{:<12} {:>5} {:>22} {:>22} {:>22} {:>9.0} {:>10.0}",
             s.strategy,

@@ -3,13 +3,11 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result, bail};
-use pagesnap_engine::analyze::Analyzed;
+use anyhow::{Context, Result};
 use pagesnap_engine::observation::Observation;
-use pagesnap_engine::page::Page;
-use pagesnap_engine::strategy::{self, Layer, Options, STRATEGIES};
+use pagesnap_engine::strategy::{Layer, Options, STRATEGIES};
 
-use crate::store;
+use crate::{observe, store};
 
 /// Arguments of `pagesnap snapshot`.
 #[derive(clap::Args)]
@@ -58,24 +56,13 @@ pub struct StrategiesArgs {
 
 pub fn strategies(args: StrategiesArgs) -> Result<ExitCode> {
     if let Some(name) = args.explain {
-        let Some(found) = strategy::by_name(&name) else {
-            bail!("unknown strategy {name:?} (known: {})", known());
-        };
-        println!("{}", found.explain());
+        println!("{}", super::flags::strategy_named(&name)?.explain());
         return Ok(ExitCode::SUCCESS);
     }
     for s in STRATEGIES {
         println!("{:<12} {}", s.name(), s.summary());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn known() -> String {
-    STRATEGIES
-        .iter()
-        .map(|s| s.name())
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 fn parse_layers(specs: &[String]) -> Result<Vec<Layer>> {
@@ -97,16 +84,8 @@ fn parse_layers(specs: &[String]) -> Result<Vec<Layer>> {
         .collect()
 }
 
-/// The screenshot beside a recording, if present.
-pub fn screenshot_of(recording: &Path) -> Option<Vec<u8>> {
-    let (_, png) = store::paths(recording);
-    std::fs::read(png).ok()
-}
-
 pub fn run(args: Args) -> Result<ExitCode> {
-    let Some(found) = strategy::by_name(&args.strategy) else {
-        bail!("unknown strategy {:?} (known: {})", args.strategy, known());
-    };
+    let found = super::flags::strategy_named(&args.strategy)?;
     let layers = parse_layers(&args.layers)?;
     let full_page = if args.full_page {
         Some(true)
@@ -116,9 +95,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None
     };
     let observe = |path: &Path, previous: Option<&Observation>| -> Result<Observation> {
-        let recording = store::read(path)?;
-        let page = Analyzed::new(Page::from_recording(&recording));
-        let screenshot = screenshot_of(path);
+        let loaded = store::load(path)?;
         let options = Options {
             full_page,
             max_tokens: args.max_tokens,
@@ -126,10 +103,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
             active_layers: args.active_layers.clone(),
             previous,
             redact: !args.no_redact,
-            screenshot: screenshot.as_deref(),
+            screenshot: loaded.screenshot.as_deref(),
         };
-        found
-            .observe(&page, &options)
+        let analysed = observe::analyze(&loaded.recording);
+        observe::render(&analysed.page, found, &options)
+            .observation
             .with_context(|| format!("{}: strategy {}", path.display(), found.name()))
     };
     let previous = args

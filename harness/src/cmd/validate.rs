@@ -22,7 +22,7 @@ use pagesnap_engine::analyze::{Analysis, chromium_role_matches};
 use pagesnap_engine::page::{Node, NodeId, Page};
 use serde::Serialize;
 
-use crate::store;
+use crate::{observe, store};
 
 /// Arguments of `pagesnap validate`.
 #[derive(clap::Args)]
@@ -82,8 +82,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut kinds: HashMap<String, Mismatch> = HashMap::new();
     for path in &paths {
         let recording = store::read(path)?;
-        let page = Page::from_recording(&recording);
-        let analysis = Analysis::new(&page);
+        let analysed = observe::analyze(&recording);
+        let (page, analysis) = (analysed.page.page(), analysed.page.analysis());
         compare(
             &path.display().to_string(),
             &recording,

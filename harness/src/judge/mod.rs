@@ -3,8 +3,8 @@
 //! - **rule** (always on): the op must match; for click/type/select the ref
 //!   must resolve to the expected element, a node inside it or an
 //!   alternative; a value must match case-insensitively after trimming. A task
-//!   succeeds when every step does. It lives with the runner
-//!   (`run::judge_step`) because it needs the resolved node.
+//!   succeeds when every step does. It judges on the page the observation was
+//!   rendered from, so refs resolve to its nodes.
 //! - **llm** (`--judge llm:openai:MODEL` or `llm:anthropic:MODEL`): any model
 //!   backend answers `{"success": bool, "reason": "…"}` per step (instruction,
 //!   earlier actions, the observation the agent saw, its action and the element
@@ -17,3 +17,4 @@
 //! the page before the action only; a live episode can add the page after.
 
 pub mod llm;
+pub mod rule;

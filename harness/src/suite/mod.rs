@@ -56,13 +56,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
+use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::page::{NodeId, Page, Selector};
-use pagesnap_engine::recording::Recording;
 use serde::Deserialize;
 use toml::Spanned;
 
 use crate::agent::Op;
-use crate::store;
+use crate::observe;
+use crate::store::{self, Loaded};
 
 pub mod pages;
 
@@ -74,14 +75,17 @@ pub struct Suite {
     pub description: String,
     /// Tasks in file order.
     pub tasks: Vec<Task>,
-    /// Every recording the suite names, decoded once (key: `login/fill.step1`).
-    pub recordings: BTreeMap<String, Loaded>,
+    /// Every recording the suite names, decoded and analysed once for the
+    /// whole run (key: `login/fill.step1`).
+    pub recordings: BTreeMap<String, StepPage>,
 }
 
-/// A decoded recording and its screenshot.
-pub struct Loaded {
-    /// The recording.
-    pub recording: Recording,
+/// A recording a suite names, analysed once: the expected targets are
+/// resolved on this page, and every strategy of every task renders it, so
+/// node ids mean the same thing everywhere in a run.
+pub struct StepPage {
+    /// The analysed page and what building and analysing it cost.
+    pub analysed: observe::Analysed,
     /// Its viewport PNG, when present (the `som` strategy needs it).
     pub screenshot: Option<Vec<u8>>,
 }
@@ -221,8 +225,7 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
             recorded_into.as_path()
         }
     };
-    let mut recordings: BTreeMap<String, Loaded> = BTreeMap::new();
-    let mut pages: BTreeMap<String, Page> = BTreeMap::new();
+    let mut recordings: BTreeMap<String, StepPage> = BTreeMap::new();
     let mut tasks = Vec::new();
     let mut seen = BTreeMap::new();
     for task in file.tasks {
@@ -245,7 +248,7 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
                 n + 1
             );
             let step = step.into_inner();
-            if !pages.contains_key(&step.recording) {
+            if !recordings.contains_key(&step.recording) {
                 let (json, _) = store::paths(&fixtures.join(&step.recording));
                 if !json.is_file() {
                     bail!(
@@ -254,21 +257,23 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
                         json.display()
                     );
                 }
-                let recording = store::read(&json).with_context(|| at.clone())?;
-                let screenshot = crate::cmd::snapshot::screenshot_of(&json);
-                pages.insert(step.recording.clone(), Page::from_recording(&recording));
+                let Loaded {
+                    recording,
+                    screenshot,
+                } = store::load(&json).with_context(|| at.clone())?;
+                let analysed = observe::analyze(&recording);
                 recordings.insert(
                     step.recording.clone(),
-                    Loaded {
-                        recording,
+                    StepPage {
+                        analysed,
                         screenshot,
                     },
                 );
             }
-            let Some(page) = pages.get(&step.recording) else {
+            let Some(page) = recordings.get(&step.recording) else {
                 bail!("{at}: recording {:?} could not be loaded", step.recording);
             };
-            steps.push(check_step(step, page, &at)?);
+            steps.push(check_step(step, &page.analysed.page, &at)?);
         }
         tasks.push(Task {
             id: task.id,
@@ -319,20 +324,20 @@ fn wanted_pages(source: &str, path: &Path, file: &FileDef) -> Result<Vec<pages::
     Ok(wanted)
 }
 
-fn check_step(step: StepDef, page: &Page, at: &str) -> Result<Step> {
+fn check_step(step: StepDef, page: &Analyzed, at: &str) -> Result<Step> {
     let Some(op) = Op::parse(&step.op) else {
         bail!(
             "{at}: unknown op {:?} (expected click, type, select, scroll or done)",
             step.op
         );
     };
-    let needs_value = matches!(op, Op::Type | Op::Select);
+    let needs_value = op.takes_value();
     match (&step.value, needs_value) {
         (None, true) => bail!("{at}: op {} needs a value", op.as_str()),
         (Some(_), false) => bail!("{at}: op {} takes no value", op.as_str()),
         _ => {}
     }
-    let needs_target = !matches!(op, Op::Scroll | Op::Done);
+    let needs_target = op.targets_element();
     let mut accept = Vec::new();
     let mut described = String::new();
     match (&step.target, needs_target) {
@@ -359,7 +364,13 @@ fn check_step(step: StepDef, page: &Page, at: &str) -> Result<Step> {
 }
 
 /// The one node a target names, and how to print the target.
-fn resolve(target: &TargetDef, page: &Page, recording: &str, at: &str) -> Result<(String, NodeId)> {
+fn resolve(
+    target: &TargetDef,
+    analyzed: &Analyzed,
+    recording: &str,
+    at: &str,
+) -> Result<(String, NodeId)> {
+    let page = analyzed.page();
     let (described, found): (String, Vec<NodeId>) = match target {
         TargetDef {
             selector: Some(source),
@@ -377,7 +388,7 @@ fn resolve(target: &TargetDef, page: &Page, recording: &str, at: &str) -> Result
             role: Some(role),
             name: Some(name),
         } => {
-            let analysis = pagesnap_engine::analyze::Analysis::new(page);
+            let analysis = analyzed.analysis();
             let wanted = normalize(name);
             let found = page
                 .ids()

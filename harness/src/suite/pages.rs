@@ -12,9 +12,9 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
-use crate::capture::{Capture, Chromium, OpenOptions};
+use crate::capture::{self, Chromium, Job, OpenOptions};
 use crate::store;
 
 /// One page to record: its key, the HTML file, and where the suite names it
@@ -70,12 +70,7 @@ pub fn record_missing(pages: &Path, cache: &Path, wanted: &[Wanted]) -> Result<u
         cache.display()
     );
     let started = Instant::now();
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .context("could not start the async runtime")?;
-    runtime.block_on(async {
+    capture::runtime()?.block_on(async {
         let chromium = Chromium::launch(false).await?;
         let mut result = Ok(());
         for (page, source) in &jobs {
@@ -101,16 +96,17 @@ pub fn record_missing(pages: &Path, cache: &Path, wanted: &[Wanted]) -> Result<u
 }
 
 async fn record_one(chromium: &Chromium, source: &Path, stem: &Path) -> Result<()> {
-    let options = OpenOptions {
-        timeout: Duration::from_secs(30),
-        ..OpenOptions::default()
+    let job = Job {
+        target: source.display().to_string(),
+        out: stem.to_path_buf(),
+        options: OpenOptions {
+            timeout: Duration::from_secs(30),
+            ..OpenOptions::default()
+        },
+        then: Vec::new(),
     };
-    let mut session = chromium
-        .open(&source.display().to_string(), &options)
-        .await?;
-    let captured = session.capture().await?;
     // The screenshot is written last: a recording counts as cached only when
     // both files exist, so a run killed in between records the page again.
-    store::write(stem, &captured.recording, &captured.screenshot)?;
+    capture::record(chromium, &job).await?;
     Ok(())
 }

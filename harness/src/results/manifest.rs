@@ -5,7 +5,10 @@ use std::path::Path;
 use std::str::FromStr;
 
 use anyhow::{Context, Result, bail};
+use pagesnap_engine::strategy::Strategy;
 use serde::{Deserialize, Serialize};
+
+use crate::suite::Suite;
 
 /// File name of the manifest inside a run folder.
 pub const FILE: &str = "run.json";
@@ -44,22 +47,24 @@ pub struct TaskInfo {
 }
 
 impl Manifest {
-    /// The manifest of the run `config` describes.
-    pub fn of(config: &super::Config<'_>) -> Manifest {
+    /// The manifest of a run of `suite` (read from `suite_path`) by `agent`
+    /// under `strategies`, of `shard` (none: the whole suite).
+    pub fn new(
+        suite: &Suite,
+        suite_path: &Path,
+        agent: String,
+        strategies: &[&dyn Strategy],
+        shard: Option<Shard>,
+    ) -> Manifest {
         Manifest {
             pagesnap: env!("CARGO_PKG_VERSION").to_owned(),
-            suite: config.suite.name.clone(),
-            suite_path: config.suite_path.display().to_string(),
-            description: config.suite.description.clone(),
-            agent: config.agent.name(),
-            strategies: config
-                .strategies
-                .iter()
-                .map(|s| s.name().to_owned())
-                .collect(),
-            shard: config.shard,
-            tasks: config
-                .suite
+            suite: suite.name.clone(),
+            suite_path: suite_path.display().to_string(),
+            description: suite.description.clone(),
+            agent,
+            strategies: strategies.iter().map(|s| s.name().to_owned()).collect(),
+            shard,
+            tasks: suite
                 .tasks
                 .iter()
                 .map(|t| TaskInfo {

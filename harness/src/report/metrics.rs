@@ -26,8 +26,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::Row;
 use crate::agent::Op;
+use crate::results::Row;
 
 /// Bootstrap resamples.
 pub const RESAMPLES: usize = 1000;
@@ -105,7 +105,12 @@ pub struct StrategySummary {
 /// Time figures.
 #[derive(Clone, Debug, Serialize)]
 pub struct Timing {
-    /// Mean engine µs per observation (page build + analysis + render).
+    /// Mean page build + analysis µs of a step's recording (done once per
+    /// recording and shared by every strategy, so equal across strategies).
+    pub mean_analysis_us: f64,
+    /// 90th percentile analysis µs.
+    pub p90_analysis_us: f64,
+    /// Mean engine µs per observation: the strategy's rendering of the analysed page.
     pub mean_engine_us: f64,
     /// Median engine µs.
     pub median_engine_us: f64,
@@ -165,6 +170,7 @@ pub fn summarize(strategy: &str, rows: &[&Row]) -> StrategySummary {
     }
     let tasks: Vec<TaskSums> = by_task.into_values().collect();
     let mean = |f: &dyn Fn(&Row) -> f64| round(mean_of(rows.iter().map(|r| f(r))));
+    let analysis = sorted(rows.iter().map(|r| r.analysis_us as f64));
     let engine = sorted(rows.iter().map(|r| r.engine_us as f64));
     let agent = sorted(rows.iter().map(|r| r.agent_us as f64));
     let mut faults = BTreeMap::new();
@@ -199,6 +205,8 @@ pub fn summarize(strategy: &str, rows: &[&Row]) -> StrategySummary {
         judge: agreement(rows),
         task_judge: task_agreement(rows),
         timing: Timing {
+            mean_analysis_us: round(mean_of(analysis.iter().copied())),
+            p90_analysis_us: quantile(&analysis, 0.9),
             mean_engine_us: round(mean_of(engine.iter().copied())),
             median_engine_us: quantile(&engine, 0.5),
             p90_engine_us: quantile(&engine, 0.9),
@@ -349,29 +357,6 @@ fn bootstrap(tasks: &[TaskSums], pick: impl Fn(&TaskSums) -> (f64, f64)) -> Esti
     }
 }
 
-/// Token-level F1 between two operation strings (Mind2Web's operation F1).
-pub fn token_f1(predicted: &str, expected: &str) -> f64 {
-    let tokens = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_lowercase).collect() };
-    let p = tokens(predicted);
-    let mut e = tokens(expected);
-    if p.is_empty() || e.is_empty() {
-        return f64::from(u8::from(p.is_empty() && e.is_empty()));
-    }
-    let mut common = 0usize;
-    for token in &p {
-        if let Some(i) = e.iter().position(|t| t == token) {
-            e.swap_remove(i);
-            common += 1;
-        }
-    }
-    if common == 0 {
-        return 0.0;
-    }
-    let precision = common as f64 / p.len() as f64;
-    let recall = common as f64 / tokens(expected).len() as f64;
-    2.0 * precision * recall / (precision + recall)
-}
-
 /// Macro F1 of the op as a class label, over the ops that occur (expected or predicted).
 fn op_macro_f1(rows: &[&Row]) -> f64 {
     let mut f1s = Vec::new();
@@ -403,7 +388,7 @@ fn op_macro_f1(rows: &[&Row]) -> f64 {
 pub struct SplitMix64(pub u64);
 
 impl SplitMix64 {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -413,22 +398,13 @@ impl SplitMix64 {
 
     /// Uniform in `0..n` (Lemire's multiply-shift; bias below 2^-32 for our n).
     pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn token_f1_matches_mind2web_examples() {
-        assert_eq!(token_f1("click", "click"), 1.0);
-        assert_eq!(token_f1("type new york", "type new york"), 1.0);
-        let f = token_f1("type new", "type new york");
-        assert!((f - 0.8).abs() < 1e-9, "{f}");
-        assert_eq!(token_f1("click", "type x"), 0.0);
-    }
 
     #[test]
     fn cohen_kappa_matches_textbook_examples() {
@@ -509,8 +485,8 @@ mod tests {
     fn splitmix64_is_the_reference_sequence() {
         // First outputs for seed 0 from the reference implementation.
         let mut rng = SplitMix64(0);
-        assert_eq!(rng.next(), 0xe220_a839_7b1d_cdaf);
-        assert_eq!(rng.next(), 0x6e78_9e6a_a1b9_65f4);
+        assert_eq!(rng.next_u64(), 0xe220_a839_7b1d_cdaf);
+        assert_eq!(rng.next_u64(), 0x6e78_9e6a_a1b9_65f4);
         let mut rng = SplitMix64(7);
         assert!((0..1000).all(|_| rng.below(3) < 3));
     }

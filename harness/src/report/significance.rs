@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::Row;
 use super::metrics::{self, Estimate, SplitMix64};
+use crate::results::Row;
 
 /// Significance level used for the verdict.
 pub const ALPHA: f64 = 0.05;

@@ -1,0 +1,56 @@
+//! Recording one page into the store: open it, capture it, apply each scripted step and capture again, write every state as `<out>`, `<out>.step1`, ….
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+
+use super::{Action, Capture, Chromium, OpenOptions};
+use crate::store;
+
+/// One page to record.
+pub struct Job {
+    /// URL or local file, as given.
+    pub target: String,
+    /// Output stem of the first state (`fixtures/login/initial`).
+    pub out: PathBuf,
+    /// Viewport, scroll, wait and load limit.
+    pub options: OpenOptions,
+    /// Scripted steps, each followed by a capture (`--then`).
+    pub then: Vec<Action>,
+}
+
+/// One state written to the store.
+pub struct Written {
+    /// The `.json.gz` written.
+    pub path: PathBuf,
+    /// Its size in bytes.
+    pub bytes: u64,
+    /// Nodes in the recording.
+    pub nodes: usize,
+}
+
+/// Records `job` in `chromium` and writes every state (recording, then
+/// screenshot: a recording without its screenshot is not complete).
+pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
+    let mut session = chromium.open(&job.target, &job.options).await?;
+    let mut states = vec![(job.out.clone(), session.capture().await?)];
+    for (k, action) in job.then.iter().enumerate() {
+        session
+            .apply(action)
+            .await
+            .with_context(|| format!("step {} of --then", k + 1))?;
+        let stem = PathBuf::from(format!("{}.step{}", job.out.display(), k + 1));
+        states.push((stem, session.capture().await?));
+    }
+    states
+        .iter()
+        .map(|(stem, captured)| {
+            let (path, bytes) = store::write(stem, &captured.recording, &captured.screenshot)?;
+            Ok(Written {
+                path,
+                bytes,
+                nodes: captured.recording.nodes.len(),
+            })
+        })
+        .collect()
+}

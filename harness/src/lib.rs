@@ -1,0 +1,29 @@
+//! pagesnap's harness as a library: record pages, replay suites through strategies and agents, judge, report.
+//!
+//! The rooms follow the data, record → replay | live → report:
+//!
+//! - [`capture`] records live pages with Chromium; [`store`] reads and writes
+//!   recordings with their screenshots; [`observe`] is the harness's one door
+//!   into the engine (page, analysis, observation).
+//! - [`suite`] loads tasks over recordings; [`agent`] chooses actions;
+//!   [`judge`] decides whether they were right ([`judge::rule`] against the
+//!   suite, [`judge::llm`] by asking a model); [`tokens`] counts.
+//! - [`results`] is what a run folder holds — the row schema, `results.jsonl`
+//!   and `run.json` — shared by every runner; [`replay`] is the offline runner.
+//!   Runners do not import each other.
+//! - [`report`] turns rows into metrics and files (and diffs and merges run
+//!   folders); it reads rows from [`results`], never from a runner.
+//! - [`cmd`] is the command line on top; nothing else imports it, and the
+//!   binary `pagesnap` only parses and dispatches to it.
+
+pub mod agent;
+pub mod capture;
+pub mod cmd;
+pub mod judge;
+pub mod observe;
+pub mod replay;
+pub mod report;
+pub mod results;
+pub mod store;
+pub mod suite;
+pub mod tokens;

@@ -1,0 +1,388 @@
+//! The regression table between two run folders' `summary.json` (`pagesnap diff BASE NEW`), per strategy, and its `--fail-if` gates for CI.
+//!
+//! Rates (recall, accuracy, SR, F1) move in percentage points (`pp`), other
+//! figures in percent of the base value. `--fail-if` takes comma-separated
+//! rules `METRIC<-Xpp`, `METRIC>+X%`, … (the metric names are in
+//! [`METRICS`]); a strategy of BASE missing from NEW is always a breach.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+/// Whether a metric is a rate in [0, 1] (deltas in pp) or an amount (deltas in %).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Rate,
+    Amount,
+}
+
+/// A metric `diff` knows: its name on the command line and its place in summary.json.
+pub struct Metric {
+    /// Name in `--fail-if`.
+    pub name: &'static str,
+    /// JSON path inside a strategy's summary.
+    path: &'static [&'static str],
+    kind: Kind,
+    /// Shown without being asked for.
+    default: bool,
+}
+
+/// Every metric, in table order.
+pub const METRICS: &[Metric] = &[
+    metric(
+        "target_recall",
+        &["target_recall", "value"],
+        Kind::Rate,
+        true,
+    ),
+    metric(
+        "element_acc",
+        &["element_accuracy", "value"],
+        Kind::Rate,
+        true,
+    ),
+    metric("op_f1", &["operation_f1", "value"], Kind::Rate, false),
+    metric("step_sr", &["step_success", "value"], Kind::Rate, true),
+    metric("task_sr", &["task_success", "value"], Kind::Rate, true),
+    metric(
+        "invalid_rate",
+        &["invalid_rate", "value"],
+        Kind::Rate,
+        false,
+    ),
+    metric(
+        "hallucination_rate",
+        &["hallucination_rate", "value"],
+        Kind::Rate,
+        false,
+    ),
+    metric("tokens", &["mean_input_tokens"], Kind::Amount, true),
+    metric(
+        "obs_tokens",
+        &["mean_obs_tokens_o200k"],
+        Kind::Amount,
+        false,
+    ),
+    metric(
+        "obs_tokens_cl100k",
+        &["mean_obs_tokens_cl100k"],
+        Kind::Amount,
+        false,
+    ),
+    metric("image_tokens", &["mean_image_tokens"], Kind::Amount, false),
+    metric(
+        "output_tokens",
+        &["mean_output_tokens"],
+        Kind::Amount,
+        false,
+    ),
+    metric("cost", &["mean_cost_usd"], Kind::Amount, false),
+    metric("errors", &["errors"], Kind::Amount, false),
+    metric(
+        "engine_us",
+        &["timing", "mean_engine_us"],
+        Kind::Amount,
+        true,
+    ),
+    metric(
+        "agent_us",
+        &["timing", "mean_agent_us"],
+        Kind::Amount,
+        false,
+    ),
+];
+
+const fn metric(
+    name: &'static str,
+    path: &'static [&'static str],
+    kind: Kind,
+    default: bool,
+) -> Metric {
+    Metric {
+        name,
+        path,
+        kind,
+        default,
+    }
+}
+
+fn metric_by_name(name: &str) -> Option<&'static Metric> {
+    METRICS.iter().find(|m| m.name == name)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Unit {
+    Points,
+    Percent,
+}
+
+/// One `--fail-if` rule.
+pub struct Rule {
+    metric: &'static Metric,
+    above: bool,
+    threshold: f64,
+    unit: Unit,
+    text: String,
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// Reads `--fail-if` rules: comma-separated `METRIC<-Xpp`, `METRIC>+X%`, ….
+pub fn parse_rules(text: &str) -> Result<Vec<Rule>> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .map(parse_rule)
+        .collect()
+}
+
+fn parse_rule(text: &str) -> Result<Rule> {
+    let grammar = "expected METRIC<-Xpp, METRIC>+X%, METRIC<-X% or METRIC>+Xpp";
+    let Some(at) = text.find(['<', '>']) else {
+        bail!("--fail-if rule {text:?}: no < or > ({grammar})");
+    };
+    let name = text[..at].trim();
+    let above = text[at..].starts_with('>');
+    let rest = text[at + 1..].trim();
+    let Some(metric) = metric_by_name(name) else {
+        let known: Vec<&str> = METRICS.iter().map(|m| m.name).collect();
+        bail!(
+            "--fail-if rule {text:?}: unknown metric {name:?} (known: {})",
+            known.join(", ")
+        );
+    };
+    let (number, unit) = if let Some(n) = rest.strip_suffix("pp") {
+        (n, Unit::Points)
+    } else if let Some(n) = rest.strip_suffix('%') {
+        (n, Unit::Percent)
+    } else {
+        bail!("--fail-if rule {text:?}: the threshold needs a unit, pp or % ({grammar})");
+    };
+    let threshold: f64 = number
+        .trim()
+        .parse()
+        .ok()
+        .filter(|x: &f64| x.is_finite())
+        .with_context(|| {
+            format!("--fail-if rule {text:?}: {number:?} is not a number ({grammar})")
+        })?;
+    if unit == Unit::Points && metric.kind != Kind::Rate {
+        bail!("--fail-if rule {text:?}: {name} is not a rate; use % instead of pp");
+    }
+    Ok(Rule {
+        metric,
+        above,
+        threshold,
+        unit,
+        text: text.to_owned(),
+    })
+}
+
+/// A run folder's summary.json.
+pub struct Summary {
+    path: PathBuf,
+    strategies: Vec<(String, Value)>,
+}
+
+/// Reads `<dir>/summary.json`; errors name the file and the field.
+pub fn read_summary(dir: &Path) -> Result<Summary> {
+    let path = dir.join("summary.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("could not read {}", path.display()))?;
+    let json: Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not valid JSON", path.display()))?;
+    let Some(list) = json.get("strategies").and_then(Value::as_array) else {
+        bail!(
+            "{}: field `strategies` is missing or not a list",
+            path.display()
+        );
+    };
+    let mut strategies = Vec::new();
+    for (i, s) in list.iter().enumerate() {
+        let Some(name) = s.get("strategy").and_then(Value::as_str) else {
+            bail!(
+                "{}: strategies[{i}].strategy is missing or not a string",
+                path.display()
+            );
+        };
+        strategies.push((name.to_owned(), s.clone()));
+    }
+    Ok(Summary { path, strategies })
+}
+
+fn value_of(summary: &Summary, strategy: &str, figures: &Value, metric: &Metric) -> Result<f64> {
+    let mut at = figures;
+    for key in metric.path {
+        at = at.get(key).with_context(|| {
+            format!(
+                "{}: strategy {strategy}: field `{}` is missing (metric {})",
+                summary.path.display(),
+                metric.path.join("."),
+                metric.name
+            )
+        })?;
+    }
+    at.as_f64().with_context(|| {
+        format!(
+            "{}: strategy {strategy}: field `{}` is {at}, not a number",
+            summary.path.display(),
+            metric.path.join(".")
+        )
+    })
+}
+
+/// Percentage points for rates, percent of base for amounts.
+fn delta(base: f64, new: f64, unit: Unit) -> f64 {
+    match unit {
+        Unit::Points => (new - base) * 100.0,
+        Unit::Percent if base == 0.0 => {
+            if new == 0.0 {
+                0.0
+            } else {
+                f64::INFINITY.copysign(new)
+            }
+        }
+        Unit::Percent => (new - base) / base.abs() * 100.0,
+    }
+}
+
+fn show(value: f64, kind: Kind) -> String {
+    match kind {
+        Kind::Rate => format!("{value:.3}"),
+        Kind::Amount => format!("{value:.1}"),
+    }
+}
+
+fn show_delta(d: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Points => format!("{d:+.1}pp"),
+        Unit::Percent if d.is_infinite() => format!("{}inf%", if d > 0.0 { "+" } else { "-" }),
+        Unit::Percent => format!("{d:+.1}%"),
+    }
+}
+
+fn natural_unit(kind: Kind) -> Unit {
+    match kind {
+        Kind::Rate => Unit::Points,
+        Kind::Amount => Unit::Percent,
+    }
+}
+
+/// Compares the strategies of `base` and `new` on the default metrics and
+/// those `rules` name: hands the table to `emit` line by line (a line is out
+/// before a later figure can fail to read) and returns the breaches, a
+/// strategy of `base` missing from `new` among them.
+pub fn compare(
+    base: &Summary,
+    new: &Summary,
+    rules: &[Rule],
+    emit: &mut dyn FnMut(String),
+) -> Result<Vec<String>> {
+    let shown: Vec<&Metric> = METRICS
+        .iter()
+        .filter(|m| m.default || rules.iter().any(|r| r.metric.name == m.name))
+        .collect();
+    let mut breaches: Vec<String> = Vec::new();
+    emit(format!(
+        "{:<12} {:<20} {:>12} {:>12} {:>10}",
+        "strategy", "metric", "base", "new", "delta"
+    ));
+    for (name, base_figures) in &base.strategies {
+        let Some((_, new_figures)) = new.strategies.iter().find(|(n, _)| n == name) else {
+            emit(format!("{name:<12} (missing in {})", new.path.display()));
+            breaches.push(format!(
+                "strategy {name} is missing in {}",
+                new.path.display()
+            ));
+            continue;
+        };
+        for metric in &shown {
+            let b = value_of(base, name, base_figures, metric)?;
+            let n = value_of(new, name, new_figures, metric)?;
+            let unit = natural_unit(metric.kind);
+            let timing = if metric.path.first() == Some(&"timing") {
+                "  (timing)"
+            } else {
+                ""
+            };
+            emit(format!(
+                "{:<12} {:<20} {:>12} {:>12} {:>10}{timing}",
+                name,
+                metric.name,
+                show(b, metric.kind),
+                show(n, metric.kind),
+                show_delta(delta(b, n, unit), unit)
+            ));
+            for rule in rules.iter().filter(|r| r.metric.name == metric.name) {
+                let d = delta(b, n, rule.unit);
+                let hit = if rule.above {
+                    d > rule.threshold
+                } else {
+                    d < rule.threshold
+                };
+                if hit {
+                    breaches.push(format!(
+                        "{name} {}: {} → {} ({}) breaks {rule}",
+                        metric.name,
+                        show(b, metric.kind),
+                        show(n, metric.kind),
+                        show_delta(d, rule.unit)
+                    ));
+                }
+            }
+        }
+    }
+    for (name, _) in &new.strategies {
+        if !base.strategies.iter().any(|(n, _)| n == name) {
+            emit(format!("{name:<12} (new: not in {})", base.path.display()));
+        }
+    }
+    Ok(breaches)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rules_parse_with_units_and_signs() {
+        let rules = parse_rules("step_sr<-2pp, tokens>+10%,task_sr<-0.5pp,engine_us>50%").unwrap();
+        let got: Vec<(&str, bool, f64, Unit)> = rules
+            .iter()
+            .map(|r| (r.metric.name, r.above, r.threshold, r.unit))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("step_sr", false, -2.0, Unit::Points),
+                ("tokens", true, 10.0, Unit::Percent),
+                ("task_sr", false, -0.5, Unit::Points),
+                ("engine_us", true, 50.0, Unit::Percent),
+            ]
+        );
+    }
+
+    #[test]
+    fn bad_rules_say_what_is_wrong() {
+        let err = |text: &str| format!("{:#}", parse_rules(text).err().unwrap());
+        assert!(err("step_rate<-2pp").contains("unknown metric \"step_rate\""));
+        assert!(err("step_sr-2pp").contains("no < or >"));
+        assert!(err("step_sr<-2").contains("needs a unit"));
+        assert!(err("step_sr<-twopp").contains("\"-two\" is not a number"));
+        assert!(err("tokens>+2pp").contains("tokens is not a rate"));
+    }
+
+    #[test]
+    fn deltas_in_points_and_percent() {
+        assert!((delta(0.80, 0.75, Unit::Points) + 5.0).abs() < 1e-9);
+        assert!((delta(200.0, 230.0, Unit::Percent) - 15.0).abs() < 1e-9);
+        assert_eq!(delta(0.0, 0.0, Unit::Percent), 0.0);
+        assert_eq!(delta(0.0, 3.0, Unit::Percent), f64::INFINITY);
+    }
+}

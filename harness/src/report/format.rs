@@ -1,0 +1,49 @@
+//! Text both the Markdown and the HTML report print: rates with intervals, verdicts, task scores, expected and given actions.
+
+use crate::results::Row;
+
+use super::metrics::Estimate;
+use super::significance::Comparison;
+
+/// `0.812 [0.750, 0.870]`.
+pub fn rate(e: &Estimate) -> String {
+    format!("{:.3} [{:.3}, {:.3}]", e.value, e.low, e.high)
+}
+
+/// "significant at 0.05" or "not significant".
+pub fn verdict(c: &Comparison) -> &'static str {
+    if c.significant {
+        "significant at 0.05"
+    } else {
+        "not significant"
+    }
+}
+
+/// Steps passed and steps run of one task under one strategy.
+pub fn task_score(rows: &[Row], task: &str, strategy: &str) -> (usize, usize) {
+    rows.iter()
+        .filter(|r| r.task == task && r.strategy == strategy)
+        .fold((0, 0), |(p, n), r| (p + usize::from(r.success), n + 1))
+}
+
+/// The expected step as one line: `click #sign-in`, `type #email ada@example.com`.
+pub fn expected(r: &Row) -> String {
+    let text = format!(
+        "{} {} {}",
+        r.expected_op.as_str(),
+        r.expected_target,
+        r.expected_value.as_deref().unwrap_or("")
+    );
+    text.trim().to_owned()
+}
+
+/// The agent's answer as one line.
+pub fn got(r: &Row) -> String {
+    let text = format!(
+        "{} {} {}",
+        r.op.map_or("—", |o| o.as_str()),
+        r.reference.as_deref().unwrap_or(""),
+        r.value.as_deref().unwrap_or("")
+    );
+    text.trim().to_owned()
+}

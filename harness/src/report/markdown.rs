@@ -1,0 +1,160 @@
+//! `report.md`: the run's tables in Markdown, every page-derived string escaped.
+
+use std::fmt::Write as _;
+
+use crate::results::Row;
+
+use super::escape::md;
+use super::figures::Report;
+use super::format::{expected, got, rate, task_score, verdict};
+use super::metrics::{self, Agreement};
+
+/// The whole report.
+pub fn render(report: &Report) -> String {
+    let manifest = &report.manifest;
+    let summaries = &report.summaries;
+    let rows = &report.rows;
+    let tasks = report.tasks_run();
+    let mut out = String::new();
+    let _ = writeln!(out, "# pagesnap run: suite {}\n", md(&manifest.suite));
+    if !manifest.description.is_empty() {
+        let _ = writeln!(out, "{}\n", md(&manifest.description));
+    }
+    let _ = writeln!(
+        out,
+        "Agent `{}`, {} tasks, {} steps per strategy. Rates with 95% bootstrap intervals \
+         ({} resamples of tasks, fixed seed). Tokens: the agent's input tokens (o200k_base of \
+         the prompt for local agents); image tokens by OpenAI's formula. Analysis µs: page build \
+         and analysis of a step's recording, done once per step for every strategy; render µs: \
+         the strategy's own rendering.\n",
+        md(&manifest.agent),
+        tasks.len(),
+        tasks.iter().map(|t| t.steps).sum::<usize>(),
+        metrics::RESAMPLES,
+    );
+    out.push_str(
+        "| strategy | steps | target recall | element acc. | op F1 | op macro-F1 | step SR | task SR | \
+         input tok | image tok | invalid | halluc. refs | faults | analysis µs (mean) | render µs (mean) | errors |\n",
+    );
+    out.push_str("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for s in summaries {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.3} | {} | {} | {:.0} | {:.0} | {} | {} | {} | {:.0} | {:.0} | {} |",
+            md(&s.strategy),
+            s.steps,
+            rate(&s.target_recall),
+            rate(&s.element_accuracy),
+            rate(&s.operation_f1),
+            s.op_macro_f1,
+            rate(&s.step_success),
+            rate(&s.task_success),
+            s.mean_input_tokens,
+            s.mean_image_tokens,
+            rate(&s.invalid_rate),
+            rate(&s.hallucination_rate),
+            s.faults.values().sum::<usize>(),
+            s.timing.mean_analysis_us,
+            s.timing.mean_engine_us,
+            s.errors,
+        );
+    }
+    out.push_str("\n## Significance\n\n");
+    out.push_str(
+        "Step success, paired on the steps both strategies ran: McNemar's exact test \
+         (two-sided) and a paired bootstrap over tasks of the SR difference (95%).\n\n",
+    );
+    if report.comparisons.is_empty() {
+        out.push_str("One strategy only: nothing to compare.\n");
+    } else {
+        out.push_str("| A | B | steps | A only | B only | SR(A) − SR(B) | p | verdict |\n");
+        out.push_str("|---|---|---|---|---|---|---|---|\n");
+        for c in &report.comparisons {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {:+.3} [{:+.3}, {:+.3}] | {:.4} | {} |",
+                md(&c.a),
+                md(&c.b),
+                c.steps,
+                c.a_only,
+                c.b_only,
+                c.difference.value,
+                c.difference.low,
+                c.difference.high,
+                c.p_value,
+                verdict(c),
+            );
+        }
+    }
+    if let Some(overall) = report.judge {
+        out.push_str("\n## LLM judge agreement with the rule judge\n\n");
+        out.push_str("| strategy | steps | accuracy | Cohen's kappa |\n|---|---|---|---|\n");
+        let line = |name: &str, a: &Agreement| {
+            format!(
+                "| {} | {} | {:.3} | {} |\n",
+                md(name),
+                a.steps,
+                a.accuracy,
+                a.kappa.map_or("—".to_owned(), |k| format!("{k:.3}"))
+            )
+        };
+        for s in summaries {
+            if let Some(a) = &s.judge {
+                out.push_str(&line(&s.strategy, a));
+            }
+        }
+        out.push_str(&line("all", &overall));
+        let tasks_judged: Vec<String> = summaries
+            .iter()
+            .filter_map(|s| s.task_judge.as_ref().map(|a| line(&s.strategy, a)))
+            .collect();
+        if !tasks_judged.is_empty() {
+            out.push_str("\nPer task (the judge saw the whole action sequence; column `steps` counts tasks):\n\n");
+            out.push_str("| strategy | tasks | accuracy | Cohen's kappa |\n|---|---|---|---|\n");
+            out.extend(tasks_judged);
+        }
+    }
+    out.push_str("\n## Tasks\n\n");
+    out.push_str("Steps passed per task and strategy.\n\n| task |");
+    for s in summaries {
+        let _ = write!(out, " {} |", md(&s.strategy));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(summaries.len()));
+    out.push('\n');
+    for task in &tasks {
+        let _ = write!(out, "| {} |", md(&task.id));
+        for s in summaries {
+            let (passed, total) = task_score(rows, &task.id, &s.strategy);
+            let mark = if passed == total && total > 0 {
+                "✓"
+            } else {
+                "✗"
+            };
+            let _ = write!(out, " {mark} {passed}/{total} |");
+        }
+        out.push('\n');
+    }
+    out.push_str("\n## Failed steps\n\n");
+    let failed: Vec<&Row> = rows.iter().filter(|r| !r.success).collect();
+    if failed.is_empty() {
+        out.push_str("None.\n");
+    } else {
+        out.push_str(
+            "| task | step | strategy | expected | got | error |\n|---|---|---|---|---|---|\n",
+        );
+        for r in failed {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} |",
+                md(&r.task),
+                r.step,
+                md(&r.strategy),
+                md(&expected(r)),
+                md(&got(r)),
+                md(r.error.as_deref().unwrap_or("")),
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,20 @@
+//! Reports of a run folder's rows: metrics, significance, `results.csv`, `summary.json`, `report.md`, `report.html`.
+//!
+//! Reports read rows from [`crate::results`], never from a runner: the same
+//! writers serve a fresh run, a resumed one and a merge of shards.
+
+mod charts;
+pub mod csv;
+pub mod diff;
+pub mod escape;
+mod figures;
+mod format;
+pub mod html;
+pub mod markdown;
+pub mod merge;
+pub mod metrics;
+pub mod significance;
+mod write;
+
+pub use figures::Report;
+pub use write::write_all;

@@ -1,0 +1,74 @@
+//! Report writers: `results.csv`, `timings.csv`, `summary.json`, `report.md`, `report.html` — page-derived strings escaped in each.
+//!
+//! Everything but `timings.csv`, the `timing` parts of `summary.json` and the
+//! latency charts of `report.html` is a function of the rows' judged content,
+//! so the same inputs give the same bytes.
+
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::figures::Report;
+use super::metrics::{self, Agreement, StrategySummary};
+use super::significance::{self, Comparison};
+use super::{csv, html, markdown};
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    suite: &'a str,
+    agent: &'a str,
+    tasks: usize,
+    bootstrap: Bootstrap,
+    strategies: &'a [StrategySummary],
+    judge: Option<Agreement>,
+    significance: Significance<'a>,
+}
+
+#[derive(Serialize)]
+struct Bootstrap {
+    resamples: usize,
+    seed: u64,
+    unit: &'static str,
+    level: f64,
+}
+
+#[derive(Serialize)]
+struct Significance<'a> {
+    test: &'static str,
+    alpha: f64,
+    comparisons: &'a [Comparison],
+}
+
+/// Writes every report file into `out`.
+pub fn write_all(out: &Path, report: &Report) -> Result<()> {
+    write(&out.join("results.csv"), &csv::results(&report.rows))?;
+    write(&out.join("timings.csv"), &csv::timings(&report.rows))?;
+    let summary = Summary {
+        suite: &report.manifest.suite,
+        agent: &report.manifest.agent,
+        tasks: report.tasks_run().len(),
+        bootstrap: Bootstrap {
+            resamples: metrics::RESAMPLES,
+            seed: metrics::SEED,
+            unit: "task",
+            level: 0.95,
+        },
+        strategies: &report.summaries,
+        judge: report.judge,
+        significance: Significance {
+            test: "McNemar exact (two-sided) on step success; paired bootstrap over tasks for the SR difference",
+            alpha: significance::ALPHA,
+            comparisons: &report.comparisons,
+        },
+    };
+    let mut json = serde_json::to_string_pretty(&summary)?;
+    json.push('\n');
+    write(&out.join("summary.json"), &json)?;
+    write(&out.join("report.md"), &markdown::render(report))?;
+    write(&out.join("report.html"), &html::render(report))
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_context(|| format!("could not write {}", path.display()))
+}
