@@ -23,7 +23,7 @@ fn observe(name: &str, page: &Page) -> Observation {
 
 /// Every ref is unique, printed, and names an actionable node.
 fn assert_refs_sound(page: &Page, observation: &Observation, printed: impl Fn(&str) -> String) {
-    let analysis = Analysis::new(&page);
+    let analysis = Analysis::new(page);
     let mut seen = std::collections::BTreeSet::new();
     for (reference, id) in &observation.refs {
         assert!(seen.insert(reference.clone()), "duplicate ref {reference}");

@@ -42,7 +42,7 @@ fn observe_all(page: &Page, png: &[u8]) -> Vec<(&'static str, Observation)> {
 }
 
 fn check_refs(page: &Page, name: &str, observation: &Observation) {
-    let analysis = Analysis::new(&page);
+    let analysis = Analysis::new(page);
     let mut seen = HashSet::new();
     for (reference, id) in &observation.refs {
         assert!(

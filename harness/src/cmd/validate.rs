@@ -87,8 +87,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         compare(
             &path.display().to_string(),
             &recording,
-            &page,
-            &analysis,
+            page,
+            analysis,
             &mut report,
             &mut kinds,
         );

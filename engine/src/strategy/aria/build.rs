@@ -165,14 +165,13 @@ pub(super) fn to_aria_node<'p>(ctx: &Context<'p>, id: NodeId) -> Option<AriaNode
         props: Vec::new(),
         children: Vec::new(),
     };
-    if element.is("input") || element.is("textarea") {
-        if !matches!(input_type(element), "checkbox" | "radio" | "file")
-            && let Some(value) = ctx.value(id)
-        {
-            let in_viewport = ctx.analysis.visibility[i].in_viewport;
-            node.children
-                .push(Child::Text(Cow::Owned(value), in_viewport));
-        }
+    if (element.is("input") || element.is("textarea"))
+        && !matches!(input_type(element), "checkbox" | "radio" | "file")
+        && let Some(value) = ctx.value(id)
+    {
+        let in_viewport = ctx.analysis.visibility[i].in_viewport;
+        node.children
+            .push(Child::Text(Cow::Owned(value), in_viewport));
     }
     Some(node)
 }
