@@ -2,16 +2,16 @@
 
 use std::borrow::Cow;
 
-use crate::analyze::{ModalKind, NameSource, Strength};
+use crate::analyze::{Checked, ModalKind, NameSource, Strength};
 use crate::observation::{Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta};
 use crate::page::{Node, NodeId, Page};
 use crate::passes::{Context, Options, Target, redact, viewport};
 
 /// The printed states of a node (`disabled`, `checked`, `level=2`, …).
-pub(crate) fn state_words(ctx: &Context<'_>, id: NodeId) -> Vec<String> {
+fn state_words(ctx: &Context<'_>, id: NodeId) -> Vec<String> {
     let s = &ctx.analysis.states[id.index()];
     let mut out = Vec::new();
-    use crate::analyze::Checked;
+
     match s.checked {
         Some(Checked::True) => out.push("checked".to_owned()),
         Some(Checked::Mixed) => out.push("checked=mixed".to_owned()),
@@ -49,8 +49,8 @@ pub(crate) fn state_words(ctx: &Context<'_>, id: NodeId) -> Vec<String> {
     out
 }
 
-/// The meta item of a target, with its ref printed by `format_ref`.
-pub(crate) fn item(ctx: &Context<'_>, target: &Target, reference: String) -> Item {
+/// The meta item of a target, with its printed ref.
+fn item(ctx: &Context<'_>, target: &Target, reference: String) -> Item {
     let id = target.id;
     let analysis = ctx.analysis;
     let name = analysis.name(id);
@@ -272,7 +272,7 @@ pub(crate) fn complete(ctx: &Context<'_>, meta: &mut Meta, truncated: usize) {
 /// aimount's `exactUiClaims`: `safe` when at most 10% of the refs are weakly
 /// named and none is unnamed; `unsafe` when more than half are weak or
 /// unnamed, or more than 25% unnamed; `partial` otherwise.
-pub(crate) fn honesty(counts: &Counts) -> Honesty {
+fn honesty(counts: &Counts) -> Honesty {
     let total = counts.interactive;
     let weak_or_unknown = counts.weak + counts.unknown;
     let claims = if total == 0 {
@@ -299,7 +299,7 @@ const CONTEXT_NODES: usize = 400;
 const CONTEXT_WORDS: usize = 12;
 
 /// The word for a name source in meta and text.
-pub(crate) fn name_source_word(source: NameSource) -> &'static str {
+fn name_source_word(source: NameSource) -> &'static str {
     match source {
         NameSource::Text => "text",
         NameSource::AriaLabel => "aria-label",
@@ -314,7 +314,7 @@ pub(crate) fn name_source_word(source: NameSource) -> &'static str {
 }
 
 /// The word for a name strength.
-pub(crate) fn strength_word(strength: Strength) -> &'static str {
+fn strength_word(strength: Strength) -> &'static str {
     match strength {
         Strength::Strong => "strong",
         Strength::Weak => "weak",
