@@ -53,8 +53,7 @@ impl Dom {
         let mut tree_root = Vec::with_capacity(len);
         let mut ids: HashMap<String, Vec<(NodeId, NodeId)>> = HashMap::new();
         let mut display = Vec::with_capacity(len);
-        let mut wrapping_labels = Vec::new();
-        let mut for_labels = Vec::new();
+        let mut label_elements = Vec::new();
         for id in page.ids() {
             let root = match page.node(id) {
                 Node::Document { .. } | Node::ShadowRoot(_) => id,
@@ -79,11 +78,7 @@ impl Dom {
                 }
             }
             if element.is("label") {
-                if element.has_attr("for") {
-                    for_labels.push(id);
-                } else {
-                    wrapping_labels.push(id);
-                }
+                label_elements.push(id);
             }
         }
         let mut dom = Dom {
@@ -93,10 +88,8 @@ impl Dom {
             label_control: HashMap::new(),
             display,
         };
-        // Labels in tree order: merge the two lists back into document order.
-        let mut all_labels: Vec<NodeId> = for_labels.into_iter().chain(wrapping_labels).collect();
-        all_labels.sort_unstable();
-        for label in all_labels {
+        // After the pass: `for` may name an element later in the document.
+        for label in label_elements {
             let control = match page.element(label).and_then(|e| e.attr("for")) {
                 Some(target) => dom
                     .element_by_id(label, target)

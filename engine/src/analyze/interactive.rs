@@ -32,7 +32,7 @@
 //! Disabled controls stay interactive: [`States::disabled`] reports them, and
 //! an agent may need to see that the submit button exists but is disabled.
 
-use super::dom::{Dom, tabindex};
+use super::dom::{Dom, input_type, tabindex};
 use super::{Role, States, Visibility};
 use crate::page::{Element, Node, NodeId, Page};
 
@@ -95,19 +95,12 @@ fn explicit_widget_role(element: &Element) -> bool {
         .is_some_and(|role| is_widget_role(&role))
 }
 
-fn is_hidden_input(element: &Element) -> bool {
-    element.is("input")
-        && element
-            .attr("type")
-            .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden"))
-}
-
 fn is_native_control(element: &Element) -> bool {
     match element.name.as_str() {
         _ if element.ns != crate::page::Namespace::Html => false,
         "a" | "area" => element.has_attr("href"),
         "button" | "select" | "textarea" => true,
-        "input" => !is_hidden_input(element),
+        "input" => input_type(element) != "hidden",
         "video" | "audio" => element.has_attr("controls"),
         _ => false,
     }
