@@ -2,7 +2,9 @@
 
 mod chromium;
 mod record;
+mod session;
 mod snapshot;
+mod state;
 
 pub use chromium::{Chromium, OpenOptions};
 pub use record::{Job, Written, record};
