@@ -17,6 +17,7 @@
 //!   binary `pagesnap` only parses and dispatches to it.
 
 pub mod agent;
+pub mod bench;
 pub mod capture;
 pub mod cmd;
 pub mod judge;

@@ -23,6 +23,8 @@ enum Command {
     Inspect(cmd::inspect::Args),
     /// Render a recording through an observation strategy (text, --meta JSON, PNG for som).
     Snapshot(cmd::snapshot::Args),
+    /// Time warm live observations per page, side by side with Playwright's ariaSnapshot() (--vs-playwright).
+    BenchLive(cmd::bench_live::Args),
     /// Every strategy on every recording: refs, real tokens (o200k/cl100k), image tokens, engine µs.
     Compare(cmd::compare::Args),
     /// List the observation strategies, or explain one.
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Command::Snapshot(args) => cmd::snapshot::run(args),
         Command::Strategies(args) => cmd::snapshot::strategies(args),
         Command::Compare(args) => cmd::compare::run(args),
+        Command::BenchLive(args) => cmd::bench_live::run(args),
         Command::Run(args) => cmd::run::run(args),
         Command::Merge(args) => cmd::merge::run(args),
         Command::Diff(args) => cmd::diff::run(args),

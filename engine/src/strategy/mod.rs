@@ -25,6 +25,11 @@ pub trait Strategy: Sync {
     fn full_page_by_default(&self) -> bool {
         true
     }
+    /// Whether the strategy reads the viewport screenshot
+    /// ([`Options::screenshot`]); a live capture takes one only then.
+    fn needs_screenshot(&self) -> bool {
+        false
+    }
     /// Renders an observation.
     fn observe(
         &self,

@@ -15,6 +15,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use futures::StreamExt;
 
 use super::WaitFor;
+use super::failure::Watch;
 use super::session::ChromiumSession;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
@@ -49,6 +50,7 @@ pub struct Chromium {
     browser: Browser,
     handler: tokio::task::JoinHandle<()>,
     version: String,
+    watch: Watch,
     _profile: tempfile::TempDir,
 }
 
@@ -97,10 +99,14 @@ impl Chromium {
             .await
             .map(|v| v.product)
             .unwrap_or_else(|_| "Chromium (unknown version)".to_owned());
+        let watch = Watch::start(&browser)
+            .await
+            .context("could not listen for crashed and closed tabs")?;
         Ok(Chromium {
             browser,
             handler,
             version,
+            watch,
             _profile: profile,
         })
     }
@@ -149,11 +155,15 @@ impl Chromium {
                 .execute(NavigateParams::new(navigate_url))
                 .await
         });
+        let target = page.target_id().clone();
         let session = ChromiumSession {
             page,
             version: self.version.clone(),
             display_url,
             url: url.clone(),
+            target,
+            watch: self.watch.clone(),
+            limit: options.timeout,
         };
         let loaded = session
             .wait_loaded(options.timeout.saturating_sub(started.elapsed()))
@@ -178,6 +188,11 @@ impl Chromium {
         }
         session.settle().await?;
         Ok(session)
+    }
+
+    /// The browser's product string, e.g. `Chrome/156.0.8078.73`.
+    pub fn version(&self) -> &str {
+        &self.version
     }
 
     /// Closes the browser and waits for the process to exit.

@@ -1,13 +1,19 @@
 //! Capturing live pages into Recordings: the `Capture` interface, scripted actions, and the Chromium backend.
 
 mod chromium;
+mod failure;
+mod live;
 mod record;
 mod session;
 mod snapshot;
 mod state;
 
 pub use chromium::{Chromium, OpenOptions};
+pub use failure::TabError;
+pub use live::{Live, Timings};
 pub use record::{Job, Written, record};
+pub use session::ChromiumSession;
+pub use state::{Call, CaptureTimings, Needs, Png};
 
 use std::time::Duration;
 
@@ -24,12 +30,12 @@ pub fn runtime() -> Result<tokio::runtime::Runtime> {
         .context("could not start the async runtime")
 }
 
-/// A captured page state: the recording and its viewport screenshot (PNG).
+/// A captured page state: the recording and, when asked for, its viewport screenshot (PNG).
 pub struct Captured {
     /// The recording.
     pub recording: Recording,
-    /// PNG bytes of the viewport.
-    pub screenshot: Vec<u8>,
+    /// PNG bytes of the viewport ([`Needs::screenshot`]).
+    pub screenshot: Option<Vec<u8>>,
 }
 
 /// One open page that can be acted on and captured. Implemented by

@@ -45,7 +45,12 @@ pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
     states
         .iter()
         .map(|(stem, captured)| {
-            let (path, bytes) = store::write(stem, &captured.recording, &captured.screenshot)?;
+            // `Capture::capture` takes everything `Needs::RECORD` names, the screenshot included.
+            let screenshot = captured
+                .screenshot
+                .as_deref()
+                .context("internal: a recording was captured without its screenshot")?;
+            let (path, bytes) = store::write(stem, &captured.recording, screenshot)?;
             Ok(Written {
                 path,
                 bytes,

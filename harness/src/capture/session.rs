@@ -1,16 +1,17 @@
 //! One open tab: scripts, load and selector waits, settling, and the scripted actions of `--then`.
 
-use std::collections::HashSet;
+use std::future::Future;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
-use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
-use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, GetPropertiesParams};
+use chromiumoxide::cdp::browser_protocol::target::TargetId;
+use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use pagesnap_engine::recording::{AxNode, DomCounts};
 
-use super::{Action, Capture, Captured, WaitFor};
+use super::failure::{Gone, TabError, Watch};
+use super::{Action, Capture, Captured, Needs, WaitFor};
 
 /// One open tab.
 pub struct ChromiumSession {
@@ -18,6 +19,10 @@ pub struct ChromiumSession {
     pub(super) version: String,
     pub(super) url: String,
     pub(super) display_url: String,
+    pub(super) target: TargetId,
+    pub(super) watch: Watch,
+    /// How long one CDP call may go unanswered.
+    pub(super) limit: Duration,
 }
 
 const COUNTS_JS: &str = r#"(() => {
@@ -37,37 +42,75 @@ const COUNTS_JS: &str = r#"(() => {
   return JSON.stringify(acc);
 })()"#;
 
-pub(super) const HOSTS_JS: &str = r#"(() => {
-  const hosts = [];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) { hosts.push(el); walk(el.shadowRoot); }
-      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
-        let doc = null;
-        try { doc = el.contentDocument; } catch (e) {}
-        if (doc) walk(doc);
-      }
-    }
-  };
-  walk(document);
-  return hosts;
-})()"#;
-
-pub(super) const ACTIVE_JS: &str = r#"(() => {
-  let el = document.activeElement;
-  for (;;) {
-    if (el && el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
-    if (el && (el.tagName === 'IFRAME' || el.tagName === 'FRAME')) {
-      let doc = null;
-      try { doc = el.contentDocument; } catch (e) {}
-      if (doc && doc.activeElement && doc.activeElement !== doc.body) { el = doc.activeElement; continue; }
-    }
-    break;
-  }
-  return (el && el !== document.body && el !== document.documentElement) ? el : null;
-})()"#;
-
 impl ChromiumSession {
+    /// The page as given (`file:fixtures/…` for local files).
+    pub fn url(&self) -> &str {
+        &self.display_url
+    }
+
+    #[doc(hidden)]
+    pub fn cdp_page(&self) -> &CdpPage {
+        &self.page
+    }
+
+    /// The URL loaded (`file:///…` for local files).
+    pub fn loaded_url(&self) -> &str {
+        &self.url
+    }
+
+    /// Closes the tab.
+    pub async fn close(self) {
+        let _ = self.call("Page.close", self.page.clone().close()).await;
+    }
+
+    /// Awaits one CDP call, unless the tab crashes or closes first, or the
+    /// call goes unanswered past the session's limit: each gives a
+    /// [`TabError`] naming the page and the call.
+    pub(super) async fn call<T>(
+        &self,
+        name: &'static str,
+        future: impl Future<Output = chromiumoxide::error::Result<T>>,
+    ) -> Result<T, TabError> {
+        if let Some(gone) = self.watch.state(&self.target) {
+            return Err(self.gone(gone, name));
+        }
+        tokio::select! {
+            result = future => match result {
+                Ok(value) => Ok(value),
+                Err(err) => {
+                    // The error may be the first sign of a crash or a close;
+                    // the browser's report follows within moments.
+                    let report = tokio::time::timeout(
+                        Duration::from_millis(250),
+                        self.watch.until_gone(&self.target),
+                    );
+                    match report.await {
+                        Ok(gone) => Err(self.gone(gone, name)),
+                        Err(_) => Err(TabError::Failed {
+                            url: self.url.clone(),
+                            call: name,
+                            message: err.to_string(),
+                        }),
+                    }
+                }
+            },
+            gone = self.watch.until_gone(&self.target) => Err(self.gone(gone, name)),
+            () = tokio::time::sleep(self.limit) => Err(TabError::NoAnswer {
+                url: self.url.clone(),
+                call: name,
+                limit: self.limit,
+            }),
+        }
+    }
+
+    fn gone(&self, gone: Gone, call: &'static str) -> TabError {
+        let url = self.url.clone();
+        match gone {
+            Gone::Crashed => TabError::Crashed { url, call },
+            Gone::Closed => TabError::Closed { url, call },
+        }
+    }
+
     pub(super) async fn eval(&self, expression: &str) -> Result<serde_json::Value> {
         let params = EvaluateParams::builder()
             .expression(expression)
@@ -76,10 +119,8 @@ impl ChromiumSession {
             .build()
             .map_err(|err| anyhow!("{err}"))?;
         let result = self
-            .page
-            .execute(params)
-            .await
-            .with_context(|| format!("evaluating script in {}", self.url))?;
+            .call("Runtime.evaluate", self.page.execute(params))
+            .await?;
         if let Some(exception) = &result.result.exception_details {
             bail!("script failed in {}: {}", self.url, exception.text);
         }
@@ -96,20 +137,28 @@ impl ChromiumSession {
         loop {
             // A page that navigates away mid-poll destroys the context; retry.
             // `about:blank` is the tab before our navigation committed.
-            if let Ok(state) = self
+            match self
                 .eval("location.href === 'about:blank' ? 'blank' : document.readyState")
                 .await
             {
-                if state.as_str() == Some("complete") {
-                    return Ok(());
+                Ok(state) if state.as_str() == Some("complete") => return Ok(()),
+                Err(err)
+                    if matches!(
+                        err.downcast_ref::<TabError>(),
+                        Some(TabError::Closed { .. } | TabError::Crashed { .. })
+                    ) =>
+                {
+                    return Err(err);
                 }
+                // Not loaded yet, or a navigation replaced the context.
+                Ok(_) | Err(_) => {}
             }
             if started.elapsed() >= limit {
-                bail!(
-                    "loading {} timed out after {:.1} s (the --timeout limit): the load event never fired",
-                    self.url,
-                    limit.as_secs_f64()
-                );
+                return Err(TabError::NeverLoaded {
+                    url: self.url.clone(),
+                    limit,
+                }
+                .into());
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
@@ -171,61 +220,6 @@ impl ChromiumSession {
         )
         .await?;
         Ok(())
-    }
-
-    pub(super) async fn backend_id_of_js(&self, expression: &str) -> Result<Option<i64>> {
-        let params = EvaluateParams::builder()
-            .expression(expression)
-            .return_by_value(false)
-            .build()
-            .map_err(|err| anyhow!("{err}"))?;
-        let result = self.page.execute(params).await?;
-        let Some(object_id) = result.result.result.object_id.clone() else {
-            return Ok(None);
-        };
-        let described = self
-            .page
-            .execute(DescribeNodeParams::builder().object_id(object_id).build())
-            .await?;
-        Ok(Some(*described.result.node.backend_node_id.inner()))
-    }
-
-    /// Backend ids of the elements an expression returns as an array.
-    pub(super) async fn backend_ids_of_js(&self, expression: &str) -> Result<HashSet<i64>> {
-        let params = EvaluateParams::builder()
-            .expression(expression)
-            .return_by_value(false)
-            .build()
-            .map_err(|err| anyhow!("{err}"))?;
-        let result = self.page.execute(params).await?;
-        let Some(array) = result.result.result.object_id.clone() else {
-            return Ok(HashSet::new());
-        };
-        let properties = self
-            .page
-            .execute(
-                GetPropertiesParams::builder()
-                    .object_id(array)
-                    .own_properties(true)
-                    .build()
-                    .map_err(|err| anyhow!("{err}"))?,
-            )
-            .await?;
-        let mut ids = HashSet::new();
-        for property in &properties.result.result {
-            if property.name.parse::<usize>().is_err() {
-                continue;
-            }
-            let Some(object_id) = property.value.as_ref().and_then(|v| v.object_id.clone()) else {
-                continue;
-            };
-            let described = self
-                .page
-                .execute(DescribeNodeParams::builder().object_id(object_id).build())
-                .await?;
-            ids.insert(*described.result.node.backend_node_id.inner());
-        }
-        Ok(ids)
     }
 
     /// Element counts as page scripts see them (main document, open shadow trees, iframes).
@@ -345,6 +339,6 @@ impl Capture for ChromiumSession {
     }
 
     async fn capture(&mut self) -> Result<Captured> {
-        self.capture_state().await
+        Ok(self.capture_with(Needs::RECORD).await?.0)
     }
 }

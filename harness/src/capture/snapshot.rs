@@ -34,9 +34,15 @@ const CDATA_NODE: i64 = 4;
 const DOCUMENT_NODE: i64 = 9;
 const FRAGMENT_NODE: i64 = 11;
 
+/// `scrollLeft`, `scrollTop`, `scrollWidth`, `scrollHeight`, then
+/// `clientLeft`, `clientTop`, `clientWidth`, `clientHeight` of an element.
+pub(crate) type Boxes = [f64; 8];
+
 /// Facts gathered outside the snapshot, keyed by backend node id.
 #[derive(Default)]
 pub(crate) struct Extras {
+    /// Scroll and client boxes of the [`scroll_candidates`].
+    pub boxes: HashMap<i64, Boxes>,
     /// `<dialog>` elements matching `:modal`.
     pub modal: HashSet<i64>,
     /// Elements hosting an open shadow root (found by script), needed where
@@ -437,16 +443,9 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                         .as_ref()
                         .and_then(|p| p.get(k))
                         .and_then(|&p| u32::try_from(p).ok());
-                    let scroll = layout
-                        .scroll_rects
-                        .as_ref()
-                        .and_then(|r| r.get(k))
-                        .and_then(|r| rect(r.inner()));
-                    let client = layout
-                        .client_rects
-                        .as_ref()
-                        .and_then(|r| r.get(k))
-                        .and_then(|r| rect(r.inner()));
+                    let boxes = extras.boxes.get(&backend);
+                    let scroll = boxes.and_then(|b| rect(&b[..4]));
+                    let client = boxes.and_then(|b| rect(&b[4..]));
                     if let (Some(scroll), Some(client)) = (scroll, client) {
                         let overflows = scroll.width > client.width + 1.0
                             || scroll.height > client.height + 1.0;
@@ -512,6 +511,53 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
             });
         }
     }
+    out
+}
+
+/// Elements whose scroll and client boxes a recording needs, by backend node
+/// id: scroll containers (computed `overflow-x` or `overflow-y` of `auto`,
+/// `scroll`, `hidden` or `overlay`) and frames, whose content box places
+/// their document. Asking for these few instead of every element's DOM rects
+/// (`includeDOMRects`) halves the snapshot's cost.
+pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<i64> {
+    let strings = Strings(&snapshot.strings);
+    let position = |name: &str| COMPUTED_STYLES.iter().position(|s| *s == name);
+    let (Some(overflow_x), Some(overflow_y)) = (position("overflow-x"), position("overflow-y"))
+    else {
+        return Vec::new();
+    };
+    let scrolls = |value: &str| matches!(value, "auto" | "scroll" | "hidden" | "overlay");
+    let mut out = Vec::new();
+    for doc in &snapshot.documents {
+        let nodes = &doc.nodes;
+        let frames = rare_ints(nodes.content_document_index.as_ref());
+        for (k, &node) in doc.layout.node_index.iter().enumerate() {
+            let Some(styles) = doc.layout.styles.get(k) else {
+                continue;
+            };
+            let styles = styles.inner();
+            let value = |i: usize| styles.get(i).map_or("", |s| strings.get(s));
+            if !(scrolls(value(overflow_x))
+                || scrolls(value(overflow_y))
+                || frames.contains_key(&node))
+            {
+                continue;
+            }
+            let backend = usize::try_from(node)
+                .ok()
+                .and_then(|i| nodes.backend_node_id.as_ref()?.get(i))
+                .map(|b| *b.inner());
+            let is_element = usize::try_from(node)
+                .ok()
+                .and_then(|i| nodes.node_type.as_ref()?.get(i))
+                == Some(&ELEMENT_NODE);
+            if let (Some(backend), true) = (backend, is_element) {
+                out.push(backend);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
     out
 }
 

@@ -1,5 +1,6 @@
 //! One module per `pagesnap` subcommand.
 
+pub mod bench_live;
 pub mod compare;
 pub mod diff;
 mod flags;

@@ -56,7 +56,7 @@ pub struct Args {
     each: Option<PathBuf>,
 }
 
-fn parse_viewport(text: &str) -> Result<(u32, u32), String> {
+pub(super) fn parse_viewport(text: &str) -> Result<(u32, u32), String> {
     let (w, h) = text
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT (e.g. 1280x720)"))?;
@@ -264,7 +264,7 @@ fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<V
         .collect())
 }
 
-fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+pub(super) fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     for entry in
         std::fs::read_dir(dir).with_context(|| format!("could not list {}", dir.display()))?
     {

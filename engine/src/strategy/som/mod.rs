@@ -35,6 +35,10 @@ impl Strategy for Som {
         false
     }
 
+    fn needs_screenshot(&self) -> bool {
+        true
+    }
+
     fn observe(
         &self,
         analyzed: &Analyzed,

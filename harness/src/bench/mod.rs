@@ -1,0 +1,358 @@
+//! Live benchmarks: per page, the first and the warm live observations, and Playwright's own `ariaSnapshot()` on the same page in the same run.
+//!
+//! Each page is loaded once per side. pagesnap observes it through every
+//! strategy asked for (the first call, then `runs` warm calls each);
+//! Playwright's helper then loads it in its own browser (the same Chromium
+//! build) and times `page.locator('body').ariaSnapshot()` the same way.
+//! Results stream out page by page, so an interrupted run keeps what it
+//! measured.
+
+pub mod playwright;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use pagesnap_engine::recording::NodeKind;
+use pagesnap_engine::strategy::{Options, Strategy};
+use serde::Serialize;
+
+use crate::capture::{Chromium, ChromiumSession, OpenOptions};
+use crate::report::metrics::quantile;
+use playwright::Playwright;
+
+/// What to measure.
+pub struct Config {
+    /// Pages: local `.html` files or URLs.
+    pub pages: Vec<String>,
+    /// Strategies, each timed on every page.
+    pub strategies: Vec<&'static dyn Strategy>,
+    /// Warm observations per page and strategy (after the first).
+    pub runs: usize,
+    /// Viewport and load limit.
+    pub open: OpenOptions,
+    /// Let pages reach the network.
+    pub network: bool,
+    /// Time Playwright's `ariaSnapshot()` too.
+    pub vs_playwright: bool,
+}
+
+/// One page × strategy.
+#[derive(Clone, Debug, Serialize)]
+pub struct PageResult {
+    /// The page as given.
+    pub page: String,
+    /// The strategy.
+    pub strategy: &'static str,
+    /// Elements in the captured page (every tree).
+    pub elements: usize,
+    /// The first observation after load, ms.
+    pub first_ms: f64,
+    /// The warm observations, ms, in order.
+    pub warm_ms: Vec<f64>,
+    /// Median capture time of the warm observations, ms.
+    pub capture_ms: f64,
+    /// Median engine time (analysis + render) of the warm observations, ms.
+    pub engine_ms: f64,
+    /// Median latency of each capture call over the warm observations, ms.
+    pub calls: BTreeMap<&'static str, f64>,
+    /// Playwright's first `ariaSnapshot()`, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playwright_first_ms: Option<f64>,
+    /// Playwright's warm calls, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playwright_warm_ms: Option<Vec<f64>>,
+    /// Median warm ms over Playwright's median warm ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<f64>,
+}
+
+/// A page that could not be measured.
+#[derive(Clone, Debug, Serialize)]
+pub struct PageError {
+    /// The page as given.
+    pub page: String,
+    /// Why, naming the page and the step.
+    pub error: String,
+}
+
+/// One strategy over every measured page.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Always true: tells the summary line from page lines.
+    pub summary: bool,
+    /// The strategy.
+    pub strategy: &'static str,
+    /// Pages measured.
+    pub pages: usize,
+    /// Pages that failed (listed on their own lines).
+    pub failed: usize,
+    /// Median over pages of each page's first observation, ms.
+    pub median_first_ms: f64,
+    /// Median over pages of each page's median warm observation, ms.
+    pub median_warm_ms: f64,
+    /// 90th percentile over pages of each page's median warm observation, ms.
+    pub p90_warm_ms: f64,
+    /// Median over pages of the median capture time, ms.
+    pub median_capture_ms: f64,
+    /// Median over pages of the median engine time, ms.
+    pub median_engine_ms: f64,
+    /// Median over pages of each capture call's median, ms.
+    pub calls: BTreeMap<&'static str, f64>,
+    /// Playwright's median first call over pages, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playwright_median_first_ms: Option<f64>,
+    /// Playwright's median warm call over pages, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playwright_median_warm_ms: Option<f64>,
+    /// Median of the per-page ratios.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median_ratio: Option<f64>,
+    /// 90th percentile of the per-page ratios.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub p90_ratio: Option<f64>,
+    /// The page with the most elements.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub largest: Option<Largest>,
+    /// playwright-core's version, when compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playwright: Option<String>,
+}
+
+/// The largest page's figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct Largest {
+    /// The page.
+    pub page: String,
+    /// Its elements.
+    pub elements: usize,
+    /// Its median warm observation, ms.
+    pub warm_ms: f64,
+    /// Its ratio to Playwright, when compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratio: Option<f64>,
+}
+
+/// One line of output, as it is measured.
+pub enum Event<'a> {
+    /// Both browsers are up.
+    Started {
+        /// pagesnap's Chromium.
+        browser: &'a str,
+        /// Playwright's version and browser, when compared.
+        playwright: Option<(&'a str, &'a str)>,
+    },
+    /// A page × strategy was measured.
+    Page(&'a PageResult),
+    /// A page failed.
+    Failed(&'a PageError),
+}
+
+/// Everything a run measured.
+pub struct Outcome {
+    /// Per page × strategy.
+    pub results: Vec<PageResult>,
+    /// Pages that failed.
+    pub errors: Vec<PageError>,
+    /// Per strategy, in the order asked for.
+    pub summaries: Vec<Summary>,
+}
+
+fn ms(elapsed: Duration) -> f64 {
+    elapsed.as_secs_f64() * 1000.0
+}
+
+fn median(values: impl IntoIterator<Item = f64>) -> f64 {
+    let mut sorted: Vec<f64> = values.into_iter().collect();
+    sorted.sort_by(f64::total_cmp);
+    quantile(&sorted, 0.5)
+}
+
+fn p90(values: impl IntoIterator<Item = f64>) -> f64 {
+    let mut sorted: Vec<f64> = values.into_iter().collect();
+    sorted.sort_by(f64::total_cmp);
+    quantile(&sorted, 0.9)
+}
+
+/// Runs the benchmark, reporting each page as it is measured.
+pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<Outcome> {
+    let chromium = Chromium::launch(config.network).await?;
+    let mut playwright = if config.vs_playwright {
+        Some(tokio::task::block_in_place(Playwright::start)?)
+    } else {
+        None
+    };
+    report(Event::Started {
+        browser: chromium.version(),
+        playwright: playwright
+            .as_ref()
+            .map(|p| (p.version.as_str(), p.browser.as_str())),
+    });
+    let mut outcome = Outcome {
+        results: Vec::new(),
+        errors: Vec::new(),
+        summaries: Vec::new(),
+    };
+    for page in &config.pages {
+        match measure_page(&chromium, playwright.as_mut(), page, config).await {
+            Ok(results) => {
+                for result in results {
+                    report(Event::Page(&result));
+                    outcome.results.push(result);
+                }
+            }
+            Err(err) => {
+                let error = PageError {
+                    page: page.clone(),
+                    error: format!("{err:#}"),
+                };
+                report(Event::Failed(&error));
+                outcome.errors.push(error);
+            }
+        }
+    }
+    chromium.close().await?;
+    let version = playwright.as_ref().map(|p| p.version.clone());
+    drop(playwright);
+    outcome.summaries = config
+        .strategies
+        .iter()
+        .map(|strategy| Summary {
+            playwright: version.clone(),
+            ..summarize(strategy.name(), &outcome, config)
+        })
+        .collect();
+    Ok(outcome)
+}
+
+async fn measure_page(
+    chromium: &Chromium,
+    playwright: Option<&mut Playwright>,
+    page: &str,
+    config: &Config,
+) -> Result<Vec<PageResult>> {
+    let session = chromium.open(page, &config.open).await?;
+    let url = session.loaded_url().to_owned();
+    let measured = measure_session(&session, page, config).await;
+    session.close().await;
+    let mut results = measured?;
+    if let Some(playwright) = playwright {
+        let timed = tokio::task::block_in_place(|| {
+            playwright.measure(
+                &url,
+                config.runs,
+                (config.open.width, config.open.height),
+                config.open.timeout,
+            )
+        })?;
+        let theirs = median(timed.warm_ms.iter().copied());
+        for result in &mut results {
+            let ours = median(result.warm_ms.iter().copied());
+            result.ratio = (theirs > 0.0).then(|| ours / theirs);
+            result.playwright_first_ms = Some(timed.first_ms);
+            result.playwright_warm_ms = Some(timed.warm_ms.clone());
+        }
+    }
+    Ok(results)
+}
+
+async fn measure_session(
+    session: &ChromiumSession,
+    page: &str,
+    config: &Config,
+) -> Result<Vec<PageResult>> {
+    let options = Options::default();
+    let mut results = Vec::new();
+    for &strategy in &config.strategies {
+        let started = Instant::now();
+        let first = session.observe(strategy, &options).await?;
+        let first_ms = ms(started.elapsed());
+        let elements = first
+            .captured
+            .recording
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Element)
+            .count();
+        let mut warm = Vec::with_capacity(config.runs);
+        for _ in 0..config.runs {
+            let started = Instant::now();
+            let live = session.observe(strategy, &options).await?;
+            warm.push((ms(started.elapsed()), live.timings));
+        }
+        let mut calls: BTreeMap<&'static str, Vec<f64>> = BTreeMap::new();
+        for (_, timings) in &warm {
+            for call in &timings.capture.calls {
+                calls.entry(call.name).or_default().push(ms(call.elapsed));
+            }
+        }
+        results.push(PageResult {
+            page: page.to_owned(),
+            strategy: strategy.name(),
+            elements,
+            first_ms,
+            warm_ms: warm.iter().map(|(ms, _)| *ms).collect(),
+            capture_ms: median(warm.iter().map(|(_, t)| ms(t.capture.total))),
+            engine_ms: median(warm.iter().map(|(_, t)| ms(t.engine()))),
+            calls: calls
+                .into_iter()
+                .map(|(name, values)| (name, median(values)))
+                .collect(),
+            playwright_first_ms: None,
+            playwright_warm_ms: None,
+            ratio: None,
+        });
+    }
+    Ok(results)
+}
+
+fn summarize(strategy: &'static str, outcome: &Outcome, config: &Config) -> Summary {
+    let rows: Vec<&PageResult> = outcome
+        .results
+        .iter()
+        .filter(|r| r.strategy == strategy)
+        .collect();
+    let warm = |r: &PageResult| median(r.warm_ms.iter().copied());
+    let ratios: Vec<f64> = rows.iter().filter_map(|r| r.ratio).collect();
+    let compared = config.vs_playwright && !ratios.is_empty();
+    let mut calls: BTreeMap<&'static str, Vec<f64>> = BTreeMap::new();
+    for row in &rows {
+        for (name, value) in &row.calls {
+            calls.entry(name).or_default().push(*value);
+        }
+    }
+    let largest = rows.iter().max_by_key(|r| r.elements).map(|r| Largest {
+        page: r.page.clone(),
+        elements: r.elements,
+        warm_ms: warm(r),
+        ratio: r.ratio,
+    });
+    Summary {
+        summary: true,
+        strategy,
+        pages: rows.len(),
+        failed: outcome.errors.len(),
+        median_first_ms: median(rows.iter().map(|r| r.first_ms)),
+        median_warm_ms: median(rows.iter().map(|r| warm(r))),
+        p90_warm_ms: p90(rows.iter().map(|r| warm(r))),
+        median_capture_ms: median(rows.iter().map(|r| r.capture_ms)),
+        median_engine_ms: median(rows.iter().map(|r| r.engine_ms)),
+        calls: calls
+            .into_iter()
+            .map(|(name, values)| (name, median(values)))
+            .collect(),
+        playwright_median_first_ms: compared
+            .then(|| median(rows.iter().filter_map(|r| r.playwright_first_ms))),
+        playwright_median_warm_ms: compared.then(|| {
+            median(
+                rows.iter()
+                    .filter_map(|r| r.playwright_warm_ms.as_ref())
+                    .map(|w| median(w.iter().copied())),
+            )
+        }),
+        median_ratio: compared.then(|| median(ratios.iter().copied())),
+        p90_ratio: compared.then(|| p90(ratios.iter().copied())),
+        largest,
+        playwright: None,
+    }
+}

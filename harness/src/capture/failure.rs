@@ -1,0 +1,136 @@
+//! Named failures of a live tab — a page that never loads, a closed tab, a crashed renderer, a call that never answers — and the watch that notices the last three.
+//!
+//! A CDP call to a tab whose renderer crashed, or that was closed, may never
+//! be answered. The browser announces both (`Target.targetCrashed`,
+//! `Target.targetDestroyed`); [`Watch`] records them per target so that every
+//! call of a session can stop waiting at once and say which happened.
+
+use std::time::Duration;
+
+use chromiumoxide::Browser;
+use chromiumoxide::cdp::browser_protocol::target::{
+    EventTargetCrashed, EventTargetDestroyed, TargetId,
+};
+use futures::StreamExt;
+use tokio::sync::watch;
+
+/// Why a live tab could not be observed. Every variant names the page.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TabError {
+    /// The load event did not fire within the limit.
+    #[error(
+        "loading {url} timed out after {:.1} s (the --timeout limit): the load event never fired",
+        limit.as_secs_f64()
+    )]
+    NeverLoaded {
+        /// The page.
+        url: String,
+        /// The limit that passed.
+        limit: Duration,
+    },
+    /// The tab was closed (by the page, the user or another client).
+    #[error("{url}: the tab was closed during {call}")]
+    Closed {
+        /// The page.
+        url: String,
+        /// The CDP call that was waiting.
+        call: &'static str,
+    },
+    /// The tab's renderer process crashed (out of memory, a killed process, a browser bug).
+    #[error("{url}: the page's renderer crashed during {call}")]
+    Crashed {
+        /// The page.
+        url: String,
+        /// The CDP call that was waiting.
+        call: &'static str,
+    },
+    /// A call got no answer within the limit while the tab still existed.
+    #[error("{url}: {call} got no answer within {:.1} s (the --timeout limit)", limit.as_secs_f64())]
+    NoAnswer {
+        /// The page.
+        url: String,
+        /// The CDP call.
+        call: &'static str,
+        /// The limit that passed.
+        limit: Duration,
+    },
+    /// The browser answered with an error.
+    #[error("{url}: {call} failed: {message}")]
+    Failed {
+        /// The page.
+        url: String,
+        /// The CDP call.
+        call: &'static str,
+        /// The browser's or the client's message.
+        message: String,
+    },
+}
+
+/// What happened to a tab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Gone {
+    /// `Target.targetCrashed`.
+    Crashed,
+    /// `Target.targetDestroyed`.
+    Closed,
+}
+
+/// Targets the browser reported crashed or destroyed, in the order reported.
+pub type GoneTargets = Vec<(TargetId, Gone)>;
+
+/// The browser's reports of crashed and destroyed tabs, shared by every session.
+#[derive(Clone)]
+pub struct Watch {
+    gone: watch::Receiver<GoneTargets>,
+}
+
+impl Watch {
+    /// Starts listening to `browser`'s target events. The listeners end with
+    /// the browser's connection.
+    pub async fn start(browser: &Browser) -> anyhow::Result<Watch> {
+        let (sender, gone) = watch::channel(GoneTargets::new());
+        let mut crashed = browser.event_listener::<EventTargetCrashed>().await?;
+        let mut destroyed = browser.event_listener::<EventTargetDestroyed>().await?;
+        tokio::spawn(async move {
+            loop {
+                let (target, what) = tokio::select! {
+                    Some(event) = crashed.next() => (event.target_id.clone(), Gone::Crashed),
+                    Some(event) = destroyed.next() => (event.target_id.clone(), Gone::Closed),
+                    else => break,
+                };
+                sender.send_modify(|gone| {
+                    // A crashed tab is later destroyed too; the crash is the cause.
+                    if !gone.iter().any(|(t, _)| *t == target) {
+                        gone.push((target, what));
+                    }
+                });
+            }
+        });
+        Ok(Watch { gone })
+    }
+
+    /// What happened to `target`, if anything.
+    pub fn state(&self, target: &TargetId) -> Option<Gone> {
+        self.gone
+            .borrow()
+            .iter()
+            .find(|(t, _)| t == target)
+            .map(|(_, what)| *what)
+    }
+
+    /// Resolves when `target` crashes or is destroyed (never, if it is not).
+    pub async fn until_gone(&self, target: &TargetId) -> Gone {
+        let mut gone = self.gone.clone();
+        let result = gone
+            .wait_for(|list| list.iter().any(|(t, _)| t == target))
+            .await
+            .ok()
+            .and_then(|list| list.iter().find(|(t, _)| t == target).map(|(_, w)| *w));
+        match result {
+            Some(what) => what,
+            // The listener ended with the connection: nothing will be reported.
+            None => std::future::pending().await,
+        }
+    }
+}

@@ -1,0 +1,87 @@
+//! Observing a live tab: capture only what a strategy needs, then analyse and render it in memory — the path an agent pays at every step.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use pagesnap_engine::observation::Observation;
+use pagesnap_engine::strategy::{Options, Strategy};
+
+use super::Captured;
+use super::session::ChromiumSession;
+use super::state::{CaptureTimings, Needs};
+use crate::observe;
+
+/// One live observation and what it cost.
+pub struct Live {
+    /// What the model would read.
+    pub observation: Observation,
+    /// The state it was rendered from (its screenshot only if the strategy needed one).
+    pub captured: Captured,
+    /// Where the time went.
+    pub timings: Timings,
+}
+
+/// Where the time of one live observation went.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timings {
+    /// The capture: each CDP call, the join into a recording, its wall time.
+    pub capture: CaptureTimings,
+    /// Building the page and analysing it.
+    pub analysis: Duration,
+    /// Rendering the strategy.
+    pub render: Duration,
+    /// Wall time, capture to observation.
+    pub total: Duration,
+}
+
+impl Timings {
+    /// Analysis and render: the engine's part.
+    pub fn engine(&self) -> Duration {
+        self.analysis + self.render
+    }
+}
+
+impl ChromiumSession {
+    /// Observes the tab's current state through `strategy`, capturing only
+    /// what it needs ([`Needs::observe`]). Nothing is written to disk.
+    pub async fn observe(&self, strategy: &dyn Strategy, options: &Options<'_>) -> Result<Live> {
+        self.observe_with(strategy, options, Needs::observe(strategy))
+            .await
+    }
+
+    /// Observes with an explicit capture: `Needs::RECORD` also keeps what a
+    /// recording for the archive holds (`snapshot --save`).
+    pub async fn observe_with(
+        &self,
+        strategy: &dyn Strategy,
+        options: &Options<'_>,
+        needs: Needs,
+    ) -> Result<Live> {
+        let started = Instant::now();
+        let (captured, capture) = self.capture_with(needs).await?;
+        // The engine computes for a few milliseconds (more on huge pages);
+        // let the runtime move the CDP handler to the other worker meanwhile.
+        let (analysed, rendered) = tokio::task::block_in_place(|| {
+            let analysed = observe::analyze(&captured.recording);
+            let options = Options {
+                screenshot: captured.screenshot.as_deref().or(options.screenshot),
+                ..options.clone()
+            };
+            let rendered = observe::render(&analysed.page, strategy, &options);
+            (analysed.elapsed, rendered)
+        });
+        let observation = rendered
+            .observation
+            .with_context(|| format!("{}: strategy {}", self.url(), strategy.name()))?;
+        Ok(Live {
+            observation,
+            captured,
+            timings: Timings {
+                capture,
+                analysis: analysed,
+                render: rendered.elapsed,
+                total: started.elapsed(),
+            },
+        })
+    }
+}

@@ -1,0 +1,212 @@
+//! `pagesnap bench-live`: warm live observations per page, side by side with Playwright's own `ariaSnapshot()` in the same run.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+
+use crate::bench::{self, Config, Event, PageResult, Summary};
+use crate::capture::{self, OpenOptions};
+
+/// Arguments of `pagesnap bench-live`.
+#[derive(clap::Args)]
+#[command(after_help = "Examples:\n  \
+pagesnap bench-live ../shared/corpus/readability --vs-playwright\n  \
+pagesnap bench-live page.html --strategy aria,flat,som --runs 10 --json")]
+pub struct Args {
+    /// Pages: .html files, folders of them (searched recursively, sorted) or URLs.
+    #[arg(required = true)]
+    pages: Vec<String>,
+    /// Strategies to time, comma-separated.
+    #[arg(long, short, default_value = "aria", value_delimiter = ',')]
+    strategy: Vec<String>,
+    /// Warm observations per page and strategy, after the first.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    runs: u64,
+    /// Print one JSON object per page and strategy, then one summary object per strategy.
+    #[arg(long)]
+    json: bool,
+    /// Also time Playwright's `page.locator('body').ariaSnapshot()` on every page (Node.js helper
+    /// scripts/playwright/bench-aria.mjs, playwright-core driving the same Chromium).
+    #[arg(long)]
+    vs_playwright: bool,
+    /// Viewport size in CSS pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = super::record::parse_viewport)]
+    viewport: (u32, u32),
+    /// Limit in seconds for loading a page and for each browser call.
+    #[arg(long, default_value_t = 30)]
+    timeout: u64,
+    /// Let pages reach the network (by default only 127.0.0.1/localhost resolve).
+    #[arg(long)]
+    network: bool,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let strategies = super::flags::strategies_named(&args.strategy)?;
+    let mut pages = Vec::new();
+    for page in &args.pages {
+        let path = Path::new(page);
+        if page.contains("://") {
+            pages.push(page.clone());
+        } else if path.is_dir() {
+            let mut found = Vec::new();
+            super::record::collect_html(path, &mut found)?;
+            found.sort();
+            if found.is_empty() {
+                bail!("{page}: no .html files found");
+            }
+            pages.extend(found.into_iter().map(|p| p.display().to_string()));
+        } else if path.is_file() {
+            pages.push(page.clone());
+        } else {
+            bail!("{page}: no such file or directory (expected .html files, folders or URLs)");
+        }
+    }
+    let config = Config {
+        pages,
+        strategies,
+        runs: args.runs as usize,
+        open: OpenOptions {
+            width: args.viewport.0,
+            height: args.viewport.1,
+            timeout: Duration::from_secs(args.timeout),
+            ..OpenOptions::default()
+        },
+        network: args.network,
+        vs_playwright: args.vs_playwright,
+    };
+    let json = args.json;
+    let outcome = capture::runtime()?.block_on(bench::run(&config, |event| {
+        if json {
+            print_json(&event);
+        } else {
+            print_human(&event, config.vs_playwright);
+        }
+    }))?;
+    for summary in &outcome.summaries {
+        if json {
+            println!("{}", serde_json::to_string(summary).unwrap_or_default());
+        } else {
+            print_summary(summary);
+        }
+    }
+    if !outcome.errors.is_empty() {
+        eprintln!(
+            "{} of {} pages failed",
+            outcome.errors.len(),
+            config.pages.len()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_json(event: &Event<'_>) {
+    let line = match event {
+        Event::Started { .. } => return,
+        Event::Page(result) => serde_json::to_string(result),
+        Event::Failed(error) => serde_json::to_string(error),
+    };
+    println!("{}", line.unwrap_or_default());
+    let _ = std::io::stdout().flush();
+}
+
+fn median_of(values: &[f64]) -> f64 {
+    let mut sorted = values.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    crate::report::metrics::quantile(&sorted, 0.5)
+}
+
+fn print_human(event: &Event<'_>, vs_playwright: bool) {
+    match event {
+        Event::Started {
+            browser,
+            playwright,
+        } => {
+            println!("pagesnap on {browser}");
+            if let Some((version, browser)) = playwright {
+                println!("Playwright {version} on {browser}");
+            }
+            print!(
+                "{:<44} {:<11} {:>8} {:>8} {:>8} {:>8} {:>8}",
+                "page", "strategy", "elements", "first", "warm", "capture", "engine"
+            );
+            if vs_playwright {
+                print!(" │ {:>8} {:>8} {:>6}", "PW first", "PW warm", "ratio");
+            }
+            println!("   (ms; warm = median)");
+        }
+        Event::Page(result) => print_page(result),
+        Event::Failed(error) => eprintln!("error: {}", error.error),
+    }
+    let _ = std::io::stdout().flush();
+}
+
+fn print_page(r: &PageResult) {
+    let page = if r.page.chars().count() > 44 {
+        let tail: String = r.page.chars().rev().take(43).collect();
+        format!("…{}", tail.chars().rev().collect::<String>())
+    } else {
+        r.page.clone()
+    };
+    print!(
+        "{page:<44} {:<11} {:>8} {:>8.1} {:>8.1} {:>8.1} {:>8.1}",
+        r.strategy,
+        r.elements,
+        r.first_ms,
+        median_of(&r.warm_ms),
+        r.capture_ms,
+        r.engine_ms
+    );
+    if let (Some(first), Some(warm), Some(ratio)) =
+        (r.playwright_first_ms, &r.playwright_warm_ms, r.ratio)
+    {
+        print!(" │ {first:>8.1} {:>8.1} {ratio:>6.2}", median_of(warm));
+    }
+    println!();
+}
+
+fn print_summary(s: &Summary) {
+    println!();
+    println!(
+        "{}: {} pages; first {:.1} ms, warm median {:.1} ms, p90 {:.1} ms (capture {:.1}, engine {:.1})",
+        s.strategy,
+        s.pages,
+        s.median_first_ms,
+        s.median_warm_ms,
+        s.p90_warm_ms,
+        s.median_capture_ms,
+        s.median_engine_ms
+    );
+    if let (Some(first), Some(warm), Some(median), Some(p90)) = (
+        s.playwright_median_first_ms,
+        s.playwright_median_warm_ms,
+        s.median_ratio,
+        s.p90_ratio,
+    ) {
+        println!(
+            "  Playwright ariaSnapshot(): first {first:.1} ms, warm median {warm:.1} ms; ratio median {median:.2}×, p90 {p90:.2}×"
+        );
+    }
+    if let Some(largest) = &s.largest {
+        print!(
+            "  largest page: {} ({} elements), warm {:.1} ms",
+            largest.page, largest.elements, largest.warm_ms
+        );
+        if let Some(ratio) = largest.ratio {
+            print!(", {ratio:.2}× Playwright");
+        }
+        println!();
+    }
+    let calls: Vec<String> = s
+        .calls
+        .iter()
+        .map(|(name, ms)| format!("{name} {ms:.1}"))
+        .collect();
+    println!(
+        "  capture calls (median ms, concurrent): {}",
+        calls.join(", ")
+    );
+}
