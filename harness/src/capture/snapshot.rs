@@ -518,8 +518,9 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
 /// id: scroll containers (computed `overflow-x` or `overflow-y` of `auto`,
 /// `scroll`, `hidden` or `overlay`) and frames, whose content box places
 /// their document. Asking for these few instead of every element's DOM rects
-/// (`includeDOMRects`) halves the snapshot's cost.
-pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<i64> {
+/// (`includeDOMRects`) halves the snapshot's cost. One list per document:
+/// a script can read the elements of one document (one JavaScript world) at once.
+pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<Vec<i64>> {
     let strings = Strings(&snapshot.strings);
     let position = |name: &str| COMPUTED_STYLES.iter().position(|s| *s == name);
     let (Some(overflow_x), Some(overflow_y)) = (position("overflow-x"), position("overflow-y"))
@@ -529,6 +530,7 @@ pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<i64> {
     let scrolls = |value: &str| matches!(value, "auto" | "scroll" | "hidden" | "overlay");
     let mut out = Vec::new();
     for doc in &snapshot.documents {
+        let mut ids = Vec::new();
         let nodes = &doc.nodes;
         let frames = rare_ints(nodes.content_document_index.as_ref());
         for (k, &node) in doc.layout.node_index.iter().enumerate() {
@@ -552,12 +554,15 @@ pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<i64> {
                 .and_then(|i| nodes.node_type.as_ref()?.get(i))
                 == Some(&ELEMENT_NODE);
             if let (Some(backend), true) = (backend, is_element) {
-                out.push(backend);
+                ids.push(backend);
             }
         }
+        ids.sort_unstable();
+        ids.dedup();
+        if !ids.is_empty() {
+            out.push(ids);
+        }
     }
-    out.sort_unstable();
-    out.dedup();
     out
 }
 

@@ -206,12 +206,17 @@ impl ChromiumSession {
         let mut facts = facts?;
         let candidates = snapshot::scroll_candidates(&snap);
         if !candidates.is_empty() {
-            let (boxes, elapsed) = timed(self.boxes(&candidates, &group)).await;
+            let (boxes, elapsed) = timed(futures::future::join_all(
+                candidates.iter().map(|ids| self.boxes(ids, &group)),
+            ))
+            .await;
             timings.add(
                 "scroll boxes (DOM.resolveNode, Runtime.callFunctionOn)",
                 elapsed,
             );
-            facts.extras.boxes = boxes?;
+            for boxes in boxes {
+                facts.extras.boxes.extend(boxes?);
+            }
         }
         // Handles would otherwise live as long as the page: release them
         // without waiting (the next capture uses another group).
@@ -351,8 +356,9 @@ impl ChromiumSession {
         (result, calls)
     }
 
-    /// Scroll and client boxes of `elements` (backend node ids): each is
-    /// resolved to a handle (all at once), then one function reads them all.
+    /// Scroll and client boxes of `elements` (backend node ids of one
+    /// document): each is resolved to a handle (all at once), then one
+    /// function reads them all.
     /// An element gone since the snapshot is left out.
     async fn boxes(&self, elements: &[i64], group: &str) -> Result<HashMap<i64, Boxes>> {
         let resolved = futures::future::join_all(elements.iter().map(|&id| {
