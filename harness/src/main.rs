@@ -21,7 +21,7 @@ enum Command {
     Record(cmd::record::Args),
     /// Print a human summary of one or more recordings.
     Inspect(cmd::inspect::Args),
-    /// Render a recording through an observation strategy (text, --meta JSON, PNG for som).
+    /// Render a recording, or observe a live page (.html file or URL), through a strategy (text, --meta JSON, PNG for som).
     Snapshot(cmd::snapshot::Args),
     /// Time warm live observations per page, side by side with Playwright's ariaSnapshot() (--vs-playwright).
     BenchLive(cmd::bench_live::Args),

@@ -23,6 +23,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod common;
+use common::{install_playwright, require_tool};
+
 const MIN_AGREEMENT: f64 = 0.90;
 
 fn root() -> PathBuf {
@@ -36,47 +39,6 @@ fn root() -> PathBuf {
 fn target_dir() -> PathBuf {
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
     tmp.parent().map_or(tmp.clone(), Path::to_path_buf)
-}
-
-fn tool_version(tool: &str) -> Option<String> {
-    let output = Command::new(tool).arg("--version").output().ok()?;
-    output
-        .status
-        .success()
-        .then(|| String::from_utf8_lossy(&output.stdout).trim().to_owned())
-}
-
-fn require_tool(tool: &str) {
-    assert!(
-        tool_version(tool).is_some(),
-        "`{tool}` was not found: this test runs Playwright under Node.js. Install nodejs and npm \
-         (`scripts/setup` does: apt-get install nodejs npm)."
-    );
-}
-
-/// `npm ci` unless `node_modules` already holds the locked playwright-core.
-fn install_playwright(dir: &Path) {
-    let lock: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("package-lock.json")).unwrap())
-            .unwrap();
-    let wanted = lock["packages"]["node_modules/playwright-core"]["version"]
-        .as_str()
-        .unwrap()
-        .to_owned();
-    let installed = std::fs::read_to_string(dir.join("node_modules/playwright-core/package.json"))
-        .ok()
-        .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-        .and_then(|v| v["version"].as_str().map(str::to_owned));
-    if installed.as_deref() == Some(wanted.as_str()) {
-        return;
-    }
-    let status = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund", "--prefix"])
-        .arg(dir)
-        .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
-        .status()
-        .unwrap();
-    assert!(status.success(), "npm ci --prefix {} failed", dir.display());
 }
 
 /// An initial recording: `fixtures/<site>/<name>.json.gz` made from `page`.

@@ -436,6 +436,22 @@ mod som {
         assert_eq!(pixel(&decoded, 60, 15), [255, 255, 255], "centre untouched");
     }
 
+    /// A live capture takes a screenshot only for strategies that say they
+    /// need one: every other strategy must render without it.
+    #[test]
+    fn only_strategies_that_need_a_screenshot_fail_without_one() {
+        let page = button_page(0.0).page();
+        for strategy in pagesnap_engine::strategy::STRATEGIES {
+            let result = try_observe(strategy.name(), &page, &Options::default());
+            assert_eq!(
+                matches!(result, Err(ObserveError::MissingScreenshot { .. })),
+                strategy.needs_screenshot(),
+                "{}",
+                strategy.name()
+            );
+        }
+    }
+
     #[test]
     fn missing_screenshot_is_an_error() {
         let page = button_page(0.0).page();

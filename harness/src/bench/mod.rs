@@ -232,7 +232,7 @@ async fn measure_page(
     config: &Config,
 ) -> Result<Vec<PageResult>> {
     let session = chromium.open(page, &config.open).await?;
-    let url = session.loaded_url().to_owned();
+    let url = session.url().to_owned();
     let measured = measure_session(&session, page, config).await;
     session.close().await;
     let mut results = measured?;

@@ -72,7 +72,7 @@ impl ChromiumSession {
         });
         let observation = rendered
             .observation
-            .with_context(|| format!("{}: strategy {}", self.url(), strategy.name()))?;
+            .with_context(|| format!("{}: strategy {}", self.display_url(), strategy.name()))?;
         Ok(Live {
             observation,
             captured,

@@ -44,17 +44,17 @@ const COUNTS_JS: &str = r#"(() => {
 
 impl ChromiumSession {
     /// The page as given (`file:fixtures/…` for local files).
-    pub fn url(&self) -> &str {
+    pub fn display_url(&self) -> &str {
         &self.display_url
     }
 
-    #[doc(hidden)]
-    pub fn cdp_page(&self) -> &CdpPage {
+    /// The chromiumoxide page, for CDP calls pagesnap does not wrap.
+    pub fn cdp(&self) -> &CdpPage {
         &self.page
     }
 
     /// The URL loaded (`file:///…` for local files).
-    pub fn loaded_url(&self) -> &str {
+    pub fn url(&self) -> &str {
         &self.url
     }
 
@@ -156,7 +156,7 @@ impl ChromiumSession {
             if started.elapsed() >= limit {
                 return Err(TabError::NeverLoaded {
                     url: self.url.clone(),
-                    limit,
+                    limit: self.limit,
                 }
                 .into());
             }

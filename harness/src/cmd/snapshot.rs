@@ -1,19 +1,26 @@
-//! `pagesnap snapshot`: render one recording through one strategy (and `pagesnap strategies` to list them).
+//! `pagesnap snapshot`: render one recording, or observe one live page, through one strategy (and `pagesnap strategies` to list them).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
-use pagesnap_engine::observation::Observation;
-use pagesnap_engine::strategy::{Layer, Options, STRATEGIES};
+use std::time::Duration;
 
+use anyhow::{Context, Result, bail};
+use pagesnap_engine::observation::Observation;
+use pagesnap_engine::strategy::{Layer, Options, STRATEGIES, Strategy};
+
+use crate::capture::{self, Chromium, Needs, OpenOptions, WaitFor};
 use crate::{observe, store};
 
 /// Arguments of `pagesnap snapshot`.
 #[derive(clap::Args)]
+#[command(after_help = "Examples:\n  \
+pagesnap snapshot fixtures/login/initial.json.gz --strategy flat\n  \
+pagesnap snapshot fixtures/sites/login/index.html --strategy aria        (live: launch, load, observe)\n  \
+pagesnap snapshot http://127.0.0.1:8000/ --strategy som --out /tmp/som --save /tmp/rec")]
 pub struct Args {
-    /// The recording (`.json.gz`).
-    recording: PathBuf,
+    /// A recording (`.json.gz`), or a page to observe live: a local .html file or a URL.
+    target: String,
     /// Strategy name (see `pagesnap strategies`).
     #[arg(long, short, default_value = "aria")]
     strategy: String,
@@ -44,6 +51,93 @@ pub struct Args {
     /// Write text, meta and (for `som`) the PNG into this directory.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Live: also keep the recording (with its screenshot and Chromium's accessibility tree) in this
+    /// directory, as `<page>.json.gz` + `<page>.png`.
+    #[arg(long, value_name = "DIR")]
+    save: Option<PathBuf>,
+    /// Live: viewport size in CSS pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = super::record::parse_viewport)]
+    viewport: (u32, u32),
+    /// Live: scroll the window to this y (CSS pixels) before observing.
+    #[arg(long)]
+    scroll_y: Option<f64>,
+    /// Live: after load, wait until an element matches this CSS selector, or for a delay such as `300ms`.
+    #[arg(long)]
+    wait_for: Option<String>,
+    /// Live: limit in seconds for loading the page and for each browser call.
+    #[arg(long, default_value_t = 30)]
+    timeout: u64,
+    /// Live: let the page reach the network (by default only 127.0.0.1/localhost resolve).
+    #[arg(long)]
+    network: bool,
+}
+
+/// Whether `target` names a stored recording rather than a page to load.
+fn is_recording(target: &str) -> bool {
+    target.ends_with(".json.gz") && !target.contains("://")
+}
+
+/// Launches Chromium, loads the page, observes it once (keeping the
+/// recording with `--save`) and closes the browser.
+async fn live(args: &Args, strategy: &dyn Strategy, options: &Options<'_>) -> Result<Observation> {
+    let chromium = Chromium::launch(args.network).await?;
+    let result = async {
+        let open = OpenOptions {
+            width: args.viewport.0,
+            height: args.viewport.1,
+            scroll_y: args.scroll_y,
+            wait_for: args.wait_for.as_deref().map(WaitFor::parse),
+            timeout: Duration::from_secs(args.timeout),
+        };
+        let session = chromium.open(&args.target, &open).await?;
+        let needs = if args.save.is_some() {
+            Needs::RECORD
+        } else {
+            Needs::observe(strategy)
+        };
+        let live = session.observe_with(strategy, options, needs).await;
+        session.close().await;
+        let live = live?;
+        if let Some(dir) = &args.save {
+            let stem = dir.join(saved_name(&args.target));
+            let screenshot = live
+                .captured
+                .screenshot
+                .as_deref()
+                .context("internal: --save captured no screenshot")?;
+            let (path, _) = store::write(&stem, &live.captured.recording, screenshot)?;
+            eprintln!("saved {}", path.display());
+        }
+        Ok(live.observation)
+    }
+    .await;
+    chromium.close().await?;
+    result
+}
+
+/// `page` for `…/page.html`; the host for a URL (`127.0.0.1_8000`).
+fn saved_name(target: &str) -> String {
+    if let Some((_, rest)) = target.split_once("://") {
+        let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        let name: String = host
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        return if name.is_empty() {
+            "page".to_owned()
+        } else {
+            name
+        };
+    }
+    Path::new(target)
+        .file_stem()
+        .map_or_else(|| "page".to_owned(), |s| s.to_string_lossy().into_owned())
 }
 
 /// Arguments of `pagesnap strategies`.
@@ -94,28 +188,53 @@ pub fn run(args: Args) -> Result<ExitCode> {
     } else {
         None
     };
-    let observe = |path: &Path, previous: Option<&Observation>| -> Result<Observation> {
+    let base = Options {
+        full_page,
+        max_tokens: args.max_tokens,
+        layers,
+        active_layers: args.active_layers.clone(),
+        previous: None,
+        redact: !args.no_redact,
+        screenshot: None,
+    };
+    let recorded = |path: &Path, previous: Option<&Observation>| -> Result<Observation> {
         let loaded = store::load(path)?;
-        let options = Options {
-            full_page,
-            max_tokens: args.max_tokens,
-            layers: layers.clone(),
-            active_layers: args.active_layers.clone(),
-            previous,
-            redact: !args.no_redact,
-            screenshot: loaded.screenshot.as_deref(),
-        };
         let analysed = observe::analyze(&loaded.recording);
-        observe::render(&analysed.page, found, &options)
-            .observation
-            .with_context(|| format!("{}: strategy {}", path.display(), found.name()))
+        observe::render(
+            &analysed.page,
+            found,
+            &Options {
+                screenshot: loaded.screenshot.as_deref(),
+                previous,
+                ..base.clone()
+            },
+        )
+        .observation
+        .with_context(|| format!("{}: strategy {}", path.display(), found.name()))
     };
     let previous = args
         .previous
         .as_deref()
-        .map(|p| observe(p, None))
+        .map(|p| recorded(p, None))
         .transpose()?;
-    let observation = observe(&args.recording, previous.as_ref())?;
+    let observation = if is_recording(&args.target) {
+        recorded(Path::new(&args.target), previous.as_ref())?
+    } else {
+        if args.save.is_none() && args.target.ends_with(".gz") {
+            bail!(
+                "{}: recordings end in .json.gz; a live page is an .html file or a URL",
+                args.target
+            );
+        }
+        capture::runtime()?.block_on(live(
+            &args,
+            found,
+            &Options {
+                previous: previous.as_ref(),
+                ..base.clone()
+            },
+        ))?
+    };
     let meta = serde_json::to_string_pretty(&observation.meta)?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)

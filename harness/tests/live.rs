@@ -1,0 +1,407 @@
+//! The live path in real Chromium: live observations equal rendering a recording of the same state on every fixture site, `bench-live --json` has its documented shape, and a page that never loads, a closed tab and a crashed renderer give named errors, not hangs.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::io::Read as _;
+use std::net::TcpListener;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::page::CrashParams;
+use pagesnap_engine::observation::Observation;
+use pagesnap_engine::strategy::{Options, STRATEGIES};
+use pagesnap_harness::capture::{
+    self, Action, Capture, Chromium, ChromiumSession, Needs, OpenOptions, TabError, WaitFor,
+};
+use pagesnap_harness::{observe, store};
+
+mod common;
+use common::{install_playwright, pagesnap, require_tool, root, stderr, stdout};
+
+/// Renders every strategy from what `record` writes for the tab's current
+/// state, then observes the same state live, and compares text, refs and meta.
+async fn compare_state(session: &mut ChromiumSession, label: &str, dir: &Path) -> usize {
+    let captured = session.capture().await.unwrap();
+    let stem = dir.join(label.replace('/', "_"));
+    let screenshot = captured.screenshot.as_deref().unwrap();
+    let (path, _) = store::write(&stem, &captured.recording, screenshot).unwrap();
+    let loaded = store::load(&path).unwrap();
+    let analysed = observe::analyze(&loaded.recording);
+    let mut compared = 0;
+    for strategy in STRATEGIES {
+        let options = Options {
+            screenshot: loaded.screenshot.as_deref(),
+            ..Options::default()
+        };
+        let recorded: Observation = observe::render(&analysed.page, *strategy, &options)
+            .observation
+            .unwrap();
+        let live = session
+            .observe(*strategy, &Options::default())
+            .await
+            .unwrap_or_else(|err| panic!("{label} {}: {err:#}", strategy.name()));
+        assert_eq!(
+            live.captured.screenshot.is_some(),
+            strategy.needs_screenshot(),
+            "{label} {}: a screenshot only when the strategy reads one",
+            strategy.name()
+        );
+        assert!(
+            live.captured.recording.ax.is_empty(),
+            "{label}: a live observation does not fetch the accessibility oracle"
+        );
+        let live = live.observation;
+        assert_eq!(
+            live.text,
+            recorded.text,
+            "{label} {}: live text differs from the recorded render",
+            strategy.name()
+        );
+        let refs = |o: &Observation| -> Vec<String> {
+            o.meta
+                .items
+                .iter()
+                .map(|item| item.reference.clone())
+                .collect()
+        };
+        assert_eq!(
+            refs(&live),
+            refs(&recorded),
+            "{label} {}: refs",
+            strategy.name()
+        );
+        assert_eq!(
+            serde_json::to_value(&live.meta).unwrap(),
+            serde_json::to_value(&recorded.meta).unwrap(),
+            "{label} {}: meta",
+            strategy.name()
+        );
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn live_observations_equal_recorded_renders_on_every_fixture_site() {
+    let root = root();
+    let manifest: toml::Value = std::fs::read_to_string(root.join("fixtures/manifest.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let runtime = capture::runtime().unwrap();
+    let mut sites = std::collections::BTreeSet::new();
+    let mut states = 0;
+    runtime.block_on(async {
+        let chromium = Chromium::launch(false).await.unwrap();
+        for entry in manifest["recording"].as_array().unwrap() {
+            let field = |key: &str| entry.get(key).and_then(toml::Value::as_str);
+            let site = field("site").unwrap();
+            let page = field("page").unwrap_or("index.html");
+            let name = field("name").unwrap();
+            let (width, height) = field("viewport")
+                .and_then(|v| v.split_once('x'))
+                .map_or((1280, 720), |(w, h)| {
+                    (w.parse().unwrap(), h.parse().unwrap())
+                });
+            let options = OpenOptions {
+                width,
+                height,
+                scroll_y: entry.get("scroll_y").and_then(toml::Value::as_float),
+                wait_for: field("wait_for").map(WaitFor::parse),
+                timeout: Duration::from_secs(30),
+            };
+            let target = root.join("fixtures/sites").join(site).join(page);
+            let mut session = chromium
+                .open(target.to_str().unwrap(), &options)
+                .await
+                .unwrap();
+            let label = format!("{site}/{name}");
+            compare_state(&mut session, &label, dir.path()).await;
+            states += 1;
+            let steps = entry.get("then").and_then(toml::Value::as_array);
+            for (k, step) in steps.into_iter().flatten().enumerate() {
+                let action = Action::parse(step.as_str().unwrap()).unwrap();
+                session.apply(&action).await.unwrap();
+                compare_state(&mut session, &format!("{label}.step{}", k + 1), dir.path()).await;
+                states += 1;
+            }
+            session.close().await;
+            sites.insert(site.to_owned());
+        }
+        chromium.close().await.unwrap();
+    });
+    let fixture_sites = std::fs::read_dir(root.join("fixtures/sites"))
+        .unwrap()
+        .count();
+    assert_eq!(sites.len(), fixture_sites, "every fixture site is compared");
+    assert!(
+        states > sites.len(),
+        "steps are compared too ({states} states)"
+    );
+}
+
+#[test]
+fn a_page_that_never_answers_is_named_after_the_load_limit() {
+    // Accepts connections and never answers: the load event cannot fire.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            let mut stream = stream;
+            let mut buffer = [0u8; 1024];
+            let _ = stream.read(&mut buffer);
+            held.push(stream);
+        }
+    });
+    let url = format!("http://127.0.0.1:{port}/slow");
+    let runtime = capture::runtime().unwrap();
+    runtime.block_on(async {
+        let chromium = Chromium::launch(false).await.unwrap();
+        let started = Instant::now();
+        let options = OpenOptions {
+            timeout: Duration::from_secs(2),
+            ..OpenOptions::default()
+        };
+        let err = match chromium.open(&url, &options).await {
+            Ok(_) => panic!("a page that never answers must not open"),
+            Err(err) => err,
+        };
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "gave up after {:?}",
+            started.elapsed()
+        );
+        match err.downcast_ref::<TabError>() {
+            Some(TabError::NeverLoaded { url: named, limit }) => {
+                assert_eq!(named, &url);
+                assert_eq!(*limit, Duration::from_secs(2));
+            }
+            _ => panic!("expected NeverLoaded, got {err:#}"),
+        }
+        assert!(err.to_string().contains("never fired"), "{err}");
+        chromium.close().await.unwrap();
+    });
+}
+
+#[test]
+fn a_closed_tab_and_a_crashed_renderer_are_named_not_waited_for() {
+    let page = root().join("fixtures/sites/login/index.html");
+    let page = page.to_str().unwrap();
+    let strategy = pagesnap_engine::strategy::by_name("aria").unwrap();
+    let runtime = capture::runtime().unwrap();
+    runtime.block_on(async {
+        let chromium = Chromium::launch(false).await.unwrap();
+        let options = OpenOptions::default();
+
+        let session = chromium.open(page, &options).await.unwrap();
+        session
+            .observe(strategy, &Options::default())
+            .await
+            .unwrap();
+        session.cdp().clone().close().await.unwrap();
+        let started = Instant::now();
+        let err = session
+            .observe(strategy, &Options::default())
+            .await
+            .err()
+            .expect("observing a closed tab fails");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert!(
+            matches!(
+                err.downcast_ref::<TabError>(),
+                Some(TabError::Closed { .. })
+            ),
+            "expected Closed, got {err:#}"
+        );
+        assert!(err.to_string().contains("the tab was closed"), "{err}");
+
+        let session = chromium.open(page, &options).await.unwrap();
+        session
+            .observe(strategy, &Options::default())
+            .await
+            .unwrap();
+        // `Page.crash` kills the renderer; its own answer never comes.
+        let cdp = session.cdp().clone();
+        tokio::spawn(async move {
+            let _ = cdp.execute(CrashParams::default()).await;
+        });
+        let started = Instant::now();
+        let err = loop {
+            // The crash lands moments after the command is sent.
+            match session.observe(strategy, &Options::default()).await {
+                Ok(_) if started.elapsed() < Duration::from_secs(10) => continue,
+                Ok(_) => panic!("the renderer did not crash"),
+                Err(err) => break err,
+            }
+        };
+        assert!(started.elapsed() < Duration::from_secs(15));
+        assert!(
+            matches!(
+                err.downcast_ref::<TabError>(),
+                Some(TabError::Crashed { .. })
+            ),
+            "expected Crashed, got {err:#}"
+        );
+        assert!(err.to_string().contains("renderer crashed"), "{err}");
+
+        // The browser lives on: another tab still observes.
+        let session = chromium.open(page, &options).await.unwrap();
+        session
+            .observe(strategy, &Options::default())
+            .await
+            .unwrap();
+        chromium.close().await.unwrap();
+    });
+}
+
+#[test]
+fn bench_live_json_has_one_object_per_page_and_a_summary_per_strategy() {
+    let root = root();
+    require_tool("node");
+    require_tool("npm");
+    install_playwright(&root.join("scripts/playwright"));
+    let pages = [
+        "fixtures/sites/login/index.html",
+        "fixtures/sites/selects/index.html",
+    ];
+    let mut args = vec!["bench-live"];
+    args.extend(pages);
+    args.extend([
+        "--strategy",
+        "aria,som",
+        "--runs",
+        "2",
+        "--json",
+        "--vs-playwright",
+    ]);
+    let output = pagesnap(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), pages.len() * 2 + 2, "{lines:#?}");
+    let number = |v: &serde_json::Value, key: &str| {
+        v[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} is not a number in {v}"))
+    };
+    for (k, line) in lines[..pages.len() * 2].iter().enumerate() {
+        assert_eq!(line["page"], pages[k / 2]);
+        assert_eq!(line["strategy"], ["aria", "som"][k % 2]);
+        assert!(line["elements"].as_u64().unwrap() > 10);
+        for key in [
+            "first_ms",
+            "capture_ms",
+            "engine_ms",
+            "playwright_first_ms",
+            "ratio",
+        ] {
+            assert!(number(line, key) > 0.0, "{key} in {line}");
+        }
+        for key in ["warm_ms", "playwright_warm_ms"] {
+            let runs = line[key].as_array().unwrap();
+            assert_eq!(runs.len(), 2, "{key} in {line}");
+            assert!(runs.iter().all(|v| v.as_f64().unwrap() > 0.0));
+        }
+        let calls = line["calls"].as_object().unwrap();
+        assert!(calls.contains_key("DOMSnapshot.captureSnapshot"));
+        assert_eq!(
+            calls.contains_key("Page.captureScreenshot"),
+            line["strategy"] == "som",
+            "only som takes a screenshot: {line}"
+        );
+        assert!(!calls.contains_key("Accessibility.getFullAXTree"));
+    }
+    for (line, strategy) in lines[pages.len() * 2..].iter().zip(["aria", "som"]) {
+        assert_eq!(line["summary"], true);
+        assert_eq!(line["strategy"], strategy);
+        assert_eq!(line["pages"], 2);
+        assert_eq!(line["failed"], 0);
+        for key in [
+            "median_first_ms",
+            "median_warm_ms",
+            "p90_warm_ms",
+            "playwright_median_warm_ms",
+            "median_ratio",
+            "p90_ratio",
+        ] {
+            assert!(number(line, key) > 0.0, "{key} in {line}");
+        }
+        assert_eq!(line["largest"]["page"], "fixtures/sites/selects/index.html");
+        assert!(line["playwright"].as_str().unwrap().starts_with("1."));
+    }
+}
+
+#[test]
+fn bench_live_names_a_page_that_fails_and_keeps_the_others() {
+    let output = pagesnap(&[
+        "bench-live",
+        "fixtures/sites/login/index.html",
+        "http://127.0.0.1:9/",
+        "--runs",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let lines: Vec<serde_json::Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines[0]["page"], "fixtures/sites/login/index.html");
+    assert_eq!(lines[1]["page"], "http://127.0.0.1:9/");
+    assert!(
+        lines[1]["error"].as_str().unwrap().contains("127.0.0.1:9"),
+        "{}",
+        lines[1]
+    );
+    assert_eq!(lines[2]["summary"], true);
+    assert_eq!(lines[2]["pages"], 1);
+    assert_eq!(lines[2]["failed"], 1);
+}
+
+#[test]
+fn snapshot_observes_a_live_page_like_its_saved_recording() {
+    let dir = tempfile::tempdir().unwrap();
+    let save = dir.path().to_str().unwrap();
+    let live = pagesnap(&[
+        "snapshot",
+        "fixtures/sites/selects/index.html",
+        "--strategy",
+        "flat",
+        "--save",
+        save,
+    ]);
+    assert!(live.status.success(), "{}", stderr(&live));
+    assert!(stderr(&live).contains("saved"), "{}", stderr(&live));
+    let saved = dir.path().join("index.json.gz");
+    let recorded = pagesnap(&["snapshot", saved.to_str().unwrap(), "--strategy", "flat"]);
+    assert!(recorded.status.success(), "{}", stderr(&recorded));
+    assert_eq!(stdout(&live), stdout(&recorded));
+    assert!(stdout(&live).contains("[1]"), "{}", stdout(&live));
+    let recording = store::read(&saved).unwrap();
+    assert!(
+        !recording.ax.is_empty(),
+        "--save keeps the accessibility oracle"
+    );
+    assert!(dir.path().join("index.png").is_file());
+
+    let missing = pagesnap(&["snapshot", "fixtures/sites/nope.html"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        stderr(&missing).contains("fixtures/sites/nope.html"),
+        "{}",
+        stderr(&missing)
+    );
+}
+
+/// `Needs::observe` follows the strategy (`snapshot --save` shows what recording takes).
+#[test]
+fn needs_follow_the_strategy() {
+    for strategy in STRATEGIES {
+        let needs = Needs::observe(*strategy);
+        assert_eq!(needs.screenshot.is_some(), strategy.name() == "som");
+        assert!(!needs.oracle && !needs.stable_counts);
+    }
+}
