@@ -274,6 +274,8 @@ fn bench_live_json_has_one_object_per_page_and_a_summary_per_strategy() {
         "2",
         "--json",
         "--vs-playwright",
+        "--cold",
+        "1",
     ]);
     let output = pagesnap(&args);
     assert!(output.status.success(), "{}", stderr(&output));
@@ -300,9 +302,15 @@ fn bench_live_json_has_one_object_per_page_and_a_summary_per_strategy() {
         ] {
             assert!(number(line, key) > 0.0, "{key} in {line}");
         }
-        for key in ["warm_ms", "playwright_warm_ms"] {
-            let runs = line[key].as_array().unwrap();
-            assert_eq!(runs.len(), 2, "{key} in {line}");
+        for (key, runs) in [
+            ("warm_ms", 2),
+            ("playwright_warm_ms", 2),
+            ("cold_ms", 1),
+            ("playwright_cold_ms", 1),
+        ] {
+            let runs_found = line[key].as_array().unwrap();
+            assert_eq!(runs_found.len(), runs, "{key} in {line}");
+            let runs = runs_found;
             assert!(runs.iter().all(|v| v.as_f64().unwrap() > 0.0));
         }
         let calls = line["calls"].as_object().unwrap();
@@ -326,6 +334,8 @@ fn bench_live_json_has_one_object_per_page_and_a_summary_per_strategy() {
             "playwright_median_warm_ms",
             "median_ratio",
             "p90_ratio",
+            "median_cold_ms",
+            "playwright_median_cold_ms",
         ] {
             assert!(number(line, key) > 0.0, "{key} in {line}");
         }

@@ -12,7 +12,7 @@ pub mod playwright;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use pagesnap_engine::recording::NodeKind;
 use pagesnap_engine::strategy::{Options, Strategy};
 use serde::Serialize;
@@ -35,6 +35,9 @@ pub struct Config {
     pub network: bool,
     /// Time Playwright's `ariaSnapshot()` too.
     pub vs_playwright: bool,
+    /// Cold runs per page and strategy: `pagesnap snapshot PAGE` as a whole
+    /// process (and Playwright's `cold-aria.mjs` with `vs_playwright`).
+    pub cold: usize,
 }
 
 /// One page × strategy.
@@ -65,6 +68,12 @@ pub struct PageResult {
     /// Median warm ms over Playwright's median warm ms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ratio: Option<f64>,
+    /// Cold `pagesnap snapshot` processes, ms (`--cold`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cold_ms: Vec<f64>,
+    /// Cold Playwright processes, ms (`--cold --vs-playwright`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub playwright_cold_ms: Vec<f64>,
 }
 
 /// A page that could not be measured.
@@ -111,6 +120,12 @@ pub struct Summary {
     /// 90th percentile of the per-page ratios.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub p90_ratio: Option<f64>,
+    /// Median over pages of the median cold process, ms (`--cold`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub median_cold_ms: Option<f64>,
+    /// Playwright's median cold process over pages, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playwright_median_cold_ms: Option<f64>,
     /// The page with the most elements.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub largest: Option<Largest>,
@@ -253,7 +268,54 @@ async fn measure_page(
             result.playwright_warm_ms = Some(timed.warm_ms.clone());
         }
     }
+    if config.cold > 0 {
+        tokio::task::block_in_place(|| cold(&mut results, page, &url, config))?;
+    }
     Ok(results)
+}
+
+/// Times `config.cold` whole `pagesnap snapshot` processes per strategy
+/// (and Playwright's cold script), alternating the two sides.
+fn cold(results: &mut [PageResult], page: &str, url: &str, config: &Config) -> Result<()> {
+    let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
+    for result in results.iter_mut() {
+        for _ in 0..config.cold {
+            let started = Instant::now();
+            let mut command = std::process::Command::new(&exe);
+            command
+                .args(["snapshot", page, "--strategy", result.strategy])
+                .arg("--viewport")
+                .arg(format!("{}x{}", config.open.width, config.open.height))
+                .arg("--timeout")
+                .arg(config.open.timeout.as_secs().to_string())
+                .stdin(std::process::Stdio::null());
+            if config.network {
+                command.arg("--network");
+            }
+            let output = command
+                .output()
+                .with_context(|| format!("could not run {}", exe.display()))?;
+            if !output.status.success() {
+                anyhow::bail!(
+                    "cold `pagesnap snapshot {page}` failed: {}",
+                    String::from_utf8_lossy(&output.stderr).trim()
+                );
+            }
+            result.cold_ms.push(ms(started.elapsed()));
+            if config.vs_playwright && result.strategy == config.strategies[0].name() {
+                result.playwright_cold_ms.push(ms(playwright::cold(url)?));
+            }
+        }
+    }
+    // Playwright's cold figure is the same for every strategy of the page.
+    let theirs = results
+        .first()
+        .map(|r| r.playwright_cold_ms.clone())
+        .unwrap_or_default();
+    for result in results.iter_mut() {
+        result.playwright_cold_ms.clone_from(&theirs);
+    }
+    Ok(())
 }
 
 async fn measure_session(
@@ -301,6 +363,8 @@ async fn measure_session(
             playwright_first_ms: None,
             playwright_warm_ms: None,
             ratio: None,
+            cold_ms: Vec::new(),
+            playwright_cold_ms: Vec::new(),
         });
     }
     Ok(results)
@@ -351,6 +415,14 @@ fn summarize(strategy: &'static str, outcome: &Outcome, config: &Config) -> Summ
             )
         }),
         median_ratio: compared.then(|| median(ratios.iter().copied())),
+        median_cold_ms: (config.cold > 0)
+            .then(|| median(rows.iter().map(|r| median(r.cold_ms.iter().copied())))),
+        playwright_median_cold_ms: (config.cold > 0 && compared).then(|| {
+            median(
+                rows.iter()
+                    .map(|r| median(r.playwright_cold_ms.iter().copied())),
+            )
+        }),
         p90_ratio: compared.then(|| p90(ratios.iter().copied())),
         largest,
         playwright: None,

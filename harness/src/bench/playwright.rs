@@ -9,6 +9,7 @@ use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
 const SCRIPT: &str = "bench-aria.mjs";
+const COLD_SCRIPT: &str = "cold-aria.mjs";
 
 /// The running helper: one Chromium launched by playwright-core.
 pub struct Playwright {
@@ -78,6 +79,27 @@ fn helper_dir() -> Result<PathBuf> {
             .collect::<Vec<_>>()
             .join(", ")
     )
+}
+
+/// One cold Playwright observation as a whole process (`cold-aria.mjs`:
+/// launch, `goto`, `ariaSnapshot()`, close); its wall time.
+pub fn cold(url: &str) -> Result<Duration> {
+    let dir = helper_dir()?;
+    let started = std::time::Instant::now();
+    let output = Command::new("node")
+        .arg(dir.join(COLD_SCRIPT))
+        .arg(url)
+        .stdin(Stdio::null())
+        .output()
+        .context("could not run `node` for --cold --vs-playwright")?;
+    let elapsed = started.elapsed();
+    if !output.status.success() {
+        bail!(
+            "Playwright cold run on {url} failed: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+    }
+    Ok(elapsed)
 }
 
 impl Playwright {

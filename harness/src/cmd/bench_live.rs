@@ -32,6 +32,11 @@ pub struct Args {
     /// scripts/playwright/bench-aria.mjs, playwright-core driving the same Chromium).
     #[arg(long)]
     vs_playwright: bool,
+    /// Also time N cold runs per page and strategy: `pagesnap snapshot PAGE` as a whole process
+    /// (launch, load, observe, exit), and with --vs-playwright Playwright's launch + goto + first
+    /// ariaSnapshot() (scripts/playwright/cold-aria.mjs).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    cold: usize,
     /// Viewport size in CSS pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = super::record::parse_viewport)]
     viewport: (u32, u32),
@@ -76,6 +81,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         },
         network: args.network,
         vs_playwright: args.vs_playwright,
+        cold: args.cold,
     };
     let json = args.json;
     let outcome = capture::runtime()?.block_on(bench::run(&config, |event| {
@@ -189,6 +195,16 @@ fn print_summary(s: &Summary) {
         println!(
             "  Playwright ariaSnapshot(): first {first:.1} ms, warm median {warm:.1} ms; ratio median {median:.2}×, p90 {p90:.2}×"
         );
+    }
+    if let Some(cold) = s.median_cold_ms {
+        print!("  cold process (launch, load, observe): median {cold:.0} ms");
+        if let Some(theirs) = s.playwright_median_cold_ms {
+            print!(
+                "; Playwright launch + goto + ariaSnapshot(): {theirs:.0} ms ({:.2}×)",
+                cold / theirs
+            );
+        }
+        println!();
     }
     if let Some(largest) = &s.largest {
         print!(
