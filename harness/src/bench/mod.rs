@@ -17,7 +17,7 @@ use pagesnap_engine::recording::NodeKind;
 use pagesnap_engine::strategy::{Options, Strategy};
 use serde::Serialize;
 
-use crate::capture::{Chromium, ChromiumSession, OpenOptions};
+use crate::capture::{Chromium, ChromiumSession, Needs, OpenOptions};
 use crate::report::metrics::quantile;
 use playwright::Playwright;
 
@@ -35,6 +35,10 @@ pub struct Config {
     pub network: bool,
     /// Time Playwright's `ariaSnapshot()` too.
     pub vs_playwright: bool,
+    /// Capture everything a recording for the archive holds (`Needs::RECORD`:
+    /// accessibility oracle, stable counts, compact screenshot) instead of
+    /// what the strategy needs: what recording costs, call by call.
+    pub archive: bool,
     /// Cold runs per page and strategy: `pagesnap snapshot PAGE` as a whole
     /// process (and Playwright's `cold-aria.mjs` with `vs_playwright`).
     pub cold: usize,
@@ -173,8 +177,9 @@ pub struct Outcome {
     pub summaries: Vec<Summary>,
 }
 
+/// Milliseconds, to the microsecond (no false precision in the output).
 fn ms(elapsed: Duration) -> f64 {
-    elapsed.as_secs_f64() * 1000.0
+    (elapsed.as_secs_f64() * 1_000_000.0).round() / 1000.0
 }
 
 fn median(values: impl IntoIterator<Item = f64>) -> f64 {
@@ -263,7 +268,7 @@ async fn measure_page(
         let theirs = median(timed.warm_ms.iter().copied());
         for result in &mut results {
             let ours = median(result.warm_ms.iter().copied());
-            result.ratio = (theirs > 0.0).then(|| ours / theirs);
+            result.ratio = (theirs > 0.0).then(|| (ours / theirs * 1000.0).round() / 1000.0);
             result.playwright_first_ms = Some(timed.first_ms);
             result.playwright_warm_ms = Some(timed.warm_ms.clone());
         }
@@ -326,8 +331,13 @@ async fn measure_session(
     let options = Options::default();
     let mut results = Vec::new();
     for &strategy in &config.strategies {
+        let needs = if config.archive {
+            Needs::RECORD
+        } else {
+            Needs::observe(strategy)
+        };
         let started = Instant::now();
-        let first = session.observe(strategy, &options).await?;
+        let first = session.observe_with(strategy, &options, needs).await?;
         let first_ms = ms(started.elapsed());
         let elements = first
             .captured
@@ -339,7 +349,7 @@ async fn measure_session(
         let mut warm = Vec::with_capacity(config.runs);
         for _ in 0..config.runs {
             let started = Instant::now();
-            let live = session.observe(strategy, &options).await?;
+            let live = session.observe_with(strategy, &options, needs).await?;
             warm.push((ms(started.elapsed()), live.timings));
         }
         let mut calls: BTreeMap<&'static str, Vec<f64>> = BTreeMap::new();

@@ -37,6 +37,10 @@ pub struct Args {
     /// ariaSnapshot() (scripts/playwright/cold-aria.mjs).
     #[arg(long, value_name = "N", default_value_t = 0)]
     cold: usize,
+    /// Capture what `pagesnap record` keeps (accessibility oracle, element counts before and after,
+    /// compact screenshot) instead of only what the strategy needs: the cost of each call of a recording.
+    #[arg(long)]
+    archive: bool,
     /// Viewport size in CSS pixels, WIDTHxHEIGHT.
     #[arg(long, default_value = "1280x720", value_parser = super::record::parse_viewport)]
     viewport: (u32, u32),
@@ -82,6 +86,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         network: args.network,
         vs_playwright: args.vs_playwright,
         cold: args.cold,
+        archive: args.archive,
     };
     let json = args.json;
     let outcome = capture::runtime()?.block_on(bench::run(&config, |event| {
