@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use pagesnap_engine::recording::{
-    AxNode, DomCounts, NodeKind, Point, RecNode, Recording, RecordingError, Rect, SCHEMA,
+    AxNode, AxOracle, DomCounts, NodeKind, Point, RecNode, Recording, RecordingError, Rect, SCHEMA,
     ScrollState, Size, Style, Viewport,
 };
 
@@ -79,12 +79,20 @@ fn sample() -> Recording {
         },
         focused: Some(3),
         nodes,
-        ax: vec![AxNode {
-            backend_id: Some(42),
-            role: "textbox".into(),
-            name: "Password".into(),
-            ignored: false,
-        }],
+        ax: AxOracle::from_nodes(vec![
+            AxNode {
+                backend_id: Some(42),
+                role: "textbox".into(),
+                name: "Password".into(),
+                ignored: false,
+            },
+            AxNode {
+                backend_id: None,
+                role: "StaticText".into(),
+                name: String::new(),
+                ignored: true,
+            },
+        ]),
         counts: Some(DomCounts {
             document: 4,
             shadow: 1,

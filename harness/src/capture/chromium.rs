@@ -654,7 +654,7 @@ impl Capture for ChromiumSession {
             },
             focused,
             nodes: joined.nodes,
-            ax,
+            ax: pagesnap_engine::recording::AxOracle::from_nodes(ax),
             counts,
         };
         let screenshot = self
