@@ -1,4 +1,4 @@
-//! Criterion benches for the engine on committed fixtures: decode, page build, analysis, every strategy.
+//! Criterion benches for the engine on committed fixtures: decode (with and without the AX oracle), page build, analysis, every strategy.
 //!
 //! The largest fixture (`data_table/initial`, 48,140 nodes) is the
 //! linear-time check: analysis must scale with node count, not its square.
@@ -40,6 +40,13 @@ fn engine(c: &mut Criterion) {
         let recording = Recording::from_gz_bytes(&bytes, &origin).unwrap_or_else(|e| panic!("{e}"));
         group.bench_with_input(BenchmarkId::new("decode", name), &bytes, |b, bytes| {
             b.iter(|| Recording::from_gz_bytes(bytes, &origin))
+        });
+        // What `pagesnap validate` pays: decoding leaves the AX oracle unparsed.
+        group.bench_with_input(BenchmarkId::new("decode+ax", name), &bytes, |b, bytes| {
+            b.iter(|| {
+                let recording = Recording::from_gz_bytes(bytes, &origin)?;
+                recording.ax.nodes(&origin).map(|nodes| nodes.len())
+            })
         });
         group.bench_with_input(BenchmarkId::new("page", name), &recording, |b, r| {
             b.iter(|| Page::from_recording(r))

@@ -9,12 +9,15 @@
 //! come before the light children of their host, and an iframe's content
 //! document is the last child of the `<iframe>` element. Chromium's own
 //! accessibility tree ([`Recording::ax`]) is kept as an oracle for validation
-//! only: the engine never reads it to compute roles or names.
+//! only: the engine never reads it to compute roles or names, and decoding
+//! leaves it unparsed until [`AxOracle::nodes`] asks for it.
 
+use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::value::RawValue;
 
 pub use crate::geom::{Point, Rect, Size, Viewport};
 
@@ -46,9 +49,10 @@ pub struct Recording {
     pub focused: Option<u32>,
     /// All nodes in document order.
     pub nodes: Vec<RecNode>,
-    /// Chromium's accessibility tree, as an oracle for validation only.
+    /// Chromium's accessibility tree, as an oracle for validation only; stored
+    /// as an array of [`AxNode`] and parsed on demand by [`AxOracle::nodes`].
     #[serde(default)]
-    pub ax: Vec<AxNode>,
+    pub ax: AxOracle,
     /// Element counts the browser reported at capture, for consistency checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counts: Option<DomCounts>,
@@ -189,6 +193,124 @@ pub struct AxNode {
     /// Whether Chromium ignores the node for accessibility.
     #[serde(default, skip_serializing_if = "is_false")]
     pub ignored: bool,
+}
+
+/// Chromium's accessibility tree as a recording holds it: parsed nodes when
+/// built in memory (capture, tests), or the JSON text of the `ax` array when
+/// decoded, parsed only when a reader asks for it.
+///
+/// Only `pagesnap validate` and `pagesnap inspect` read the oracle, yet it is
+/// a fifth of a large recording's JSON (3.4 of 17.7 MB for the 48k-node
+/// `data_table` fixture, where parsing it was 13% of decoding); other readers
+/// skip it for the cost of a scan and a copy, which measures the same as not
+/// keeping it at all. Either way it is written as the same JSON array of
+/// [`AxNode`] objects (`pagesnap.recording/1` is unchanged, and a decoded
+/// oracle is written back byte for byte). The raw text is emitted verbatim by
+/// `serde_json` only: other serializers would see a string.
+///
+/// Two oracles are equal when they hold the same nodes, whichever form they
+/// are in.
+#[derive(Clone, Debug)]
+pub struct AxOracle(AxRepr);
+
+#[derive(Clone, Debug)]
+enum AxRepr {
+    Nodes(Vec<AxNode>),
+    Raw(Box<RawValue>),
+}
+
+impl AxOracle {
+    /// An oracle holding already parsed nodes (what capture builds).
+    pub fn from_nodes(nodes: Vec<AxNode>) -> AxOracle {
+        AxOracle(AxRepr::Nodes(nodes))
+    }
+
+    /// The nodes, parsing the stored JSON if the recording was decoded (on
+    /// every call: keep the result to use it twice). `origin` (usually the
+    /// file path) is named in the error with the field path, e.g.
+    /// `ax[12].role`: a malformed oracle, which decoding lets through, is
+    /// reported here.
+    pub fn nodes(&self, origin: &str) -> Result<Cow<'_, [AxNode]>, RecordingError> {
+        let raw = match &self.0 {
+            AxRepr::Nodes(nodes) => return Ok(Cow::Borrowed(nodes)),
+            AxRepr::Raw(raw) => raw,
+        };
+        let mut de = serde_json::Deserializer::from_str(raw.get());
+        let nodes: Vec<AxNode> =
+            serde_path_to_error::deserialize(&mut de).map_err(|err| RecordingError::Field {
+                origin: origin.to_owned(),
+                field: ax_field(err.path()),
+                message: without_position(err.inner()),
+            })?;
+        Ok(Cow::Owned(nodes))
+    }
+}
+
+/// The error's message without serde_json's ` at line L column C`: the
+/// position is inside the `ax` array's text, not the file, so it would
+/// mislead; the field path locates the value instead.
+fn without_position(err: &serde_json::Error) -> String {
+    let message = err.to_string();
+    let position = format!(" at line {} column {}", err.line(), err.column());
+    match message.strip_suffix(&position) {
+        Some(message) => message.to_owned(),
+        None => message,
+    }
+}
+
+/// `ax` followed by the path inside the array (`[12].role`); the path of
+/// the array itself displays as `.`.
+fn ax_field(path: &serde_path_to_error::Path) -> String {
+    let path = path.to_string();
+    if path == "." {
+        "ax".to_owned()
+    } else {
+        format!("ax{path}")
+    }
+}
+
+impl Default for AxOracle {
+    fn default() -> AxOracle {
+        AxOracle::from_nodes(Vec::new())
+    }
+}
+
+impl From<Vec<AxNode>> for AxOracle {
+    fn from(nodes: Vec<AxNode>) -> AxOracle {
+        AxOracle::from_nodes(nodes)
+    }
+}
+
+impl PartialEq for AxOracle {
+    fn eq(&self, other: &AxOracle) -> bool {
+        match (&self.0, &other.0) {
+            (AxRepr::Nodes(a), AxRepr::Nodes(b)) => a == b,
+            // Same text, same nodes (or the same error); the common case
+            // when comparing two decodes of one file.
+            (AxRepr::Raw(a), AxRepr::Raw(b)) if a.get() == b.get() => true,
+            _ => match (self.nodes(""), other.nodes("")) {
+                (Ok(a), Ok(b)) => a == b,
+                _ => false,
+            },
+        }
+    }
+}
+
+impl Serialize for AxOracle {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match &self.0 {
+            AxRepr::Nodes(nodes) => nodes.serialize(serializer),
+            AxRepr::Raw(raw) => raw.serialize(serializer),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for AxOracle {
+    /// Checks only that the value is well-formed JSON; its shape is checked
+    /// by [`AxOracle::nodes`].
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<AxOracle, D::Error> {
+        Box::<RawValue>::deserialize(deserializer).map(|raw| AxOracle(AxRepr::Raw(raw)))
+    }
 }
 
 /// Element counts `document.querySelectorAll('*')` gave at capture time.

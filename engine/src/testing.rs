@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use crate::page::Page;
 use crate::recording::{
-    NodeKind, Point, RecNode, Recording, Rect, SCHEMA, ScrollState, Size, Style, Viewport,
+    AxOracle, NodeKind, Point, RecNode, Recording, Rect, SCHEMA, ScrollState, Size, Style, Viewport,
 };
 
 /// The computed style of an ordinary rendered block box.
@@ -78,7 +78,7 @@ impl RecordingBuilder {
                     kind: NodeKind::Document,
                     ..RecNode::default()
                 }],
-                ax: Vec::new(),
+                ax: AxOracle::default(),
                 counts: None,
             },
             last: 0,

@@ -339,6 +339,53 @@ fn inspect_summarises_a_recording() {
     }
 }
 
+/// Decoding leaves the AX oracle unparsed, so a malformed one no longer
+/// fails every reader: `snapshot` renders the page, while `validate` and
+/// `inspect`, which read the oracle, fail naming the file and the field.
+#[test]
+fn a_malformed_oracle_fails_only_the_commands_that_read_it() {
+    use std::io::{Read, Write};
+
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/login/initial.json.gz");
+    let mut json = Vec::new();
+    flate2::read::GzDecoder::new(&std::fs::read(&fixture).unwrap()[..])
+        .read_to_end(&mut json)
+        .unwrap();
+    let mut value: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    value["ax"][3]["role"] = 7.into();
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&serde_json::to_vec(&value).unwrap()).unwrap();
+    std::fs::write(&broken, gz.finish().unwrap()).unwrap();
+
+    let output = pagesnap()
+        .args(["snapshot", "--strategy", "aria"])
+        .arg(&broken)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    for command in ["validate", "inspect"] {
+        let output = pagesnap().arg(command).arg(&broken).output().unwrap();
+        assert!(
+            !output.status.success(),
+            "{command} accepted a broken oracle"
+        );
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "{}: field `ax[3].role`: invalid type: integer `7`, expected a string",
+                broken.display()
+            )),
+            "{command}: {stderr}"
+        );
+    }
+}
+
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();

@@ -37,6 +37,7 @@ const version = JSON.parse(
   readFileSync(path.join(here, 'node_modules/playwright-core/package.json'), 'utf8'),
 ).version;
 
+const ms = (value) => Math.round(value * 1000) / 1000;
 const send = (object) => process.stdout.write(JSON.stringify(object) + '\n');
 
 async function measure(context, request) {
@@ -48,12 +49,12 @@ async function measure(context, request) {
     const body = page.locator('body');
     let started = performance.now();
     const first = await body.ariaSnapshot({ timeout });
-    const firstMs = performance.now() - started;
+    const firstMs = ms(performance.now() - started);
     const warm = [];
     for (let k = 0; k < (request.runs ?? 6); k++) {
       started = performance.now();
       await body.ariaSnapshot({ timeout });
-      warm.push(performance.now() - started);
+      warm.push(ms(performance.now() - started));
     }
     return { first_ms: firstMs, warm_ms: warm, lines: first.split('\n').length };
   } finally {

@@ -9,7 +9,7 @@ use pagesnap_engine::analyze::{
 };
 use pagesnap_engine::page::{NodeId, Page, Selector};
 use pagesnap_engine::recording::{
-    NodeKind, Point, RecNode, Recording, Rect, Size, Style, Viewport,
+    AxOracle, NodeKind, Point, RecNode, Recording, Rect, Size, Style, Viewport,
 };
 use proptest::prelude::*;
 
@@ -1125,7 +1125,7 @@ impl Rec {
             document_size: Size::default(),
             focused,
             nodes: self.nodes,
-            ax: Vec::new(),
+            ax: AxOracle::default(),
             counts: None,
         })
     }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use pagesnap_engine::analyze::{Analysis, Hidden, ModalKind};
 use pagesnap_engine::page::{NodeId, Page, Selector};
-use pagesnap_engine::recording::Recording;
+use pagesnap_engine::recording::{AxNode, Recording};
 
 use crate::common::{fixture_recordings as all_recordings, fixtures_dir};
 
@@ -49,6 +49,31 @@ fn every_fixture_keeps_the_browsers_element_counts() {
         );
         let png = path.to_string_lossy().replace(".json.gz", ".png");
         assert!(Path::new(&png).exists(), "{png} missing");
+    }
+}
+
+/// Fixtures written before the oracle was parsed lazily decode to the same
+/// AX nodes, and a decoded recording is written back byte for byte.
+#[test]
+fn every_fixtures_oracle_reads_as_before_and_writes_back_unchanged() {
+    use std::io::Read;
+
+    for path in &all_recordings() {
+        let origin = path.display().to_string();
+        let bytes = std::fs::read(path).unwrap();
+        let mut json = Vec::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_end(&mut json)
+            .unwrap();
+        let recording = Recording::from_json_bytes(&json, &origin).unwrap();
+        let value: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let before: Vec<AxNode> = serde_json::from_value(value["ax"].clone()).unwrap();
+        assert!(!before.is_empty(), "{origin}: no AX nodes");
+        assert_eq!(*recording.ax.nodes(&origin).unwrap(), before, "{origin}");
+        assert!(
+            serde_json::to_vec(&recording).unwrap() == json,
+            "{origin}: re-encoded JSON differs"
+        );
     }
 }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use pagesnap_engine::recording::{
-    AxNode, DomCounts, NodeKind, Point, RecNode, Recording, RecordingError, Rect, SCHEMA,
+    AxNode, AxOracle, DomCounts, NodeKind, Point, RecNode, Recording, RecordingError, Rect, SCHEMA,
     ScrollState, Size, Style, Viewport,
 };
 
@@ -79,12 +79,20 @@ fn sample() -> Recording {
         },
         focused: Some(3),
         nodes,
-        ax: vec![AxNode {
-            backend_id: Some(42),
-            role: "textbox".into(),
-            name: "Password".into(),
-            ignored: false,
-        }],
+        ax: AxOracle::from_nodes(vec![
+            AxNode {
+                backend_id: Some(42),
+                role: "textbox".into(),
+                name: "Password".into(),
+                ignored: false,
+            },
+            AxNode {
+                backend_id: None,
+                role: "StaticText".into(),
+                name: String::new(),
+                ignored: true,
+            },
+        ]),
         counts: Some(DomCounts {
             document: 4,
             shadow: 1,
@@ -101,6 +109,79 @@ fn round_trip_is_identical() {
     assert_eq!(back, recording);
     // Encoding is deterministic too.
     assert_eq!(back.to_gz_bytes().unwrap(), bytes);
+}
+
+/// The oracle is written as the array of AX node objects it always was, so
+/// readers from before it was parsed lazily read new files, and a decoded
+/// oracle is written back unchanged.
+#[test]
+fn the_oracle_keeps_its_json_shape() {
+    #[derive(serde::Deserialize)]
+    struct EarlierReader {
+        ax: Vec<AxNode>,
+    }
+
+    let recording = sample();
+    let json = serde_json::to_string(&recording).unwrap();
+    let array = r#""ax":[{"backend_id":42,"role":"textbox","name":"Password"},{"role":"StaticText","ignored":true}]"#;
+    assert!(json.contains(array), "{json}");
+    let earlier: EarlierReader = serde_json::from_str(&json).unwrap();
+    assert_eq!(earlier.ax, *recording.ax.nodes("sample").unwrap());
+
+    let back = Recording::from_json_bytes(json.as_bytes(), "sample.json").unwrap();
+    assert_eq!(
+        back.ax.nodes("sample.json").unwrap(),
+        recording.ax.nodes("sample").unwrap()
+    );
+    assert_eq!(serde_json::to_string(&back).unwrap(), json);
+}
+
+#[test]
+fn oracles_are_equal_by_their_nodes() {
+    let recording = sample();
+    let json = json_with(|v| v["ax"][0]["name"] = "Passphrase".into());
+    let changed = Recording::from_json_bytes(&json, "changed.json").unwrap();
+    assert_ne!(changed, recording);
+    assert_ne!(changed.ax, AxOracle::default());
+    let json = json_with(|_| {});
+    let same = Recording::from_json_bytes(&json, "same.json").unwrap();
+    assert_eq!(same, recording);
+    assert_eq!(same.clone(), same);
+}
+
+/// Decoding only checks that `ax` is well-formed JSON; its shape is checked
+/// when it is parsed, with the same error as any other field.
+#[test]
+fn a_malformed_oracle_names_the_file_and_field_when_parsed() {
+    let json = json_with(|v| v["ax"][1]["role"] = 7.into());
+    let recording = Recording::from_json_bytes(&json, "fixtures/a/b.json").unwrap();
+    let err = recording.ax.nodes("fixtures/a/b.json").unwrap_err();
+    assert!(matches!(err, RecordingError::Field { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        "fixtures/a/b.json: field `ax[1].role`: invalid type: integer `7`, expected a string"
+    );
+
+    let json = json_with(|v| {
+        v["ax"][0].as_object_mut().unwrap().remove("role");
+    });
+    let recording = Recording::from_json_bytes(&json, "r.json").unwrap();
+    let err = recording.ax.nodes("r.json").unwrap_err().to_string();
+    assert_eq!(err, "r.json: field `ax[0]`: missing field `role`");
+
+    let json = json_with(|v| v["ax"] = serde_json::json!({"role": "button"}));
+    let recording = Recording::from_json_bytes(&json, "r.json").unwrap();
+    let err = recording.ax.nodes("r.json").unwrap_err().to_string();
+    assert!(
+        err.starts_with("r.json: field `ax`: invalid type: map"),
+        "{err}"
+    );
+
+    let json = json_with(|v| {
+        v.as_object_mut().unwrap().remove("ax");
+    });
+    let recording = Recording::from_json_bytes(&json, "r.json").unwrap();
+    assert!(recording.ax.nodes("r.json").unwrap().is_empty());
 }
 
 fn json_with(edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {

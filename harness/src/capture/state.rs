@@ -271,7 +271,7 @@ impl ChromiumSession {
             },
             focused,
             nodes: joined.nodes,
-            ax,
+            ax: ax.into(),
             counts,
         };
         timings.total = started.elapsed();

@@ -43,7 +43,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .count();
         let interactive = analysis.interactive.iter().filter(|i| i.is_some()).count();
         let actionable = page.ids().filter(|&id| analysis.is_actionable(id)).count();
-        let exposed = recording.ax.iter().filter(|a| !a.ignored).count();
+        let ax = recording.ax.nodes(&path.display().to_string())?;
+        let exposed = ax.iter().filter(|a| !a.ignored).count();
         println!("{}", path.display());
         println!("  url:        {}", recording.url);
         println!("  title:      {}", recording.title);
@@ -80,11 +81,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             "  interactive candidates: {interactive} ({actionable} actionable: visible, not occluded or obscured)"
         );
         println!("  modal layer: {:?}", analysis.modal.kind);
-        println!(
-            "  AX oracle:  {} nodes ({} not ignored)",
-            recording.ax.len(),
-            exposed
-        );
+        println!("  AX oracle:  {} nodes ({} not ignored)", ax.len(), exposed);
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -20,6 +20,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use pagesnap_engine::analyze::{Analysis, chromium_role_matches};
 use pagesnap_engine::page::{Node, NodeId, Page};
+use pagesnap_engine::recording::AxNode;
 use serde::Serialize;
 
 use crate::{observe, store};
@@ -82,16 +83,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut kinds: HashMap<String, Mismatch> = HashMap::new();
     for path in &paths {
         let recording = store::read(path)?;
+        let origin = path.display().to_string();
+        // Decoding leaves the oracle unparsed; a malformed one fails here.
+        let ax = recording.ax.nodes(&origin)?;
         let analysed = observe::analyze(&recording);
         let (page, analysis) = (analysed.page.page(), analysed.page.analysis());
-        compare(
-            &path.display().to_string(),
-            &recording,
-            page,
-            analysis,
-            &mut report,
-            &mut kinds,
-        );
+        compare(&origin, &ax, page, analysis, &mut report, &mut kinds);
         report.recordings += 1;
     }
     finish(&mut report, kinds, args.top);
@@ -133,10 +130,11 @@ fn describe(page: &Page, id: NodeId) -> String {
     out
 }
 
-/// Compares one recording, adding to the report and mismatch kinds.
+/// Compares one recording's oracle with the page built from it, adding to
+/// the report and mismatch kinds.
 pub fn compare(
     origin: &str,
-    recording: &pagesnap_engine::recording::Recording,
+    oracle: &[AxNode],
     page: &Page,
     analysis: &Analysis,
     report: &mut Report,
@@ -148,7 +146,7 @@ pub fn compare(
         .map(|id| (page.layout(id).backend_id, id))
         .collect();
     let mut exclude = |reason: &str| *report.excluded.entry(reason.to_owned()).or_default() += 1;
-    for ax in &recording.ax {
+    for ax in oracle {
         if ax.ignored {
             continue;
         }
