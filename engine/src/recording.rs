@@ -376,11 +376,39 @@ struct SchemaProbe {
     schema: Option<String>,
 }
 
+/// Fails unless the document's `schema` is [`SCHEMA`]: a malformed
+/// document, a missing `schema` and any other version each say so.
+fn check_schema(json: &[u8], origin: &str) -> Result<(), RecordingError> {
+    let probe: SchemaProbe = serde_json::from_slice(json).map_err(|err| RecordingError::Field {
+        origin: origin.to_owned(),
+        field: "(document)".to_owned(),
+        message: err.to_string(),
+    })?;
+    match probe.schema {
+        Some(schema) if schema == SCHEMA => Ok(()),
+        Some(found) => Err(RecordingError::Schema {
+            origin: origin.to_owned(),
+            found,
+        }),
+        None => Err(RecordingError::Field {
+            origin: origin.to_owned(),
+            field: "schema".to_owned(),
+            message: "missing field".to_owned(),
+        }),
+    }
+}
+
 impl Recording {
     /// Decodes a gzip-compressed JSON recording; `origin` (usually the file path)
     /// is named in every error.
     pub fn from_gz_bytes(bytes: &[u8], origin: &str) -> Result<Recording, RecordingError> {
-        let mut json = Vec::with_capacity(bytes.len() * 8);
+        // gzip's trailer holds the inflated size (mod 2^32); trust it up to
+        // 1 GiB so one allocation fits (recordings inflate 8–16×).
+        let inflated = bytes
+            .last_chunk::<4>()
+            .map_or(0, |size| u32::from_le_bytes(*size) as usize)
+            .min(1 << 30);
+        let mut json = Vec::with_capacity(inflated.max(bytes.len() * 8));
         flate2::read::GzDecoder::new(bytes)
             .read_to_end(&mut json)
             .map_err(|source| RecordingError::Gzip {
@@ -392,37 +420,27 @@ impl Recording {
 
     /// Decodes an uncompressed JSON recording.
     pub fn from_json_bytes(json: &[u8], origin: &str) -> Result<Recording, RecordingError> {
-        // Check the schema first so a newer file fails on `schema`, not on
-        // whatever field happened to change shape.
-        let probe: SchemaProbe =
-            serde_json::from_slice(json).map_err(|err| RecordingError::Field {
-                origin: origin.to_owned(),
-                field: "(document)".to_owned(),
-                message: err.to_string(),
-            })?;
-        match probe.schema.as_deref() {
-            Some(SCHEMA) => {}
-            Some(other) => {
-                return Err(RecordingError::Schema {
-                    origin: origin.to_owned(),
-                    found: other.to_owned(),
-                });
-            }
-            None => {
+        // One pass for a good file. Only when decoding fails is the schema
+        // probed (a second pass), so that a newer file fails on `schema`, not
+        // on whatever field happened to change shape.
+        let mut de = serde_json::Deserializer::from_slice(json);
+        let recording: Recording = match serde_path_to_error::deserialize(&mut de) {
+            Ok(recording) => recording,
+            Err(err) => {
+                check_schema(json, origin)?;
                 return Err(RecordingError::Field {
                     origin: origin.to_owned(),
-                    field: "schema".to_owned(),
-                    message: "missing field".to_owned(),
+                    field: err.path().to_string(),
+                    message: err.inner().to_string(),
                 });
             }
-        }
-        let mut de = serde_json::Deserializer::from_slice(json);
-        let recording: Recording =
-            serde_path_to_error::deserialize(&mut de).map_err(|err| RecordingError::Field {
+        };
+        if recording.schema != SCHEMA {
+            return Err(RecordingError::Schema {
                 origin: origin.to_owned(),
-                field: err.path().to_string(),
-                message: err.inner().to_string(),
-            })?;
+                found: recording.schema,
+            });
+        }
         recording.check_structure(origin)?;
         Ok(recording)
     }

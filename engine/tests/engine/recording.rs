@@ -239,6 +239,14 @@ fn newer_or_missing_schema_is_refused() {
         "{text}"
     );
 
+    // A newer file whose nodes changed shape still fails on `schema`.
+    let json = json_with(|v| {
+        v["schema"] = "pagesnap.recording/2".into();
+        v["nodes"] = serde_json::json!({"columns": []});
+    });
+    let err = Recording::from_json_bytes(&json, "new.json").unwrap_err();
+    assert!(matches!(err, RecordingError::Schema { .. }), "{err}");
+
     let json = json_with(|v| {
         v.as_object_mut().unwrap().remove("schema");
     });
