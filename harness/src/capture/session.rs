@@ -222,6 +222,19 @@ impl ChromiumSession {
         Ok(())
     }
 
+    /// The first element matching `selector`; a closed or crashed tab is
+    /// named as such, anything else as no match.
+    async fn find(&self, selector: &str) -> Result<chromiumoxide::Element> {
+        match self
+            .call("DOM.querySelector", self.page.find_element(selector))
+            .await
+        {
+            Ok(element) => Ok(element),
+            Err(err @ (TabError::Closed { .. } | TabError::Crashed { .. })) => Err(err.into()),
+            Err(_) => Err(anyhow!("{}: no element matches {selector:?}", self.url)),
+        }
+    }
+
     /// Element counts as page scripts see them (main document, open shadow trees, iframes).
     pub(super) async fn counts(&self) -> Option<DomCounts> {
         self.eval(COUNTS_JS)
@@ -246,9 +259,19 @@ impl ChromiumSession {
             if let Some(frame) = frame.clone() {
                 params = params.frame_id(frame);
             }
-            let Ok(tree) = self.page.execute(params.build()).await else {
+            let tree = match self
+                .call(
+                    "Accessibility.getFullAXTree",
+                    self.page.execute(params.build()),
+                )
+                .await
+            {
+                Ok(tree) => tree,
+                Err(err @ (TabError::Closed { .. } | TabError::Crashed { .. })) => {
+                    return Err(err.into());
+                }
                 // Out-of-process frames have no tree in this session; skip them.
-                continue;
+                Err(_) => continue,
             };
             for node in &tree.result.nodes {
                 let text = |value: &Option<
@@ -280,32 +303,19 @@ impl ChromiumSession {
 
 impl Capture for ChromiumSession {
     async fn apply(&mut self, action: &Action) -> Result<()> {
-        let find = |selector: &str| {
-            let selector = selector.to_owned();
-            let page = &self.page;
-            let url = self.url.clone();
-            async move {
-                page.find_element(selector.as_str())
-                    .await
-                    .with_context(|| format!("{url}: no element matches {selector:?}"))
-            }
-        };
         match action {
             Action::Click(selector) => {
-                find(selector)
-                    .await?
-                    .click()
+                let element = self.find(selector).await?;
+                self.call("click", element.click())
                     .await
                     .with_context(|| format!("clicking {selector:?}"))?;
             }
             Action::Type(selector, text) => {
-                let element = find(selector).await?;
-                element
-                    .click()
+                let element = self.find(selector).await?;
+                self.call("click", element.click())
                     .await
                     .with_context(|| format!("focusing {selector:?}"))?;
-                element
-                    .type_str(text)
+                self.call("typing", element.type_str(text))
                     .await
                     .with_context(|| format!("typing into {selector:?}"))?;
             }
