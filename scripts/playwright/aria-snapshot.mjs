@@ -17,24 +17,11 @@
 //
 // Debian's Chromium is used through playwright-core; no browser is ever downloaded.
 
-import { chromium } from 'playwright-core';
+import { launch } from './chromium.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const EXECUTABLE = process.env.PAGESNAP_CHROMIUM || '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--allow-file-access-from-files',
-  '--hide-scrollbars',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
-];
 const TIMEOUT_MS = 30_000;
 
 function usage(message) {
@@ -88,7 +75,7 @@ async function main() {
   if (!outDir || outDir === '-h' || outDir === '--help') usage();
   const inputs = readInputs(rest);
   mkdirSync(outDir, { recursive: true });
-  const browser = await chromium.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS });
+  const browser = await launch();
   let failed = 0;
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });

@@ -12,25 +12,11 @@
 // ariaSnapshot() and `runs` more on the loaded page, each timed alone; the page is closed after.
 // No browser is ever downloaded.
 
-import { chromium } from 'playwright-core';
+import { launch } from './chromium.mjs';
 import { createInterface } from 'node:readline';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-
-const EXECUTABLE = process.env.PAGESNAP_CHROMIUM || '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--allow-file-access-from-files',
-  '--hide-scrollbars',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
-];
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const version = JSON.parse(
@@ -63,7 +49,7 @@ async function measure(context, request) {
 }
 
 async function main() {
-  const browser = await chromium.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS });
+  const browser = await launch();
   const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   // alert()/confirm()/prompt() are accepted, as pagesnap's sessions do.
   context.on('dialog', (dialog) => dialog.accept().catch(() => {}));

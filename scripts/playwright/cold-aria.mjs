@@ -5,23 +5,9 @@
 //
 // Usage: node cold-aria.mjs PAGE.html|URL
 
-import { chromium } from 'playwright-core';
+import { launch } from './chromium.mjs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-
-const EXECUTABLE = process.env.PAGESNAP_CHROMIUM || '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--allow-file-access-from-files',
-  '--hide-scrollbars',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
-];
 
 const target = process.argv[2];
 if (!target) {
@@ -29,7 +15,7 @@ if (!target) {
   process.exit(2);
 }
 const url = target.includes('://') ? target : pathToFileURL(path.resolve(target)).href;
-const browser = await chromium.launch({ executablePath: EXECUTABLE, headless: true, args: ARGS });
+const browser = await launch();
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 720 } });
   page.on('dialog', (dialog) => dialog.accept().catch(() => {}));
