@@ -11,6 +11,7 @@
 //! - [`results`] is what a run folder holds — the row schema, `results.jsonl`
 //!   and `run.json` — shared by every runner; [`replay`] is the offline runner.
 //!   Runners do not import each other.
+//!   [`progress`] shows a run's progress on stderr for any runner.
 //! - [`report`] turns rows into metrics and files (and diffs and merges run
 //!   folders); it reads rows from [`results`], never from a runner.
 //! - [`cmd`] is the command line on top; nothing else imports it, and the
@@ -22,6 +23,7 @@ pub mod capture;
 pub mod cmd;
 pub mod judge;
 pub mod observe;
+pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod results;

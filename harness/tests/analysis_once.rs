@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use pagesnap_engine::strategy::STRATEGIES;
 use pagesnap_harness::agent::baseline::Baseline;
 use pagesnap_harness::observe;
-use pagesnap_harness::replay::progress::Mode;
+use pagesnap_harness::progress::Mode;
 use pagesnap_harness::replay::{Config, run};
 use pagesnap_harness::suite;
 

@@ -8,7 +8,7 @@ use anyhow::{Result, bail};
 use crate::judge::llm::LlmJudge;
 use crate::report::metrics;
 use crate::results::manifest::{self, Manifest, Shard};
-use crate::{agent, replay, suite};
+use crate::{agent, progress, replay, suite};
 
 /// Arguments of `pagesnap run`.
 #[derive(clap::Args)]
@@ -167,7 +167,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         jobs: args.jobs,
         suite_path: path.clone(),
         shard: args.shard,
-        progress: replay::progress::Mode::detect(args.quiet),
+        progress: progress::Mode::detect(args.quiet),
         judge: judge.as_ref(),
     };
     let outcome = replay::run(&config)?;

@@ -17,7 +17,6 @@
 //! i % N == K − 1; `run.json` records what the folder covers so `pagesnap
 //! merge` can join shards without the suite.
 
-pub mod progress;
 mod runner;
 mod unit;
 

@@ -16,8 +16,8 @@ use crate::results::manifest::{self, Manifest};
 use crate::results::{Key, Row, Shard};
 use crate::suite::Suite;
 
-use super::progress;
 use super::unit::run_unit;
+use crate::progress;
 
 /// What to run.
 pub struct Config<'a> {
@@ -59,7 +59,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         .with_context(|| format!("could not create {}", config.out.display()))?;
     let jsonl = config.out.join(jsonl::FILE);
     let existing = if config.resume {
-        jsonl::read_existing(&jsonl)?
+        jsonl::read_existing::<Row>(&jsonl)?
     } else if jsonl.exists() {
         bail!(
             "{} already exists (use --resume to continue that run, or another --out)",

@@ -43,7 +43,7 @@ pub fn join(shards: &[PathBuf]) -> Result<Merged> {
             None => first = Some((manifest.clone(), dir)),
         }
         shards_seen.push(manifest.shard);
-        for row in jsonl::read_rows(&dir.join(jsonl::FILE))? {
+        for row in jsonl::read_rows::<Row>(&dir.join(jsonl::FILE))? {
             let key = row.key();
             if let Some((earlier, earlier_dir)) = rows.get(&key) {
                 if !same_outcome(earlier, &row) {

@@ -1,4 +1,7 @@
-//! `results.jsonl`: one result row per line, appended and flushed as each step finishes, read back to resume, merge or report.
+//! `results.jsonl`: one result row per line, appended and flushed as each row finishes, read back to resume, merge or report.
+//!
+//! Generic over the row type ([`Keyed`]): the offline runner writes one
+//! [`Row`] per step, the live runner one episode per line.
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
@@ -8,13 +11,31 @@ use std::sync::Mutex;
 
 use anyhow::{Context, Result};
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 use super::row::{Key, Row};
+
+/// A row that knows its place in a run, so a resumed run can skip it.
+pub trait Keyed: Serialize + DeserializeOwned {
+    /// What identifies the row in its run.
+    type Key: Ord;
+    /// The row's key.
+    fn key(&self) -> Self::Key;
+}
+
+impl Keyed for Row {
+    type Key = Key;
+    fn key(&self) -> Key {
+        Row::key(self)
+    }
+}
 
 /// File name of the rows inside a run folder.
 pub const FILE: &str = "results.jsonl";
 
 /// Reads a finished run's `results.jsonl` (every line must parse).
-pub fn read_rows(path: &Path) -> Result<Vec<Row>> {
+pub fn read_rows<R: Keyed>(path: &Path) -> Result<Vec<R>> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("could not read {}", path.display()))?;
     text.lines()
@@ -29,7 +50,7 @@ pub fn read_rows(path: &Path) -> Result<Vec<Row>> {
 
 /// Complete, parseable lines of an earlier run; the file is rewritten with
 /// them so a line cut by a kill does not corrupt the next append.
-pub fn read_existing(path: &Path) -> Result<BTreeMap<Key, Row>> {
+pub fn read_existing<R: Keyed>(path: &Path) -> Result<BTreeMap<R::Key, R>> {
     let mut rows = BTreeMap::new();
     if !path.exists() {
         return Ok(rows);
@@ -41,7 +62,7 @@ pub fn read_existing(path: &Path) -> Result<BTreeMap<Key, Row>> {
         if !line.ends_with('\n') {
             continue;
         }
-        if let Ok(row) = serde_json::from_str::<Row>(line) {
+        if let Ok(row) = serde_json::from_str::<R>(line) {
             kept.push_str(line);
             rows.insert(row.key(), row);
         }
@@ -51,7 +72,7 @@ pub fn read_existing(path: &Path) -> Result<BTreeMap<Key, Row>> {
 }
 
 /// Writes `rows`, one per line, replacing the file.
-pub fn write(path: &Path, rows: &[Row]) -> Result<()> {
+pub fn write<R: Serialize>(path: &Path, rows: &[R]) -> Result<()> {
     let mut jsonl = String::new();
     for row in rows {
         jsonl.push_str(&serde_json::to_string(row)?);
@@ -80,7 +101,7 @@ impl Appender {
     }
 
     /// Appends one row and flushes it.
-    pub fn append(&self, row: &Row) -> Result<()> {
+    pub fn append<R: Serialize>(&self, row: &R) -> Result<()> {
         let line = serde_json::to_string(row)?;
         // A writer that panicked cannot leave a line half-written: each line is one call.
         let mut file = self

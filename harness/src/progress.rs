@@ -1,4 +1,4 @@
-//! Progress of `pagesnap run` on stderr: an updating bar on a terminal, plain lines otherwise, nothing with `--quiet`.
+//! Progress of a run (`pagesnap run`, `pagesnap live`) on stderr: an updating bar on a terminal, plain lines otherwise, nothing with `--quiet`.
 //!
 //! On a terminal (stderr is a TTY) one line is redrawn in place, at most ten
 //! times a second: `[#######.............] 120/318 steps  38%  45.2 steps/s
@@ -45,6 +45,7 @@ const REDRAW: Duration = Duration::from_millis(100);
 /// Shared progress counter for the worker threads.
 pub struct Progress {
     mode: Mode,
+    unit: &'static str,
     total: usize,
     started: Instant,
     state: Mutex<State>,
@@ -60,9 +61,15 @@ struct State {
 impl Progress {
     /// A run of `total` steps of which `skipped` were already done (`--resume`).
     pub fn new(mode: Mode, total: usize, skipped: usize) -> Progress {
+        Progress::counting("steps", mode, total, skipped)
+    }
+
+    /// A run of `total` units (`"episodes"`) of which `skipped` were already done.
+    pub fn counting(unit: &'static str, mode: Mode, total: usize, skipped: usize) -> Progress {
         let skipped = skipped.min(total);
         Progress {
             mode,
+            unit,
             total,
             started: Instant::now(),
             state: Mutex::new(State {
@@ -86,6 +93,7 @@ impl Progress {
         state.done = (state.done + 1).min(self.total);
         let elapsed = self.started.elapsed();
         let status = Status {
+            unit: self.unit,
             done: state.done,
             total: self.total,
             fresh: state.done - state.skipped,
@@ -136,6 +144,8 @@ fn tenths(done: usize, total: usize) -> usize {
 /// A moment of the run, for formatting.
 #[derive(Clone, Copy, Debug)]
 pub struct Status {
+    /// What is counted (`steps`, `episodes`).
+    pub unit: &'static str,
     /// Steps done, including skipped ones.
     pub done: usize,
     /// Steps in the run.
@@ -170,7 +180,7 @@ impl Status {
     fn rate_and_eta(&self) -> String {
         match (self.rate(), self.eta()) {
             (Some(rate), Some(eta)) => {
-                format!("{rate:.1} steps/s  ETA {}", format_duration(eta))
+                format!("{rate:.1} {}/s  ETA {}", self.unit, format_duration(eta))
             }
             _ => "ETA --:--".to_owned(),
         }
@@ -184,10 +194,11 @@ impl Status {
             self.done as f64 / self.total as f64
         };
         format!(
-            "[{}] {}/{} steps {:>3}%  {}",
+            "[{}] {}/{} {} {:>3}%  {}",
             bar(fraction, BAR_WIDTH),
             self.done,
             self.total,
+            self.unit,
             self.percent(),
             self.rate_and_eta()
         )
@@ -196,9 +207,10 @@ impl Status {
     /// The plain line.
     pub fn plain_line(&self) -> String {
         format!(
-            "progress: {}/{} steps ({}%), {}",
+            "progress: {}/{} {} ({}%), {}",
             self.done,
             self.total,
+            self.unit,
             self.percent(),
             self.rate_and_eta()
         )
@@ -259,6 +271,7 @@ mod tests {
     #[test]
     fn eta_is_steps_left_over_rate() {
         let status = Status {
+            unit: "steps",
             done: 30,
             total: 130,
             fresh: 20,
@@ -279,6 +292,7 @@ mod tests {
     #[test]
     fn no_rate_before_the_first_fresh_step_and_zero_eta_when_done() {
         let resumed = Status {
+            unit: "steps",
             done: 50,
             total: 100,
             fresh: 0,
@@ -288,6 +302,7 @@ mod tests {
         assert_eq!(resumed.eta(), None);
         assert!(resumed.plain_line().ends_with("ETA --:--"));
         let done = Status {
+            unit: "steps",
             done: 100,
             total: 100,
             fresh: 50,
