@@ -9,8 +9,8 @@
 //!   [`judge`] decides whether they were right ([`judge::rule`] against the
 //!   suite, [`judge::llm`] by asking a model); [`tokens`] counts.
 //! - [`results`] is what a run folder holds — the row schema, `results.jsonl`
-//!   and `run.json` — shared by every runner; [`replay`] is the offline runner.
-//!   Runners do not import each other.
+//!   and `run.json` — shared by every runner; [`replay`] is the offline runner,
+//!   [`live`] the closed-loop one. Runners do not import each other.
 //!   [`progress`] shows a run's progress on stderr for any runner.
 //! - [`report`] turns rows into metrics and files (and diffs and merges run
 //!   folders); it reads rows from [`results`], never from a runner.
@@ -22,6 +22,7 @@ pub mod bench;
 pub mod capture;
 pub mod cmd;
 pub mod judge;
+pub mod live;
 pub mod observe;
 pub mod progress;
 pub mod replay;

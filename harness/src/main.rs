@@ -33,6 +33,8 @@ enum Command {
     Validate(cmd::validate::Args),
     /// Replay a task suite offline through strategies and an agent; write results and reports.
     Run(cmd::run::Args),
+    /// Run a live suite: agents act on real pages in Chromium, the page (MiniWoB++ reward or a JS predicate) decides success.
+    Live(cmd::live::Args),
     /// Join the folders of a sharded run (`run --shard K/N`) into one run folder with every report.
     Merge(cmd::merge::Args),
     /// Compare two run folders' summary.json per strategy; exit 1 when a --fail-if rule is broken.
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => cmd::compare::run(args),
         Command::BenchLive(args) => cmd::bench_live::run(args),
         Command::Run(args) => cmd::run::run(args),
+        Command::Live(args) => cmd::live::run(args),
         Command::Merge(args) => cmd::merge::run(args),
         Command::Diff(args) => cmd::diff::run(args),
     };

@@ -50,6 +50,16 @@ pub fn paths(stem: &Path) -> (PathBuf, PathBuf) {
 /// Writes a recording and its screenshot next to each other, atomically
 /// (temp file + rename), creating the directory.
 pub fn write(stem: &Path, recording: &Recording, screenshot: &[u8]) -> Result<(PathBuf, u64)> {
+    write_state(stem, recording, Some(screenshot))
+}
+
+/// Writes a recording and, when there is one, its screenshot (a live
+/// observation captures one only for a strategy that reads it).
+pub fn write_state(
+    stem: &Path,
+    recording: &Recording,
+    screenshot: Option<&[u8]>,
+) -> Result<(PathBuf, u64)> {
     let (json, png) = paths(stem);
     if let Some(dir) = json.parent() {
         std::fs::create_dir_all(dir)
@@ -57,7 +67,9 @@ pub fn write(stem: &Path, recording: &Recording, screenshot: &[u8]) -> Result<(P
     }
     let bytes = recording.to_gz_bytes()?;
     write_atomic(&json, &bytes)?;
-    write_atomic(&png, screenshot)?;
+    if let Some(screenshot) = screenshot {
+        write_atomic(&png, screenshot)?;
+    }
     Ok((json, bytes.len() as u64))
 }
 

@@ -234,6 +234,8 @@ mod tests {
             refs: &refs,
             history: &history,
             image_png: None,
+            feedback: None,
+            live: false,
         };
         match Baseline.act(&request) {
             Ok(response) => response.action.expect("the baseline always answers"),

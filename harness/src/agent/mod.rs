@@ -37,15 +37,26 @@ pub enum Op {
     Type,
     /// Choose an option of a select / listbox / combobox.
     Select,
-    /// Scroll the page.
+    /// Scroll the page, or a scroll container named by the ref (live runs:
+    /// the value may say `up`, `down` or a number of pixels).
     Scroll,
+    /// Press a key (`Enter`, `Tab`, `Escape`, …; the value), after focusing
+    /// the ref's element if one is given. Live runs only offer it.
+    Press,
     /// The task is complete.
     Done,
 }
 
 impl Op {
     /// Every op, in report order.
-    pub const ALL: [Op; 5] = [Op::Click, Op::Type, Op::Select, Op::Scroll, Op::Done];
+    pub const ALL: [Op; 6] = [
+        Op::Click,
+        Op::Type,
+        Op::Select,
+        Op::Scroll,
+        Op::Press,
+        Op::Done,
+    ];
 
     /// The word used in suites and reports.
     pub fn as_str(self) -> &'static str {
@@ -54,6 +65,7 @@ impl Op {
             Op::Type => "type",
             Op::Select => "select",
             Op::Scroll => "scroll",
+            Op::Press => "press",
             Op::Done => "done",
         }
     }
@@ -64,9 +76,9 @@ impl Op {
         matches!(self, Op::Click | Op::Type | Op::Select)
     }
 
-    /// Whether the op carries a value (type, select).
+    /// Whether the op carries a value (type, select, press).
     pub fn takes_value(self) -> bool {
-        matches!(self, Op::Type | Op::Select)
+        matches!(self, Op::Type | Op::Select | Op::Press)
     }
 
     /// Parses a suite's op word.
@@ -91,6 +103,12 @@ pub struct Request<'a> {
     pub history: &'a [Action],
     /// The `som` screenshot with its marks (PNG), sent as an image part.
     pub image_png: Option<&'a [u8]>,
+    /// Live runs: what became of the previous action when it could not run
+    /// as asked (a covered element, a stale ref), shown to the agent.
+    pub feedback: Option<&'a str>,
+    /// A live run: the page is real, so the agent may also press keys and
+    /// scroll containers (`prompts/live.md`).
+    pub live: bool,
 }
 
 impl<'a> Request<'a> {
@@ -108,6 +126,8 @@ impl<'a> Request<'a> {
             refs: &observation.meta.items,
             history,
             image_png: observation.image.as_ref().map(|i| i.png.as_slice()),
+            feedback: None,
+            live: false,
         }
     }
 }

@@ -72,7 +72,7 @@ fn from_object(object: &Map<String, Value>, refs: &[&str]) -> Result<Option<Acti
     let Some(word) = op_word else {
         return Ok(None);
     };
-    let op = op_of(word).ok_or_else(|| format!("unknown op {word:?}"))?;
+    let mut op = op_of(word).ok_or_else(|| format!("unknown op {word:?}"))?;
     let reference = REF_KEYS
         .iter()
         .find_map(|k| fields.get(*k).and_then(scalar))
@@ -81,19 +81,29 @@ fn from_object(object: &Map<String, Value>, refs: &[&str]) -> Result<Option<Acti
         .iter()
         .find_map(|k| fields.get(*k).and_then(scalar))
         .filter(|v| !v.is_empty());
+    let mut value = value;
+    // "press" with a ref and no key is a click on that element ("press the OK button").
+    if op == Op::Press && value.is_none() && reference.is_some() {
+        op = Op::Click;
+    }
+    if op == Op::Scroll && value.is_none() && word.to_lowercase().contains("up") {
+        value = Some("up".to_owned());
+    }
     match op {
         Op::Click | Op::Type | Op::Select if reference.is_none() => {
             return Err(format!("op {} needs a ref", op.as_str()));
         }
-        Op::Type | Op::Select if value.is_none() => {
+        Op::Type | Op::Select | Op::Press if value.is_none() => {
             return Err(format!("op {} needs a value", op.as_str()));
         }
         _ => {}
     }
     let (reference, value) = match op {
         Op::Click => (reference, None),
-        Op::Type | Op::Select => (reference, value),
-        Op::Scroll | Op::Done => (None, None),
+        // A scroll may name a container and a direction or distance; a key
+        // press the element to focus first.
+        Op::Type | Op::Select | Op::Scroll | Op::Press => (reference, value),
+        Op::Done => (None, None),
     };
     Ok(Some(Action {
         op,
@@ -118,12 +128,11 @@ pub fn op_of(word: &str) -> Option<Op> {
         return Some(op);
     }
     let op = match word.as_str() {
-        "tap" | "press" | "check" | "click_element" | "click_element_by_index" | "left_click" => {
-            Op::Click
-        }
+        "tap" | "check" | "click_element" | "click_element_by_index" | "left_click" => Op::Click,
         "input" | "fill" | "enter" | "type_text" | "input_text" | "fill_in" | "write" => Op::Type,
         "select_option" | "select_dropdown_option" | "choose" | "choose_option" => Op::Select,
         "scroll_down" | "scroll_up" | "scroll_page" => Op::Scroll,
+        "press_key" | "key" | "keypress" | "send_keys" => Op::Press,
         "finish" | "finished" | "stop" | "complete" | "answer" | "task_complete" => Op::Done,
         _ => return None,
     };

@@ -16,6 +16,9 @@ use super::{Action, Request};
 /// The system prompt's common part.
 pub const SYSTEM: &str = include_str!("../../prompts/system.md");
 
+/// The common part for live runs: the page is real, so keys and container scrolls are offered too.
+pub const SYSTEM_LIVE: &str = include_str!("../../prompts/live.md");
+
 /// Per-strategy notes: (strategy name, note), every `prompts/strategy/NAME.md`
 /// (embedded by `build.rs`; the names are the engine's `STRATEGIES`, a test checks).
 pub const STRATEGY_NOTES: &[(&str, &str)] =
@@ -24,13 +27,15 @@ pub const STRATEGY_NOTES: &[(&str, &str)] =
 /// Output token limit of an action.
 pub const MAX_TOKENS: u32 = 256;
 
-/// The system prompt for a strategy (a strategy without a note gets the common part only).
-pub fn system(strategy: &str) -> String {
+/// The system prompt for a strategy, offline or live (a strategy without a
+/// note gets the common part only).
+pub fn system_for(strategy: &str, live: bool) -> String {
     let note = STRATEGY_NOTES
         .iter()
         .find(|(name, _)| *name == strategy)
         .map_or("", |(_, note)| note);
-    format!("{}\n{}", SYSTEM.trim_end(), note)
+    let common = if live { SYSTEM_LIVE } else { SYSTEM };
+    format!("{}\n{}", common.trim_end(), note)
         .trim_end()
         .to_owned()
         + "\n"
@@ -38,10 +43,19 @@ pub fn system(strategy: &str) -> String {
 
 /// The JSON schema of an answer (OpenAI strict mode: every key required, nulls spelled out).
 pub fn action_schema() -> Value {
+    schema_with(&["click", "type", "select", "scroll", "done"])
+}
+
+/// The answer's schema in live runs, where keys can be pressed.
+pub fn live_action_schema() -> Value {
+    schema_with(&["click", "type", "select", "scroll", "press", "done"])
+}
+
+fn schema_with(ops: &[&str]) -> Value {
     json!({
         "type": "object",
         "properties": {
-            "op": {"type": "string", "enum": ["click", "type", "select", "scroll", "done"]},
+            "op": {"type": "string", "enum": ops},
             "ref": {"type": ["string", "null"]},
             "value": {"type": ["string", "null"]},
         },
@@ -61,11 +75,15 @@ pub fn chat_request(request: &Request<'_>) -> ChatRequest {
         });
     }
     ChatRequest {
-        system: system(request.strategy),
+        system: system_for(request.strategy, request.live),
         user,
         max_tokens: MAX_TOKENS,
         temperature: 0.0,
-        schema: Some(action_schema()),
+        schema: Some(if request.live {
+            live_action_schema()
+        } else {
+            action_schema()
+        }),
     }
 }
 
@@ -81,8 +99,12 @@ fn user_text(request: &Request<'_>) -> String {
             .collect::<Vec<_>>()
             .join("\n")
     };
+    let feedback = request
+        .feedback
+        .map(|f| format!("The last action did not run: {f}\n\n"))
+        .unwrap_or_default();
     format!(
-        "Instruction: {}\n\nActions taken so far:\n{}\n\nObservation ({}):\n{}\n\nAnswer with the JSON object of the next action.",
+        "Instruction: {}\n\nActions taken so far:\n{}\n\n{feedback}Observation ({}):\n{}\n\nAnswer with the JSON object of the next action.",
         request.instruction,
         history,
         request.strategy,
@@ -116,12 +138,15 @@ mod tests {
     fn every_strategy_has_a_note_naming_its_refs() {
         for strategy in STRATEGIES {
             let name = strategy.name();
-            let system = system(name);
-            assert!(
-                system.contains(&format!("Observation format ({name})")),
-                "{name}"
-            );
-            assert!(system.contains("Use only refs that appear in the observation"));
+            for live in [false, true] {
+                let system = system_for(name, live);
+                assert!(
+                    system.contains(&format!("Observation format ({name})")),
+                    "{name}"
+                );
+                assert!(system.contains("Use only refs that appear in the"));
+                assert_eq!(system.contains("- press:"), live, "{name}");
+            }
         }
     }
 
@@ -139,6 +164,8 @@ mod tests {
             refs: &[],
             history: &history,
             image_png: Some(&[0x89, b'P', b'N', b'G']),
+            feedback: None,
+            live: false,
         };
         let chat = chat_request(&request);
         let Part::Text { text } = &chat.user[0] else {

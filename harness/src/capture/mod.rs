@@ -1,5 +1,6 @@
 //! Capturing live pages into Recordings: the `Capture` interface, scripted actions, and the Chromium backend.
 
+mod act;
 mod chromium;
 mod failure;
 mod live;
@@ -8,6 +9,7 @@ mod session;
 mod snapshot;
 mod state;
 
+pub use act::{Outcome, UserAction, key_names};
 pub use chromium::{Chromium, OpenOptions};
 pub use failure::TabError;
 pub use live::{Live, Timings};

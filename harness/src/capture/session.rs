@@ -111,7 +111,8 @@ impl ChromiumSession {
         }
     }
 
-    pub(super) async fn eval(&self, expression: &str) -> Result<serde_json::Value> {
+    /// Evaluates `expression` in the page's main frame (promises awaited) and returns its value as JSON.
+    pub async fn eval(&self, expression: &str) -> Result<serde_json::Value> {
         let params = EvaluateParams::builder()
             .expression(expression)
             .return_by_value(true)
@@ -213,7 +214,7 @@ impl ChromiumSession {
     }
 
     /// Waits for fonts and two animation frames so layout reflects the last change.
-    pub(super) async fn settle(&self) -> Result<()> {
+    pub async fn settle(&self) -> Result<()> {
         self.eval(
             "(async () => { try { await document.fonts.ready; } catch (e) {} \
              await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return true; })()",

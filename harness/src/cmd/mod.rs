@@ -5,6 +5,7 @@ pub mod compare;
 pub mod diff;
 mod flags;
 pub mod inspect;
+pub mod live;
 pub mod merge;
 pub mod record;
 pub mod run;

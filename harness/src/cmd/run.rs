@@ -58,7 +58,7 @@ pub struct Args {
 /// How a model agent reaches its provider.
 #[derive(clap::Args)]
 #[command(next_help_heading = "Model agents")]
-struct ModelArgs {
+pub(super) struct ModelArgs {
     /// Provider base URL (default: $OPENAI_BASE_URL / $ANTHROPIC_BASE_URL, else the provider's API).
     #[arg(long)]
     base_url: Option<String>,
@@ -92,7 +92,7 @@ struct ModelArgs {
 }
 
 impl ModelArgs {
-    fn options(&self, out: &std::path::Path) -> Result<agent::AgentOptions> {
+    pub(super) fn options(&self, out: &std::path::Path) -> Result<agent::AgentOptions> {
         if self.concurrency == 0 {
             bail!("--concurrency must be at least 1");
         }
@@ -115,6 +115,22 @@ impl ModelArgs {
     }
 }
 
+/// The LLM judge `--judge` names (`rule`: none; the rule judge always runs).
+pub(super) fn judge_named(spec: &str, options: &agent::AgentOptions) -> Result<Option<LlmJudge>> {
+    match spec {
+        "rule" => Ok(None),
+        spec => match spec.strip_prefix("llm:") {
+            Some(model) => Ok(Some(LlmJudge::new(agent::backend_from_spec(
+                model, options,
+            )?))),
+            None => bail!(
+                "unknown judge {spec:?} (known: rule, {})",
+                agent::Provider::spellings("llm:")
+            ),
+        },
+    }
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
     let strategies = super::flags::strategies_named(&args.strategy)?;
     if args.jobs == 0 {
@@ -123,6 +139,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut path = args.suite.clone();
     if !path.exists() && path.extension().is_none() {
         path.set_extension("toml");
+    }
+    if suite::live::is_live(&path) {
+        bail!(
+            "{} is a live suite (its [suite] has a `source`): run it with `pagesnap live --suite {}`",
+            path.display(),
+            path.display()
+        );
     }
     let fixtures = args
         .fixtures
@@ -134,16 +157,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .unwrap_or_else(|| args.out.join("recordings"));
     let options = args.model.options(&args.out)?;
     let agent = agent::by_name(&args.agent, &options)?;
-    let judge = match args.judge.as_str() {
-        "rule" => None,
-        spec => match spec.strip_prefix("llm:") {
-            Some(model) => Some(LlmJudge::new(agent::backend_from_spec(model, &options)?)),
-            None => bail!(
-                "unknown judge {spec:?} (known: rule, {})",
-                agent::Provider::spellings("llm:")
-            ),
-        },
-    };
+    let judge = judge_named(&args.judge, &options)?;
     if args.resume && args.out.join(manifest::FILE).exists() {
         // Before any page is recorded: the folder must hold this same run.
         // The suite's tasks are checked once it is loaded (`replay::run`).

@@ -34,6 +34,38 @@ pub struct TaskInput<'a> {
     pub actions: &'a [(Action, Option<String>)],
 }
 
+/// What the step judge of a live episode is shown: the page before and after the action.
+pub struct LiveStepInput<'a> {
+    /// The task's instruction.
+    pub instruction: &'a str,
+    /// Strategy that produced the observations.
+    pub strategy: &'a str,
+    /// Actions taken before this step.
+    pub history: &'a [Action],
+    /// The observation the agent acted on.
+    pub before: &'a str,
+    /// The action taken.
+    pub action: &'a Action,
+    /// The element the action's ref names, when it has one.
+    pub element: Option<String>,
+    /// What became of the action: `ran`, or why it could not run.
+    pub outcome: &'a str,
+    /// The observation after the action.
+    pub after: &'a str,
+}
+
+/// What the task judge of a live episode is shown: the trace and the final page.
+pub struct LiveTaskInput<'a> {
+    /// The task's instruction.
+    pub instruction: &'a str,
+    /// Strategy that produced the observations.
+    pub strategy: &'a str,
+    /// Every action with the element it named and what became of it.
+    pub actions: &'a [(Action, Option<String>, String)],
+    /// The observation of the page at the end.
+    pub last: &'a str,
+}
+
 /// A judgement.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Verdict {
@@ -89,6 +121,44 @@ impl LlmJudge {
         self.ask(TASK_PROMPT, text)
     }
 
+    /// Judges one step of a live episode, seeing the page before and after it.
+    pub fn live_step(&self, input: &LiveStepInput<'_>) -> Verdict {
+        let text = format!(
+            "Task: {}\n\nEarlier actions:\n{}\nObservation before the action ({}):\n{}\n\n\
+             The agent's action: {} ({})\n\nObservation after the action:\n{}\n\n\
+             Is this action a correct next step, and did it have the intended effect? Answer with the JSON object.",
+            input.instruction,
+            history_lines(input.history),
+            input.strategy,
+            cut(input.before),
+            describe(input.action, input.element.as_deref()),
+            input.outcome,
+            cut(input.after),
+        );
+        self.ask(STEP_PROMPT, text)
+    }
+
+    /// Judges a whole live episode from its trace and the final page.
+    pub fn live_task(&self, input: &LiveTaskInput<'_>) -> Verdict {
+        let mut text = format!("Task: {}\n\nActions, in order:\n", input.instruction);
+        for (i, (action, element, outcome)) in input.actions.iter().enumerate() {
+            text.push_str(&format!(
+                "{}. {} ({outcome})\n",
+                i + 1,
+                describe(action, element.as_deref())
+            ));
+        }
+        if input.actions.is_empty() {
+            text.push_str("(none)\n");
+        }
+        text.push_str(&format!(
+            "\nThe page at the end ({}):\n{}\n\nIs the task complete on this page? Answer with the JSON object.",
+            input.strategy,
+            cut(input.last)
+        ));
+        self.ask(TASK_PROMPT, text)
+    }
+
     fn ask(&self, system: &str, user: String) -> Verdict {
         let request = ChatRequest {
             system: system.to_owned(),
@@ -140,8 +210,9 @@ fn history_lines(history: &[Action]) -> String {
         .collect()
 }
 
-/// `click [e12] button "Submit"`, `type "ada" into [e3] textbox "Email"`, `scroll`, `done`.
-fn describe(action: &Action, element: Option<&str>) -> String {
+/// An action as a judge (and a report) reads it: `click [e12] button "Submit"`,
+/// `type "ada" into [e3] textbox "Email"`, `scroll the page down`, `done`.
+pub fn describe(action: &Action, element: Option<&str>) -> String {
     let target = match (&action.reference, element) {
         (Some(r), Some(e)) => format!("[{r}] {e}"),
         (Some(r), None) => format!("[{r}]"),
@@ -152,6 +223,16 @@ fn describe(action: &Action, element: Option<&str>) -> String {
         "type" => format!("type {value:?} into {target}"),
         "select" => format!("select {value:?} in {target}"),
         "click" => format!("click {target}"),
+        "press" if target.is_empty() => format!("press {value}"),
+        "press" => format!("press {value} on {target}"),
+        "scroll" => {
+            let how = if value.is_empty() { "down" } else { value };
+            if target.is_empty() {
+                format!("scroll the page {how}")
+            } else {
+                format!("scroll {target} {how}")
+            }
+        }
         other => other.to_owned(),
     }
 }

@@ -16,7 +16,7 @@ use super::figures::Report;
 use super::format::{expected, got, task_score, verdict};
 use super::metrics::{self, Estimate, StrategySummary};
 
-const STYLE: &str = "\
+pub(super) const STYLE: &str = "\
 body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1280px;padding:0 16px;color:#1d2330;background:#fff}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #dde2ea;padding-bottom:4px}
 p.meta{color:#5a6475;margin:0 0 12px}

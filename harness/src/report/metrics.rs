@@ -320,6 +320,12 @@ pub fn round(x: f64) -> f64 {
 /// Ratio of sums over tasks, with a percentile bootstrap over tasks.
 fn bootstrap(tasks: &[TaskSums], pick: impl Fn(&TaskSums) -> (f64, f64)) -> Estimate {
     let pairs: Vec<(f64, f64)> = tasks.iter().map(&pick).collect();
+    ratio_bootstrap(&pairs)
+}
+
+/// Σ numerators / Σ denominators over units (tasks, episodes), with a 95%
+/// percentile bootstrap that resamples the units.
+pub fn ratio_bootstrap(pairs: &[(f64, f64)]) -> Estimate {
     let ratio = |num: f64, den: f64| if den > 0.0 { num / den } else { 0.0 };
     let (num, den) = pairs
         .iter()

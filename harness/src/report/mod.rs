@@ -10,6 +10,7 @@ pub mod escape;
 mod figures;
 mod format;
 pub mod html;
+pub mod live;
 pub mod markdown;
 pub mod merge;
 pub mod metrics;

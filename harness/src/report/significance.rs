@@ -61,18 +61,31 @@ pub fn compare(a: &str, b: &str, rows: &[Row]) -> Comparison {
             .collect()
     };
     let (left, right) = (outcomes(a), outcomes(b));
-    // Per task: (a successes, b successes, steps) over the shared steps.
+    let pairs = left
+        .iter()
+        .filter_map(|(key, &x)| right.get(key).map(|&y| (key.0, x, y)));
+    compare_pairs(a, b, pairs)
+}
+
+/// Compares `a` and `b` on paired outcomes `(group, a passed, b passed)`:
+/// McNemar's exact test on the pairs, and a paired bootstrap of the
+/// success-rate difference that resamples the groups (tasks).
+pub fn compare_pairs<'g>(
+    a: &str,
+    b: &str,
+    pairs: impl Iterator<Item = (&'g str, bool, bool)>,
+) -> Comparison {
+    // Per group: (a successes, b successes, pairs).
     let mut tasks: BTreeMap<&str, (f64, f64, f64)> = BTreeMap::new();
     let (mut a_only, mut b_only, mut steps) = (0u64, 0u64, 0usize);
-    for (key, &x) in &left {
-        let Some(&y) = right.get(key) else { continue };
+    for (group, x, y) in pairs {
         steps += 1;
         match (x, y) {
             (true, false) => a_only += 1,
             (false, true) => b_only += 1,
             _ => {}
         }
-        let t = tasks.entry(key.0).or_default();
+        let t = tasks.entry(group).or_default();
         t.0 += f64::from(u8::from(x));
         t.1 += f64::from(u8::from(y));
         t.2 += 1.0;

@@ -33,6 +33,24 @@ pub struct Manifest {
     pub shard: Option<Shard>,
     /// Every task of the suite, in suite order (a shard runs a subset of them).
     pub tasks: Vec<TaskInfo>,
+    /// A live run's settings (none: an offline replay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live: Option<LiveSettings>,
+}
+
+/// What a live run's episodes depend on besides suite, agent and strategies.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct LiveSettings {
+    /// `--episodes`: episodes per task and strategy (none: one per seed the suite lists).
+    pub episodes: Option<usize>,
+    /// `--seed`: the first seed (none: the suite's seeds).
+    pub seed: Option<u64>,
+    /// `--max-steps` (none: the suite's limits).
+    pub max_steps: Option<usize>,
+    /// The judges (`rule`, `llm:…`).
+    pub judge: String,
+    /// MiniWoB's `core.EPISODE_MAX_TIME` as set, ms (none: not a MiniWoB suite).
+    pub episode_max_time_ms: Option<u64>,
 }
 
 /// One task as the reports need it.
@@ -73,6 +91,7 @@ impl Manifest {
                     steps: t.steps.len(),
                 })
                 .collect(),
+            live: None,
         }
     }
 
@@ -131,6 +150,21 @@ impl Manifest {
             let shard =
                 |s: Option<Shard>| s.map_or("the whole suite".to_owned(), |s| s.to_string());
             return Err(differs("shard", shard(previous.shard), shard(self.shard)));
+        }
+        if self.live != previous.live {
+            let show = |l: &Option<LiveSettings>| {
+                l.as_ref().map_or("an offline replay".to_owned(), |l| {
+                    format!(
+                        "episodes {:?}, seed {:?}, max steps {:?}, judge {:?}",
+                        l.episodes, l.seed, l.max_steps, l.judge
+                    )
+                })
+            };
+            return Err(differs(
+                "live settings",
+                show(&previous.live),
+                show(&self.live),
+            ));
         }
         if self.tasks != previous.tasks {
             let changed = self

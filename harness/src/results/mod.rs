@@ -1,8 +1,10 @@
 //! What a run folder holds before any report: `run.json` (what the run covers) and `results.jsonl` (one judged row per step), shared by every runner and by the reports.
 
+pub mod episode;
 pub mod jsonl;
 pub mod manifest;
 pub mod row;
 
-pub use manifest::{Manifest, Shard};
+pub use episode::{Episode, EpisodeKey, StepLog};
+pub use manifest::{LiveSettings, Manifest, Shard};
 pub use row::{Key, Row};

@@ -65,6 +65,7 @@ use crate::agent::Op;
 use crate::observe;
 use crate::store::{self, Loaded};
 
+pub mod live;
 pub mod pages;
 
 /// A loaded, checked suite.

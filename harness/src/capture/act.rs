@@ -1,0 +1,691 @@
+//! Acting on a live tab as a user would, on a node named by its backend node id: scroll it into view, click its visible centre with the mouse, type with key events, choose an option, scroll, press keys.
+//!
+//! The click point is the centre of the element's first non-empty client
+//! rect, clipped to its frame's viewport, after `scrollIntoViewIfNeeded`. It
+//! is hit-tested in the element's own tree (`elementFromPoint` on its root,
+//! so shadow trees and frames are tested where the element lives) and then,
+//! frame by frame, in each parent document, where the hit must be the frame
+//! element. A point that lands on another element is *covered*: the action
+//! fails with the covering element named, as page-agent reports it to its
+//! model, and nothing is clicked — there is no fallback to a DOM `click()`.
+//!
+//! What the page does wrong (a node gone, covered, hidden, not a field) is an
+//! [`Outcome::Failed`] the runner shows the agent; a tab that crashed or
+//! closed, or a call with no answer, is an `Err`.
+
+use anyhow::{Result, anyhow};
+use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
+    MouseButton,
+};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    CallArgument, CallFunctionOnParams, ReleaseObjectGroupParams,
+};
+use serde::Deserialize;
+
+use super::failure::TabError;
+use super::session::ChromiumSession;
+
+/// One action on the live page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum UserAction {
+    /// A left click at the element's visible centre.
+    Click {
+        /// The element.
+        backend_id: u64,
+    },
+    /// Click the field (focus), select its content, type `text` key by key.
+    Type {
+        /// The field.
+        backend_id: u64,
+        /// What to type (replaces the field's content).
+        text: String,
+    },
+    /// Choose the option of a native `<select>` whose value, label or text is `value`.
+    Select {
+        /// The `<select>` (or one of its options).
+        backend_id: u64,
+        /// The option.
+        value: String,
+    },
+    /// Scroll the page (no element) or a scroll container by `dy` CSS pixels.
+    Scroll {
+        /// The container; none: the page.
+        backend_id: Option<u64>,
+        /// Pixels, positive down; `None`: 80% of the viewport (container) height.
+        dy: Option<f64>,
+        /// Scroll up rather than down (when `dy` is none).
+        up: bool,
+    },
+    /// Press one key (focusing `backend_id` first, if given).
+    Press {
+        /// The element to focus first.
+        backend_id: Option<u64>,
+        /// A key name: `Enter`, `Tab`, `Escape`, `Backspace`, `ArrowDown`, … or one character.
+        key: String,
+    },
+}
+
+/// What an action did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// It ran; `note` says something worth telling the agent (e.g. a scroll
+    /// that could not move), if anything.
+    Done {
+        /// Extra information for the agent.
+        note: Option<String>,
+    },
+    /// It could not run as a user would; the page is unchanged.
+    Failed {
+        /// A short fixed word for counting: `stale`, `covered`, `hidden`,
+        /// `not-editable`, `not-select`, `no-option`, `unknown-key`.
+        kind: &'static str,
+        /// What to tell the agent.
+        message: String,
+    },
+}
+
+impl Outcome {
+    fn failed(kind: &'static str, message: impl Into<String>) -> Outcome {
+        Outcome::Failed {
+            kind,
+            message: message.into(),
+        }
+    }
+
+    fn ok() -> Outcome {
+        Outcome::Done { note: None }
+    }
+}
+
+/// Finds the click point of `this` (see the module docs); returns
+/// `{x, y}` in top-level viewport coordinates, or `{error}` / `{covered}`.
+const POINT_JS: &str = r#"function () {
+  const el = this;
+  const describe = (n) => {
+    if (!n) return 'nothing';
+    if (n.nodeType !== 1) n = n.parentElement;
+    if (!n) return 'nothing';
+    let s = '<' + n.tagName.toLowerCase();
+    if (n.id) s += ' id="' + n.id + '"';
+    const cls = typeof n.className === 'string' ? n.className.trim() : '';
+    if (cls) s += ' class="' + cls.split(/\s+/).slice(0, 3).join(' ') + '"';
+    s += '>';
+    const text = (n.innerText || n.textContent || '').replace(/\s+/g, ' ').trim();
+    if (text) s += ' "' + (text.length > 60 ? text.slice(0, 57) + '...' : text) + '"';
+    return s;
+  };
+  if (!el.isConnected) return { error: 'stale' };
+  if (el.nodeType !== 1) return { error: 'hidden' };
+  if (typeof el.scrollIntoViewIfNeeded === 'function') el.scrollIntoViewIfNeeded(true);
+  else el.scrollIntoView({ block: 'center', inline: 'center' });
+  const win = el.ownerDocument.defaultView;
+  const rect = [...el.getClientRects()].find((r) => r.width > 0 && r.height > 0);
+  if (!rect) return { error: 'hidden' };
+  const left = Math.max(rect.left, 0), top = Math.max(rect.top, 0);
+  const right = Math.min(rect.right, win.innerWidth), bottom = Math.min(rect.bottom, win.innerHeight);
+  if (right <= left || bottom <= top) return { error: 'hidden' };
+  let x = (left + right) / 2, y = (top + bottom) / 2;
+  const inside = (n) => { for (let m = n; m; m = m.parentNode || m.host) if (m === el) return true; return false; };
+  const root = el.getRootNode();
+  const hit = root.elementFromPoint ? root.elementFromPoint(x, y) : el.ownerDocument.elementFromPoint(x, y);
+  if (!hit || !inside(hit)) return { covered: describe(hit) };
+  for (let w = win; w.frameElement; w = w.frameElement.ownerDocument.defaultView) {
+    const frame = w.frameElement;
+    const box = frame.getBoundingClientRect();
+    const style = getComputedStyle(frame);
+    x += box.left + frame.clientLeft + parseFloat(style.paddingLeft || '0');
+    y += box.top + frame.clientTop + parseFloat(style.paddingTop || '0');
+    const parentRoot = frame.getRootNode();
+    const parentHit = parentRoot.elementFromPoint(x, y);
+    if (parentHit !== frame) return { covered: describe(parentHit) };
+  }
+  return { x, y };
+}"#;
+
+/// Prepares `this` for typing: `{ok}` after selecting its content, or `{error}`.
+const EDITABLE_JS: &str = r#"function () {
+  const el = this;
+  const doc = el.ownerDocument;
+  const active = (() => { let a = doc.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a; })();
+  const target = (el.isContentEditable || el.matches('input, textarea')) ? el : active;
+  if (!target) return { error: 'not-editable' };
+  const textual = /^(|text|search|email|url|tel|password|number|date|time|datetime-local|month|week)$/;
+  if (target.tagName === 'INPUT' && !textual.test((target.getAttribute('type') || '').toLowerCase())) return { error: 'not-editable' };
+  if (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA') {
+    if (target.disabled || target.readOnly) return { error: 'not-editable' };
+    if (doc.activeElement !== target && !(target.getRootNode().activeElement === target)) target.focus();
+    try { target.select(); } catch (e) { /* number inputs cannot select; set below */ }
+    if (target.type === 'number' || target.type === 'date' || target.type === 'time') { target.value = ''; }
+    return { ok: true };
+  }
+  if (target.isContentEditable) {
+    target.focus();
+    const range = doc.createRange();
+    range.selectNodeContents(target);
+    const sel = doc.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    return { ok: true };
+  }
+  return { error: 'not-editable' };
+}"#;
+
+/// Chooses option `value` of `this` (a `<select>` or an `<option>` in one).
+const SELECT_JS: &str = r#"function (want) {
+  let el = this;
+  if (el.tagName === 'OPTION' && el.closest('select')) { el = el.closest('select'); want = want || this.label; }
+  if (el.tagName !== 'SELECT') return { error: 'not-select' };
+  if (el.disabled) return { error: 'not-editable' };
+  const norm = (s) => String(s).replace(/\s+/g, ' ').trim();
+  const options = [...el.options];
+  const exact = options.find((o) => o.value === want || norm(o.label) === norm(want) || norm(o.text) === norm(want));
+  const loose = exact || options.find((o) => norm(o.text).toLowerCase() === norm(want).toLowerCase() || o.value.toLowerCase() === norm(want).toLowerCase());
+  if (!loose) return { error: 'no-option', options: options.slice(0, 20).map((o) => norm(o.text)) };
+  if (loose.disabled) return { error: 'no-option', options: [] };
+  el.focus();
+  el.value = loose.value;
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { ok: true };
+}"#;
+
+/// Scrolls `this` (or the window when called on the document element) by `dy`.
+const SCROLL_JS: &str = r#"function (dy, up) {
+  const el = this;
+  const page = el === el.ownerDocument.documentElement || el === el.ownerDocument.body;
+  const win = el.ownerDocument.defaultView;
+  const before = page ? win.scrollY : el.scrollTop;
+  const step = dy !== null ? dy : (up ? -1 : 1) * 0.8 * (page ? win.innerHeight : el.clientHeight);
+  if (page) win.scrollBy({ top: step, behavior: 'instant' }); else el.scrollBy({ top: step, behavior: 'instant' });
+  const after = page ? win.scrollY : el.scrollTop;
+  return { moved: after - before };
+}"#;
+
+/// Focuses `this`.
+const FOCUS_JS: &str = "function () { if (!this.isConnected) return { error: 'stale' }; this.focus(); return { ok: true }; }";
+
+/// What the scripts answer.
+#[derive(Debug, Default, Deserialize)]
+struct Answer {
+    #[serde(default)]
+    x: Option<f64>,
+    #[serde(default)]
+    y: Option<f64>,
+    #[serde(default)]
+    error: Option<String>,
+    #[serde(default)]
+    covered: Option<String>,
+    #[serde(default)]
+    options: Vec<String>,
+    #[serde(default)]
+    moved: Option<f64>,
+}
+
+/// A key's CDP description: `key`, `code`, Windows virtual key code, and the text it types.
+struct Key {
+    key: &'static str,
+    code: &'static str,
+    key_code: i64,
+    text: Option<&'static str>,
+}
+
+/// The named keys `press` accepts (US layout), spelled as `KeyboardEvent.key`.
+const KEYS: &[Key] = &[
+    Key {
+        key: "Enter",
+        code: "Enter",
+        key_code: 13,
+        text: Some("\r"),
+    },
+    Key {
+        key: "Tab",
+        code: "Tab",
+        key_code: 9,
+        text: None,
+    },
+    Key {
+        key: "Escape",
+        code: "Escape",
+        key_code: 27,
+        text: None,
+    },
+    Key {
+        key: "Backspace",
+        code: "Backspace",
+        key_code: 8,
+        text: None,
+    },
+    Key {
+        key: "Delete",
+        code: "Delete",
+        key_code: 46,
+        text: None,
+    },
+    Key {
+        key: " ",
+        code: "Space",
+        key_code: 32,
+        text: Some(" "),
+    },
+    Key {
+        key: "ArrowUp",
+        code: "ArrowUp",
+        key_code: 38,
+        text: None,
+    },
+    Key {
+        key: "ArrowDown",
+        code: "ArrowDown",
+        key_code: 40,
+        text: None,
+    },
+    Key {
+        key: "ArrowLeft",
+        code: "ArrowLeft",
+        key_code: 37,
+        text: None,
+    },
+    Key {
+        key: "ArrowRight",
+        code: "ArrowRight",
+        key_code: 39,
+        text: None,
+    },
+    Key {
+        key: "Home",
+        code: "Home",
+        key_code: 36,
+        text: None,
+    },
+    Key {
+        key: "End",
+        code: "End",
+        key_code: 35,
+        text: None,
+    },
+    Key {
+        key: "PageUp",
+        code: "PageUp",
+        key_code: 33,
+        text: None,
+    },
+    Key {
+        key: "PageDown",
+        code: "PageDown",
+        key_code: 34,
+        text: None,
+    },
+];
+
+/// The named key `name` (case-insensitive; `Esc`, `Return`, `Space`, `Up`, `Down`, … accepted).
+fn named_key(name: &str) -> Option<&'static Key> {
+    let lower = name.trim().to_ascii_lowercase();
+    let canonical = match lower.as_str() {
+        "return" => "enter",
+        "esc" => "escape",
+        "space" | "spacebar" => " ",
+        "up" => "arrowup",
+        "down" => "arrowdown",
+        "left" => "arrowleft",
+        "right" => "arrowright",
+        "del" => "delete",
+        other => other,
+    };
+    KEYS.iter()
+        .find(|k| k.key.to_ascii_lowercase() == canonical)
+}
+
+/// Every key name `press` accepts, for messages.
+pub fn key_names() -> String {
+    KEYS.iter()
+        .map(|k| if k.key == " " { "Space" } else { k.key })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+impl ChromiumSession {
+    /// Performs `action` as a user would (see the module docs).
+    pub async fn perform(&self, action: &UserAction) -> Result<Outcome> {
+        let outcome = match action {
+            UserAction::Click { backend_id } => self.click(*backend_id).await?,
+            UserAction::Type { backend_id, text } => self.type_into(*backend_id, text).await?,
+            UserAction::Select { backend_id, value } => self.select(*backend_id, value).await?,
+            UserAction::Scroll { backend_id, dy, up } => self.scroll(*backend_id, *dy, *up).await?,
+            UserAction::Press { backend_id, key } => self.press(*backend_id, key).await?,
+        };
+        // Let the page react before the next look: a click may have started
+        // a navigation (wait for the new document's load), then handlers,
+        // layout and two animation frames.
+        self.wait_loaded(self.limit).await?;
+        self.settle().await?;
+        Ok(outcome)
+    }
+
+    async fn click(&self, backend_id: u64) -> Result<Outcome> {
+        let point = match self.point_of(backend_id).await? {
+            Ok(point) => point,
+            Err(failed) => return Ok(failed),
+        };
+        self.mouse_click(point).await?;
+        Ok(Outcome::ok())
+    }
+
+    async fn type_into(&self, backend_id: u64, text: &str) -> Result<Outcome> {
+        let point = match self.point_of(backend_id).await? {
+            Ok(point) => point,
+            Err(failed) => return Ok(failed),
+        };
+        self.mouse_click(point).await?;
+        let answer = self.call_on(backend_id, EDITABLE_JS, Vec::new()).await?;
+        if let Some(failed) = failure(&answer, backend_id) {
+            return Ok(failed);
+        }
+        if let Some(delete) = named_key("Delete").filter(|_| text.is_empty()) {
+            // Typing nothing clears the field: delete the selected content.
+            self.key(delete).await?;
+        }
+        for c in text.chars() {
+            self.type_char(c).await?;
+        }
+        Ok(Outcome::ok())
+    }
+
+    async fn select(&self, backend_id: u64, value: &str) -> Result<Outcome> {
+        let answer = self
+            .call_on(
+                backend_id,
+                SELECT_JS,
+                vec![serde_json::Value::String(value.to_owned())],
+            )
+            .await?;
+        if answer.error.as_deref() == Some("no-option") {
+            let known = if answer.options.is_empty() {
+                String::new()
+            } else {
+                format!(" (options: {})", answer.options.join(" | "))
+            };
+            return Ok(Outcome::failed(
+                "no-option",
+                format!("the select has no enabled option {value:?}{known}"),
+            ));
+        }
+        Ok(failure(&answer, backend_id).unwrap_or_else(Outcome::ok))
+    }
+
+    async fn scroll(&self, backend_id: Option<u64>, dy: Option<f64>, up: bool) -> Result<Outcome> {
+        let args = vec![
+            dy.map_or(serde_json::Value::Null, serde_json::Value::from),
+            serde_json::Value::Bool(up),
+        ];
+        let answer = match backend_id {
+            Some(id) => self.call_on(id, SCROLL_JS, args).await?,
+            None => {
+                let script = format!(
+                    "({SCROLL_JS}).call(document.documentElement, {}, {})",
+                    args[0], args[1]
+                );
+                serde_json::from_value(self.eval(&script).await?).unwrap_or_default()
+            }
+        };
+        if let Some(failed) = failure(&answer, backend_id.unwrap_or(0)) {
+            return Ok(failed);
+        }
+        let note = match answer.moved {
+            Some(moved) if moved.abs() < 0.5 => {
+                Some("the scroll did not move: already at that end (or not scrollable)".to_owned())
+            }
+            _ => None,
+        };
+        Ok(Outcome::Done { note })
+    }
+
+    async fn press(&self, backend_id: Option<u64>, name: &str) -> Result<Outcome> {
+        let mut chars = name.chars();
+        let single = match (chars.next(), chars.next()) {
+            (Some(c), None) => Some(c),
+            _ => None,
+        };
+        let key = named_key(name);
+        if key.is_none() && single.is_none() {
+            return Ok(Outcome::failed(
+                "unknown-key",
+                format!(
+                    "unknown key {name:?} (known: {}, or one character)",
+                    key_names()
+                ),
+            ));
+        }
+        if let Some(id) = backend_id {
+            let answer = self.call_on(id, FOCUS_JS, Vec::new()).await?;
+            if let Some(failed) = failure(&answer, id) {
+                return Ok(failed);
+            }
+        }
+        match (key, single) {
+            (Some(key), _) => self.key(key).await?,
+            (None, Some(c)) => self.type_char(c).await?,
+            (None, None) => {}
+        }
+        Ok(Outcome::ok())
+    }
+
+    /// The click point of a node, or the failure a user would meet.
+    async fn point_of(&self, backend_id: u64) -> Result<Result<(f64, f64), Outcome>> {
+        let answer = self.call_on(backend_id, POINT_JS, Vec::new()).await?;
+        if let Some(failed) = failure(&answer, backend_id) {
+            return Ok(Err(failed));
+        }
+        match (answer.x, answer.y) {
+            (Some(x), Some(y)) => Ok(Ok((x, y))),
+            _ => Err(anyhow!(
+                "{}: the click-point script answered no point",
+                self.url()
+            )),
+        }
+    }
+
+    /// Calls `function` on the node, in the node's own JavaScript world.
+    /// A node that no longer exists is `{error: "stale"}`.
+    async fn call_on(
+        &self,
+        backend_id: u64,
+        function: &str,
+        arguments: Vec<serde_json::Value>,
+    ) -> Result<Answer> {
+        const GROUP: &str = "pagesnap-act";
+        let id = i64::try_from(backend_id)
+            .map_err(|_| anyhow!("backend node id {backend_id} out of range"))?;
+        let resolved = self
+            .call(
+                "DOM.resolveNode",
+                self.page.execute(
+                    ResolveNodeParams::builder()
+                        .backend_node_id(BackendNodeId::new(id))
+                        .object_group(GROUP)
+                        .build(),
+                ),
+            )
+            .await;
+        let object = match resolved {
+            Ok(resolved) => resolved.result.object.object_id,
+            Err(
+                err @ (TabError::Closed { .. }
+                | TabError::Crashed { .. }
+                | TabError::NoAnswer { .. }),
+            ) => {
+                return Err(err.into());
+            }
+            // "No node with given id found": the node left the document.
+            Err(_) => None,
+        };
+        let Some(object) = object else {
+            return Ok(Answer {
+                error: Some("stale".to_owned()),
+                ..Answer::default()
+            });
+        };
+        let params = CallFunctionOnParams::builder()
+            .function_declaration(function)
+            .object_id(object)
+            .arguments(
+                arguments
+                    .into_iter()
+                    .map(|value| CallArgument::builder().value(value).build())
+                    .collect::<Vec<_>>(),
+            )
+            .return_by_value(true)
+            .await_promise(true)
+            .build()
+            .map_err(|err| anyhow!("{err}"))?;
+        let result = self
+            .call("Runtime.callFunctionOn", self.page.execute(params))
+            .await?
+            .result;
+        let page = self.page.clone();
+        tokio::spawn(async move {
+            let _ = page.execute(ReleaseObjectGroupParams::new(GROUP)).await;
+        });
+        if let Some(exception) = &result.exception_details {
+            return Err(anyhow!(
+                "{}: acting on node {backend_id} failed in the page: {}",
+                self.url(),
+                exception.text
+            ));
+        }
+        Ok(serde_json::from_value(result.result.value.unwrap_or_default()).unwrap_or_default())
+    }
+
+    /// A left click (move, press, release) at viewport point `(x, y)`.
+    async fn mouse_click(&self, (x, y): (f64, f64)) -> Result<()> {
+        let event = |kind: DispatchMouseEventType| {
+            let mut params = DispatchMouseEventParams::new(kind.clone(), x, y);
+            if kind != DispatchMouseEventType::MouseMoved {
+                params.button = Some(MouseButton::Left);
+                params.buttons = Some(i64::from(kind == DispatchMouseEventType::MousePressed));
+                params.click_count = Some(1);
+            }
+            params
+        };
+        for kind in [
+            DispatchMouseEventType::MouseMoved,
+            DispatchMouseEventType::MousePressed,
+            DispatchMouseEventType::MouseReleased,
+        ] {
+            self.call("Input.dispatchMouseEvent", self.page.execute(event(kind)))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Presses and releases a named key.
+    async fn key(&self, key: &Key) -> Result<()> {
+        let mut down = DispatchKeyEventParams::new(if key.text.is_some() {
+            DispatchKeyEventType::KeyDown
+        } else {
+            DispatchKeyEventType::RawKeyDown
+        });
+        down.key = Some(key.key.to_owned());
+        down.code = Some(key.code.to_owned());
+        down.windows_virtual_key_code = Some(key.key_code);
+        down.native_virtual_key_code = Some(key.key_code);
+        down.text = key.text.map(str::to_owned);
+        down.unmodified_text = key.text.map(str::to_owned);
+        let mut up = down.clone();
+        up.r#type = DispatchKeyEventType::KeyUp;
+        up.text = None;
+        up.unmodified_text = None;
+        self.call("Input.dispatchKeyEvent", self.page.execute(down))
+            .await?;
+        self.call("Input.dispatchKeyEvent", self.page.execute(up))
+            .await?;
+        Ok(())
+    }
+
+    /// Types one character as a key press carrying its text (`\n` is Enter).
+    async fn type_char(&self, c: char) -> Result<()> {
+        if c == '\n' {
+            if let Some(enter) = named_key("Enter") {
+                return self.key(enter).await;
+            }
+        }
+        let text = c.to_string();
+        let mut down = DispatchKeyEventParams::new(DispatchKeyEventType::KeyDown);
+        down.key = Some(text.clone());
+        down.text = Some(text.clone());
+        down.unmodified_text = Some(text.clone());
+        if c.is_ascii_alphanumeric() {
+            let upper = c.to_ascii_uppercase();
+            down.code = Some(if c.is_ascii_digit() {
+                format!("Digit{c}")
+            } else {
+                format!("Key{upper}")
+            });
+            down.windows_virtual_key_code = Some(i64::from(upper as u8));
+        }
+        let mut up = down.clone();
+        up.r#type = DispatchKeyEventType::KeyUp;
+        up.text = None;
+        up.unmodified_text = None;
+        self.call("Input.dispatchKeyEvent", self.page.execute(down))
+            .await?;
+        self.call("Input.dispatchKeyEvent", self.page.execute(up))
+            .await?;
+        Ok(())
+    }
+}
+
+/// The outcome a script's `{error}` or `{covered}` answer means, if any.
+fn failure(answer: &Answer, backend_id: u64) -> Option<Outcome> {
+    if let Some(by) = &answer.covered {
+        return Some(Outcome::failed(
+            "covered",
+            format!(
+                "the element is covered: a click at its centre would land on {by}; \
+                 close or move what covers it first"
+            ),
+        ));
+    }
+    let message = match answer.error.as_deref()? {
+        "stale" => {
+            "the element no longer exists on the page (it was removed or replaced); use a ref from the current observation"
+        }
+        "hidden" => "the element is not visible (no size on screen), so it cannot be clicked",
+        "not-editable" => {
+            "the element is not a text field that can be typed into (or it is disabled or read-only)"
+        }
+        "not-select" => {
+            "the element is not a native <select>; click it to open it, then click the option"
+        }
+        other => {
+            return Some(Outcome::failed(
+                "failed",
+                format!("the action failed on node {backend_id}: {other}"),
+            ));
+        }
+    };
+    let kind = match answer.error.as_deref() {
+        Some("stale") => "stale",
+        Some("hidden") => "hidden",
+        Some("not-editable") => "not-editable",
+        _ => "not-select",
+    };
+    Some(Outcome::failed(kind, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_names_are_forgiving() {
+        assert_eq!(named_key("enter").map(|k| k.code), Some("Enter"));
+        assert_eq!(named_key("Return").map(|k| k.code), Some("Enter"));
+        assert_eq!(named_key("esc").map(|k| k.code), Some("Escape"));
+        assert_eq!(named_key("Space").map(|k| k.code), Some("Space"));
+        assert_eq!(named_key("down").map(|k| k.code), Some("ArrowDown"));
+        assert!(named_key("Hyper").is_none());
+        assert!(key_names().contains("Enter, Tab, Escape"));
+    }
+}

@@ -1,0 +1,138 @@
+//! `pagesnap live`: agents act on real pages in Chromium, the page decides success; episodes, traces and the reports.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Result, bail};
+
+use super::run::{ModelArgs, judge_named};
+use crate::results::manifest::{self, Manifest};
+use crate::{agent, live, progress, suite};
+
+/// Arguments of `pagesnap live`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The live suite (`suites/miniwob.toml`, `suites/live-fixtures.toml`; `.toml` may be left out).
+    #[arg(long)]
+    suite: PathBuf,
+    /// Strategies (comma-separated; default: all).
+    #[arg(long, value_delimiter = ',')]
+    strategy: Vec<String>,
+    /// The agent: `baseline`, `openai:MODEL` or `anthropic:MODEL` (as for `run`).
+    #[arg(long, default_value = "baseline")]
+    agent: String,
+    /// Judges: `rule` (the page's reward, always on) or `llm:openai:MODEL` / `llm:anthropic:MODEL`, which also
+    /// judges every step (page before and after) and every episode, calibrated against the page's reward.
+    #[arg(long, default_value = "rule")]
+    judge: String,
+    /// Episodes per task and strategy (default: one per seed the suite lists).
+    #[arg(long)]
+    episodes: Option<usize>,
+    /// Seed of the first episode; episode i uses SEED + i − 1 (default: the suite's seeds).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Step limit of every episode (default: each task's `max_steps`).
+    #[arg(long)]
+    max_steps: Option<usize>,
+    /// Episodes run at once, each worker with its own browser.
+    #[arg(long, default_value_t = 1)]
+    jobs: usize,
+    /// Output folder: run.json, results.jsonl, results.csv, steps.csv, timings.csv, summary.json,
+    /// report.md, report.html and traces/.
+    #[arg(long, default_value = "reports/live")]
+    out: PathBuf,
+    /// Continue the run in --out: episodes already in results.jsonl are kept, the others run.
+    #[arg(long)]
+    resume: bool,
+    /// Page load limit and the limit of every browser call, in seconds.
+    #[arg(long, default_value_t = 30.0)]
+    page_timeout: f64,
+    /// No progress display on stderr.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    model: ModelArgs,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let strategies = super::flags::strategies_named(&args.strategy)?;
+    if args.jobs == 0 {
+        bail!("--jobs must be at least 1");
+    }
+    if args.episodes == Some(0) {
+        bail!("--episodes must be at least 1");
+    }
+    if args.max_steps == Some(0) {
+        bail!("--max-steps must be at least 1");
+    }
+    if !(args.page_timeout.is_finite() && args.page_timeout > 0.0) {
+        bail!("--page-timeout must be a positive number of seconds");
+    }
+    let mut path = args.suite.clone();
+    if !path.exists() && path.extension().is_none() {
+        path.set_extension("toml");
+    }
+    if path.is_file() && !suite::live::is_live(&path) {
+        bail!(
+            "{} is an offline suite (no `source` in its [suite]): run it with `pagesnap run --suite {}`",
+            path.display(),
+            path.display()
+        );
+    }
+    let suite = suite::live::load(&path)?;
+    let options = args.model.options(&args.out)?;
+    let agent = agent::by_name(&args.agent, &options)?;
+    let judge = judge_named(&args.judge, &options)?;
+    let config = live::Config {
+        suite: &suite,
+        suite_path: path.clone(),
+        strategies,
+        agent: agent.as_ref(),
+        judge: judge.as_ref(),
+        judge_spec: args.judge.clone(),
+        episodes: args.episodes,
+        seed: args.seed,
+        max_steps: args.max_steps,
+        jobs: args.jobs,
+        out: args.out.clone(),
+        resume: args.resume,
+        progress: progress::Mode::detect(args.quiet),
+        timeout: Duration::from_secs_f64(args.page_timeout),
+    };
+    if args.resume && args.out.join(manifest::FILE).exists() {
+        live::manifest(&config).check_resumes(&Manifest::read(&args.out)?, &args.out)?;
+    }
+    let outcome = live::run(&config)?;
+    if outcome.resumed > 0 {
+        eprintln!(
+            "resumed: {} episodes already in results.jsonl",
+            outcome.resumed
+        );
+    }
+    println!(
+        "{:<12} {:>8} {:>22} {:>22} {:>7} {:>11} {:>11}",
+        "strategy", "episodes", "success rate", "mean reward", "steps", "obs tok/ep", "capture ms"
+    );
+    for s in &outcome.report.summaries {
+        let rate = |e: &crate::report::metrics::Estimate| {
+            format!("{:.3} [{:.3},{:.3}]", e.value, e.low, e.high)
+        };
+        println!(
+            "{:<12} {:>8} {:>22} {:>22} {:>7.2} {:>11.0} {:>11.1}",
+            s.strategy,
+            s.episodes,
+            rate(&s.success_rate),
+            rate(&s.mean_reward),
+            s.mean_steps,
+            s.obs_tokens.mean,
+            s.timing.capture_ms.median
+        );
+    }
+    println!(
+        "{} episodes; reports in {}",
+        outcome.report.episodes.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}

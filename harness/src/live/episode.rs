@@ -1,0 +1,455 @@
+//! One episode: open the task page in a warm browser, then observe → agent → act until the agent says done, the step limit, or the page says the episode ended; the page gives the reward.
+//!
+//! Refs stay stable and new elements are marked across steps (each
+//! observation is rendered with the previous one, as `snapshot --previous`
+//! does). A ref resolves to its node through the observation's
+//! `meta.items[].backendId`, and the action runs on that node as a user
+//! would ([`crate::capture::UserAction`]). What cannot run — a covered
+//! click, a node gone, a ref the observation does not have, an answer that is
+//! no action — is shown to the agent at the next step and counted; it never
+//! stops the episode. What stops it early (the page never loads, the tab
+//! crashes) is the episode's `error`; only an agent error that must stop the
+//! run (a cassette miss) is returned as `Err`.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
+use pagesnap_engine::observation::Observation;
+use pagesnap_engine::strategy::{Options, Strategy};
+
+use super::page;
+use super::trace::Trace;
+use crate::agent::{Action, Agent, Op, Request};
+use crate::capture::{Chromium, ChromiumSession, OpenOptions, Outcome, UserAction};
+use crate::judge::llm::{LiveStepInput, LiveTaskInput, LlmJudge};
+use crate::results::{Episode, StepLog};
+use crate::suite::live::{LiveTask, Source};
+use crate::tokens::ObservationSize;
+
+/// What every episode of a run shares.
+pub struct Setting<'a> {
+    /// Where the pages come from.
+    pub source: &'a Source,
+    /// The page server's base URL (`http://127.0.0.1:<port>/`).
+    pub base_url: &'a str,
+    /// The agent.
+    pub agent: &'a dyn Agent,
+    /// The LLM judge, when asked for.
+    pub judge: Option<&'a LlmJudge>,
+    /// The run folder (traces go under `traces/`).
+    pub out: &'a Path,
+    /// Load and per-call limit.
+    pub timeout: Duration,
+    /// Viewport width and height.
+    pub viewport: (u32, u32),
+}
+
+/// Which episode to run.
+pub struct Spec<'a> {
+    /// The task.
+    pub task: &'a LiveTask,
+    /// The strategy.
+    pub strategy: &'static dyn Strategy,
+    /// Episode number, from 1.
+    pub episode: usize,
+    /// The page's seed.
+    pub seed: u64,
+    /// Step limit.
+    pub max_steps: usize,
+}
+
+/// An agent error that must stop the run (e.g. a cassette replay miss).
+#[derive(Debug, thiserror::Error)]
+#[error("the agent failed: {0:#}")]
+pub struct AgentStop(anyhow::Error);
+
+/// Runs one episode in a new tab of `browser`.
+pub async fn run(browser: &Chromium, setting: &Setting<'_>, spec: &Spec<'_>) -> Result<Episode> {
+    let started = Instant::now();
+    let trace_rel = format!(
+        "traces/{}/{}/e{}",
+        spec.task.id,
+        spec.strategy.name(),
+        spec.episode
+    );
+    let mut episode = Episode {
+        task: spec.task.id.clone(),
+        strategy: spec.strategy.name().to_owned(),
+        episode: spec.episode,
+        seed: spec.seed,
+        tier: spec.task.tier.clone(),
+        tags: spec.task.tags.clone(),
+        instruction: String::new(),
+        reward: 0.0,
+        raw_reward: 0.0,
+        reason: None,
+        success: false,
+        ended_by: String::new(),
+        steps: 0,
+        obs_tokens: 0,
+        image_tokens: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        cost_usd: 0.0,
+        action_errors: 0,
+        covered: 0,
+        stale: 0,
+        hallucinated: 0,
+        invalid: 0,
+        faults: 0,
+        judge: None,
+        judge_reason: None,
+        error: None,
+        wall_ms: 0.0,
+        trace: trace_rel.clone(),
+        step_log: Vec::new(),
+    };
+    let mut trace = Trace::create(&setting.out.join(&trace_rel))?;
+    let url = format!("{}{}", setting.base_url, spec.task.path);
+    let options = OpenOptions {
+        width: setting.viewport.0,
+        height: setting.viewport.1,
+        timeout: setting.timeout,
+        ..OpenOptions::default()
+    };
+    let result = match browser.open(&url, &options).await {
+        Ok(session) => {
+            let result = drive(&session, setting, spec, &mut episode, &mut trace).await;
+            session.close().await;
+            result
+        }
+        Err(err) => Err(err),
+    };
+    if let Err(err) = result {
+        if err.downcast_ref::<AgentStop>().is_some() {
+            return Err(err);
+        }
+        episode.error = Some(format!("{err:#}"));
+        episode.ended_by = "error".to_owned();
+        episode.success = false;
+    }
+    episode.wall_ms = ms(started.elapsed());
+    trace.finish(&episode)?;
+    Ok(episode)
+}
+
+/// A step waiting for its "after" observation before the LLM judge sees it.
+struct Pending {
+    before: String,
+    history: Vec<Action>,
+    action: Action,
+    element: Option<String>,
+    outcome: String,
+    log: usize,
+}
+
+async fn drive(
+    session: &ChromiumSession,
+    setting: &Setting<'_>,
+    spec: &Spec<'_>,
+    episode: &mut Episode,
+    trace: &mut Trace,
+) -> Result<()> {
+    // Input events reach a background tab's focused element only if the
+    // page believes it has focus (several episodes may run at once).
+    session
+        .cdp()
+        .execute(SetFocusEmulationEnabledParams::new(true))
+        .await
+        .context("could not enable focus emulation")?;
+    let instruction = page::start(session, setting.source, spec.task, spec.seed).await?;
+    episode.instruction = instruction.clone();
+    let strategy = spec.strategy;
+    let mut previous: Option<Observation> = None;
+    let mut history: Vec<Action> = Vec::new();
+    // Each action with the element it named and its outcome (task judge).
+    let mut trail: Vec<(Action, Option<String>, String)> = Vec::new();
+    let mut feedback: Option<String> = None;
+    let mut pending: Option<Pending> = None;
+    let mut ended_by = "steps";
+    for n in 1..=spec.max_steps {
+        let options = Options {
+            previous: previous.as_ref(),
+            ..Options::default()
+        };
+        let live = session.observe(strategy, &options).await?;
+        trace.state(&Trace::state_name(n), &live.captured)?;
+        if let Some(step) = pending.take() {
+            judge_step(
+                setting,
+                strategy,
+                &instruction,
+                step,
+                &live.observation.text,
+                episode,
+            );
+        }
+        let observation = &live.observation;
+        let size = ObservationSize::of(observation);
+        let request = Request {
+            feedback: feedback.as_deref(),
+            live: true,
+            ..Request::new(&instruction, strategy.name(), observation, &history)
+        };
+        let response = setting.agent.act(&request).map_err(AgentStop)?;
+        feedback = None;
+        let mut log = StepLog {
+            step: n,
+            refs: size.refs,
+            new_refs: observation.meta.items.iter().filter(|i| i.new).count(),
+            obs_tokens: size.o200k,
+            image_tokens: size.image,
+            input_tokens: response.input_tokens,
+            output_tokens: response.output_tokens,
+            action: None,
+            element: None,
+            backend_id: None,
+            outcome: String::new(),
+            message: None,
+            judge: None,
+            judge_reason: None,
+            raw: response.raw.clone(),
+            capture_ms: ms(live.timings.capture.total),
+            engine_ms: ms(live.timings.engine()),
+            agent_ms: response.latency_us as f64 / 1000.0,
+            act_ms: 0.0,
+        };
+        episode.obs_tokens += size.o200k;
+        episode.image_tokens += u64::from(size.image);
+        episode.input_tokens += response.input_tokens;
+        episode.output_tokens += response.output_tokens;
+        episode.cost_usd += response.cost_usd;
+        episode.steps = n;
+        let mut stop = false;
+        match (response.fault, response.action) {
+            (Some(fault), _) => {
+                episode.faults += 1;
+                log.outcome = "fault".to_owned();
+                log.message = Some(format!("agent {} failed: {fault}", setting.agent.name()));
+            }
+            (None, None) => {
+                episode.invalid += 1;
+                let why = response.invalid.unwrap_or_else(|| "no action".to_owned());
+                log.outcome = "invalid".to_owned();
+                feedback = Some(format!(
+                    "your answer was not a valid action ({why}); answer with one JSON object"
+                ));
+                log.message = feedback.clone();
+            }
+            (None, Some(action)) if action.op == Op::Done => {
+                log.outcome = "done".to_owned();
+                log.action = Some(action);
+                ended_by = "agent";
+                stop = true;
+            }
+            (None, Some(action)) => {
+                let acted = Instant::now();
+                match user_action(&action, observation) {
+                    Err(Unrunnable::Hallucinated(reference)) => {
+                        episode.hallucinated += 1;
+                        log.outcome = "hallucinated".to_owned();
+                        feedback = Some(format!(
+                            "ref {reference:?} is not in the observation; use a ref shown in the current observation"
+                        ));
+                        log.message = feedback.clone();
+                    }
+                    Err(Unrunnable::Incomplete(why)) => {
+                        episode.invalid += 1;
+                        log.outcome = "invalid".to_owned();
+                        feedback = Some(why);
+                        log.message = feedback.clone();
+                    }
+                    Ok((run, element, backend_id)) => {
+                        log.element = element;
+                        log.backend_id = backend_id;
+                        match session.perform(&run).await? {
+                            Outcome::Done { note } => {
+                                log.outcome = "ok".to_owned();
+                                feedback = note.clone();
+                                log.message = note;
+                            }
+                            Outcome::Failed { kind, message } => {
+                                episode.action_errors += 1;
+                                episode.covered += usize::from(kind == "covered");
+                                episode.stale += usize::from(kind == "stale");
+                                log.outcome = kind.to_owned();
+                                feedback = Some(message.clone());
+                                log.message = Some(message);
+                            }
+                        }
+                    }
+                }
+                log.act_ms = ms(acted.elapsed());
+                trail.push((action.clone(), log.element.clone(), log.outcome.clone()));
+                if setting.judge.is_some() {
+                    pending = Some(Pending {
+                        before: observation.text.clone(),
+                        history: history.clone(),
+                        action: action.clone(),
+                        element: log.element.clone(),
+                        outcome: log.outcome.clone(),
+                        log: episode.step_log.len(),
+                    });
+                }
+                log.action = Some(action.clone());
+                history.push(action);
+            }
+        }
+        episode.step_log.push(log);
+        previous = Some(live.observation);
+        if stop {
+            break;
+        }
+        if page::ended(session, setting.source).await?.is_some() {
+            ended_by = "page";
+            break;
+        }
+    }
+    episode.ended_by = ended_by.to_owned();
+    // The page at the end: the "after" of the last action, the trace's last
+    // state and what the task judge reads.
+    let options = Options {
+        previous: previous.as_ref(),
+        ..Options::default()
+    };
+    let last = session.observe(strategy, &options).await?;
+    trace.state("final", &last.captured)?;
+    if let Some(step) = pending.take() {
+        judge_step(
+            setting,
+            strategy,
+            &instruction,
+            step,
+            &last.observation.text,
+            episode,
+        );
+    }
+    let verdict = page::finish(session, setting.source, spec.task).await?;
+    episode.reward = verdict.reward;
+    episode.raw_reward = verdict.raw_reward;
+    episode.reason = verdict.reason;
+    episode.success = verdict.raw_reward > 0.0;
+    if let Some(judge) = setting.judge {
+        let verdict = judge.live_task(&LiveTaskInput {
+            instruction: &instruction,
+            strategy: strategy.name(),
+            actions: &trail,
+            last: &last.observation.text,
+        });
+        episode.judge = verdict.success;
+        episode.judge_reason = Some(verdict.reason);
+    }
+    Ok(())
+}
+
+fn judge_step(
+    setting: &Setting<'_>,
+    strategy: &dyn Strategy,
+    instruction: &str,
+    step: Pending,
+    after: &str,
+    episode: &mut Episode,
+) {
+    let Some(judge) = setting.judge else { return };
+    let verdict = judge.live_step(&LiveStepInput {
+        instruction,
+        strategy: strategy.name(),
+        history: &step.history,
+        before: &step.before,
+        action: &step.action,
+        element: step.element,
+        outcome: &step.outcome,
+        after,
+    });
+    if let Some(log) = episode.step_log.get_mut(step.log) {
+        log.judge = verdict.success;
+        log.judge_reason = Some(verdict.reason);
+    }
+}
+
+/// Why an answer cannot become an action on the page.
+enum Unrunnable {
+    /// The ref is not in the observation.
+    Hallucinated(String),
+    /// A ref or value the op needs is missing or wrong.
+    Incomplete(String),
+}
+
+/// The page action an agent's action asks for, with the element it names
+/// (`button "Submit"`) and its backend node id.
+fn user_action(
+    action: &Action,
+    observation: &Observation,
+) -> Result<(UserAction, Option<String>, Option<u64>), Unrunnable> {
+    let item = match &action.reference {
+        Some(reference) => match observation
+            .meta
+            .items
+            .iter()
+            .find(|i| &i.reference == reference)
+        {
+            Some(item) if item.backend_id != 0 => Some(item),
+            Some(_) => {
+                return Err(Unrunnable::Incomplete(format!(
+                    "ref {reference:?} has no node on the live page"
+                )));
+            }
+            None => return Err(Unrunnable::Hallucinated(reference.clone())),
+        },
+        None => None,
+    };
+    let element = item.map(|i| format!("{} {:?}", i.role, i.name));
+    let backend_id = item.map(|i| i.backend_id);
+    let needs_ref = || Unrunnable::Incomplete(format!("{} needs a ref", action.op.as_str()));
+    let value = || action.value.clone().unwrap_or_default();
+    let run = match action.op {
+        Op::Click => UserAction::Click {
+            backend_id: backend_id.ok_or_else(needs_ref)?,
+        },
+        Op::Type => UserAction::Type {
+            backend_id: backend_id.ok_or_else(needs_ref)?,
+            text: value(),
+        },
+        Op::Select => UserAction::Select {
+            backend_id: backend_id.ok_or_else(needs_ref)?,
+            value: value(),
+        },
+        Op::Scroll => {
+            let how = value().trim().to_lowercase();
+            let (dy, up) = match how.as_str() {
+                "" | "down" => (None, false),
+                "up" => (None, true),
+                other => match other.trim_end_matches("px").parse::<f64>() {
+                    Ok(px) => (Some(px), px < 0.0),
+                    Err(_) => {
+                        return Err(Unrunnable::Incomplete(format!(
+                            "scroll value {other:?} is not up, down or a number of pixels"
+                        )));
+                    }
+                },
+            };
+            UserAction::Scroll { backend_id, dy, up }
+        }
+        Op::Press => {
+            let key = value();
+            if key.trim().is_empty() {
+                return Err(Unrunnable::Incomplete(
+                    "press needs a key as its value (Enter, Tab, Escape, …)".to_owned(),
+                ));
+            }
+            UserAction::Press { backend_id, key }
+        }
+        Op::Done => {
+            return Err(Unrunnable::Incomplete(
+                "done is not a page action".to_owned(),
+            ));
+        }
+    };
+    Ok((run, element, backend_id))
+}
+
+fn ms(elapsed: Duration) -> f64 {
+    (elapsed.as_secs_f64() * 1e6).round() / 1e3
+}

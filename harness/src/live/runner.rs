@@ -1,0 +1,280 @@
+//! The live loop: every (task, strategy, episode) of a live suite across `--jobs` workers, each with its own warm Chromium; episodes appended as they finish, reports written at the end.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use pagesnap_engine::strategy::Strategy;
+
+use super::episode::{self, Setting, Spec};
+use super::server::Server;
+use crate::agent::Agent;
+use crate::capture::{self, Chromium};
+use crate::judge::llm::LlmJudge;
+use crate::progress;
+use crate::report::live::{self as report, LiveReport};
+use crate::results::jsonl::{self, Appender};
+use crate::results::manifest::{self, LiveSettings, Manifest, TaskInfo};
+use crate::results::{Episode, EpisodeKey};
+use crate::suite::live::{LiveSuite, LiveTask, Source};
+
+/// What to run.
+pub struct Config<'a> {
+    /// The loaded suite.
+    pub suite: &'a LiveSuite,
+    /// The suite file as given (for `run.json`).
+    pub suite_path: PathBuf,
+    /// Strategies, in report order.
+    pub strategies: Vec<&'static dyn Strategy>,
+    /// The agent.
+    pub agent: &'a dyn Agent,
+    /// The LLM judge, when `--judge llm:…` asked for one.
+    pub judge: Option<&'a LlmJudge>,
+    /// The judge as named on the command line.
+    pub judge_spec: String,
+    /// Episodes per task and strategy (none: one per seed the task lists).
+    pub episodes: Option<usize>,
+    /// First seed (none: the suite's seeds).
+    pub seed: Option<u64>,
+    /// Step limit for every task (none: the suite's).
+    pub max_steps: Option<usize>,
+    /// Parallel episodes (each worker has its own browser).
+    pub jobs: usize,
+    /// Output folder.
+    pub out: PathBuf,
+    /// Continue an interrupted run in `out`.
+    pub resume: bool,
+    /// How progress is shown on stderr.
+    pub progress: progress::Mode,
+    /// Page load and per-call limit.
+    pub timeout: Duration,
+}
+
+/// What a run produced.
+pub struct Outcome {
+    /// The report (episodes sorted, summaries).
+    pub report: LiveReport,
+    /// Episodes skipped because `--resume` found them.
+    pub resumed: usize,
+}
+
+/// The episodes a task runs: (episode number, seed).
+pub fn episodes_of(
+    task: &LiveTask,
+    episodes: Option<usize>,
+    seed: Option<u64>,
+) -> Vec<(usize, u64)> {
+    let count = episodes.unwrap_or(task.seeds.len());
+    (0..count)
+        .map(|i| {
+            let seed = match seed {
+                Some(first) => first + i as u64,
+                None => task.seeds.get(i).copied().unwrap_or_else(|| {
+                    // More episodes than listed seeds: continue after the last one.
+                    let last = task.seeds.last().copied().unwrap_or(0);
+                    last + (i + 1 - task.seeds.len()) as u64
+                }),
+            };
+            (i + 1, seed)
+        })
+        .collect()
+}
+
+/// The manifest of this run.
+pub fn manifest(config: &Config<'_>) -> Manifest {
+    let suite = config.suite;
+    Manifest {
+        pagesnap: env!("CARGO_PKG_VERSION").to_owned(),
+        suite: suite.name.clone(),
+        suite_path: config.suite_path.display().to_string(),
+        description: suite.description.clone(),
+        agent: config.agent.name(),
+        strategies: config
+            .strategies
+            .iter()
+            .map(|s| s.name().to_owned())
+            .collect(),
+        shard: None,
+        tasks: suite
+            .tasks
+            .iter()
+            .map(|t| TaskInfo {
+                id: t.id.clone(),
+                instruction: t
+                    .instruction
+                    .clone()
+                    .unwrap_or_else(|| "(the page's own instruction)".to_owned()),
+                steps: episodes_of(t, config.episodes, config.seed).len(),
+            })
+            .collect(),
+        live: Some(LiveSettings {
+            episodes: config.episodes,
+            seed: config.seed,
+            max_steps: config.max_steps,
+            judge: config.judge_spec.clone(),
+            episode_max_time_ms: match &suite.source {
+                Source::MiniWob {
+                    episode_max_time_ms,
+                    ..
+                } => Some(*episode_max_time_ms),
+                Source::Folder { .. } => None,
+            },
+        }),
+    }
+}
+
+/// One episode to run.
+struct Unit {
+    task: usize,
+    strategy: usize,
+    episode: usize,
+    seed: u64,
+}
+
+/// Runs the suite and writes every report file into `config.out`.
+pub fn run(config: &Config<'_>) -> Result<Outcome> {
+    if config.jobs == 0 {
+        bail!("--jobs must be at least 1");
+    }
+    std::fs::create_dir_all(&config.out)
+        .with_context(|| format!("could not create {}", config.out.display()))?;
+    let path = config.out.join(jsonl::FILE);
+    let manifest = manifest(config);
+    let existing: BTreeMap<EpisodeKey, Episode> = if config.resume {
+        if config.out.join(manifest::FILE).exists() {
+            manifest.check_resumes(&Manifest::read(&config.out)?, &config.out)?;
+        }
+        jsonl::read_existing(&path)?
+    } else if path.exists() {
+        bail!(
+            "{} already exists (use --resume to continue that run, or another --out)",
+            path.display()
+        );
+    } else {
+        BTreeMap::new()
+    };
+    manifest.write(&config.out)?;
+    let sink = Appender::open(&path)?;
+    let mut units = Vec::new();
+    let mut total = 0;
+    for (t, task) in config.suite.tasks.iter().enumerate() {
+        for (s, strategy) in config.strategies.iter().enumerate() {
+            for (episode, seed) in episodes_of(task, config.episodes, config.seed) {
+                total += 1;
+                let key = (task.id.clone(), strategy.name().to_owned(), episode);
+                if !existing.contains_key(&key) {
+                    units.push(Unit {
+                        task: t,
+                        strategy: s,
+                        episode,
+                        seed,
+                    });
+                }
+            }
+        }
+    }
+    let progress =
+        progress::Progress::counting("episodes", config.progress, total, total - units.len());
+    let server = Server::start(config.suite.source.root())?;
+    let base_url = server.url("");
+    let setting = Setting {
+        source: &config.suite.source,
+        base_url: &base_url,
+        agent: config.agent,
+        judge: config.judge,
+        out: &config.out,
+        timeout: config.timeout,
+        viewport: (1280, 720),
+    };
+    let runtime = capture::runtime()?;
+    let next = AtomicUsize::new(0);
+    let produced: Mutex<Vec<Episode>> = Mutex::new(Vec::new());
+    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..config.jobs.min(units.len().max(1)) {
+            scope.spawn(|| {
+                let worked = runtime.handle().block_on(async {
+                    let browser = Chromium::launch(false).await?;
+                    let result = async {
+                        loop {
+                            if lock(&failure).is_some() {
+                                return Ok(());
+                            }
+                            let i = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(unit) = units.get(i) else {
+                                return Ok(());
+                            };
+                            let spec = Spec {
+                                task: &config.suite.tasks[unit.task],
+                                strategy: config.strategies[unit.strategy],
+                                episode: unit.episode,
+                                seed: unit.seed,
+                                max_steps: config
+                                    .max_steps
+                                    .unwrap_or(config.suite.tasks[unit.task].max_steps),
+                            };
+                            let episode = episode::run(&browser, &setting, &spec).await?;
+                            sink.append(&episode)?;
+                            lock(&produced).push(episode);
+                            progress.step();
+                        }
+                    }
+                    .await;
+                    let _ = browser.close().await;
+                    result
+                });
+                if let Err(err) = worked {
+                    lock(&failure).get_or_insert(err);
+                }
+            });
+        }
+    });
+    progress.finish();
+    if let Some(err) = lock(&failure).take() {
+        return Err(err);
+    }
+    let resumed = existing.len();
+    let mut episodes: Vec<Episode> = existing.into_values().collect();
+    episodes.append(&mut lock(&produced));
+    let report = LiveReport::build(manifest, episodes);
+    report::write_all(&config.out, &report)?;
+    Ok(Outcome { report, resumed })
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A worker that panicked cannot leave an episode half-pushed: each push is one call.
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_come_from_the_suite_then_continue() {
+        let task = LiveTask {
+            id: "t".into(),
+            path: "t.html".into(),
+            instruction: None,
+            success: None,
+            tags: vec![],
+            tier: "easy".into(),
+            max_steps: 3,
+            seeds: vec![7, 9],
+        };
+        assert_eq!(episodes_of(&task, None, None), vec![(1, 7), (2, 9)]);
+        assert_eq!(
+            episodes_of(&task, Some(4), None),
+            vec![(1, 7), (2, 9), (3, 10), (4, 11)]
+        );
+        assert_eq!(
+            episodes_of(&task, Some(2), Some(100)),
+            vec![(1, 100), (2, 101)]
+        );
+    }
+}

@@ -1,0 +1,365 @@
+//! A live run's files: `results.csv` (one row per episode), `steps.csv` (one row per step), `timings.csv` (wall-clock, apart), `summary.json`, `report.md`, `report.html`.
+//!
+//! Everything but `timings.csv`, the `timing` parts of `summary.json` and the
+//! latency table of the reports is a function of the episodes' content, so a
+//! resumed run gives the same bytes as an uninterrupted one.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+use serde::Serialize;
+
+use super::{LiveReport, LiveSummary};
+use crate::judge::llm::describe;
+use crate::report::escape::{cell, md};
+use crate::report::format::{rate, verdict};
+use crate::report::metrics;
+use crate::report::significance::{self, Comparison};
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    suite: &'a str,
+    agent: &'a str,
+    kind: &'static str,
+    settings: &'a Option<crate::results::LiveSettings>,
+    tasks: usize,
+    bootstrap: Bootstrap,
+    strategies: &'a [LiveSummary],
+    significance: Significance<'a>,
+}
+
+#[derive(Serialize)]
+struct Bootstrap {
+    resamples: usize,
+    seed: u64,
+    unit: &'static str,
+    level: f64,
+}
+
+#[derive(Serialize)]
+struct Significance<'a> {
+    test: &'static str,
+    alpha: f64,
+    comparisons: &'a [Comparison],
+}
+
+/// Writes every report file into `out`.
+pub fn write_all(out: &Path, report: &LiveReport) -> Result<()> {
+    write(&out.join("results.csv"), &results_csv(report))?;
+    write(&out.join("steps.csv"), &steps_csv(report))?;
+    write(&out.join("timings.csv"), &timings_csv(report))?;
+    let summary = Summary {
+        suite: &report.manifest.suite,
+        agent: &report.manifest.agent,
+        kind: "live",
+        settings: &report.manifest.live,
+        tasks: report.manifest.tasks.len(),
+        bootstrap: Bootstrap {
+            resamples: metrics::RESAMPLES,
+            seed: metrics::SEED,
+            unit: "task (calibration: episode)",
+            level: 0.95,
+        },
+        strategies: &report.summaries,
+        significance: Significance {
+            test: "McNemar exact (two-sided) on episode success over the (task, episode) pairs; paired bootstrap over tasks for the success-rate difference",
+            alpha: significance::ALPHA,
+            comparisons: &report.comparisons,
+        },
+    };
+    let mut json = serde_json::to_string_pretty(&summary)?;
+    json.push('\n');
+    write(&out.join("summary.json"), &json)?;
+    write(&out.join("report.md"), &markdown(report))?;
+    write(&out.join("report.html"), &super::html::render(report))
+}
+
+fn write(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_context(|| format!("could not write {}", path.display()))
+}
+
+fn opt_bool(value: Option<bool>) -> &'static str {
+    match value {
+        Some(true) => "true",
+        Some(false) => "false",
+        None => "",
+    }
+}
+
+/// `results.csv`: one row per episode, without wall-clock columns.
+pub fn results_csv(report: &LiveReport) -> String {
+    let mut out = String::from(
+        "task,strategy,episode,seed,tier,tags,success,raw_reward,reason,ended_by,steps,obs_tokens,image_tokens,input_tokens,output_tokens,cost_usd,action_errors,covered,stale,hallucinated,invalid,faults,judge,judge_reason,error,instruction,trace\n",
+    );
+    for e in &report.episodes {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            cell(&e.task),
+            cell(&e.strategy),
+            e.episode,
+            e.seed,
+            cell(&e.tier),
+            cell(&e.tags.join(" ")),
+            e.success,
+            e.raw_reward,
+            cell(e.reason.as_deref().unwrap_or("")),
+            e.ended_by,
+            e.steps,
+            e.obs_tokens,
+            e.image_tokens,
+            e.input_tokens,
+            e.output_tokens,
+            e.cost_usd,
+            e.action_errors,
+            e.covered,
+            e.stale,
+            e.hallucinated,
+            e.invalid,
+            e.faults,
+            opt_bool(e.judge),
+            cell(e.judge_reason.as_deref().unwrap_or("")),
+            cell(e.error.as_deref().unwrap_or("")),
+            cell(&e.instruction),
+            cell(&e.trace),
+        );
+    }
+    out
+}
+
+/// `steps.csv`: one row per step, without wall-clock columns.
+pub fn steps_csv(report: &LiveReport) -> String {
+    let mut out = String::from(
+        "task,strategy,episode,step,refs,new_refs,obs_tokens,image_tokens,input_tokens,output_tokens,op,ref,value,element,backend_id,outcome,message,judge,judge_reason,raw\n",
+    );
+    for e in &report.episodes {
+        for s in &e.step_log {
+            let action = s.action.as_ref();
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                cell(&e.task),
+                cell(&e.strategy),
+                e.episode,
+                s.step,
+                s.refs,
+                s.new_refs,
+                s.obs_tokens,
+                s.image_tokens,
+                s.input_tokens,
+                s.output_tokens,
+                action.map_or("", |a| a.op.as_str()),
+                cell(action.and_then(|a| a.reference.as_deref()).unwrap_or("")),
+                cell(action.and_then(|a| a.value.as_deref()).unwrap_or("")),
+                cell(s.element.as_deref().unwrap_or("")),
+                s.backend_id.map(|b| b.to_string()).unwrap_or_default(),
+                cell(&s.outcome),
+                cell(s.message.as_deref().unwrap_or("")),
+                opt_bool(s.judge),
+                cell(s.judge_reason.as_deref().unwrap_or("")),
+                cell(&s.raw),
+            );
+        }
+    }
+    out
+}
+
+/// `timings.csv`: the wall-clock columns, one row per step (and the
+/// episode's wall time and time-scaled reward on every row of it).
+pub fn timings_csv(report: &LiveReport) -> String {
+    let mut out = String::from(
+        "task,strategy,episode,step,capture_ms,engine_ms,agent_ms,act_ms,episode_ms,scaled_reward\n",
+    );
+    for e in &report.episodes {
+        for s in &e.step_log {
+            let _ = writeln!(
+                out,
+                "{},{},{},{},{},{},{},{},{},{}",
+                cell(&e.task),
+                cell(&e.strategy),
+                e.episode,
+                s.step,
+                s.capture_ms,
+                s.engine_ms,
+                s.agent_ms,
+                s.act_ms,
+                e.wall_ms,
+                e.reward
+            );
+        }
+    }
+    out
+}
+
+/// `report.md`.
+pub fn markdown(report: &LiveReport) -> String {
+    let m = &report.manifest;
+    let mut out = String::new();
+    let _ = writeln!(out, "# pagesnap live run: suite {}\n", md(&m.suite));
+    let settings = m.live.as_ref();
+    let _ = writeln!(
+        out,
+        "Agent `{}` · {} tasks · judge `{}` · step limit {} · {}{}\n",
+        m.agent,
+        m.tasks.len(),
+        settings.map_or("rule", |s| s.judge.as_str()),
+        settings
+            .and_then(|s| s.max_steps)
+            .map_or("per task".to_owned(), |n| n.to_string()),
+        settings
+            .and_then(|s| s.seed)
+            .map_or("the suite's seeds".to_owned(), |s| format!(
+                "seeds from {s}"
+            )),
+        settings
+            .and_then(|s| s.episode_max_time_ms)
+            .map_or(String::new(), |t| format!(
+                " · MiniWoB++ core.EPISODE_MAX_TIME = {t} ms"
+            )),
+    );
+    out.push_str("## Success per strategy\n\n");
+    out.push_str("| strategy | episodes | success rate [95% CI] | mean reward [95% CI] | steps / episode | obs tokens / episode (mean, p90) | obs tokens / step (median) | input tokens / episode | action errors | episode errors |\n|---|---|---|---|---|---|---|---|---|---|\n");
+    for s in &report.summaries {
+        let action_errors: usize = s.step_outcomes.values().sum();
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {:.2} | {:.0}, {:.0} | {:.0} | {:.0} | {} | {} |",
+            md(&s.strategy),
+            s.episodes,
+            rate(&s.success_rate),
+            rate(&s.mean_reward),
+            s.mean_steps,
+            s.obs_tokens.mean,
+            s.obs_tokens.p90,
+            s.obs_tokens_per_step.median,
+            s.input_tokens.mean,
+            action_errors,
+            s.errors
+        );
+    }
+    out.push_str("\n## Success per tier\n\n");
+    let tiers: std::collections::BTreeSet<&String> = report
+        .summaries
+        .iter()
+        .flat_map(|s| s.tiers.keys())
+        .collect();
+    let _ = write!(out, "| tier |");
+    for s in &report.summaries {
+        let _ = write!(out, " {} |", md(&s.strategy));
+    }
+    out.push_str("\n|---|");
+    out.push_str(&"---|".repeat(report.summaries.len()));
+    out.push('\n');
+    for tier in tiers {
+        let _ = write!(out, "| {} |", md(tier));
+        for s in &report.summaries {
+            let (ok, n) = s.tiers.get(tier).copied().unwrap_or((0, 0));
+            let _ = write!(out, " {ok}/{n} |");
+        }
+        out.push('\n');
+    }
+    out.push_str("\n## What went wrong in steps\n\n| strategy | how episodes ended | step outcomes other than ok |\n|---|---|---|\n");
+    for s in &report.summaries {
+        let join = |map: &std::collections::BTreeMap<String, usize>| {
+            map.iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} |",
+            md(&s.strategy),
+            join(&s.ended_by),
+            if s.step_outcomes.is_empty() {
+                "none".to_owned()
+            } else {
+                join(&s.step_outcomes)
+            }
+        );
+    }
+    out.push_str("\n## Latency per step (ms, wall-clock: varies between runs)\n\n| strategy | capture median | capture p90 | engine median | agent median | act median | episode median |\n|---|---|---|---|---|---|---|\n");
+    for s in &report.summaries {
+        let t = &s.timing;
+        let _ = writeln!(
+            out,
+            "| {} | {:.1} | {:.1} | {:.2} | {:.2} | {:.1} | {:.0} |",
+            md(&s.strategy),
+            t.capture_ms.median,
+            t.capture_ms.p90,
+            t.engine_ms.median,
+            t.agent_ms.median,
+            t.act_ms.median,
+            t.episode_ms.median
+        );
+    }
+    if report.summaries.iter().any(|s| s.calibration.is_some()) {
+        out.push_str("\n## LLM judge calibration (episode verdict vs the page's reward)\n\n| strategy | episodes | accuracy [95% CI] | precision | recall | Cohen's kappa [95% CI] | judge✓page✓ / judge✓page✗ / judge✗page✓ / judge✗page✗ |\n|---|---|---|---|---|---|---|\n");
+        for s in &report.summaries {
+            let Some(c) = &s.calibration else { continue };
+            let opt = |e: &Option<metrics::Estimate>| e.as_ref().map_or("n/a".to_owned(), rate);
+            let kappa = match (c.kappa, c.kappa_interval) {
+                (Some(k), Some((lo, hi))) => format!("{k:.3} [{lo:.3}, {hi:.3}]"),
+                (Some(k), None) => format!("{k:.3}"),
+                _ => "undefined".to_owned(),
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {} / {} / {} / {} |",
+                md(&s.strategy),
+                c.episodes,
+                rate(&c.accuracy),
+                opt(&c.precision),
+                opt(&c.recall),
+                kappa,
+                c.table[1][1],
+                c.table[1][0],
+                c.table[0][1],
+                c.table[0][0]
+            );
+        }
+    }
+    if !report.comparisons.is_empty() {
+        out.push_str("\n## Paired significance (same tasks and episodes)\n\n| a | b | pairs | a only | b only | SR(a) − SR(b) [95% CI] | McNemar p | verdict |\n|---|---|---|---|---|---|---|---|\n");
+        for c in &report.comparisons {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {} | {:.4} | {} |",
+                md(&c.a),
+                md(&c.b),
+                c.steps,
+                c.a_only,
+                c.b_only,
+                rate(&c.difference),
+                c.p_value,
+                verdict(c)
+            );
+        }
+    }
+    out.push_str("\n## Episodes that failed\n\n| task | strategy | episode | seed | ended by | reason | actions |\n|---|---|---|---|---|---|---|\n");
+    for e in report.episodes.iter().filter(|e| !e.success) {
+        let actions = e
+            .step_log
+            .iter()
+            .filter_map(|s| {
+                s.action
+                    .as_ref()
+                    .map(|a| format!("{} ({})", describe(a, s.element.as_deref()), s.outcome))
+            })
+            .collect::<Vec<_>>()
+            .join("; ");
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            md(&e.task),
+            md(&e.strategy),
+            e.episode,
+            e.seed,
+            e.ended_by,
+            md(e.error.as_deref().or(e.reason.as_deref()).unwrap_or("")),
+            md(&actions)
+        );
+    }
+    out
+}

@@ -1,0 +1,150 @@
+//! The live runner's row: one episode (a task performed on a real page under one strategy), a line of `results.jsonl`, with its steps inside.
+
+use serde::{Deserialize, Serialize};
+
+use super::jsonl::Keyed;
+use crate::agent::Action;
+
+/// One episode: a line of a live run's `results.jsonl`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Episode {
+    /// Task id.
+    pub task: String,
+    /// Strategy name.
+    pub strategy: String,
+    /// Episode number within the task, from 1.
+    pub episode: usize,
+    /// The seed the page was started with (MiniWoB's `Math.seedrandom`).
+    pub seed: u64,
+    /// The task's tier.
+    pub tier: String,
+    /// The task's tags.
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The instruction the agent was given.
+    pub instruction: String,
+    /// The page's reward (MiniWoB: `WOB_REWARD_GLOBAL`, time-scaled; a
+    /// predicate: 1 or 0); 0 when the episode never ended on the page.
+    pub reward: f64,
+    /// The unscaled reward (MiniWoB: `WOB_RAW_REWARD_GLOBAL`; a predicate: 1 or 0).
+    pub raw_reward: f64,
+    /// The page's reason (MiniWoB: `WOB_REWARD_REASON`), or the predicate's value.
+    pub reason: Option<String>,
+    /// Raw reward > 0.
+    pub success: bool,
+    /// What ended the episode: `page` (the page said it ended), `agent`
+    /// (the agent said done), `steps` (the step limit), `error`.
+    pub ended_by: String,
+    /// Steps taken (each an observation and an answer).
+    pub steps: usize,
+    /// Observation tokens over the episode (o200k).
+    pub obs_tokens: usize,
+    /// Image tokens over the episode (OpenAI formula).
+    pub image_tokens: u64,
+    /// Input tokens over the episode (the agent's count).
+    pub input_tokens: usize,
+    /// Output tokens over the episode.
+    pub output_tokens: usize,
+    /// Estimated cost of the agent calls in US dollars.
+    pub cost_usd: f64,
+    /// Actions that could not run as asked (covered, stale, hidden, …).
+    pub action_errors: usize,
+    /// Of those, clicks whose centre was covered.
+    pub covered: usize,
+    /// Of those, refs whose node was gone.
+    pub stale: usize,
+    /// Answers naming a ref the observation did not have.
+    pub hallucinated: usize,
+    /// Answers that were not an action.
+    pub invalid: usize,
+    /// Model calls that failed after their retries.
+    pub faults: usize,
+    /// The LLM judge's verdict on the episode (trace + final page).
+    #[serde(default)]
+    pub judge: Option<bool>,
+    /// Its reason.
+    #[serde(default)]
+    pub judge_reason: Option<String>,
+    /// What stopped the episode early, if anything (a page that never
+    /// loaded, a crashed tab, a predicate that threw).
+    pub error: Option<String>,
+    /// Wall-clock: the whole episode, open to close, ms.
+    pub wall_ms: f64,
+    /// Trace folder relative to the run folder (`traces/<task>/<strategy>/<episode>`).
+    pub trace: String,
+    /// The steps, in order.
+    pub step_log: Vec<StepLog>,
+}
+
+/// One step of an episode.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct StepLog {
+    /// Step number, from 1.
+    pub step: usize,
+    /// Refs in the observation.
+    pub refs: usize,
+    /// Refs marked new since the previous observation.
+    pub new_refs: usize,
+    /// Observation tokens (o200k).
+    pub obs_tokens: usize,
+    /// Image tokens.
+    pub image_tokens: u32,
+    /// Input tokens of the agent call.
+    pub input_tokens: usize,
+    /// Output tokens of the agent call.
+    pub output_tokens: usize,
+    /// The action (none: a fault or an invalid answer).
+    pub action: Option<Action>,
+    /// The element the action's ref named, as the observation described it (`button "Submit"`).
+    pub element: Option<String>,
+    /// Backend node id the ref resolved to.
+    pub backend_id: Option<u64>,
+    /// `ok`, `done`, or what went wrong: `covered`, `stale`, `hidden`,
+    /// `not-editable`, `not-select`, `no-option`, `unknown-key`,
+    /// `hallucinated`, `invalid`, `fault`.
+    pub outcome: String,
+    /// The message the agent was shown about the outcome, or a note.
+    pub message: Option<String>,
+    /// The LLM step judge's verdict (before/after).
+    #[serde(default)]
+    pub judge: Option<bool>,
+    /// Its reason.
+    #[serde(default)]
+    pub judge_reason: Option<String>,
+    /// The agent's raw answer.
+    pub raw: String,
+    /// Wall-clock: capture ms.
+    pub capture_ms: f64,
+    /// Wall-clock: engine (analysis + render) ms.
+    pub engine_ms: f64,
+    /// Wall-clock: agent ms.
+    pub agent_ms: f64,
+    /// Wall-clock: performing the action (and letting the page settle), ms.
+    pub act_ms: f64,
+}
+
+/// (task, strategy, episode): what identifies an episode in a run.
+pub type EpisodeKey = (String, String, usize);
+
+impl Keyed for Episode {
+    type Key = EpisodeKey;
+    fn key(&self) -> EpisodeKey {
+        (self.task.clone(), self.strategy.clone(), self.episode)
+    }
+}
+
+impl StepLog {
+    /// Whether the step's action failed to run for a reason on the page (not the agent's answer).
+    pub fn action_failed(&self) -> bool {
+        matches!(
+            self.outcome.as_str(),
+            "covered"
+                | "stale"
+                | "hidden"
+                | "not-editable"
+                | "not-select"
+                | "no-option"
+                | "unknown-key"
+        )
+    }
+}
