@@ -267,8 +267,12 @@ pub fn load(path: &Path) -> Result<LiveSuite> {
     })
 }
 
-/// The `html/` folder of the installed `miniwob` package: `$PAGESNAP_MINIWOB`,
-/// else asked of `python3`.
+/// Where `scripts/setup` installs the `miniwob` package (`pip --target`), under `$HOME`.
+pub const MINIWOB_HOME: &str = ".cache/pagesnap/miniwob-1.1.0";
+
+/// The `html/` folder of the `miniwob` package: `$PAGESNAP_MINIWOB`, else
+/// where `scripts/setup` installs it (`~/.cache/pagesnap/miniwob-1.1.0`), else
+/// asked of `python3`.
 pub fn miniwob_html() -> Result<PathBuf> {
     if let Some(dir) = std::env::var_os("PAGESNAP_MINIWOB") {
         let dir = PathBuf::from(dir);
@@ -279,6 +283,12 @@ pub fn miniwob_html() -> Result<PathBuf> {
             );
         }
         return Ok(dir);
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        let dir = PathBuf::from(home).join(MINIWOB_HOME).join("miniwob/html");
+        if dir.join("core/core.js").is_file() {
+            return Ok(dir);
+        }
     }
     // find_spec locates the package without importing it (its __init__
     // imports gymnasium, which pagesnap does not need).
@@ -293,8 +303,8 @@ pub fn miniwob_html() -> Result<PathBuf> {
     let dir = PathBuf::from(dir);
     if dir.as_os_str().is_empty() || !dir.join("core/core.js").is_file() {
         bail!(
-            "the MiniWoB++ pages were not found: install the PyPI package with `scripts/setup` \
-             (pip install --no-deps miniwob==1.1.0) or set PAGESNAP_MINIWOB to its html/ folder"
+            "the MiniWoB++ pages were not found: install them with `scripts/setup` (PyPI miniwob 1.1.0 into \
+             ~/{MINIWOB_HOME}) or set PAGESNAP_MINIWOB to the package's html/ folder"
         );
     }
     Ok(dir)
