@@ -10,4 +10,5 @@ pub mod merge;
 pub mod record;
 pub mod run;
 pub mod snapshot;
+pub mod trace_to_suite;
 pub mod validate;

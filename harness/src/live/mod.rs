@@ -16,6 +16,7 @@ pub mod episode;
 pub mod page;
 mod runner;
 pub mod server;
+pub mod to_suite;
 pub mod trace;
 
 pub use runner::{Config, Outcome, episodes_of, manifest, run};

@@ -140,6 +140,10 @@ struct HeaderDef {
     /// Folder of HTML pages recorded at run time, relative to the suite file.
     #[serde(default)]
     pages: Option<Spanned<String>>,
+    /// Folder the steps' recordings are relative to, relative to the suite
+    /// file (a suite made by `pagesnap trace-to-suite` names its live run).
+    #[serde(default)]
+    recordings: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -170,6 +174,8 @@ struct TargetDef {
     selector: Option<String>,
     role: Option<String>,
     name: Option<String>,
+    /// The CDP backend node id recorded with the node (traces of live runs).
+    backend_id: Option<u64>,
 }
 
 /// The `[suite] name` of a suite file, read without loading its tasks or
@@ -203,8 +209,32 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
     let source = read(path)?;
     let file: FileDef = parse(path, &source)?;
     let recorded_into;
+    let named;
     let fixtures = match &file.suite.pages {
-        None => fixtures,
+        None => match &file.suite.recordings {
+            None => fixtures,
+            Some(folder) => {
+                let at = format!(
+                    "{}:{}",
+                    path.display(),
+                    line_of(&source, folder.span().start)
+                );
+                named = path
+                    .parent()
+                    .unwrap_or(Path::new("."))
+                    .join(folder.get_ref());
+                if !named.is_dir() {
+                    bail!("{at}: recordings folder {} does not exist", named.display());
+                }
+                named.as_path()
+            }
+        },
+        Some(_) if file.suite.recordings.is_some() => {
+            bail!(
+                "{}: [suite] takes `pages` or `recordings`, not both",
+                path.display()
+            );
+        }
         Some(pages) => {
             let at = format!(
                 "{}:{}",
@@ -328,7 +358,7 @@ fn wanted_pages(source: &str, path: &Path, file: &FileDef) -> Result<Vec<pages::
 fn check_step(step: StepDef, page: &Analyzed, at: &str) -> Result<Step> {
     let Some(op) = Op::parse(&step.op) else {
         bail!(
-            "{at}: unknown op {:?} (expected click, type, select, scroll or done)",
+            "{at}: unknown op {:?} (expected click, type, select, scroll, press or done)",
             step.op
         );
     };
@@ -377,6 +407,7 @@ fn resolve(
             selector: Some(source),
             role: None,
             name: None,
+            backend_id: None,
         } => {
             let selector = Selector::parse(source).map_err(|err| anyhow::anyhow!("{at}: {err}"))?;
             (
@@ -386,8 +417,20 @@ fn resolve(
         }
         TargetDef {
             selector: None,
+            role: None,
+            name: None,
+            backend_id: Some(backend),
+        } => (
+            format!("backend node {backend}"),
+            page.ids()
+                .filter(|&id| page.layout(id).backend_id == *backend)
+                .collect(),
+        ),
+        TargetDef {
+            selector: None,
             role: Some(role),
             name: Some(name),
+            backend_id: None,
         } => {
             let analysis = analyzed.analysis();
             let wanted = normalize(name);
@@ -402,7 +445,9 @@ fn resolve(
                 .collect();
             (format!("{role} {name:?}"), found)
         }
-        _ => bail!("{at}: a target is {{ selector = \"…\" }} or {{ role = \"…\", name = \"…\" }}"),
+        _ => bail!(
+            "{at}: a target is {{ selector = \"…\" }}, {{ role = \"…\", name = \"…\" }} or {{ backend_id = N }}"
+        ),
     };
     match found.as_slice() {
         [node] => Ok((described, *node)),
