@@ -180,17 +180,23 @@ pub trait Agent: Sync {
     fn act(&self, request: &Request<'_>) -> Result<Response>;
 }
 
+/// Refuses `--cassette` when neither the agent nor the judge asks a model:
+/// the cassette would stay empty.
+pub fn check_cassette(agent: &str, judge: &str, options: &AgentOptions) -> Result<()> {
+    if options.cassette.is_some() && agent == "baseline" && !judge.starts_with("llm:") {
+        bail!(
+            "--cassette needs a model agent (openai:MODEL or anthropic:MODEL) or an LLM judge (--judge llm:…), not baseline with the rule judge"
+        );
+    }
+    Ok(())
+}
+
 /// Looks an agent up by its command-line name: `baseline`, `openai:MODEL`, `anthropic:MODEL`.
+/// (A cassette with the baseline agent records the LLM judge's exchanges only;
+/// [`check_cassette`] refuses one that would record nothing.)
 pub fn by_name(name: &str, options: &AgentOptions) -> Result<Box<dyn Agent>> {
     match name.split_once(':') {
-        None if name == "baseline" => {
-            if options.cassette.is_some() {
-                bail!(
-                    "--cassette needs a model agent (openai:MODEL or anthropic:MODEL), not baseline"
-                );
-            }
-            Ok(Box::new(baseline::Baseline))
-        }
+        None if name == "baseline" => Ok(Box::new(baseline::Baseline)),
         Some((provider, _)) if Provider::by_name(provider).is_some() => {
             Ok(Box::new(llm::LlmAgent::from_spec(name, options)?))
         }

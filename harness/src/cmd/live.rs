@@ -82,6 +82,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     let suite = suite::live::load(&path)?;
     let options = args.model.options(&args.out)?;
+    agent::check_cassette(&args.agent, &args.judge, &options)?;
     let agent = agent::by_name(&args.agent, &options)?;
     let judge = judge_named(&args.judge, &options)?;
     let config = live::Config {

@@ -156,6 +156,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| args.out.join("recordings"));
     let options = args.model.options(&args.out)?;
+    agent::check_cassette(&args.agent, &args.judge, &options)?;
     let agent = agent::by_name(&args.agent, &options)?;
     let judge = judge_named(&args.judge, &options)?;
     if args.resume && args.out.join(manifest::FILE).exists() {

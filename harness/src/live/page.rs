@@ -23,7 +23,10 @@ pub struct Verdict {
 /// Starts a MiniWoB++ episode as the package's environment does
 /// (`miniwob/selenium_instance.py`: seed, data mode, `startEpisodeReal`,
 /// wait for `WOB_TASK_READY`) with `core.EPISODE_MAX_TIME` raised, and
-/// answers the utterance.
+/// answers the utterance. The reward HUD (last reward, time left, episodes
+/// done) is hidden: MiniWoB's environment crops its screenshots to the task
+/// area, the HUD is not part of the task, and its countdown would make the
+/// observations depend on timing.
 fn miniwob_start(seed: u64, max_time_ms: u64) -> String {
     format!(
         r#"(async () => {{
@@ -32,6 +35,7 @@ fn miniwob_start(seed: u64, max_time_ms: u64) -> String {
   if (typeof core.setDataMode === 'function') core.setDataMode('train');
   core.EPISODE_MAX_TIME = {max_time_ms};
   core.startEpisodeReal();
+  if (typeof core.hideDisplay === 'function' && document.getElementById('reward-display')) core.hideDisplay();
   for (let i = 0; i < 200 && !WOB_TASK_READY; i++) await new Promise((r) => setTimeout(r, 25));
   if (!WOB_TASK_READY) return {{ error: 'WOB_TASK_READY stayed false for 5 s' }};
   const u = core.getUtterance();

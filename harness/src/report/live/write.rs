@@ -128,17 +128,19 @@ pub fn results_csv(report: &LiveReport) -> String {
     out
 }
 
-/// `steps.csv`: one row per step, without wall-clock columns.
+/// `steps.csv`: one row per step, without wall-clock columns (nor backend
+/// node ids, which a page's next load numbers differently; they are in
+/// `results.jsonl` and the traces).
 pub fn steps_csv(report: &LiveReport) -> String {
     let mut out = String::from(
-        "task,strategy,episode,step,refs,new_refs,obs_tokens,image_tokens,input_tokens,output_tokens,op,ref,value,element,backend_id,outcome,message,judge,judge_reason,raw\n",
+        "task,strategy,episode,step,refs,new_refs,obs_tokens,image_tokens,input_tokens,output_tokens,op,ref,value,element,outcome,message,judge,judge_reason,raw\n",
     );
     for e in &report.episodes {
         for s in &e.step_log {
             let action = s.action.as_ref();
             let _ = writeln!(
                 out,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
                 cell(&e.task),
                 cell(&e.strategy),
                 e.episode,
@@ -153,7 +155,6 @@ pub fn steps_csv(report: &LiveReport) -> String {
                 cell(action.and_then(|a| a.reference.as_deref()).unwrap_or("")),
                 cell(action.and_then(|a| a.value.as_deref()).unwrap_or("")),
                 cell(s.element.as_deref().unwrap_or("")),
-                s.backend_id.map(|b| b.to_string()).unwrap_or_default(),
                 cell(&s.outcome),
                 cell(s.message.as_deref().unwrap_or("")),
                 opt_bool(s.judge),

@@ -1,0 +1,688 @@
+//! `pagesnap live` end to end in headless Chromium: MiniWoB++ rewards read both ways with scripted agents, covered clicks and stale refs as error observations, a fixture task's predicate, trace → suite → replay, resume after SIGKILL, and the LLM judge's calibration through a cassette.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use pagesnap_engine::strategy;
+use pagesnap_harness::agent::{Action, Agent, Op, Request, Response};
+use pagesnap_harness::live;
+use pagesnap_harness::progress;
+use pagesnap_harness::results::Episode;
+use pagesnap_harness::suite::live::{LiveSuite, load};
+use serde_json::{Value, json};
+
+mod common;
+use common::{pagesnap, read_json, root, stderr, stdout, without_timing};
+
+/// A MiniWoB++ suite of three one- or two-action tasks, two seeds each.
+const MINI: &str = r#"[suite]
+name = "miniwob-mini"
+source = "miniwob"
+seeds = [0, 1]
+max_steps = 5
+
+[[task]]
+id = "click-button"
+page = "click-button"
+tier = "easy"
+
+[[task]]
+id = "click-link"
+page = "click-link"
+tier = "easy"
+
+[[task]]
+id = "enter-text"
+page = "enter-text"
+tier = "medium"
+"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn config<'a>(
+    suite: &'a LiveSuite,
+    agent: &'a dyn Agent,
+    out: &Path,
+    strategies: &[&str],
+) -> live::Config<'a> {
+    live::Config {
+        suite,
+        suite_path: PathBuf::from("suite.toml"),
+        strategies: strategies
+            .iter()
+            .map(|s| strategy::by_name(s).unwrap())
+            .collect(),
+        agent,
+        judge: None,
+        judge_spec: "rule".to_owned(),
+        episodes: None,
+        seed: None,
+        max_steps: None,
+        jobs: 1,
+        out: out.to_path_buf(),
+        resume: false,
+        progress: progress::Mode::Quiet,
+        timeout: Duration::from_secs(30),
+    }
+}
+
+fn respond(action: Action) -> anyhow::Result<Response> {
+    Ok(Response {
+        raw: serde_json::to_string(&action).unwrap(),
+        action: Some(action),
+        ..Response::default()
+    })
+}
+
+fn act(op: Op, reference: Option<&str>, value: Option<&str>) -> Action {
+    Action {
+        op,
+        reference: reference.map(str::to_owned),
+        value: value.map(str::to_owned),
+    }
+}
+
+/// The text in double quotes of a MiniWoB utterance (`Click on the "Ok" button.`).
+fn quoted(instruction: &str) -> String {
+    instruction.split('"').nth(1).unwrap_or_default().to_owned()
+}
+
+/// Solves click-button, click-link and enter-text from the refs' meta, or —
+/// `wrong` — clicks an element that is not the one asked for.
+struct Scripted {
+    wrong: bool,
+}
+
+impl Agent for Scripted {
+    fn name(&self) -> String {
+        if self.wrong {
+            "scripted-wrong"
+        } else {
+            "scripted"
+        }
+        .to_owned()
+    }
+
+    fn act(&self, request: &Request<'_>) -> anyhow::Result<Response> {
+        let want = quoted(request.instruction);
+        // An element's words: its name, else its own text (MiniWoB's links are spans).
+        let words = |i: &pagesnap_engine::observation::Item| {
+            if i.name.is_empty() {
+                i.context.clone()
+            } else {
+                i.name.clone()
+            }
+        };
+        if request.instruction.starts_with("Enter") && !self.wrong {
+            if request.history.is_empty() {
+                let field = request.refs.iter().find(|i| i.role == "textbox").unwrap();
+                return respond(act(Op::Type, Some(&field.reference), Some(&want)));
+            }
+            let submit = request.refs.iter().find(|i| i.name == "Submit").unwrap();
+            return respond(act(Op::Click, Some(&submit.reference), None));
+        }
+        // MiniWoB's links are spans without a name: their text follows the
+        // ref on the observation's line (`- text [ref=e4]: Eget`).
+        let text_of = |reference: &str| {
+            request
+                .observation
+                .lines()
+                .find(|l| l.contains(&format!("[ref={reference}]")))
+                .and_then(|l| l.rsplit(": ").next())
+                .unwrap_or("")
+                .trim()
+                .to_owned()
+        };
+        let target = request.refs.iter().find(|i| {
+            let shown = if i.name.is_empty() {
+                text_of(&i.reference)
+            } else {
+                i.name.clone()
+            };
+            let clickable = i.role == "button" || i.role == "generic" || i.role == "link";
+            clickable && !shown.is_empty() && ((shown == want) != self.wrong)
+        });
+        let target = match target {
+            Some(target) => target,
+            // Nothing else to click (a one-button page): stop without the answer.
+            None if self.wrong => return respond(act(Op::Done, None, None)),
+            None => panic!("no target for {want:?} in {}", request.observation),
+        };
+        respond(act(Op::Click, Some(&target.reference), None))
+    }
+}
+
+#[test]
+fn miniwob_rewards_are_read_both_ways_with_scripted_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = load(&write(dir.path(), "mini.toml", MINI)).unwrap();
+    let right = Scripted { wrong: false };
+    let outcome = live::run(&config(
+        &suite,
+        &right,
+        &dir.path().join("right"),
+        &["aria"],
+    ))
+    .unwrap();
+    let episodes = &outcome.report.episodes;
+    assert_eq!(episodes.len(), 6);
+    for e in episodes {
+        assert!(
+            e.success && e.raw_reward > 0.0 && e.ended_by == "page",
+            "{} episode {} should succeed: {e:?}",
+            e.task,
+            e.episode
+        );
+        assert!(e.instruction.contains('"'), "the utterance is read: {e:?}");
+    }
+    // The seeds give different problems.
+    assert_ne!(episodes[0].instruction, episodes[1].instruction);
+    let wrong = Scripted { wrong: true };
+    let click_only = LiveSuite {
+        tasks: suite
+            .tasks
+            .iter()
+            .filter(|t| t.id != "enter-text")
+            .cloned()
+            .collect(),
+        ..suite.clone()
+    };
+    let outcome = live::run(&config(
+        &click_only,
+        &wrong,
+        &dir.path().join("wrong"),
+        &["aria"],
+    ))
+    .unwrap();
+    assert_eq!(outcome.report.episodes.len(), 4);
+    for e in &outcome.report.episodes {
+        assert!(
+            !e.success && e.raw_reward <= 0.0,
+            "{} episode {} should fail: {e:?}",
+            e.task,
+            e.episode
+        );
+    }
+    // A wrong click ends the episode on the page with MiniWoB's −1.
+    let refused = outcome
+        .report
+        .episodes
+        .iter()
+        .filter(|e| e.ended_by == "page" && e.raw_reward == -1.0)
+        .count();
+    assert!(refused >= 3, "{:#?}", outcome.report.episodes);
+    let summary = &outcome.report.summaries[0];
+    assert_eq!(summary.success_rate.value, 0.0);
+}
+
+/// Clicks by name, in order: `Go` (covered by a transparent layer), `Remove
+/// layer`, then — after waiting past the page's timer — `Vanish` (removed by
+/// then), then `Go`, then done. Records the feedback each step showed.
+struct Obstacles {
+    seen: Mutex<Vec<Option<String>>>,
+}
+
+impl Agent for Obstacles {
+    fn name(&self) -> String {
+        "obstacles".to_owned()
+    }
+
+    fn act(&self, request: &Request<'_>) -> anyhow::Result<Response> {
+        self.seen
+            .lock()
+            .unwrap()
+            .push(request.feedback.map(str::to_owned));
+        let plan = ["Go", "Remove layer", "Vanish", "Go"];
+        let Some(name) = plan.get(request.history.len()) else {
+            return respond(act(Op::Done, None, None));
+        };
+        if *name == "Vanish" {
+            // The page removes the button 1.5 s after load.
+            std::thread::sleep(Duration::from_millis(2000));
+        }
+        let item = request
+            .refs
+            .iter()
+            .find(|i| i.name == *name)
+            .unwrap_or_else(|| panic!("no {name:?} in {:?}", request.refs));
+        respond(act(Op::Click, Some(&item.reference), None))
+    }
+}
+
+const OBSTACLES: &str = r#"<!DOCTYPE html>
+<html><head><title>start</title><style>
+  body { font: 16px sans-serif; margin: 40px }
+  button { display: block; margin: 20px 0; width: 160px; height: 40px }
+  #layer { position: absolute; left: 30px; top: 30px; width: 200px; height: 70px; z-index: 5 }
+</style></head><body>
+<button id="go" onclick="document.title = 'clicked'">Go</button>
+<div id="layer"></div>
+<button onclick="document.getElementById('layer').remove()">Remove layer</button>
+<button id="vanish">Vanish</button>
+<script>setTimeout(() => document.getElementById('vanish').remove(), 1500);</script>
+</body></html>
+"#;
+
+#[test]
+fn covered_clicks_and_stale_refs_are_error_observations() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("site")).unwrap();
+    write(&dir.path().join("site"), "index.html", OBSTACLES);
+    let suite = load(&write(
+        dir.path(),
+        "s.toml",
+        "[suite]\nname = \"obstacles\"\nsource = \"site\"\n\n[[task]]\nid = \"go\"\npage = \"index.html\"\ninstruction = \"Click Go\"\nsuccess = \"document.title === 'clicked'\"\nmax_steps = 6\n",
+    ))
+    .unwrap();
+    let agent = Obstacles {
+        seen: Mutex::new(Vec::new()),
+    };
+    let outcome = live::run(&config(&suite, &agent, &dir.path().join("out"), &["aria"])).unwrap();
+    let e = &outcome.report.episodes[0];
+    let outcomes: Vec<&str> = e.step_log.iter().map(|s| s.outcome.as_str()).collect();
+    assert_eq!(outcomes, ["covered", "ok", "stale", "ok", "done"], "{e:#?}");
+    assert_eq!((e.covered, e.stale, e.action_errors), (1, 1, 2));
+    assert!(e.success, "Go was clicked once the layer was gone: {e:?}");
+    assert_eq!(e.ended_by, "agent");
+    let seen = agent.seen.lock().unwrap();
+    let covered = seen[1].as_deref().unwrap();
+    assert!(
+        covered.contains("covered") && covered.contains("<div id=\"layer\">"),
+        "{covered}"
+    );
+    assert_eq!(seen[2], None, "a click that ran gets no error");
+    assert!(
+        seen[3].as_deref().unwrap().contains("no longer exists"),
+        "{seen:?}"
+    );
+    assert!(seen[4].is_none());
+    // The first click never reached Go: the covered attempt did not count.
+    assert_eq!(e.step_log[0].element.as_deref(), Some("button \"Go\""));
+}
+
+#[test]
+fn fixture_tasks_are_decided_by_their_predicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = root().join("suites/live-fixtures.toml");
+    let mut suite = load(&path).unwrap();
+    assert!(suite.tasks.len() >= 15, "at least 15 fixture tasks");
+    suite
+        .tasks
+        .retain(|t| t.id == "login-forgot-password" || t.id == "cookie-reject-privacy");
+    assert_eq!(suite.tasks.len(), 2);
+    let baseline = pagesnap_harness::agent::baseline::Baseline;
+    let outcome = live::run(&config(&suite, &baseline, &dir.path().join("a"), &["aria"])).unwrap();
+    for e in &outcome.report.episodes {
+        assert!(e.success, "{}: {e:#?}", e.task);
+        assert_eq!(e.reason.as_deref(), Some("true"));
+    }
+    // An agent that stops at once leaves the page as it loaded: the predicate says no.
+    struct Quits;
+    impl Agent for Quits {
+        fn name(&self) -> String {
+            "quits".to_owned()
+        }
+        fn act(&self, _: &Request<'_>) -> anyhow::Result<Response> {
+            respond(act(Op::Done, None, None))
+        }
+    }
+    let outcome = live::run(&config(&suite, &Quits, &dir.path().join("b"), &["aria"])).unwrap();
+    for e in &outcome.report.episodes {
+        assert!(!e.success && e.ended_by == "agent", "{e:?}");
+    }
+}
+
+fn csv_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_owned(), v.to_owned()))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn traces_become_a_suite_whose_replay_repeats_every_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(dir.path(), "mini.toml", MINI);
+    let run = dir.path().join("run");
+    let output = pagesnap(&[
+        "live",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--strategy",
+        "aria,flat",
+        "--out",
+        run.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in [
+        "results.csv",
+        "steps.csv",
+        "timings.csv",
+        "summary.json",
+        "report.md",
+        "report.html",
+        "run.json",
+    ] {
+        assert!(run.join(file).is_file(), "{file}");
+    }
+    let summary = read_json(&run.join("summary.json"));
+    assert_eq!(summary["kind"], "live");
+    assert_eq!(summary["strategies"][0]["episodes"], 6);
+    let live_steps = csv_rows(&run.join("steps.csv"));
+    let episodes = csv_rows(&run.join("results.csv"));
+    let successes = episodes.iter().filter(|e| e["success"] == "true").count();
+    assert!(
+        successes >= 4,
+        "the baseline solves click-button and enter-text: {episodes:?}"
+    );
+    // Every state the agent saw is on disk.
+    assert!(
+        run.join("traces/enter-text/aria/e1/state-02.json.gz")
+            .is_file()
+    );
+    assert!(run.join("traces/enter-text/aria/e1/trace.json").is_file());
+
+    let made = dir.path().join("suites/replay.toml");
+    let output = pagesnap(&[
+        "trace-to-suite",
+        run.to_str().unwrap(),
+        "--out",
+        made.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains(&format!("{successes} tasks written")),
+        "{}",
+        stdout(&output)
+    );
+    for strategy in ["aria", "flat"] {
+        let replay = dir.path().join(format!("replay-{strategy}"));
+        let output = pagesnap(&[
+            "run",
+            "--suite",
+            made.to_str().unwrap(),
+            "--strategy",
+            strategy,
+            "--out",
+            replay.to_str().unwrap(),
+            "--quiet",
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let rows = csv_rows(&replay.join("results.csv"));
+        let mine: Vec<&BTreeMap<String, String>> = rows
+            .iter()
+            .filter(|r| r["task"].contains(&format!("--{strategy}--")))
+            .collect();
+        assert!(!mine.is_empty());
+        for row in &mine {
+            assert_eq!(row["success"], "true", "{row:?}");
+            // The same action as live: find the live step it came from.
+            let mut id = row["task"].split("--");
+            let (task, _, episode) = (id.next().unwrap(), id.next().unwrap(), id.next().unwrap());
+            let live = live_steps
+                .iter()
+                .find(|s| {
+                    s["task"] == task
+                        && s["strategy"] == strategy
+                        && format!("e{}", s["episode"]) == episode
+                        && s["step"] == row["step"]
+                })
+                .unwrap();
+            assert_eq!(
+                (&row["op"], &row["ref"], &row["value"]),
+                (&live["op"], &live["ref"], &live["value"])
+            );
+        }
+    }
+    // A replay suite refuses to run live, and a live suite refuses to replay.
+    let output = pagesnap(&["live", "--suite", made.to_str().unwrap()]);
+    assert!(
+        !output.status.success() && stderr(&output).contains("offline suite"),
+        "{}",
+        stderr(&output)
+    );
+    let output = pagesnap(&["run", "--suite", suite.to_str().unwrap()]);
+    assert!(
+        !output.status.success() && stderr(&output).contains("pagesnap live"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn resume_after_sigkill_gives_the_same_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(dir.path(), "mini.toml", MINI);
+    let args = |out: &Path| {
+        vec![
+            "live".to_owned(),
+            "--suite".to_owned(),
+            suite.display().to_string(),
+            "--strategy".to_owned(),
+            "aria,structural".to_owned(),
+            "--out".to_owned(),
+            out.display().to_string(),
+            "--quiet".to_owned(),
+        ]
+    };
+    let whole = dir.path().join("whole");
+    let output = pagesnap(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let cut = dir.path().join("cut");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+        .current_dir(root())
+        .args(args(&cut))
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        let lines = std::fs::read_to_string(cut.join("results.jsonl"))
+            .map(|t| t.lines().count())
+            .unwrap_or(0);
+        if lines >= 3 {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let kept = std::fs::read_to_string(cut.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!(kept < 12, "killed midway ({kept} episodes)");
+    let mut resumed = args(&cut);
+    resumed.push("--resume".to_owned());
+    let output = pagesnap(&resumed.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("resumed:"), "{}", stderr(&output));
+    for file in ["results.csv", "steps.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(whole.join(file)).unwrap(),
+            std::fs::read_to_string(cut.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    assert_eq!(
+        without_timing(read_json(&whole.join("summary.json"))),
+        without_timing(read_json(&cut.join("summary.json")))
+    );
+    // Resuming with other settings is refused, naming what changed.
+    let mut other = args(&cut);
+    other.extend([
+        "--resume".to_owned(),
+        "--max-steps".to_owned(),
+        "2".to_owned(),
+    ]);
+    let output = pagesnap(&other.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("live settings"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+/// A fake OpenAI-compatible judge on 127.0.0.1: it calls an episode a
+/// success when its instruction is `Click on the "…" button` (click-button),
+/// and approves every step.
+fn judge_server() -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = stop.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            if flag.load(std::sync::atomic::Ordering::SeqCst) {
+                break;
+            }
+            let Ok(stream) = stream else { continue };
+            std::thread::spawn(move || answer(stream));
+        }
+    });
+    (port, stop)
+}
+
+fn answer(stream: TcpStream) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).unwrap_or(0) == 0 {
+        return;
+    }
+    let mut length = 0;
+    loop {
+        let mut header = String::new();
+        reader.read_line(&mut header).unwrap();
+        let header = header.trim_end().to_lowercase();
+        if header.is_empty() {
+            break;
+        }
+        if let Some(n) = header.strip_prefix("content-length:") {
+            length = n.trim().parse().unwrap();
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    let request: Value = serde_json::from_slice(&body).unwrap();
+    let text = request.to_string();
+    let verdict = if text.contains("Is the task complete") {
+        text.contains(r#"Task: Click on the \""#)
+    } else {
+        true
+    };
+    let reply = json!({"id": "x", "object": "chat.completion", "model": "judge",
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+            "content": format!("{{\"success\": {verdict}, \"reason\": \"scripted\"}}")}}],
+        "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
+    .to_string();
+    let mut stream = stream;
+    let _ = write!(
+        stream,
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
+        reply.len()
+    );
+}
+
+#[test]
+fn judge_calibration_against_the_reward_replays_from_the_cassette() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(dir.path(), "mini.toml", MINI);
+    let (port, stop) = judge_server();
+    let base = format!("http://127.0.0.1:{port}");
+    let run = |out: &Path, mode: &str| {
+        pagesnap(&[
+            "live",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--strategy",
+            "aria",
+            "--judge",
+            "llm:openai:judge",
+            "--base-url",
+            &base,
+            "--cassette",
+            mode,
+            "--cassette-file",
+            dir.path().join("cassette.jsonl").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+            "--max-retries",
+            "0",
+        ])
+    };
+    let recorded = dir.path().join("recorded");
+    let output = run(&recorded, "record");
+    assert!(output.status.success(), "{}", stderr(&output));
+    let summary = read_json(&recorded.join("summary.json"));
+    let calibration = &summary["strategies"][0]["calibration"];
+    assert_eq!(calibration["episodes"], 6, "{summary:#}");
+    // The scripted judge says success for the click-button episodes only:
+    // right on those, wrong on enter-text (a success it denies).
+    let episodes: Vec<Episode> = std::fs::read_to_string(recorded.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let mut table = [[0u64; 2]; 2];
+    for e in &episodes {
+        let judge = e.instruction.starts_with("Click on the \"");
+        assert_eq!(e.judge, Some(judge), "{e:?}");
+        table[usize::from(judge)][usize::from(e.success)] += 1;
+    }
+    assert_eq!(calibration["table"], json!(table));
+    assert!(
+        table[0][1] > 0 && table[1][1] > 0,
+        "both kinds of success: {table:?}"
+    );
+    let n = 6.0;
+    let accuracy = (table[0][0] + table[1][1]) as f64 / n;
+    assert!((calibration["accuracy"]["value"].as_f64().unwrap() - accuracy).abs() < 1e-6);
+    let recall = table[1][1] as f64 / (table[0][1] + table[1][1]) as f64;
+    assert!((calibration["recall"]["value"].as_f64().unwrap() - recall).abs() < 1e-6);
+    assert_eq!(calibration["precision"]["value"], 1.0);
+    assert!(calibration["kappa"].is_number(), "{calibration}");
+    assert!(episodes.iter().all(|e| {
+        e.step_log
+            .iter()
+            .all(|s| s.action.is_none() || s.judge == Some(true))
+    }));
+    // Without the server, the cassette answers and the reports are the same.
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = TcpStream::connect(("127.0.0.1", port));
+    let replayed = dir.path().join("replayed");
+    let output = run(&replayed, "replay");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read_to_string(recorded.join("results.csv")).unwrap(),
+        std::fs::read_to_string(replayed.join("results.csv")).unwrap()
+    );
+    assert_eq!(
+        without_timing(read_json(&recorded.join("summary.json"))),
+        without_timing(read_json(&replayed.join("summary.json")))
+    );
+    let md = std::fs::read_to_string(replayed.join("report.md")).unwrap();
+    assert!(md.contains("LLM judge calibration"), "{md}");
+}
