@@ -115,14 +115,6 @@ impl Agent for Scripted {
 
     fn act(&self, request: &Request<'_>) -> anyhow::Result<Response> {
         let want = quoted(request.instruction);
-        // An element's words: its name, else its own text (MiniWoB's links are spans).
-        let words = |i: &pagesnap_engine::observation::Item| {
-            if i.name.is_empty() {
-                i.context.clone()
-            } else {
-                i.name.clone()
-            }
-        };
         if request.instruction.starts_with("Enter") && !self.wrong {
             if request.history.is_empty() {
                 let field = request.refs.iter().find(|i| i.role == "textbox").unwrap();

@@ -141,7 +141,7 @@ fn task_bars(out: &mut String, report: &LiveReport) {
                 .fold((0usize, 0usize), |(ok, n), e| {
                     (ok + usize::from(e.success), n + 1)
                 });
-            let width = if n == 0 { 0 } else { ok * 120 / n };
+            let width = (ok * 120).checked_div(n).unwrap_or(0);
             let _ = write!(
                 out,
                 "<td><span class=\"barbg\"><span class=\"bar\" style=\"width:{width}px\"></span></span>{ok}/{n}</td>"
