@@ -10,7 +10,8 @@
 //!    tap / open / accept / check / close / submit / add / … → `click`;
 //!    type / enter / fill / write / search / input → `type`; select / choose /
 //!    pick in the shape `<verb> VALUE from|in|for TARGET` (or `set TARGET to
-//!    VALUE`) → `select`; done / finished / say / report → `done`; no verb →
+//!    VALUE`) → `select`; press / hit followed by Enter, Tab, Escape or
+//!    Backspace → `press` that key (sent to the focused element); done / finished / say / report → `done`; no verb →
 //!    `click`. The value of `type`/`select` is the quoted text, else the words
 //!    between the verb and `into|in|to|on|as` (or after `with`), else the last
 //!    word. The remaining words, lowercased and without stop words, are the
@@ -92,6 +93,8 @@ fn decide(request: &Request<'_>) -> Action {
     };
     match clause.op {
         Op::Done | Op::Scroll => return action(clause.op, None, None),
+        // The key goes to whatever has focus (the field just typed into).
+        Op::Press => return action(Op::Press, None, clause.value.clone()),
         _ => {}
     }
     let scores = bm25(&clause.query, request.refs);

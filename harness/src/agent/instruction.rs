@@ -221,6 +221,17 @@ fn clause_of(words: &[Word]) -> Clause {
     };
     let mut value = None;
     let mut used = vec![false; words.len()];
+    // `press Enter`, `hit Escape`: a key, not a control named "Enter".
+    if let Some(v) = verb_at.filter(|&v| matches!(words[v].bare().as_str(), "press" | "hit")) {
+        if let Some(key) = words.get(v + 1).and_then(|w| key_of(&w.bare())) {
+            return Clause {
+                op: Op::Press,
+                value: Some(key.to_owned()),
+                query: Vec::new(),
+                scroll_cue: false,
+            };
+        }
+    }
     if let Some(v) = verb_at {
         if PURE_VERBS.contains(&words[v].bare().as_str()) {
             used[v] = true;
@@ -252,6 +263,17 @@ fn clause_of(words: &[Word]) -> Clause {
         query,
         scroll_cue,
     }
+}
+
+/// The key a word names after `press`/`hit` (`enter` → `Enter`).
+fn key_of(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "enter" | "return" => "Enter",
+        "tab" => "Tab",
+        "escape" | "esc" => "Escape",
+        "backspace" => "Backspace",
+        _ => return None,
+    })
 }
 
 /// `type VALUE into|in|to|on|as TARGET`, `fill TARGET with VALUE`,
@@ -358,6 +380,15 @@ mod tests {
         );
         // No "from …": choosing a thing is clicking it.
         assert_eq!(parse("Choose the blue plan")[0].op, Op::Click);
+    }
+
+    #[test]
+    fn press_a_key_is_not_a_click() {
+        let clauses = parse("Type \"kitten\" into the search box, then press Enter");
+        assert_eq!(clauses[1].op, Op::Press);
+        assert_eq!(clauses[1].value.as_deref(), Some("Enter"));
+        // A control that happens to follow `press` stays a click.
+        assert_eq!(parse("Press Submit")[0].op, Op::Click);
     }
 
     #[test]
