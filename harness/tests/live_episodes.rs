@@ -521,6 +521,24 @@ fn resume_after_sigkill_gives_the_same_run() {
         without_timing(read_json(&whole.join("summary.json"))),
         without_timing(read_json(&cut.join("summary.json")))
     );
+    // Two live runs diff on live metrics; a live run and a replay do not mix.
+    let output = pagesnap(&[
+        "diff",
+        whole.to_str().unwrap(),
+        cut.to_str().unwrap(),
+        "--fail-if",
+        "success_rate<-1pp,episode_obs_tokens>+5%",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    assert!(stdout(&output).contains("success_rate") && stdout(&output).contains("no breach"));
+    let output = pagesnap(&["diff", "reports/baseline", whole.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("one kind"), "{}", stderr(&output));
     // Resuming with other settings is refused, naming what changed.
     let mut other = args(&cut);
     other.extend([

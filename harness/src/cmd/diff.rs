@@ -21,6 +21,8 @@ pub struct Args {
     /// Metrics: step_sr, task_sr, element_acc, target_recall, op_f1, invalid_rate,
     /// hallucination_rate (rates); tokens, obs_tokens, obs_tokens_cl100k, image_tokens,
     /// output_tokens, cost, errors, engine_us, agent_us.
+    /// Live runs (`pagesnap live`): success_rate, mean_reward (rates); steps, episode_obs_tokens,
+    /// episode_input_tokens, episode_errors, capture_ms, agent_ms.
     #[arg(long, value_name = "RULES", verbatim_doc_comment)]
     fail_if: Option<String>,
 }

@@ -27,6 +27,8 @@ pub struct Metric {
     kind: Kind,
     /// Shown without being asked for.
     default: bool,
+    /// A live run's metric (`pagesnap live`), not a replay's.
+    live: bool,
 }
 
 /// Every metric, in table order.
@@ -92,6 +94,34 @@ pub const METRICS: &[Metric] = &[
         Kind::Amount,
         false,
     ),
+    live("success_rate", &["success_rate", "value"], Kind::Rate, true),
+    live("mean_reward", &["mean_reward", "value"], Kind::Rate, true),
+    live("steps", &["mean_steps"], Kind::Amount, true),
+    live(
+        "episode_obs_tokens",
+        &["obs_tokens", "mean"],
+        Kind::Amount,
+        true,
+    ),
+    live(
+        "episode_input_tokens",
+        &["input_tokens", "mean"],
+        Kind::Amount,
+        false,
+    ),
+    live("episode_errors", &["errors"], Kind::Amount, false),
+    live(
+        "capture_ms",
+        &["timing", "capture_ms", "median"],
+        Kind::Amount,
+        true,
+    ),
+    live(
+        "agent_ms",
+        &["timing", "agent_ms", "median"],
+        Kind::Amount,
+        false,
+    ),
 ];
 
 const fn metric(
@@ -105,6 +135,22 @@ const fn metric(
         path,
         kind,
         default,
+        live: false,
+    }
+}
+
+const fn live(
+    name: &'static str,
+    path: &'static [&'static str],
+    kind: Kind,
+    default: bool,
+) -> Metric {
+    Metric {
+        name,
+        path,
+        kind,
+        default,
+        live: true,
     }
 }
 
@@ -187,6 +233,8 @@ fn parse_rule(text: &str) -> Result<Rule> {
 /// A run folder's summary.json.
 pub struct Summary {
     path: PathBuf,
+    /// A live run's summary (`"kind": "live"`).
+    live: bool,
     strategies: Vec<(String, Value)>,
 }
 
@@ -213,7 +261,12 @@ pub fn read_summary(dir: &Path) -> Result<Summary> {
         };
         strategies.push((name.to_owned(), s.clone()));
     }
-    Ok(Summary { path, strategies })
+    let live = json.get("kind").and_then(Value::as_str) == Some("live");
+    Ok(Summary {
+        path,
+        live,
+        strategies,
+    })
 }
 
 fn value_of(summary: &Summary, strategy: &str, figures: &Value, metric: &Metric) -> Result<f64> {
@@ -284,8 +337,41 @@ pub fn compare(
     rules: &[Rule],
     emit: &mut dyn FnMut(String),
 ) -> Result<Vec<String>> {
+    if base.live != new.live {
+        let kind = |s: &Summary| {
+            if s.live {
+                "a live run"
+            } else {
+                "an offline replay"
+            }
+        };
+        bail!(
+            "{} is {} and {} is {}: diff compares runs of one kind",
+            base.path.display(),
+            kind(base),
+            new.path.display(),
+            kind(new)
+        );
+    }
+    if let Some(rule) = rules.iter().find(|r| r.metric.live != base.live) {
+        bail!(
+            "--fail-if rule {rule}: {} is a metric of {}, and these are {}",
+            rule.metric.name,
+            if rule.metric.live {
+                "live runs"
+            } else {
+                "offline replays"
+            },
+            if base.live {
+                "live runs"
+            } else {
+                "offline replays"
+            }
+        );
+    }
     let shown: Vec<&Metric> = METRICS
         .iter()
+        .filter(|m| m.live == base.live)
         .filter(|m| m.default || rules.iter().any(|r| r.metric.name == m.name))
         .collect();
     let mut breaches: Vec<String> = Vec::new();

@@ -132,19 +132,3 @@ impl Keyed for Episode {
         (self.task.clone(), self.strategy.clone(), self.episode)
     }
 }
-
-impl StepLog {
-    /// Whether the step's action failed to run for a reason on the page (not the agent's answer).
-    pub fn action_failed(&self) -> bool {
-        matches!(
-            self.outcome.as_str(),
-            "covered"
-                | "stale"
-                | "hidden"
-                | "not-editable"
-                | "not-select"
-                | "no-option"
-                | "unknown-key"
-        )
-    }
-}
