@@ -130,7 +130,7 @@ const POINT_JS: &str = r#"function () {
   const inside = (n) => { for (let m = n; m; m = m.parentNode || m.host) if (m === el) return true; return false; };
   const root = el.getRootNode();
   const hit = root.elementFromPoint ? root.elementFromPoint(x, y) : el.ownerDocument.elementFromPoint(x, y);
-  if (!hit || !inside(hit)) return { covered: describe(hit) };
+  if (!hit || !inside(hit)) return { covered: describe(hit) + ' at (' + Math.round(x) + ', ' + Math.round(y) + ')' };
   for (let w = win; w.frameElement; w = w.frameElement.ownerDocument.defaultView) {
     const frame = w.frameElement;
     const box = frame.getBoundingClientRect();
