@@ -1,1 +1,3 @@
-//! Shared helpers for the criterion benches.
+//! pagesnap's benches: criterion for wall-clock (`benches/engine.rs`) and `pagesnap-instructions`, the instruction-count gate CI runs ([`instructions`]).
+
+pub mod instructions;
