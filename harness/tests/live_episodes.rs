@@ -218,8 +218,9 @@ fn miniwob_rewards_are_read_both_ways_with_scripted_agents() {
 }
 
 /// Clicks by name, in order: `Go` (covered by a transparent layer), `Remove
-/// layer`, then — after waiting past the page's timer — `Vanish` (removed by
-/// then), then `Go`, then done. Records the feedback each step showed.
+/// layer`, `Arm` (the page removes `Vanish` 1.5 s later), then — after
+/// waiting past that — `Vanish` (gone by then), then `Go`, then done.
+/// Records the feedback each step showed.
 struct Obstacles {
     seen: Mutex<Vec<Option<String>>>,
 }
@@ -234,13 +235,14 @@ impl Agent for Obstacles {
             .lock()
             .unwrap()
             .push(request.feedback.map(str::to_owned));
-        let plan = ["Go", "Remove layer", "Vanish", "Go"];
+        let plan = ["Go", "Remove layer", "Arm", "Vanish", "Go"];
         let Some(name) = plan.get(request.history.len()) else {
             return respond(act(Op::Done, None, None));
         };
         if *name == "Vanish" {
-            // The page removes the button 1.5 s after load.
-            std::thread::sleep(Duration::from_millis(2000));
+            // `Arm` removes the button 1.5 s after it was clicked; this
+            // observation came right after that click.
+            std::thread::sleep(Duration::from_millis(3000));
         }
         let item = request
             .refs
@@ -260,8 +262,8 @@ const OBSTACLES: &str = r#"<!DOCTYPE html>
 <button id="go" onclick="document.title = 'clicked'">Go</button>
 <div id="layer"></div>
 <button onclick="document.getElementById('layer').remove()">Remove layer</button>
+<button onclick="setTimeout(() => document.getElementById('vanish').remove(), 1500)">Arm</button>
 <button id="vanish">Vanish</button>
-<script>setTimeout(() => document.getElementById('vanish').remove(), 1500);</script>
 </body></html>
 "#;
 
@@ -273,7 +275,7 @@ fn covered_clicks_and_stale_refs_are_error_observations() {
     let suite = load(&write(
         dir.path(),
         "s.toml",
-        "[suite]\nname = \"obstacles\"\nsource = \"site\"\n\n[[task]]\nid = \"go\"\npage = \"index.html\"\ninstruction = \"Click Go\"\nsuccess = \"document.title === 'clicked'\"\nmax_steps = 6\n",
+        "[suite]\nname = \"obstacles\"\nsource = \"site\"\n\n[[task]]\nid = \"go\"\npage = \"index.html\"\ninstruction = \"Click Go\"\nsuccess = \"document.title === 'clicked'\"\nmax_steps = 7\n",
     ))
     .unwrap();
     let agent = Obstacles {
@@ -282,7 +284,11 @@ fn covered_clicks_and_stale_refs_are_error_observations() {
     let outcome = live::run(&config(&suite, &agent, &dir.path().join("out"), &["aria"])).unwrap();
     let e = &outcome.report.episodes[0];
     let outcomes: Vec<&str> = e.step_log.iter().map(|s| s.outcome.as_str()).collect();
-    assert_eq!(outcomes, ["covered", "ok", "stale", "ok", "done"], "{e:#?}");
+    assert_eq!(
+        outcomes,
+        ["covered", "ok", "ok", "stale", "ok", "done"],
+        "{e:#?}"
+    );
     assert_eq!((e.covered, e.stale, e.action_errors), (1, 1, 2));
     assert!(e.success, "Go was clicked once the layer was gone: {e:?}");
     assert_eq!(e.ended_by, "agent");
@@ -293,11 +299,12 @@ fn covered_clicks_and_stale_refs_are_error_observations() {
         "{covered}"
     );
     assert_eq!(seen[2], None, "a click that ran gets no error");
+    assert_eq!(seen[3], None);
     assert!(
-        seen[3].as_deref().unwrap().contains("no longer exists"),
+        seen[4].as_deref().unwrap().contains("no longer exists"),
         "{seen:?}"
     );
-    assert!(seen[4].is_none());
+    assert!(seen[5].is_none());
     // The first click never reached Go: the covered attempt did not count.
     assert_eq!(e.step_log[0].element.as_deref(), Some("button \"Go\""));
 }
