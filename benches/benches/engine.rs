@@ -1,4 +1,8 @@
-//! Criterion benches for the engine on committed fixtures: decode (with and without the AX oracle), page build, analysis, every strategy.
+//! Criterion benches for the engine — decode (with and without the AX oracle), page build, analysis, every strategy — on the committed fixtures and the corpus sample the instruction gate measures, with throughput in elements/s (bytes/s for decode and the parse).
+//!
+//! The corpus sample (`pagesnap_benches::instructions::CORPUS`) is read from
+//! `target/bench-corpus/`, where `scripts/bench-gate` records it; pages not
+//! recorded yet are skipped with a note.
 //!
 //! The largest fixture (`data_table/initial`, 48,140 nodes) is the
 //! linear-time check: analysis must scale with node count, not its square.
@@ -10,34 +14,50 @@
 
 use std::path::{Path, PathBuf};
 
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use pagesnap_benches::instructions::{CORPUS, FIXTURES};
 use pagesnap_engine::analyze::{Analysis, Analyzed};
 use pagesnap_engine::page::Page;
 use pagesnap_engine::recording::Recording;
 use pagesnap_engine::strategy::{Options, STRATEGIES};
 
-const FIXTURES: &[&str] = &[
-    "data_table/initial",
-    "long_article/top",
-    "checkout_modal/initial",
-    "login/initial",
-];
-
-fn fixture(name: &str) -> (PathBuf, Vec<u8>) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../fixtures")
-        .join(format!("{name}.json.gz"));
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    (path, bytes)
+/// The pages: every fixture, then the corpus sample that has been recorded.
+fn pages() -> Vec<(String, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut pages: Vec<(String, PathBuf)> = FIXTURES
+        .iter()
+        .map(|key| {
+            (
+                key.to_string(),
+                root.join(format!("fixtures/{key}.json.gz")),
+            )
+        })
+        .collect();
+    for key in CORPUS {
+        let path = root.join(format!("target/bench-corpus/{key}.json.gz"));
+        if path.is_file() {
+            pages.push((format!("corpus/{key}"), path));
+        } else {
+            eprintln!("skipping corpus/{key}: not recorded yet (scripts/bench-gate records it)");
+        }
+    }
+    pages
 }
 
 fn engine(c: &mut Criterion) {
     let mut group = c.benchmark_group("engine");
     group.sample_size(10);
-    for name in FIXTURES {
-        let (path, bytes) = fixture(name);
+    for (name, path) in pages() {
+        let name = name.as_str();
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let origin = path.display().to_string();
         let recording = Recording::from_gz_bytes(&bytes, &origin).unwrap_or_else(|e| panic!("{e}"));
+        let elements = recording
+            .nodes
+            .iter()
+            .filter(|n| n.kind == pagesnap_engine::recording::NodeKind::Element)
+            .count() as u64;
+        group.throughput(Throughput::Bytes(bytes.len() as u64));
         group.bench_with_input(BenchmarkId::new("decode", name), &bytes, |b, bytes| {
             b.iter(|| Recording::from_gz_bytes(bytes, &origin))
         });
@@ -48,6 +68,7 @@ fn engine(c: &mut Criterion) {
                 recording.ax.nodes(&origin).map(|nodes| nodes.len())
             })
         });
+        group.throughput(Throughput::Elements(elements));
         group.bench_with_input(BenchmarkId::new("page", name), &recording, |b, r| {
             b.iter(|| Page::from_recording(r))
         });
@@ -67,12 +88,14 @@ fn engine(c: &mut Criterion) {
                     .text
             })
             .unwrap_or_else(|| panic!("the html strategy is registered"));
+        group.throughput(Throughput::Bytes(html.len() as u64));
         group.bench_with_input(
             BenchmarkId::new("html5ever-parse", name),
             &html,
             |b, html| b.iter(|| scraper::Html::parse_document(html)),
         );
         let screenshot = std::fs::read(path.to_string_lossy().replace(".json.gz", ".png")).ok();
+        group.throughput(Throughput::Elements(elements));
         for strategy in STRATEGIES {
             let options = Options {
                 screenshot: screenshot.as_deref(),

@@ -25,19 +25,21 @@ struct Summary<'a> {
     significance: Significance<'a>,
 }
 
+/// How the intervals of a summary were computed (both runners' `summary.json`).
 #[derive(Serialize)]
-struct Bootstrap {
-    resamples: usize,
-    seed: u64,
-    unit: &'static str,
-    level: f64,
+pub(super) struct Bootstrap {
+    pub(super) resamples: usize,
+    pub(super) seed: u64,
+    pub(super) unit: &'static str,
+    pub(super) level: f64,
 }
 
+/// The paired tests of a summary (both runners' `summary.json`).
 #[derive(Serialize)]
-struct Significance<'a> {
-    test: &'static str,
-    alpha: f64,
-    comparisons: &'a [Comparison],
+pub(super) struct Significance<'a> {
+    pub(super) test: &'static str,
+    pub(super) alpha: f64,
+    pub(super) comparisons: &'a [Comparison],
 }
 
 /// Writes every report file into `out`.

@@ -30,6 +30,8 @@ use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 use toml::Spanned;
 
+use super::line_of;
+
 /// The MiniWoB++ episode limit pagesnap sets when a suite does not: 10 minutes,
 /// so a slow model is not what fails a task (MiniWoB's own default is 10 s).
 pub const DEFAULT_EPISODE_MAX_TIME_MS: u64 = 600_000;
@@ -308,13 +310,6 @@ pub fn miniwob_html() -> Result<PathBuf> {
         );
     }
     Ok(dir)
-}
-
-fn line_of(source: &str, offset: usize) -> usize {
-    source
-        .get(..offset)
-        .map_or(0, |before| before.matches('\n').count())
-        + 1
 }
 
 #[cfg(test)]

@@ -466,7 +466,8 @@ fn normalize(text: &str) -> String {
         .to_lowercase()
 }
 
-fn line_of(source: &str, offset: usize) -> usize {
+/// The 1-based line of byte `offset` in `source`.
+pub(crate) fn line_of(source: &str, offset: usize) -> usize {
     source
         .get(..offset)
         .map_or(0, |before| before.matches('\n').count())

@@ -2,8 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::LiveReport;
-use crate::judge::llm::describe;
+use super::{CALIBRATION_HEADERS, LiveReport, actions_line, failure_reason};
 use crate::report::escape::html;
 use crate::report::format::{rate, verdict};
 use crate::report::html::STYLE;
@@ -156,31 +155,20 @@ fn calibration(out: &mut String, report: &LiveReport) {
     if report.summaries.iter().all(|s| s.calibration.is_none()) {
         return;
     }
-    out.push_str("<h2>LLM judge calibration against the page's reward</h2>\n<table>\n<tr><th>strategy</th><th>episodes</th><th>accuracy</th><th>precision</th><th>recall</th><th>Cohen's kappa</th><th>judge✓ page✓</th><th>judge✓ page✗</th><th>judge✗ page✓</th><th>judge✗ page✗</th></tr>\n");
+    out.push_str(
+        "<h2>LLM judge calibration against the page's reward</h2>\n<table>\n<tr><th>strategy</th>",
+    );
+    for header in CALIBRATION_HEADERS {
+        let _ = write!(out, "<th>{}</th>", html(header));
+    }
+    out.push_str("</tr>\n");
     for s in &report.summaries {
         let Some(c) = &s.calibration else { continue };
-        let opt = |e: &Option<crate::report::metrics::Estimate>| {
-            e.as_ref().map_or("n/a".to_owned(), rate)
-        };
-        let kappa = match (c.kappa, c.kappa_interval) {
-            (Some(k), Some((lo, hi))) => format!("{k:.3} [{lo:.3}, {hi:.3}]"),
-            (Some(k), None) => format!("{k:.3}"),
-            _ => "undefined".to_owned(),
-        };
-        let _ = writeln!(
-            out,
-            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
-            html(&s.strategy),
-            c.episodes,
-            rate(&c.accuracy),
-            opt(&c.precision),
-            opt(&c.recall),
-            kappa,
-            c.table[1][1],
-            c.table[1][0],
-            c.table[0][1],
-            c.table[0][0]
-        );
+        let _ = write!(out, "<tr><td>{}</td>", html(&s.strategy));
+        for cell in c.cells() {
+            let _ = write!(out, "<td class=\"n\">{}</td>", html(&cell));
+        }
+        out.push_str("</tr>\n");
     }
     out.push_str("</table>\n");
 }
@@ -188,16 +176,6 @@ fn calibration(out: &mut String, report: &LiveReport) {
 fn failed(out: &mut String, report: &LiveReport) {
     out.push_str("<h2>Episodes that failed</h2>\n<div class=\"wide\"><table>\n<tr><th>task</th><th>strategy</th><th>episode</th><th>instruction</th><th>ended by</th><th>reason</th><th>actions</th></tr>\n");
     for e in report.episodes.iter().filter(|e| !e.success) {
-        let actions = e
-            .step_log
-            .iter()
-            .filter_map(|s| {
-                s.action
-                    .as_ref()
-                    .map(|a| format!("{} ({})", describe(a, s.element.as_deref()), s.outcome))
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"text\">{}</td><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td></tr>",
@@ -206,8 +184,8 @@ fn failed(out: &mut String, report: &LiveReport) {
             e.episode,
             html(&e.instruction),
             html(&e.ended_by),
-            html(e.error.as_deref().or(e.reason.as_deref()).unwrap_or("")),
-            html(&actions)
+            html(failure_reason(e)),
+            html(&actions_line(e))
         );
     }
     out.push_str("</table></div>\n");

@@ -145,6 +145,72 @@ pub struct Calibration {
     pub kappa_interval: Option<(f64, f64)>,
 }
 
+impl Calibration {
+    /// What both reports print, in order: episodes, accuracy, precision,
+    /// recall, kappa, then the counts judge✓page✓, judge✓page✗,
+    /// judge✗page✓, judge✗page✗.
+    pub fn cells(&self) -> Vec<String> {
+        let opt = |e: &Option<Estimate>| e.as_ref().map_or("n/a".to_owned(), super::format::rate);
+        let kappa = match (self.kappa, self.kappa_interval) {
+            (Some(k), Some((lo, hi))) => format!("{k:.3} [{lo:.3}, {hi:.3}]"),
+            (Some(k), None) => format!("{k:.3}"),
+            _ => "undefined".to_owned(),
+        };
+        let t = self.table;
+        vec![
+            self.episodes.to_string(),
+            super::format::rate(&self.accuracy),
+            opt(&self.precision),
+            opt(&self.recall),
+            kappa,
+            t[1][1].to_string(),
+            t[1][0].to_string(),
+            t[0][1].to_string(),
+            t[0][0].to_string(),
+        ]
+    }
+}
+
+/// Column headers of [`Calibration::cells`].
+pub const CALIBRATION_HEADERS: [&str; 9] = [
+    "episodes",
+    "accuracy [95% CI]",
+    "precision",
+    "recall",
+    "Cohen's kappa [95% CI]",
+    "judge✓ page✓",
+    "judge✓ page✗",
+    "judge✗ page✓",
+    "judge✗ page✗",
+];
+
+/// An episode's actions as one line: `click [e3] button "OK" (covered); done (done)`.
+pub fn actions_line(episode: &Episode) -> String {
+    episode
+        .step_log
+        .iter()
+        .filter_map(|s| {
+            s.action.as_ref().map(|a| {
+                format!(
+                    "{} ({})",
+                    crate::judge::llm::describe(a, s.element.as_deref()),
+                    s.outcome
+                )
+            })
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Why an episode failed, as the reports say it: its error, else the page's reason.
+pub fn failure_reason(episode: &Episode) -> &str {
+    episode
+        .error
+        .as_deref()
+        .or(episode.reason.as_deref())
+        .unwrap_or("")
+}
+
 impl LiveReport {
     /// Sorts the episodes and computes every figure.
     pub fn build(manifest: Manifest, mut episodes: Vec<Episode>) -> LiveReport {

@@ -10,12 +10,12 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::{LiveReport, LiveSummary};
-use crate::judge::llm::describe;
+use super::{CALIBRATION_HEADERS, LiveReport, LiveSummary, actions_line, failure_reason};
 use crate::report::escape::{cell, md};
 use crate::report::format::{rate, verdict};
 use crate::report::metrics;
-use crate::report::significance::{self, Comparison};
+use crate::report::significance;
+use crate::report::write::{Bootstrap, Significance};
 
 #[derive(Serialize)]
 struct Summary<'a> {
@@ -27,21 +27,6 @@ struct Summary<'a> {
     bootstrap: Bootstrap,
     strategies: &'a [LiveSummary],
     significance: Significance<'a>,
-}
-
-#[derive(Serialize)]
-struct Bootstrap {
-    resamples: usize,
-    seed: u64,
-    unit: &'static str,
-    level: f64,
-}
-
-#[derive(Serialize)]
-struct Significance<'a> {
-    test: &'static str,
-    alpha: f64,
-    comparisons: &'a [Comparison],
 }
 
 /// Writes every report file into `out`.
@@ -296,29 +281,16 @@ pub fn markdown(report: &LiveReport) -> String {
         );
     }
     if report.summaries.iter().any(|s| s.calibration.is_some()) {
-        out.push_str("\n## LLM judge calibration (episode verdict vs the page's reward)\n\n| strategy | episodes | accuracy [95% CI] | precision | recall | Cohen's kappa [95% CI] | judge✓page✓ / judge✓page✗ / judge✗page✓ / judge✗page✗ |\n|---|---|---|---|---|---|---|\n");
+        out.push_str(
+            "\n## LLM judge calibration (episode verdict vs the page's reward)\n\n| strategy | ",
+        );
+        out.push_str(&CALIBRATION_HEADERS.join(" | "));
+        out.push_str(" |\n|---|");
+        out.push_str(&"---|".repeat(CALIBRATION_HEADERS.len()));
+        out.push('\n');
         for s in &report.summaries {
             let Some(c) = &s.calibration else { continue };
-            let opt = |e: &Option<metrics::Estimate>| e.as_ref().map_or("n/a".to_owned(), rate);
-            let kappa = match (c.kappa, c.kappa_interval) {
-                (Some(k), Some((lo, hi))) => format!("{k:.3} [{lo:.3}, {hi:.3}]"),
-                (Some(k), None) => format!("{k:.3}"),
-                _ => "undefined".to_owned(),
-            };
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} / {} / {} / {} |",
-                md(&s.strategy),
-                c.episodes,
-                rate(&c.accuracy),
-                opt(&c.precision),
-                opt(&c.recall),
-                kappa,
-                c.table[1][1],
-                c.table[1][0],
-                c.table[0][1],
-                c.table[0][0]
-            );
+            let _ = writeln!(out, "| {} | {} |", md(&s.strategy), c.cells().join(" | "));
         }
     }
     if !report.comparisons.is_empty() {
@@ -340,16 +312,6 @@ pub fn markdown(report: &LiveReport) -> String {
     }
     out.push_str("\n## Episodes that failed\n\n| task | strategy | episode | seed | ended by | reason | actions |\n|---|---|---|---|---|---|---|\n");
     for e in report.episodes.iter().filter(|e| !e.success) {
-        let actions = e
-            .step_log
-            .iter()
-            .filter_map(|s| {
-                s.action
-                    .as_ref()
-                    .map(|a| format!("{} ({})", describe(a, s.element.as_deref()), s.outcome))
-            })
-            .collect::<Vec<_>>()
-            .join("; ");
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {} | {} |",
@@ -358,8 +320,8 @@ pub fn markdown(report: &LiveReport) -> String {
             e.episode,
             e.seed,
             e.ended_by,
-            md(e.error.as_deref().or(e.reason.as_deref()).unwrap_or("")),
-            md(&actions)
+            md(failure_reason(e)),
+            md(&actions_line(e))
         );
     }
     out
