@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 
 use crate::judge::llm::LlmJudge;
 use crate::report::metrics;
@@ -172,7 +172,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         };
         this.check_resumes(&previous, &args.out)?;
     }
-    let suite = suite::load(&path, &fixtures, Some(&cache))?;
+    // Recordings are decoded and analysed in parallel, on as many threads as --jobs.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.jobs)
+        .build()
+        .context("could not start the worker threads")?;
+    let suite = pool.install(|| suite::load(&path, &fixtures, Some(&cache)))?;
     let config = replay::Config {
         suite: &suite,
         strategies,

@@ -80,10 +80,13 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         manifest.check_resumes(&Manifest::read(&config.out)?, &config.out)?;
     }
     manifest.write(&config.out)?;
-    let units: Vec<(usize, usize)> = (0..config.suite.tasks.len())
+    let mut units: Vec<(usize, usize)> = (0..config.suite.tasks.len())
         .filter(|&t| config.shard.is_none_or(|shard| shard.includes(t)))
         .flat_map(|t| (0..config.strategies.len()).map(move |s| (t, s)))
         .collect();
+    // Largest pages first, so no worker is left with one big task at the end
+    // while the others idle (rows are sorted before the reports anyway).
+    units.sort_by_key(|&(t, _)| std::cmp::Reverse(task_size(config.suite, t)));
     let next = AtomicUsize::new(0);
     let produced: Mutex<Vec<Row>> = Mutex::new(Vec::new());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
@@ -127,6 +130,16 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         summaries: report.summaries,
         resumed,
     })
+}
+
+/// A task's work: the nodes of the pages its steps render.
+fn task_size(suite: &Suite, t: usize) -> usize {
+    suite.tasks[t]
+        .steps
+        .iter()
+        .filter_map(|step| suite.recordings.get(&step.recording))
+        .map(|page| page.analysed.page.page().len())
+        .sum()
 }
 
 /// The progress display over every step of the run (of this shard), counting

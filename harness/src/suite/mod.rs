@@ -58,6 +58,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::page::{NodeId, Page, Selector};
+use rayon::prelude::*;
 use serde::Deserialize;
 use toml::Spanned;
 
@@ -256,7 +257,7 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
             recorded_into.as_path()
         }
     };
-    let mut recordings: BTreeMap<String, StepPage> = BTreeMap::new();
+    let recordings = load_recordings(&source, path, &file, fixtures)?;
     let mut tasks = Vec::new();
     let mut seen = BTreeMap::new();
     for task in file.tasks {
@@ -279,28 +280,6 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
                 n + 1
             );
             let step = step.into_inner();
-            if !recordings.contains_key(&step.recording) {
-                let (json, _) = store::paths(&fixtures.join(&step.recording));
-                if !json.is_file() {
-                    bail!(
-                        "{at}: recording {:?} not found ({})",
-                        step.recording,
-                        json.display()
-                    );
-                }
-                let Loaded {
-                    recording,
-                    screenshot,
-                } = store::load(&json).with_context(|| at.clone())?;
-                let analysed = observe::analyze(&recording);
-                recordings.insert(
-                    step.recording.clone(),
-                    StepPage {
-                        analysed,
-                        screenshot,
-                    },
-                );
-            }
             let Some(page) = recordings.get(&step.recording) else {
                 bail!("{at}: recording {:?} could not be loaded", step.recording);
             };
@@ -321,6 +300,56 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
         tasks,
         recordings,
     })
+}
+
+/// Every recording the suite's steps name, decoded and analysed once, in
+/// parallel (a recording's page is independent of the others); a missing or
+/// unreadable one is reported at its first use, the earliest in the file first.
+fn load_recordings(
+    source: &str,
+    path: &Path,
+    file: &FileDef,
+    fixtures: &Path,
+) -> Result<BTreeMap<String, StepPage>> {
+    let mut wanted: Vec<(&str, String)> = Vec::new();
+    for task in &file.tasks {
+        for (n, step) in task.get_ref().steps.iter().enumerate() {
+            let key = step.get_ref().recording.as_str();
+            if wanted.iter().any(|(k, _)| *k == key) {
+                continue;
+            }
+            let at = format!(
+                "{}:{}: task {:?} step {}",
+                path.display(),
+                line_of(source, step.span().start),
+                task.get_ref().id,
+                n + 1
+            );
+            wanted.push((key, at));
+        }
+    }
+    let loaded: Vec<Result<(String, StepPage)>> = wanted
+        .par_iter()
+        .map(|(key, at)| {
+            let (json, _) = store::paths(&fixtures.join(key));
+            if !json.is_file() {
+                bail!("{at}: recording {key:?} not found ({})", json.display());
+            }
+            let Loaded {
+                recording,
+                screenshot,
+            } = store::load(&json).with_context(|| at.clone())?;
+            let analysed = observe::analyze(&recording);
+            Ok((
+                (*key).to_owned(),
+                StepPage {
+                    analysed,
+                    screenshot,
+                },
+            ))
+        })
+        .collect();
+    loaded.into_iter().collect()
 }
 
 /// The pages a `pages` suite names, each once, in first-use order, with where
