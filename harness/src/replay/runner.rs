@@ -84,9 +84,13 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         .filter(|&t| config.shard.is_none_or(|shard| shard.includes(t)))
         .flat_map(|t| (0..config.strategies.len()).map(move |s| (t, s)))
         .collect();
-    // Largest pages first, so no worker is left with one big task at the end
-    // while the others idle (rows are sorted before the reports anyway).
-    units.sort_by_key(|&(t, _)| std::cmp::Reverse(task_size(config.suite, t)));
+    if config.jobs > 1 {
+        // Largest pages first, so no worker is left alone with one big task
+        // at the end (a run of the corpus suite otherwise gains nothing from
+        // a second worker). One worker keeps suite order: its requests to a
+        // model then come in the order the suite lists them.
+        units.sort_by_key(|&(t, _)| std::cmp::Reverse(task_size(config.suite, t)));
+    }
     let next = AtomicUsize::new(0);
     let produced: Mutex<Vec<Row>> = Mutex::new(Vec::new());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
