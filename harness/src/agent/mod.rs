@@ -104,7 +104,8 @@ pub struct Request<'a> {
     /// The `som` screenshot with its marks (PNG), sent as an image part.
     pub image_png: Option<&'a [u8]>,
     /// Live runs: what became of the previous action when it could not run
-    /// as asked (a covered element, a stale ref), shown to the agent.
+    /// as asked (a covered element, a stale ref) or ran with a caveat, as a
+    /// sentence shown to the agent.
     pub feedback: Option<&'a str>,
     /// A live run: the page is real, so the agent may also press keys and
     /// scroll containers (`prompts/live.md`).

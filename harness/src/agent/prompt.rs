@@ -101,7 +101,7 @@ fn user_text(request: &Request<'_>) -> String {
     };
     let feedback = request
         .feedback
-        .map(|f| format!("The last action did not run: {f}\n\n"))
+        .map(|f| format!("{f}\n\n"))
         .unwrap_or_default();
     format!(
         "Instruction: {}\n\nActions taken so far:\n{}\n\n{feedback}Observation ({}):\n{}\n\nAnswer with the JSON object of the next action.",

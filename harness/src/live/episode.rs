@@ -195,6 +195,7 @@ async fn drive(
         };
         let response = setting.agent.act(&request).map_err(AgentStop)?;
         feedback = None;
+        let failed = |why: String| Some(format!("The last action did not run: {why}"));
         let mut log = StepLog {
             step: n,
             refs: size.refs,
@@ -233,7 +234,7 @@ async fn drive(
                 episode.invalid += 1;
                 let why = response.invalid.unwrap_or_else(|| "no action".to_owned());
                 log.outcome = "invalid".to_owned();
-                feedback = Some(format!(
+                feedback = failed(format!(
                     "your answer was not a valid action ({why}); answer with one JSON object"
                 ));
                 log.message = feedback.clone();
@@ -250,7 +251,7 @@ async fn drive(
                     Err(Unrunnable::Hallucinated(reference)) => {
                         episode.hallucinated += 1;
                         log.outcome = "hallucinated".to_owned();
-                        feedback = Some(format!(
+                        feedback = failed(format!(
                             "ref {reference:?} is not in the observation; use a ref shown in the current observation"
                         ));
                         log.message = feedback.clone();
@@ -258,7 +259,7 @@ async fn drive(
                     Err(Unrunnable::Incomplete(why)) => {
                         episode.invalid += 1;
                         log.outcome = "invalid".to_owned();
-                        feedback = Some(why);
+                        feedback = failed(why);
                         log.message = feedback.clone();
                     }
                     Ok((run, element, backend_id)) => {
@@ -267,7 +268,11 @@ async fn drive(
                         match session.perform(&run).await? {
                             Outcome::Done { note } => {
                                 log.outcome = "ok".to_owned();
-                                feedback = note.clone();
+                                // A note on an action that ran (a scroll that
+                                // could not move) is not a failure.
+                                feedback = note
+                                    .as_ref()
+                                    .map(|n| format!("The last action ran, but {n}."));
                                 log.message = note;
                             }
                             Outcome::Failed { kind, message } => {
@@ -275,7 +280,7 @@ async fn drive(
                                 episode.covered += usize::from(kind == "covered");
                                 episode.stale += usize::from(kind == "stale");
                                 log.outcome = kind.to_owned();
-                                feedback = Some(message.clone());
+                                feedback = failed(message.clone());
                                 log.message = Some(message);
                             }
                         }
