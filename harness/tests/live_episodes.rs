@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Mutex;
@@ -489,9 +490,12 @@ fn resume_after_sigkill_gives_the_same_run() {
     assert!(output.status.success(), "{}", stderr(&output));
 
     let cut = dir.path().join("cut");
+    // Its own process group, so the kill takes its Chromium along (a SIGKILLed
+    // pagesnap cannot close the browser itself).
     let mut child = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
         .current_dir(root())
         .args(args(&cut))
+        .process_group(0)
         .spawn()
         .unwrap();
     let started = Instant::now();
@@ -505,7 +509,12 @@ fn resume_after_sigkill_gives_the_same_run() {
         assert!(started.elapsed() < Duration::from_secs(120), "no progress");
         std::thread::sleep(Duration::from_millis(20));
     }
-    child.kill().unwrap();
+    let group = format!("-{}", child.id());
+    let killed = Command::new("kill")
+        .args(["-KILL", "--", &group])
+        .status()
+        .unwrap();
+    assert!(killed.success(), "kill -KILL -- {group}");
     child.wait().unwrap();
     let kept = std::fs::read_to_string(cut.join("results.jsonl"))
         .unwrap()
