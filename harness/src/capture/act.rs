@@ -647,29 +647,29 @@ fn failure(answer: &Answer, backend_id: u64) -> Option<Outcome> {
             ),
         ));
     }
-    let message = match answer.error.as_deref()? {
-        "stale" => {
-            "the element no longer exists on the page (it was removed or replaced); use a ref from the current observation"
-        }
-        "hidden" => "the element is not visible (no size on screen), so it cannot be clicked",
-        "not-editable" => {
-            "the element is not a text field that can be typed into (or it is disabled or read-only)"
-        }
-        "not-select" => {
-            "the element is not a native <select>; click it to open it, then click the option"
-        }
+    let (kind, message) = match answer.error.as_deref()? {
+        "stale" => (
+            "stale",
+            "the element no longer exists on the page (it was removed or replaced); use a ref from the current observation",
+        ),
+        "hidden" => (
+            "hidden",
+            "the element is not visible (no size on screen), so it cannot be clicked",
+        ),
+        "not-editable" => (
+            "not-editable",
+            "the element is not a text field that can be typed into (or it is disabled or read-only)",
+        ),
+        "not-select" => (
+            "not-select",
+            "the element is not a native <select>; click it to open it, then click the option",
+        ),
         other => {
             return Some(Outcome::failed(
                 "failed",
                 format!("the action failed on node {backend_id}: {other}"),
             ));
         }
-    };
-    let kind = match answer.error.as_deref() {
-        Some("stale") => "stale",
-        Some("hidden") => "hidden",
-        Some("not-editable") => "not-editable",
-        _ => "not-select",
     };
     Some(Outcome::failed(kind, message))
 }

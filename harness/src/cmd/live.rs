@@ -7,7 +7,6 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 
 use super::run::{ModelArgs, judge_named};
-use crate::results::manifest::{self, Manifest};
 use crate::{agent, live, progress, suite};
 
 /// Arguments of `pagesnap live`.
@@ -101,9 +100,6 @@ pub fn run(args: Args) -> Result<ExitCode> {
         progress: progress::Mode::detect(args.quiet),
         timeout: Duration::from_secs_f64(args.page_timeout),
     };
-    if args.resume && args.out.join(manifest::FILE).exists() {
-        live::manifest(&config).check_resumes(&Manifest::read(&args.out)?, &args.out)?;
-    }
     let outcome = live::run(&config)?;
     if outcome.resumed > 0 {
         eprintln!(

@@ -146,11 +146,8 @@ const fn live(
     default: bool,
 ) -> Metric {
     Metric {
-        name,
-        path,
-        kind,
-        default,
         live: true,
+        ..metric(name, path, kind, default)
     }
 }
 
