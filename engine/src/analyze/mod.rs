@@ -13,6 +13,7 @@ mod role;
 mod scroll;
 mod states;
 mod visibility;
+pub(crate) mod whitespace;
 
 pub use dom::{Display, Dom, input_type, is_labelable, tabindex};
 pub use interactive::InteractiveReason;

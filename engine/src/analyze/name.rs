@@ -206,6 +206,16 @@ impl Opts {
         self.target == Some(false)
     }
 
+    /// A name-from-content walk below the target and nothing else: what
+    /// such a walk reads depends only on the subtree.
+    fn is_plain_descendant(self) -> bool {
+        self.is_descendant()
+            && self.labelledby.is_none()
+            && self.describedby.is_none()
+            && self.label.is_none()
+            && self.native.is_none()
+    }
+
     fn child(self) -> Opts {
         Opts {
             target: self.target.map(|_| false),
@@ -252,6 +262,25 @@ struct Namer<'a> {
     /// the current top-level computation (accname loop protection).
     visited: Vec<u32>,
     stamp: u32,
+    /// Name-from-content text (accname 2F) of elements whose role names
+    /// them from content, kept from the first walk that read it: nested
+    /// named content (a link in a cell in a cell) is walked once, not once
+    /// per enclosing name. Only walks whose result depends on nothing but
+    /// the subtree are kept (see `impure`).
+    content_memo: Vec<Option<Box<str>>>,
+    /// Bumped whenever a walk's result may depend on more than the subtree
+    /// it reads: a node found already visited, an IDREF or `<label>`
+    /// traversal, slotted light-DOM children. A walk that bumped it is not
+    /// kept in `content_memo`.
+    impure: u64,
+    /// Subtrees (`start..end` in document order) whose content came from
+    /// `content_memo` during the current computation: visited as a whole,
+    /// as the walk they stand for would have left them.
+    reused: Vec<(usize, usize)>,
+    /// `impure` when the current computation started: `content_memo` is
+    /// read only while nothing impure has happened in it, so every node the
+    /// computation visited so far lies outside the subtree being reused.
+    impure_at_start: u64,
 }
 
 impl<'a> Namer<'a> {
@@ -309,6 +338,10 @@ impl<'a> Namer<'a> {
             dom,
             visited: vec![0; len],
             stamp: 0,
+            content_memo: vec![None; len],
+            impure: 0,
+            reused: Vec::new(),
+            impure_at_start: 0,
         }
     }
 
@@ -320,7 +353,33 @@ impl<'a> Namer<'a> {
         self.visited[id.index()] = self.stamp;
     }
 
+    /// Whether the node was visited during the current computation, itself
+    /// or inside a subtree reused from `content_memo`.
+    fn was_visited(&self, id: NodeId) -> bool {
+        if self.visited[id.index()] == self.stamp {
+            return true;
+        }
+        let i = id.index();
+        let at = self.reused.partition_point(|&(start, _)| start <= i);
+        at > 0 && i < self.reused[at - 1].1
+    }
+
+    /// Records a subtree reused from `content_memo` as visited, keeping
+    /// `reused` sorted and disjoint (subtrees nest or are apart, so one
+    /// that starts inside the new one lies wholly inside it).
+    fn reuse(&mut self, id: NodeId) {
+        let (start, end) = (id.index(), self.page.subtree_end(id).index());
+        let at = self.reused.partition_point(|&(s, _)| s < start);
+        let mut until = at;
+        while until < self.reused.len() && self.reused[until].0 < end {
+            until += 1;
+        }
+        self.reused.splice(at..until, [(start, end)]);
+    }
+
     fn next_stamp(&mut self) {
+        self.reused.clear();
+        self.impure_at_start = self.impure;
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.visited.fill(0);
@@ -410,17 +469,27 @@ impl<'a> Namer<'a> {
 
     /// The text alternative of a node (accname 1.2 §4.3.2 step 2).
     fn alternative(&mut self, id: NodeId, opts: Opts) -> (String, Found) {
-        if self.visited[id.index()] == self.stamp {
-            return (String::new(), NONE_FOUND);
+        let mut out = String::new();
+        let found = self.alternative_into(id, opts, &mut out);
+        (out, found)
+    }
+
+    /// [`Namer::alternative`], appended to `out`: a name-from-content walk
+    /// writes every text once into one buffer instead of copying it up
+    /// through each ancestor's string.
+    fn alternative_into(&mut self, id: NodeId, opts: Opts, out: &mut String) -> Found {
+        if self.was_visited(id) {
+            self.impure += 1;
+            return NONE_FOUND;
         }
         let page = self.page;
         let Some(element) = page.element(id) else {
-            return (String::new(), NONE_FOUND);
+            return NONE_FOUND;
         };
         // 2A: hidden nodes count only inside a traversal whose root was hidden.
         if is_never_rendered(element) || (!opts.hidden_root() && self.is_hidden(id)) {
             self.visit(id);
-            return (String::new(), NONE_FOUND);
+            return NONE_FOUND;
         }
         let labelledby = element
             .attr("aria-labelledby")
@@ -430,6 +499,7 @@ impl<'a> Namer<'a> {
         // chains, so no loops).
         if opts.labelledby.is_none() {
             if let Some(refs) = &labelledby {
+                self.impure += 1;
                 let parts: Vec<String> = refs
                     .iter()
                     .map(|&target| {
@@ -446,7 +516,8 @@ impl<'a> Namer<'a> {
                     .collect();
                 let text = parts.join(" ");
                 if !text.trim().is_empty() {
-                    return (text, Found::new(NameSource::AriaLabelledby));
+                    out.push_str(&text);
+                    return Found::new(NameSource::AriaLabelledby);
                 }
             }
         }
@@ -456,19 +527,22 @@ impl<'a> Namer<'a> {
         if opts.embedded() && !self_referenced {
             if let Some(value) = self.embedded_value(id, element, role, opts) {
                 self.visit(id);
-                return (value, Found::new(NameSource::Value));
+                out.push_str(&value);
+                return Found::new(NameSource::Value);
             }
         }
         // 2D: aria-label.
         if let Some(label) = element.attr("aria-label").filter(|l| !l.trim().is_empty()) {
             self.visit(id);
-            return (label.to_owned(), Found::new(NameSource::AriaLabel));
+            out.push_str(label);
+            return Found::new(NameSource::AriaLabel);
         }
         let presentational = matches!(role, "none" | "presentation");
         // 2E: host-language label (HTML-AAM §4.1 accessible name computations).
         if !presentational {
-            if let Some(result) = self.native(id, element, labelledby.is_some(), opts) {
-                return result;
+            if let Some((text, found)) = self.native(id, element, labelledby.is_some(), opts) {
+                out.push_str(&text);
+                return found;
             }
         }
         // 2F–2H: name from content.
@@ -486,24 +560,30 @@ impl<'a> Namer<'a> {
             || opts.native.is_some()
         {
             self.visit(id);
-            let text = self.content(id, opts.child());
+            let start = out.len();
+            // A nested element's walk is kept for when its own name is
+            // computed; the target's own walk only reads what was kept.
+            self.content_into(id, opts.child(), opts.is_descendant(), out);
+            let text = &out[start..];
             let keep = if opts.target == Some(true) {
-                !text.trim().is_empty()
+                !text.trim_start().is_empty()
             } else {
                 !text.is_empty()
             };
             if keep {
-                return (text, Found::new(NameSource::Text));
+                return Found::new(NameSource::Text);
             }
+            out.truncate(start);
         }
         // 2I: tooltip.
         self.visit(id);
         if !presentational || element.is("iframe") {
             if let Some(title) = element.attr("title").filter(|t| !t.trim().is_empty()) {
-                return (title.to_owned(), Found::new(NameSource::Title));
+                out.push_str(title);
+                return Found::new(NameSource::Title);
             }
         }
-        (String::new(), NONE_FOUND)
+        NONE_FOUND
     }
 
     /// accname 2C: the value an embedded control contributes, if it is one.
@@ -766,6 +846,7 @@ impl<'a> Namer<'a> {
         if labels.is_empty() {
             return None;
         }
+        self.impure += 1;
         let parts: Vec<String> = labels
             .iter()
             .copied()
@@ -813,9 +894,18 @@ impl<'a> Namer<'a> {
 
     /// accname 2F: the text of the node's children, in flat-tree order (a
     /// shadow host's shadow tree with slots filled from its light children).
-    fn content(&mut self, id: NodeId, opts: Opts) -> String {
-        let mut out = String::new();
+    fn content_into(&mut self, id: NodeId, opts: Opts, keep: bool, out: &mut String) {
         let page = self.page;
+        let memo = opts.is_plain_descendant() && names_from_content(self.role(id));
+        if memo && self.impure == self.impure_at_start {
+            if let Some(text) = &self.content_memo[id.index()] {
+                out.push_str(text);
+                self.reuse(id);
+                return;
+            }
+        }
+        let impure = self.impure;
+        let start = out.len();
         let children: Vec<NodeId> = match self.author_shadow_root(id) {
             Some(root) => page.children(root).collect(),
             None => {
@@ -824,6 +914,8 @@ impl<'a> Namer<'a> {
                     if assigned.is_empty() {
                         page.children(id).collect()
                     } else {
+                        // Light-DOM children lie outside the slot's subtree.
+                        self.impure += 1;
                         assigned
                     }
                 } else {
@@ -837,22 +929,23 @@ impl<'a> Namer<'a> {
                     out.push_str(text)
                 }
                 Node::Element(element) => {
-                    let text = self.alternative(child, opts).0;
                     // Inline elements join without a space; others, and
                     // `<br>`, are separated (Playwright's and Chromium's
                     // reading of accname 2F.iii).
                     if element.is("br") || !self.dom.display(child).is_inline() {
                         out.push(' ');
-                        out.push_str(&text);
+                        self.alternative_into(child, opts, out);
                         out.push(' ');
                     } else {
-                        out.push_str(&text);
+                        self.alternative_into(child, opts, out);
                     }
                 }
                 _ => {}
             }
         }
-        out
+        if memo && keep && self.impure == impure {
+            self.content_memo[id.index()] = Some(out[start..].into());
+        }
     }
 
     /// The open or closed shadow root hosted by `id` (user-agent shadow
@@ -985,23 +1078,7 @@ pub(crate) fn selected_options(page: &Page, select: NodeId) -> Vec<NodeId> {
 /// ends are trimmed; zero-width spaces and soft hyphens go; no-break spaces
 /// stay (as in Chromium and Playwright).
 pub(crate) fn flatten(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut pending_space = false;
-    for c in text.chars() {
-        if c == '\u{200b}' || c == '\u{00ad}' {
-            continue;
-        }
-        if c.is_whitespace() && c != '\u{00a0}' {
-            pending_space = !out.is_empty();
-            continue;
-        }
-        if pending_space {
-            out.push(' ');
-            pending_space = false;
-        }
-        out.push(c);
-    }
-    out
+    super::whitespace::collapse(text, |c| c.is_whitespace() && c != '\u{a0}')
 }
 
 fn is_private_use(c: char) -> bool {

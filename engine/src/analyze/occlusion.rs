@@ -144,6 +144,12 @@ fn effective_opacity(page: &Page) -> Vec<f64> {
 /// `transparent`, or any other function/keyword (opaque unless a `/ alpha` is given).
 /// Allocation-free: it runs once per rendered element.
 pub(crate) fn background_alpha(color: &str) -> f64 {
+    // What Chromium reports for nearly every element, answered first.
+    match color {
+        "rgba(0, 0, 0, 0)" => return 0.0,
+        "rgb(255, 255, 255)" | "rgb(0, 0, 0)" => return 1.0,
+        _ => {}
+    }
     let color = color.trim();
     if color.is_empty()
         || color.eq_ignore_ascii_case("transparent")

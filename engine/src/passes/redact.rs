@@ -49,17 +49,26 @@ pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
         .iter()
         .map(|w| w.replace(['_', '-'], " "))
         .collect();
+    // One buffer for every field: lowercased, `_`/`-` as spaces.
+    let mut haystack = String::new();
+    let push = |haystack: &mut String, text: &str| {
+        haystack.extend(text.chars().map(|c| match c {
+            '_' | '-' => ' ',
+            c => c.to_ascii_lowercase(),
+        }));
+    };
     for element in page.elements() {
         let e = element.value();
         if e.ns != Namespace::Html || !(e.name == "input" || e.name == "textarea") {
             continue;
         }
-        let ty = e.attr("type").unwrap_or("").to_ascii_lowercase();
-        if ty == "password" {
+        if e.attr("type")
+            .is_some_and(|ty| ty.eq_ignore_ascii_case("password"))
+        {
             out[element.id().index()] = true;
             continue;
         }
-        let mut haystack = String::new();
+        haystack.clear();
         for key in [
             "name",
             "id",
@@ -69,22 +78,23 @@ pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
             "title",
         ] {
             if let Some(v) = e.attr(key) {
-                haystack.push_str(&v.to_ascii_lowercase());
+                push(&mut haystack, v);
                 haystack.push(' ');
             }
         }
         if let Some(name) = analysis.name(element.id()) {
-            haystack.push_str(&name.text.to_ascii_lowercase());
+            push(&mut haystack, &name.text);
         }
-        let normalized = haystack.replace(['_', '-'], " ");
-        let hit = contains_any_word(&normalized, &words);
-        let value_secret = element
-            .layout()
-            .value
-            .as_deref()
-            .or_else(|| e.attr("value"))
-            .is_some_and(|v| !redact_text(v).1.eq(&0));
-        out[element.id().index()] = hit || value_secret;
+        let hit = contains_any_word(&haystack, &words);
+        let value_secret = || {
+            element
+                .layout()
+                .value
+                .as_deref()
+                .or_else(|| e.attr("value"))
+                .is_some_and(|v| redact(v).1 != 0)
+        };
+        out[element.id().index()] = hit || value_secret();
     }
     out
 }
@@ -98,9 +108,12 @@ fn contains_any_word(haystack: &str, words: &[String]) -> bool {
     (0..bytes.len())
         .filter(|&at| alnum(at) && (at == 0 || !alnum(at - 1)))
         .any(|at| {
-            words
-                .iter()
-                .any(|word| bytes[at..].starts_with(word.as_bytes()) && !alnum(at + word.len()))
+            words.iter().any(|word| {
+                // The first byte first: most starts match no word.
+                word.as_bytes().first() == Some(&bytes[at])
+                    && bytes[at..].starts_with(word.as_bytes())
+                    && !alnum(at + word.len())
+            })
         })
 }
 
@@ -156,7 +169,7 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
         };
         // Whitespace-delimited tokens; none shorter than MIN_SECRET can hold one.
         if !c.is_whitespace() && before.is_none_or(char::is_whitespace) {
-            let end = token_end(text, at);
+            let (end, digit) = token_end(text, at);
             if end - at >= MIN_SECRET {
                 let found = redact_token(text, at..end, &mut |range| {
                     replace(&mut out, &mut copied, range)
@@ -167,7 +180,7 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
                     at = end;
                     continue;
                 }
-            } else if !bytes[at..end].iter().any(u8::is_ascii_digit) {
+            } else if !digit {
                 // A short word without digits starts no secret anywhere in it.
                 before = text[..end].chars().next_back();
                 at = end;
@@ -186,27 +199,30 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
     }
 }
 
-/// Where the whitespace-delimited token starting at `start` ends.
-fn token_end(text: &str, start: usize) -> usize {
+/// Where the whitespace-delimited token starting at `start` ends, and
+/// whether it holds an ASCII digit.
+fn token_end(text: &str, start: usize) -> (usize, bool) {
     let bytes = text.as_bytes();
     let mut at = start;
+    let mut digit = false;
     while at < bytes.len() {
         let b = bytes[at];
         if b.is_ascii() {
             // `char::is_whitespace` on ASCII: the five `u8` ones and vertical tab.
             if b.is_ascii_whitespace() || b == 0x0b {
-                return at;
+                return (at, digit);
             }
+            digit |= b.is_ascii_digit();
             at += 1;
         } else {
             match text[at..].chars().next() {
-                Some(c) if c.is_whitespace() => return at,
+                Some(c) if c.is_whitespace() => return (at, digit),
                 Some(c) => at += c.len_utf8(),
                 None => break,
             }
         }
     }
-    bytes.len()
+    (bytes.len(), digit)
 }
 
 /// Bytes of the shortest token [`looks_secret`] accepts.
@@ -294,11 +310,10 @@ pub fn looks_secret(token: &str) -> bool {
         return false;
     }
     // JWT: three base64url segments, header starting with `eyJ`.
-    let parts: Vec<&str> = token.split('.').collect();
-    if parts.len() == 3
-        && parts[0].starts_with("eyJ")
-        && parts
-            .iter()
+    if token.starts_with("eyJ")
+        && token.split('.').count() == 3
+        && token
+            .split('.')
             .all(|p| p.len() >= 4 && p.chars().all(is_b64url))
     {
         return true;
@@ -377,12 +392,12 @@ fn is_card(run: &str) -> bool {
 
 /// `ddd-dd-dddd`.
 fn is_ssn(run: &str) -> bool {
-    let parts: Vec<&str> = run.split('-').collect();
-    parts.len() == 3
-        && parts[0].len() == 3
-        && parts[1].len() == 2
-        && parts[2].len() == 4
-        && parts.iter().all(|p| p.chars().all(|c| c.is_ascii_digit()))
+    let mut lens = run.split('-').map(str::len);
+    run.bytes().all(|b| b.is_ascii_digit() || b == b'-')
+        && lens.next() == Some(3)
+        && lens.next() == Some(2)
+        && lens.next() == Some(4)
+        && lens.next().is_none()
 }
 
 #[cfg(test)]

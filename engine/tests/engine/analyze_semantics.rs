@@ -1174,3 +1174,37 @@ fn live_form_state_wins_over_markup() {
     );
     assert_eq!(analysis.name(id(anchor)).unwrap().text, "Scripted link");
 }
+
+#[test]
+fn nested_named_content_is_read_once_and_named_alike_at_every_level() {
+    // Layout tables nested 300 deep: every cell is named from all the text
+    // below it, and an inner cell's text is walked once, then reused.
+    let depth = 300;
+    let mut html = String::new();
+    for level in 0..depth {
+        html.push_str(&format!("<table><tr><td id=c{level}>w{level} "));
+    }
+    for _ in 0..depth {
+        html.push_str("</td></tr></table>");
+    }
+    let fx = Fixture::new(&html);
+    for level in [0, 1, 150, depth - 1] {
+        let expected: Vec<String> = (level..depth).map(|l| format!("w{l}")).collect();
+        assert_eq!(fx.name(&format!("#c{level}")), expected.join(" "), "cell {level}");
+    }
+}
+
+#[test]
+fn reused_content_still_counts_as_visited_for_later_references() {
+    // The link's text is kept from the outer cell's walk. When the inner
+    // cell reuses it, the reference that follows must find `#t` visited,
+    // as a walk without reuse would (accname's loop protection), and fall
+    // back to its own content.
+    let fx = Fixture::new(
+        r##"<table><tr><td id=outer><table><tr><td id=inner><a id=l href="#"><span id=t>Target</span></a>
+           <span aria-labelledby=t>ref</span></td></tr></table></td></tr></table>"##,
+    );
+    assert_eq!(fx.name("#outer"), "Target ref");
+    assert_eq!(fx.name("#inner"), "Target ref");
+    assert_eq!(fx.name("#l"), "Target");
+}

@@ -1,5 +1,7 @@
 //! Render: the model tree printed as Playwright's YAML lines, refs and states included.
 
+use std::fmt::Write as _;
+
 use super::build::{AriaNode, Child, ROOT, Tree};
 use super::yaml::{json_string, yaml_escape_key, yaml_escape_value};
 use crate::page::NodeId;
@@ -23,8 +25,11 @@ pub(super) fn render(ctx: &Context<'_>, tree: &Tree<'_>, lines: &mut Vec<Line>) 
         match work {
             Work::Text(text, visible, depth) => {
                 let escaped = yaml_escape_value(text);
+                let mut line = indented(depth, 8 + escaped.len());
+                line.push_str("- text: ");
+                line.push_str(&escaped);
                 lines.push(Line {
-                    text: format!("{}- text: {escaped}", indent(depth)),
+                    text: line,
                     has_ref: false,
                     in_viewport: visible,
                     depth,
@@ -33,18 +38,25 @@ pub(super) fn render(ctx: &Context<'_>, tree: &Tree<'_>, lines: &mut Vec<Line>) 
             }
             Work::Node(n, depth) => {
                 let node = &tree.nodes[n];
-                let key = format!("{}- {}", indent(depth), yaml_escape_key(&key(node)));
+                let node_key = key(node);
+                let escaped_key = yaml_escape_key(&node_key);
                 let single_text = match node.children.as_slice() {
                     [Child::Text(text, _)] if node.props.is_empty() => Some(text),
                     _ => None,
                 };
-                let text = if let Some(text) = single_text {
-                    format!("{key}: {}", yaml_escape_value(text))
-                } else if node.children.is_empty() && node.props.is_empty() {
-                    key
-                } else {
-                    format!("{key}:")
-                };
+                let value = single_text.map(|text| yaml_escape_value(text));
+                let mut text = indented(
+                    depth,
+                    4 + escaped_key.len() + value.as_ref().map_or(0, |v| v.len()),
+                );
+                text.push_str("- ");
+                text.push_str(&escaped_key);
+                if let Some(value) = &value {
+                    text.push_str(": ");
+                    text.push_str(value);
+                } else if !(node.children.is_empty() && node.props.is_empty()) {
+                    text.push(':');
+                }
                 lines.push(Line {
                     text,
                     has_ref: node.reference.is_some(),
@@ -56,12 +68,14 @@ pub(super) fn render(ctx: &Context<'_>, tree: &Tree<'_>, lines: &mut Vec<Line>) 
                     continue;
                 }
                 for (name, value) in &node.props {
+                    let value = yaml_escape_value(value);
+                    let mut line = indented(depth + 1, 5 + name.len() + value.len());
+                    line.push_str("- /");
+                    line.push_str(name);
+                    line.push_str(": ");
+                    line.push_str(&value);
                     lines.push(Line {
-                        text: format!(
-                            "{}- /{name}: {}",
-                            indent(depth + 1),
-                            yaml_escape_value(value)
-                        ),
+                        text: line,
                         has_ref: false,
                         in_viewport: in_viewport(node.id),
                         depth: depth + 1,
@@ -79,8 +93,14 @@ pub(super) fn render(ctx: &Context<'_>, tree: &Tree<'_>, lines: &mut Vec<Line>) 
     }
 }
 
-pub(super) fn indent(depth: usize) -> String {
-    "  ".repeat(depth)
+/// A line's start: `depth` levels of two-space indent, with room for
+/// `rest` more bytes.
+fn indented(depth: usize, rest: usize) -> String {
+    let mut line = String::with_capacity(2 * depth + rest);
+    for _ in 0..depth {
+        line.push_str("  ");
+    }
+    line
 }
 
 /// Playwright's `createKey`: role, JSON-quoted name (omitted past 900
@@ -97,7 +117,8 @@ pub(super) fn key(node: &AriaNode<'_>) -> String {
     }
     key.push_str(&node.states);
     if let Some(number) = node.reference {
-        key.push_str(&format!(" [ref=e{number}]"));
+        // Writing to a `String` cannot fail.
+        let _ = write!(key, " [ref=e{number}]");
         if node.new {
             key.push_str(" [new]");
         }

@@ -1,5 +1,7 @@
 //! YAML as Playwright's `yaml.ts` writes it: when keys and values need quotes, and how they are escaped.
 
+use std::borrow::Cow;
+
 use crate::strategy::shared::text::js_space;
 
 /// `JSON.stringify` of a string.
@@ -24,17 +26,17 @@ pub(super) fn json_string(text: &str) -> String {
 }
 
 /// Playwright's `yamlEscapeKeyIfNeeded`: single quotes, `'` doubled.
-pub(super) fn yaml_escape_key(text: &str) -> String {
+pub(super) fn yaml_escape_key(text: &str) -> Cow<'_, str> {
     if !yaml_needs_quotes(text) {
-        return text.to_owned();
+        return Cow::Borrowed(text);
     }
-    format!("'{}'", text.replace('\'', "''"))
+    Cow::Owned(format!("'{}'", text.replace('\'', "''")))
 }
 
 /// Playwright's `yamlEscapeValueIfNeeded`: double quotes with C-style escapes.
-pub(super) fn yaml_escape_value(text: &str) -> String {
+pub(super) fn yaml_escape_value(text: &str) -> Cow<'_, str> {
     if !yaml_needs_quotes(text) {
-        return text.to_owned();
+        return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
@@ -52,7 +54,7 @@ pub(super) fn yaml_escape_value(text: &str) -> String {
         }
     }
     out.push('"');
-    out
+    Cow::Owned(out)
 }
 
 /// `[\x00-\x1f\x7f-\x9f]`.

@@ -11,47 +11,7 @@ pub(crate) fn js_space(c: char) -> bool {
 /// removed, runs of whitespace — non-breaking spaces included, as JavaScript's
 /// `\s` matches them — become one space, ends trimmed.
 pub(crate) fn normalize_whitespace(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut pending_space = false;
-    // Start of the run of kept characters not yet copied.
-    let mut run: Option<usize> = None;
-    let mut at = 0;
-    while at < bytes.len() {
-        let b = bytes[at];
-        let (len, dropped, space) = if b.is_ascii() {
-            // `js_space` on ASCII: tab, line feed, vertical tab, form feed, carriage return, space.
-            (
-                1,
-                false,
-                matches!(b, b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' '),
-            )
-        } else {
-            let c = text[at..]
-                .chars()
-                .next()
-                .unwrap_or(char::REPLACEMENT_CHARACTER);
-            let dropped = c == '\u{200b}' || c == '\u{ad}';
-            (c.len_utf8(), dropped, !dropped && js_space(c))
-        };
-        if dropped || space {
-            if let Some(start) = run.take() {
-                out.push_str(&text[start..at]);
-            }
-            pending_space |= space;
-        } else if run.is_none() {
-            if pending_space && !out.is_empty() {
-                out.push(' ');
-            }
-            pending_space = false;
-            run = Some(at);
-        }
-        at += len;
-    }
-    if let Some(start) = run {
-        out.push_str(&text[start..]);
-    }
-    out
+    crate::analyze::whitespace::collapse(text, js_space)
 }
 
 /// At most `max` characters, with `…` when cut.
