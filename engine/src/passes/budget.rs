@@ -4,6 +4,9 @@
 //! tables, so it estimates with the rule of thumb of ~4 bytes per token for
 //! English and markup, counting each non-ASCII character as one token.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 /// Estimated tokens of a text.
 pub fn estimate_tokens(text: &str) -> usize {
     let ascii = text.bytes().filter(u8::is_ascii).count();
@@ -39,21 +42,100 @@ impl Line {
     }
 }
 
+/// [`fit`] for lines that form a tree by `depth` (a line's parent is the
+/// nearest earlier unpinned line with a smaller depth), as `aria`'s YAML
+/// does: a line is dropped only once every child of it is, so what is kept
+/// stays under its true parents and parses as the same tree, cut. The order
+/// among the lines that may go is [`fit`]'s. The notice is a `#` comment.
+pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) {
+    let Some(max) = max_tokens else {
+        return (join_kept(&lines, &vec![true; lines.len()]), 0);
+    };
+    let mut total: usize = lines.iter().map(|l| estimate_tokens(&l.text) + 1).sum();
+    let mut keep = vec![true; lines.len()];
+    if total <= max {
+        return (join_kept(&lines, &keep), 0);
+    }
+    let mut parent: Vec<Option<usize>> = vec![None; lines.len()];
+    let mut children = vec![0usize; lines.len()];
+    let mut open: Vec<usize> = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.pinned {
+            continue;
+        }
+        while open
+            .last()
+            .is_some_and(|&top| lines[top].depth >= line.depth)
+        {
+            open.pop();
+        }
+        parent[i] = open.last().copied();
+        if let Some(p) = parent[i] {
+            children[p] += 1;
+        }
+        open.push(i);
+    }
+    let key = |i: usize| Reverse((class(&lines[i]), Reverse(lines[i].depth), Reverse(i)));
+    let mut leaves: BinaryHeap<_> = (0..lines.len())
+        .filter(|&i| !lines[i].pinned && children[i] == 0)
+        .map(key)
+        .collect();
+    let mut dropped = 0;
+    let mut dropped_refs = 0;
+    let budget = max.saturating_sub(16);
+    while total > budget {
+        let Some(Reverse((_, _, Reverse(i)))) = leaves.pop() else {
+            break;
+        };
+        keep[i] = false;
+        total -= estimate_tokens(&lines[i].text) + 1;
+        dropped += 1;
+        dropped_refs += usize::from(lines[i].has_ref);
+        if let Some(p) = parent[i] {
+            children[p] -= 1;
+            if children[p] == 0 {
+                leaves.push(key(p));
+            }
+        }
+    }
+    let mut text = join_kept(&lines, &keep);
+    if dropped > 0 {
+        text.push_str(&format!(
+            "# … {dropped} more lines ({dropped_refs} with refs) not shown, truncated to fit {max} tokens\n"
+        ));
+    }
+    (text, dropped)
+}
+
+/// Priority class, least useful first: off-screen text, off-screen refs,
+/// in-viewport text, in-viewport refs.
+fn class(line: &Line) -> u8 {
+    match (line.in_viewport, line.has_ref) {
+        (false, false) => 0,
+        (false, true) => 1,
+        (true, false) => 2,
+        (true, true) => 3,
+    }
+}
+
+/// The kept lines, each ending in a newline.
+fn join_kept(lines: &[Line], keep: &[bool]) -> String {
+    let mut out = String::new();
+    for (line, &k) in lines.iter().zip(keep) {
+        if k {
+            out.push_str(&line.text);
+            out.push('\n');
+        }
+    }
+    out
+}
+
 /// Keeps lines within `max_tokens`, dropping in this order: off-screen text,
 /// off-screen refs, deep in-viewport text, in-viewport text; refs inside the
 /// viewport go last. Returns the kept text and how many lines were dropped;
 /// a notice line says what was dropped.
 pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) {
-    let join = |lines: &[Line], keep: &[bool]| {
-        let mut out = String::new();
-        for (line, &k) in lines.iter().zip(keep) {
-            if k {
-                out.push_str(&line.text);
-                out.push('\n');
-            }
-        }
-        out
-    };
+    let join = join_kept;
     let keep_all = vec![true; lines.len()];
     let Some(max) = max_tokens else {
         return (join(&lines, &keep_all), 0);
@@ -63,12 +145,6 @@ pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) {
         return (join(&lines, &keep_all), 0);
     }
     // Priority classes, least useful first; within a class, deepest and latest first.
-    let class = |l: &Line| match (l.in_viewport, l.has_ref) {
-        (false, false) => 0,
-        (false, true) => 1,
-        (true, false) => 2,
-        (true, true) => 3,
-    };
     let mut order: Vec<usize> = (0..lines.len()).filter(|&i| !lines[i].pinned).collect();
     order.sort_by(|&a, &b| {
         class(&lines[a])

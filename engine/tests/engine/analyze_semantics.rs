@@ -1190,7 +1190,11 @@ fn nested_named_content_is_read_once_and_named_alike_at_every_level() {
     let fx = Fixture::new(&html);
     for level in [0, 1, 150, depth - 1] {
         let expected: Vec<String> = (level..depth).map(|l| format!("w{l}")).collect();
-        assert_eq!(fx.name(&format!("#c{level}")), expected.join(" "), "cell {level}");
+        assert_eq!(
+            fx.name(&format!("#c{level}")),
+            expected.join(" "),
+            "cell {level}"
+        );
     }
 }
 

@@ -847,3 +847,84 @@ mod invariants {
         }
     }
 }
+
+/// Depth of a YAML line of `aria` (two spaces per level), `None` for comments.
+fn yaml_depth(line: &str) -> Option<usize> {
+    let trimmed = line.trim_start();
+    (!trimmed.starts_with('#')).then(|| (line.len() - trimmed.len()) / 2)
+}
+
+/// Per line, the index of its parent line (nearest earlier line less deep).
+fn yaml_parents(lines: &[&str]) -> Vec<Option<usize>> {
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(depth) = yaml_depth(line) else {
+            out.push(None);
+            continue;
+        };
+        while open.last().is_some_and(|&(_, d)| d >= depth) {
+            open.pop();
+        }
+        out.push(open.last().map(|&(at, _)| at));
+        open.push((i, depth));
+    }
+    out
+}
+
+#[test]
+fn aria_under_a_token_budget_is_valid_yaml_and_keeps_every_line_under_its_parent() {
+    for path in crate::common::fixture_recordings() {
+        let page = Page::from_recording(
+            &pagesnap_engine::recording::Recording::from_gz_bytes(
+                &std::fs::read(&path).unwrap(),
+                &path.display().to_string(),
+            )
+            .unwrap(),
+        );
+        let full = observe("aria", &page).text;
+        for max_tokens in [60, 200, 800] {
+            let options = Options {
+                max_tokens: Some(max_tokens),
+                ..Options::default()
+            };
+            let cut = observe_with("aria", &page, &options).text;
+            let docs = yaml_rust2::YamlLoader::load_from_str(&cut);
+            assert!(
+                docs.is_ok(),
+                "{} at {max_tokens} tokens is not YAML ({:?}):\n{cut}",
+                path.display(),
+                docs.err()
+            );
+            // Every kept line with a ref (refs make lines unique) has the
+            // same chain of ancestors as in the full output.
+            let chains = |text: &str| {
+                let lines: Vec<&str> = text.lines().collect();
+                let parents = yaml_parents(&lines);
+                let mut out = std::collections::BTreeMap::new();
+                for (i, line) in lines.iter().enumerate() {
+                    if !line.contains("[ref=") {
+                        continue;
+                    }
+                    let mut chain = Vec::new();
+                    let mut at = parents[i];
+                    while let Some(p) = at {
+                        chain.push(lines[p].to_owned());
+                        at = parents[p];
+                    }
+                    out.insert(line.to_string(), chain);
+                }
+                out
+            };
+            let full_chains = chains(&full);
+            for (line, chain) in chains(&cut) {
+                assert_eq!(
+                    Some(&chain),
+                    full_chains.get(&line),
+                    "{} at {max_tokens} tokens: {line:?} moved to other parents:\n{cut}",
+                    path.display()
+                );
+            }
+        }
+    }
+}
