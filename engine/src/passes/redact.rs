@@ -13,6 +13,9 @@ pub const REDACTED: &str = "[redacted]";
 const SECRET_WORDS: &[&str] = &[
     "password",
     "passwd",
+    "pwd",
+    "passphrase",
+    "pin",
     "passcode",
     "secret",
     "token",
@@ -144,6 +147,16 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
     // The character before `at` in the text (`None` at the start).
     let mut before: Option<char> = None;
     while at < bytes.len() {
+        // IBANs span spaces too (`DE89 3704 0044 …`).
+        if bytes[at].is_ascii_uppercase() && before.is_none_or(|c| !c.is_ascii_alphanumeric()) {
+            if let Some(end) = iban_end(bytes, at) {
+                replace(&mut out, &mut copied, at..end);
+                count += 1;
+                before = Some(char::from(bytes[end - 1]));
+                at = end;
+                continue;
+            }
+        }
         // Card numbers and SSNs span spaces/dashes, so check digit runs first.
         if bytes[at].is_ascii_digit() && before.is_none_or(|c| !c.is_ascii_alphanumeric()) {
             let end = digit_run_end(bytes, at);
@@ -247,16 +260,150 @@ fn redact_token(text: &str, token: Range<usize>, replace: &mut dyn FnMut(Range<u
     }
     let mut found = 0;
     let mut piece_start = 0;
-    for (i, c) in token.char_indices().chain([(token.len(), '/')]) {
+    // `https://user:password@host`: the password, whatever it looks like.
+    if let Some(password) = url_password(token) {
+        replace(start + password.start..start + password.end);
+        found += 1;
+        piece_start = password.end;
+    }
+    // The last piece was a secret key, perhaps with its closing quote.
+    let mut key_before = false;
+    // ... and then `=` or `:` (`?password=…`, `"token":"…"`): the next
+    // piece is its value.
+    let mut value_of_secret_key = false;
+    let from = piece_start;
+    for (i, c) in token[from..]
+        .char_indices()
+        .map(|(i, c)| (i + from, c))
+        .chain([(token.len(), '/')])
+    {
         if is_piece_delimiter(c) {
-            if looks_secret(&token[piece_start..i]) {
-                replace(start + piece_start..start + i);
-                found += 1;
+            let piece = &token[piece_start..i];
+            let quote = matches!(c, '"' | '\'');
+            let assigns = matches!(c, '=' | ':');
+            if !piece.is_empty() {
+                if (value_of_secret_key && piece.len() >= 4) || looks_secret(piece) {
+                    replace(start + piece_start..start + i);
+                    found += 1;
+                }
+                key_before = is_secret_key(piece) && (quote || assigns);
+                value_of_secret_key = key_before && assigns;
+            } else if key_before && assigns {
+                value_of_secret_key = true;
+            } else if !quote {
+                key_before = false;
+                value_of_secret_key = false;
             }
             piece_start = i + c.len_utf8();
         }
     }
     found
+}
+
+/// Keys whose value is a secret whatever it looks like.
+fn is_secret_key(key: &str) -> bool {
+    const KEYS: &[&str] = &[
+        "password",
+        "passwd",
+        "pwd",
+        "pass",
+        "passphrase",
+        "secret",
+        "client_secret",
+        "token",
+        "access_token",
+        "refresh_token",
+        "id_token",
+        "auth_token",
+        "api_key",
+        "apikey",
+        "api-key",
+        "private_key",
+        "session",
+        "sessionid",
+        "session_id",
+    ];
+    KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
+}
+
+/// The password of a URL's userinfo (`scheme://user:password@host`), as a
+/// byte range of `token`.
+fn url_password(token: &str) -> Option<Range<usize>> {
+    let authority_start = token.find("://")? + 3;
+    let authority_len = token[authority_start..]
+        .find(['/', '?', '#'])
+        .unwrap_or(token.len() - authority_start);
+    let authority = &token[authority_start..authority_start + authority_len];
+    let userinfo = &authority[..authority.rfind('@')?];
+    let colon = userinfo.find(':')?;
+    let password = authority_start + colon + 1..authority_start + userinfo.len();
+    (!password.is_empty()).then_some(password)
+}
+
+/// The end of an IBAN starting at `start` (two letters, two check digits,
+/// then up to 30 letters or digits, plain or in groups of four separated by
+/// single spaces), when its ISO 13616 check (mod 97 = 1) holds.
+fn iban_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let head = bytes.get(start..start + 4)?;
+    if !(head[0].is_ascii_uppercase()
+        && head[1].is_ascii_uppercase()
+        && head[2].is_ascii_digit()
+        && head[3].is_ascii_digit())
+    {
+        return None;
+    }
+    let alnum = |b: u8| b.is_ascii_digit() || b.is_ascii_uppercase();
+    let mut end = start;
+    let mut at = start;
+    let mut chars = 0;
+    let spaced = bytes.get(start + 4) == Some(&b' ');
+    // Candidate ends: after each group (spaced) or the whole run (plain).
+    let mut ends = Vec::new();
+    loop {
+        let group_start = at;
+        while at < bytes.len() && alnum(bytes[at]) && chars < 34 {
+            at += 1;
+            chars += 1;
+        }
+        let group = at - group_start;
+        if group == 0 || (spaced && group > 4) {
+            break;
+        }
+        end = at;
+        ends.push((end, chars));
+        if !spaced || group < 4 || bytes.get(at) != Some(&b' ') {
+            break;
+        }
+        at += 1;
+    }
+    if bytes.get(end).is_some_and(|b| b.is_ascii_alphanumeric()) {
+        return None;
+    }
+    ends.into_iter()
+        .rev()
+        .find(|&(end, chars)| (15..=34).contains(&chars) && iban_checks(&bytes[start..end]))
+        .map(|(end, _)| end)
+}
+
+/// ISO 13616: the country code and check digits moved to the end, letters
+/// as 10–35, the number mod 97 is 1.
+fn iban_checks(iban: &[u8]) -> bool {
+    let digits = iban.iter().copied().filter(|&b| b != b' ');
+    let rotated = digits.clone().skip(4).chain(digits.take(4));
+    let mut rest = 0u32;
+    for b in rotated {
+        let value = if b.is_ascii_digit() {
+            u32::from(b - b'0')
+        } else {
+            u32::from(b - b'A') + 10
+        };
+        rest = if value >= 10 {
+            (rest * 100 + value) % 97
+        } else {
+            (rest * 10 + value) % 97
+        };
+    }
+    rest == 1
 }
 
 /// Where a token splits into pieces, each checked with [`looks_secret`]
@@ -294,7 +441,7 @@ fn digit_run_end(bytes: &[u8], start: usize) -> usize {
     while j < bytes.len() {
         if bytes[j].is_ascii_digit() {
             end = j + 1;
-        } else if !(matches!(bytes[j], b' ' | b'-')
+        } else if !(matches!(bytes[j], b' ' | b'-' | b'.')
             && bytes.get(j + 1).is_some_and(u8::is_ascii_digit))
         {
             break;
@@ -376,8 +523,12 @@ fn entropy(token: &str) -> f64 {
         .sum()
 }
 
-/// 13–19 digits (separators skipped) passing the Luhn check.
+/// 13–19 digits (separators skipped) passing the Luhn check; with dots,
+/// only in groups of four (`4111.1111.1111.1111`, not a decimal number).
 fn is_card(run: &str) -> bool {
+    if run.contains('.') && !run.split(['.', ' ', '-']).all(|g| g.len() == 4) {
+        return false;
+    }
     let digits = run.bytes().filter(u8::is_ascii_digit);
     if !(13..=19).contains(&digits.clone().count()) {
         return false;
@@ -428,6 +579,46 @@ mod tests {
         );
         assert_eq!(n, 1);
         assert_eq!(out, "/callback?token=[redacted]&next=/home");
+    }
+
+    #[test]
+    fn redacts_ibans_url_passwords_secret_values_and_dotted_cards() {
+        let cases = [
+            (
+                "IBAN DE89 3704 0044 0532 0130 00 is mine",
+                "DE89 3704 0044 0532 0130 00",
+            ),
+            ("iban: GB82WEST12345698765432.", "GB82WEST12345698765432"),
+            (
+                "see https://admin:hunter2pass@db.example.com/x",
+                "hunter2pass",
+            ),
+            (
+                "/login?user=bob&password=a1b2c3d4e5f6a7b8c9d0&next=/",
+                "a1b2c3d4e5f6a7b8c9d0",
+            ),
+            (
+                "const config = {\"pwd\":\"correct-horse\"};",
+                "correct-horse",
+            ),
+            ("card 4111.1111.1111.1111 expires", "4111.1111.1111.1111"),
+        ];
+        for (text, secret) in cases {
+            let (out, n) = redact_text(text);
+            assert!(n >= 1 && !out.contains(secret), "{text:?} -> {out:?}");
+            assert!(out.contains(REDACTED), "{out}");
+        }
+        // Lookalikes stay: a wrong IBAN check, decimals, a URL without a
+        // password, a harmless key.
+        for text in [
+            "DE89 3704 0044 0532 0130 02",
+            "pi is 3.14159265358979",
+            "https://user@example.com/path",
+            "/search?q=password&page=2",
+            "AB12 is a plain code",
+        ] {
+            assert_eq!(redact_text(text), (text.to_owned(), 0), "{text:?}");
+        }
     }
 
     #[test]

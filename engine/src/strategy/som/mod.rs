@@ -97,11 +97,16 @@ impl Strategy for Som {
                     continue;
                 };
                 let px = |v: f64, origin: f64| ((v - origin) * scale).round() as i64;
+                // Glyphs overhang their box (descenders, italics, rounding):
+                // the mask reaches past it by a fifth of its height, at
+                // least 3 CSS pixels, and 2 pixels sideways.
+                let pad_y = (b.height * 0.2).max(3.0);
+                let pad_x = 2.0;
                 canvas.fill(
-                    px(b.x, view.x),
-                    px(b.y, view.y),
-                    px(b.right(), view.x),
-                    px(b.bottom(), view.y),
+                    px(b.x - pad_x, view.x),
+                    px(b.y - pad_y, view.y),
+                    px(b.right() + pad_x, view.x),
+                    px(b.bottom() + pad_y, view.y),
                     REDACTION_GREY,
                 );
                 ctx.count_redaction();
