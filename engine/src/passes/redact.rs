@@ -286,7 +286,7 @@ fn redact_token(text: &str, token: Range<usize>, replace: &mut dyn FnMut(Range<u
                     replace(start + piece_start..start + i);
                     found += 1;
                 }
-                key_before = is_secret_key(piece) && (quote || assigns);
+                key_before = (quote || assigns) && is_secret_key(piece);
                 value_of_secret_key = key_before && assigns;
             } else if key_before && assigns {
                 value_of_secret_key = true;
@@ -323,7 +323,7 @@ fn is_secret_key(key: &str) -> bool {
         "sessionid",
         "session_id",
     ];
-    KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
+    (3..=13).contains(&key.len()) && KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
 }
 
 /// The password of a URL's userinfo (`scheme://user:password@host`), as a
