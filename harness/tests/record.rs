@@ -396,3 +396,48 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// Issue 17: a folder holding a link to itself (`s1 -> .`) made every folder
+/// walker recurse until the kernel refused (one recording counted 41 times;
+/// two such links never ended). Each real folder and file is visited once.
+#[test]
+fn a_symlink_loop_visits_each_real_file_once() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/login/initial.json.gz");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(&fixture, dir.path().join("a.json.gz")).unwrap();
+    std::fs::write(dir.path().join("page.html"), "<button>Go</button>").unwrap();
+    std::os::unix::fs::symlink(".", dir.path().join("s1")).unwrap();
+
+    let output = pagesnap()
+        .arg("validate")
+        .arg(dir.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["recordings"], 1, "{report}");
+
+    let output = pagesnap().arg("inspect").arg(dir.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert_eq!(stdout.matches("url:").count(), 1, "{stdout}");
+
+    let out = tempfile::tempdir().unwrap();
+    let output = pagesnap()
+        .args(["record", "--each"])
+        .arg(dir.path())
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let mut recorded = Vec::new();
+    collect(out.path(), &mut recorded);
+    assert_eq!(recorded, [out.path().join("page.json.gz")], "{stderr}");
+}

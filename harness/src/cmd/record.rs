@@ -237,9 +237,7 @@ fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<
 }
 
 fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<Vec<Job>> {
-    let mut pages = Vec::new();
-    collect_html(dir, &mut pages)?;
-    pages.sort();
+    let pages = collect_html(dir)?;
     if pages.is_empty() {
         bail!("{}: no .html files found", dir.display());
     }
@@ -264,16 +262,9 @@ fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<V
         .collect())
 }
 
-pub(super) fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for entry in
-        std::fs::read_dir(dir).with_context(|| format!("could not list {}", dir.display()))?
-    {
-        let path = entry?.path();
-        if path.is_dir() {
-            collect_html(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
-            out.push(path);
-        }
-    }
-    Ok(())
+/// Every `.html`/`.htm` file under `dir`, sorted, each real file once.
+pub(super) fn collect_html(dir: &Path) -> Result<Vec<PathBuf>> {
+    crate::store::walk_files(dir, &|path| {
+        path.extension().is_some_and(|e| e == "html" || e == "htm")
+    })
 }
