@@ -308,3 +308,30 @@ fn resume_refuses_a_folder_of_another_run() {
         results
     );
 }
+
+/// Issue 17: `--strategy flat,flat` ran the strategy twice and wrote two rows
+/// under one key. Every command that reads a strategy list refuses it, naming
+/// the duplicate, before anything runs.
+#[test]
+fn a_strategy_given_twice_is_refused() {
+    let out = tempfile::tempdir().unwrap();
+    let out = out.path().join("run");
+    let out = out.to_str().unwrap();
+    let commands: [&[&str]; 3] = [
+        &["run", "--suite", "suites/smoke.toml", "--out", out],
+        &["live", "--suite", "suites/miniwob.toml", "--out", out],
+        &["compare", "fixtures/login/initial.json.gz"],
+    ];
+    for command in commands {
+        let mut args = command.to_vec();
+        args.extend(["--strategy", "flat,aria,flat"]);
+        let output = pagesnap(&args);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("strategy \"flat\" is given twice"),
+            "{command:?}: {}",
+            stderr(&output)
+        );
+        assert!(!Path::new(out).exists(), "{command:?} wrote {out}");
+    }
+}
