@@ -335,3 +335,35 @@ fn a_strategy_given_twice_is_refused() {
         assert!(!Path::new(out).exists(), "{command:?} wrote {out}");
     }
 }
+
+/// Issue 17: `run --resume` and `live --resume` into a folder another process
+/// holds fail at once, naming the folder, and leave it as it was.
+#[test]
+fn a_folder_locked_by_another_process_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("busy");
+    let held = pagesnap_harness::results::OutLock::acquire(&out).unwrap();
+    let out_arg = out.to_str().unwrap();
+    let commands: [&[&str]; 2] = [
+        &["run", "--suite", "suites/smoke.toml"],
+        &["live", "--suite", "suites/live-fixtures.toml"],
+    ];
+    for command in commands {
+        let mut args = command.to_vec();
+        args.extend(["--strategy", "flat", "--out", out_arg, "--resume"]);
+        let output = pagesnap(&args);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains(&format!("{} is in use", out.display())),
+            "{command:?}: {}",
+            stderr(&output)
+        );
+        let mut left: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".pagesnap.lock"], "{command:?}");
+    }
+    drop(held);
+}
