@@ -441,3 +441,39 @@ fn a_symlink_loop_visits_each_real_file_once() {
     collect(out.path(), &mut recorded);
     assert_eq!(recorded, [out.path().join("page.json.gz")], "{stderr}");
 }
+
+/// Issue 17: `e.html` and `e.htm` in one `--each` folder were both recorded
+/// to `e.json.gz`, the second over the first. The collision is refused
+/// before anything is recorded, naming both inputs and the output.
+#[test]
+fn each_refuses_two_pages_with_one_output_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("e.html"), "<button>One</button>").unwrap();
+    std::fs::write(dir.path().join("e.htm"), "<button>Two</button>").unwrap();
+    std::fs::write(dir.path().join("f.html"), "<button>Three</button>").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let output = pagesnap()
+        .args(["record", "--each"])
+        .arg(dir.path())
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let html = dir.path().join("e.html");
+    let htm = dir.path().join("e.htm");
+    let json = out.path().join("e.json.gz");
+    assert!(
+        stderr.contains(&format!(
+            "{} and {} would both be recorded to {}",
+            htm.display(),
+            html.display(),
+            json.display()
+        )),
+        "{stderr}"
+    );
+    let mut recorded = Vec::new();
+    collect(out.path(), &mut recorded);
+    assert!(recorded.is_empty(), "nothing recorded: {recorded:?}");
+}

@@ -1,5 +1,6 @@
 //! `pagesnap record`: capture a page, a scripted sequence of states, a manifest of fixtures, or a folder of pages.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -138,7 +139,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .unwrap_or_default(),
         }]
     };
+    check_distinct_outputs(&jobs)?;
     capture::runtime()?.block_on(record_all(jobs, args.each.is_some(), args.network))
+}
+
+/// Refuses, before anything is recorded, two jobs that would write the same
+/// recording: `e.html` and `e.htm` in one `--each` folder both become
+/// `e.json.gz`, and the second would silently replace the first.
+fn check_distinct_outputs(jobs: &[Job]) -> Result<()> {
+    let mut writers: BTreeMap<PathBuf, &str> = BTreeMap::new();
+    for job in jobs {
+        for stem in job.stems() {
+            let (json, _) = crate::store::paths(&stem);
+            if let Some(first) = writers.insert(json.clone(), &job.target) {
+                bail!(
+                    "{first} and {} would both be recorded to {}; rename one of them \
+                     (nothing was recorded)",
+                    job.target,
+                    json.display()
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 async fn record_all(jobs: Vec<Job>, keep_going: bool, network: bool) -> Result<ExitCode> {
