@@ -477,3 +477,56 @@ fn each_refuses_two_pages_with_one_output_name() {
     collect(out.path(), &mut recorded);
     assert!(recorded.is_empty(), "nothing recorded: {recorded:?}");
 }
+
+/// Issue 17: `validate --min-role 99` passed an empty folder, or a recording
+/// of a bare document, as `100.00% (0/0)`. Nothing compared fails any floor,
+/// saying so and where.
+#[test]
+fn validate_with_nothing_compared_fails_any_floor() {
+    use std::io::{Read, Write};
+
+    let empty = tempfile::tempdir().unwrap();
+    let bare_dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/login/initial.json.gz");
+    let mut json = Vec::new();
+    flate2::read::GzDecoder::new(&std::fs::read(&fixture).unwrap()[..])
+        .read_to_end(&mut json)
+        .unwrap();
+    let mut value: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    value["nodes"].as_array_mut().unwrap().truncate(1);
+    value["focused"] = serde_json::Value::Null;
+    let bare = bare_dir.path().join("bare.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&serde_json::to_vec(&value).unwrap()).unwrap();
+    std::fs::write(&bare, gz.finish().unwrap()).unwrap();
+
+    for (input, recordings) in [(empty.path(), 0), (bare.as_path(), 1)] {
+        let output = pagesnap()
+            .arg("validate")
+            .arg(input)
+            .args(["--min-role", "99"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}: {stderr}",
+            input.display()
+        );
+        assert!(
+            stderr.contains(&format!(
+                "nothing was compared in {} ({recordings} recordings",
+                input.display()
+            )),
+            "{stderr}"
+        );
+        // Without a floor there is nothing to fail.
+        let output = pagesnap().arg("validate").arg(input).output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
