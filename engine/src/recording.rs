@@ -441,6 +441,7 @@ impl Recording {
                 found: recording.schema,
             });
         }
+        recording.check_viewport(origin)?;
         recording.check_structure(origin)?;
         Ok(recording)
     }
@@ -454,6 +455,28 @@ impl Recording {
         );
         encoder.write_all(&json).map_err(RecordingError::Encode)?;
         encoder.finish().map_err(RecordingError::Encode)
+    }
+
+    /// Checks that the viewport has an area and a scale: every strategy
+    /// divides by it (pages above and below, zones, the screenshot's size),
+    /// so zero, a negative or a non-finite value would reach the output as
+    /// `0.0 pages below` or worse.
+    fn check_viewport(&self, origin: &str) -> Result<(), RecordingError> {
+        let viewport = &self.viewport;
+        for (field, value) in [
+            ("viewport.width", viewport.width),
+            ("viewport.height", viewport.height),
+            ("viewport.device_scale_factor", viewport.device_scale_factor),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(RecordingError::Field {
+                    origin: origin.to_owned(),
+                    field: field.to_owned(),
+                    message: format!("must be a positive number, found {value}"),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Checks the tree invariants the engine relies on: node 0 is the
