@@ -530,3 +530,36 @@ fn validate_with_nothing_compared_fails_any_floor() {
         );
     }
 }
+
+/// Issue 17: a gzip bomb (17 MB inflating to 4 GB) took `inspect` to 3.9 GB
+/// of memory. A recording may inflate to 512 MiB; inflating stops there
+/// with an error naming the file and the limit.
+#[test]
+fn a_gzip_bomb_is_refused_at_the_decoded_size_limit() {
+    use std::io::Write;
+
+    let dir = tempfile::tempdir().unwrap();
+    let bomb = dir.path().join("bomb.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&bomb).unwrap(),
+        flate2::Compression::fast(),
+    );
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..600 {
+        gz.write_all(&zeros).unwrap();
+    }
+    gz.finish().unwrap();
+    assert!(std::fs::metadata(&bomb).unwrap().len() < 8 << 20);
+    for command in ["inspect", "validate"] {
+        let output = pagesnap().arg(command).arg(&bomb).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{}: inflates to more than 536870912 bytes, the most a recording may hold",
+                bomb.display()
+            )),
+            "{command}: {stderr}"
+        );
+    }
+}
