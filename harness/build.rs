@@ -15,10 +15,10 @@ fn main() -> io::Result<()> {
     let mut notes = Vec::new();
     for entry in std::fs::read_dir(&dir)? {
         let path = entry?.path();
-        if path.extension().is_some_and(|ext| ext == "md") {
-            if let Some(name) = path.file_stem().and_then(|s| s.to_str()) {
-                notes.push((name.to_owned(), path.clone()));
-            }
+        if path.extension().is_some_and(|ext| ext == "md")
+            && let Some(name) = path.file_stem().and_then(|s| s.to_str())
+        {
+            notes.push((name.to_owned(), path.clone()));
         }
     }
     notes.sort();

@@ -24,6 +24,12 @@ pub use crate::geom::{Point, Rect, Size, Viewport};
 /// The schema identifier written into every recording of this version.
 pub const SCHEMA: &str = "pagesnap.recording/1";
 
+/// The most bytes a `.json.gz` recording may inflate to: 512 MiB. The
+/// largest committed fixture inflates to 18 MB; a file past this is
+/// a gzip bomb (17 MB inflating to 4 GB) or not a recording, and is refused
+/// while it is being inflated, before it can take the machine's memory.
+pub const MAX_DECODED_BYTES: u64 = 512 << 20;
+
 /// A recorded page: DOM, layout, styles, paint order, form state, viewport.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Recording {
@@ -365,6 +371,14 @@ pub enum RecordingError {
         /// What invariant it breaks.
         message: String,
     },
+    /// The recording inflates to more than [`MAX_DECODED_BYTES`].
+    #[error("{origin}: inflates to more than {limit} bytes, the most a recording may hold")]
+    TooLarge {
+        /// Where the bytes came from (file path).
+        origin: String,
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// Encoding failed.
     #[error("could not encode recording")]
     Encode(#[source] std::io::Error),
@@ -402,19 +416,37 @@ impl Recording {
     /// Decodes a gzip-compressed JSON recording; `origin` (usually the file path)
     /// is named in every error.
     pub fn from_gz_bytes(bytes: &[u8], origin: &str) -> Result<Recording, RecordingError> {
+        Recording::from_gz_bytes_within(bytes, origin, MAX_DECODED_BYTES)
+    }
+
+    /// [`Recording::from_gz_bytes`] with the inflated size capped at `limit`
+    /// bytes: the stream is read through a limit, never inflated whole first.
+    fn from_gz_bytes_within(
+        bytes: &[u8],
+        origin: &str,
+        limit: u64,
+    ) -> Result<Recording, RecordingError> {
         // gzip's trailer holds the inflated size (mod 2^32); trust it up to
-        // 1 GiB so one allocation fits (recordings inflate 8–16×).
+        // the limit so one allocation fits (recordings inflate 8–16×).
+        let limit_len = usize::try_from(limit).unwrap_or(usize::MAX);
         let inflated = bytes
             .last_chunk::<4>()
-            .map_or(0, |size| u32::from_le_bytes(*size) as usize)
-            .min(1 << 30);
-        let mut json = Vec::with_capacity(inflated.max(bytes.len() * 8));
+            .map_or(0, |size| u32::from_le_bytes(*size) as usize);
+        let mut json =
+            Vec::with_capacity(inflated.max(bytes.len().saturating_mul(8)).min(limit_len));
         flate2::read::GzDecoder::new(bytes)
+            .take(limit.saturating_add(1))
             .read_to_end(&mut json)
             .map_err(|source| RecordingError::Gzip {
                 origin: origin.to_owned(),
                 source,
             })?;
+        if json.len() as u64 > limit {
+            return Err(RecordingError::TooLarge {
+                origin: origin.to_owned(),
+                limit,
+            });
+        }
         Recording::from_json_bytes(&json, origin)
     }
 
@@ -441,6 +473,7 @@ impl Recording {
                 found: recording.schema,
             });
         }
+        recording.check_viewport(origin)?;
         recording.check_structure(origin)?;
         Ok(recording)
     }
@@ -454,6 +487,28 @@ impl Recording {
         );
         encoder.write_all(&json).map_err(RecordingError::Encode)?;
         encoder.finish().map_err(RecordingError::Encode)
+    }
+
+    /// Checks that the viewport has an area and a scale: every strategy
+    /// divides by it (pages above and below, zones, the screenshot's size),
+    /// so zero, a negative or a non-finite value would reach the output as
+    /// `0.0 pages below` or worse.
+    fn check_viewport(&self, origin: &str) -> Result<(), RecordingError> {
+        let viewport = &self.viewport;
+        for (field, value) in [
+            ("viewport.width", viewport.width),
+            ("viewport.height", viewport.height),
+            ("viewport.device_scale_factor", viewport.device_scale_factor),
+        ] {
+            if !(value.is_finite() && value > 0.0) {
+                return Err(RecordingError::Field {
+                    origin: origin.to_owned(),
+                    field: field.to_owned(),
+                    message: format!("must be a positive number, found {value}"),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Checks the tree invariants the engine relies on: node 0 is the
@@ -521,5 +576,46 @@ impl Recording {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use super::*;
+    use crate::testing::RecordingBuilder;
+
+    fn gz(data: &[u8]) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        encoder.write_all(data).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    /// Issue 17: a 17 MB gzip bomb inflating to 4 GB took `inspect` to 3.9 GB
+    /// of memory. Inflating stops one byte past the limit, with a named error.
+    #[test]
+    fn a_gzip_bomb_is_refused_past_the_limit() {
+        // 64 MiB of zeros: 64 KiB compressed, against a 1 MiB limit.
+        let bomb = gz(&vec![0u8; 64 << 20]);
+        assert!(bomb.len() < 128 << 10);
+        let err = Recording::from_gz_bytes_within(&bomb, "bomb.json.gz", 1 << 20).unwrap_err();
+        assert!(matches!(err, RecordingError::TooLarge { limit, .. } if limit == 1 << 20));
+        assert_eq!(
+            err.to_string(),
+            "bomb.json.gz: inflates to more than 1048576 bytes, the most a recording may hold"
+        );
+    }
+
+    #[test]
+    fn a_recording_of_exactly_the_limit_decodes() {
+        let recording = RecordingBuilder::new().build();
+        let json = serde_json::to_vec(&recording).unwrap();
+        let bytes = gz(&json);
+        let limit = json.len() as u64;
+        assert!(Recording::from_gz_bytes_within(&bytes, "r", limit).is_ok());
+        let err = Recording::from_gz_bytes_within(&bytes, "r", limit - 1).unwrap_err();
+        assert!(matches!(err, RecordingError::TooLarge { .. }), "{err}");
+        assert_eq!(MAX_DECODED_BYTES, 512 * 1024 * 1024);
     }
 }

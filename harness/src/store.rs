@@ -1,5 +1,6 @@
 //! Reading and writing recordings on disk: `<name>.json.gz` plus the `<name>.png` screenshot.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -80,32 +81,76 @@ fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         .with_context(|| format!("could not move {} into place", path.display()))
 }
 
-/// Every `*.json.gz` under the given files or directories, sorted.
+/// Every `*.json.gz` under the given files or directories, sorted; each
+/// real file once (see [`walk_files`]).
 pub fn find_recordings(inputs: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
+    let mut walk = Walk::default();
     for input in inputs {
         if input.is_dir() {
-            walk(input, &mut out)?;
+            walk.dir(input, &|p| p.to_string_lossy().ends_with(".json.gz"))?;
         } else if input.exists() {
-            out.push(input.clone());
+            walk.file(input.clone())?;
         } else {
             anyhow::bail!("{}: no such file or directory", input.display());
         }
     }
-    out.sort();
-    Ok(out)
+    Ok(walk.finish())
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let entries =
-        std::fs::read_dir(dir).with_context(|| format!("could not list {}", dir.display()))?;
-    for entry in entries {
-        let path = entry?.path();
-        if path.is_dir() {
-            walk(&path, out)?;
-        } else if path.to_string_lossy().ends_with(".json.gz") {
-            out.push(path);
+/// Every file under `dir` that `keep` accepts, sorted. Symbolic links are
+/// followed, but each real (canonical) directory is entered once and each real
+/// file listed once, under the first path that reaches it in sorted order: a
+/// link loop such as `s1 -> .` neither recurses forever nor lists a file again.
+pub fn walk_files(dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Result<Vec<PathBuf>> {
+    let mut walk = Walk::default();
+    walk.dir(dir, keep)?;
+    Ok(walk.finish())
+}
+
+/// The state of one walk: the real paths already seen.
+#[derive(Default)]
+struct Walk {
+    dirs: BTreeSet<PathBuf>,
+    files: BTreeSet<PathBuf>,
+    out: Vec<PathBuf>,
+}
+
+impl Walk {
+    fn dir(&mut self, dir: &Path, keep: &dyn Fn(&Path) -> bool) -> Result<()> {
+        let real = std::fs::canonicalize(dir)
+            .with_context(|| format!("could not resolve {}", dir.display()))?;
+        if !self.dirs.insert(real) {
+            return Ok(());
         }
+        let mut paths = std::fs::read_dir(dir)
+            .with_context(|| format!("could not list {}", dir.display()))?
+            .map(|entry| entry.map(|e| e.path()))
+            .collect::<std::io::Result<Vec<_>>>()
+            .with_context(|| format!("could not list {}", dir.display()))?;
+        // Sorted, so which of several paths to one file is kept does not
+        // depend on the order the file system lists them in.
+        paths.sort();
+        for path in paths {
+            if path.is_dir() {
+                self.dir(&path, keep)?;
+            } else if keep(&path) {
+                self.file(path)?;
+            }
+        }
+        Ok(())
     }
-    Ok(())
+
+    fn file(&mut self, path: PathBuf) -> Result<()> {
+        let real = std::fs::canonicalize(&path)
+            .with_context(|| format!("could not resolve {}", path.display()))?;
+        if self.files.insert(real) {
+            self.out.push(path);
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> Vec<PathBuf> {
+        self.out.sort();
+        self.out
+    }
 }

@@ -32,6 +32,7 @@ fn base_run() -> &'static Path {
 /// A copy of the base run whose summary.json is edited by `edit`.
 fn modified(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> tempfile::TempDir {
     let dir = tempfile::Builder::new().prefix(name).tempdir().unwrap();
+    std::fs::copy(base_run().join("run.json"), dir.path().join("run.json")).unwrap();
     let text = std::fs::read_to_string(base_run().join("summary.json")).unwrap();
     let mut json: serde_json::Value = serde_json::from_str(&text).unwrap();
     edit(&mut json);
@@ -149,6 +150,74 @@ fn a_strategy_missing_in_new_is_a_breach() {
         "{}",
         stdout(&output)
     );
+}
+
+/// A copy of the base run whose run.json is edited by `edit`.
+fn other_run(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> tempfile::TempDir {
+    let dir = modified(name, |_| {});
+    let path = dir.path().join("run.json");
+    let mut json = common::read_json(&path);
+    edit(&mut json);
+    std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
+    dir
+}
+
+/// Issue 17: two runs of different suites (or tasks, agents, strategies)
+/// printed `no breach` and exited 0. They are refused with exit status 2,
+/// naming the field, both values and both run.json files.
+#[test]
+fn runs_of_different_suites_are_refused() {
+    type Edit = fn(&mut serde_json::Value);
+    let cases: [(&str, Edit, &str); 5] = [
+        ("suite", |j| j["suite"] = "corpus".into(), "\"smoke\" in"),
+        (
+            "agent",
+            |j| j["agent"] = "openai:gpt".into(),
+            "\"openai:gpt\" in",
+        ),
+        (
+            "strategies",
+            |j| j["strategies"] = serde_json::json!(["aria", "som"]),
+            "\"aria,som\" in",
+        ),
+        (
+            "tasks",
+            |j| {
+                j["tasks"].as_array_mut().unwrap().pop();
+            },
+            "in",
+        ),
+        (
+            "tasks",
+            |j| j["tasks"][0]["instruction"] = "Do something else".into(),
+            "\"Do something else\"",
+        ),
+    ];
+    for (field, edit, value) in cases {
+        let new = other_run(field, edit);
+        let output = diff(base_run(), new.path(), Some(GATE));
+        let err = stderr(&output);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{field}: {}{err}",
+            stdout(&output)
+        );
+        assert!(
+            err.contains(&format!("cannot diff runs that differ in `{field}`"))
+                && err.contains(value)
+                && err.contains(&new.path().join("run.json").display().to_string())
+                && err.contains(&base_run().join("run.json").display().to_string()),
+            "{field}: {err}"
+        );
+        assert!(!stdout(&output).contains("no breach"), "{field}");
+    }
+    // The same strategies in another order are the same run.
+    let reordered = other_run("order", |j| {
+        j["strategies"] = serde_json::json!(["flat", "aria"])
+    });
+    let output = diff(base_run(), reordered.path(), Some(GATE));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
 #[test]

@@ -187,3 +187,33 @@ fn bad_shard_is_named() {
         );
     }
 }
+
+/// Issue 17: shards of two splits (1/2 with 2/3) merged with only a warning
+/// and read as a complete run. They are refused, naming both folders and
+/// their schemes, and nothing is written.
+#[test]
+fn shards_of_different_schemes_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (half, third, merged) = (
+        dir.path().join("half"),
+        dir.path().join("third"),
+        dir.path().join("merged"),
+    );
+    run_smoke(&half, Some("1/2"));
+    run_smoke(&third, Some("2/3"));
+    let output = pagesnap(&[
+        "merge",
+        merged.to_str().unwrap(),
+        half.to_str().unwrap(),
+        third.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let expected = format!(
+        "cannot merge shards of different schemes: {} holds shard 1/2 (split in 2) and {} holds \
+         shard 2/3 (split in 3)",
+        half.display(),
+        third.display()
+    );
+    assert!(stderr(&output).contains(&expected), "{}", stderr(&output));
+    assert!(!merged.join("results.jsonl").exists());
+}

@@ -939,3 +939,110 @@ fn llm_judge_verdicts_and_agreement_with_the_rule_judge() {
         stderr(&bad)
     );
 }
+
+/// Cassette lines whose request asks the task judge ("Do these actions
+/// complete the task?"), and the others.
+fn split_task_judge_lines(cassette: &Path) -> (Vec<String>, Vec<String>) {
+    std::fs::read_to_string(cassette)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .partition(|line| line.contains("Do these actions complete the task?"))
+}
+
+/// Issue 17: on `--resume` the task judge's prompt lost the element names of
+/// the steps already done (`click [e10]` instead of `click [e10] button "Sign
+/// in"`), and a cassette miss in the judge was swallowed (`task_judge` null,
+/// exit 0). The names are recomputed for resumed steps, so a resumed replay
+/// asks exactly what the recorded run asked; a judge miss stops the run.
+#[test]
+fn resume_keeps_the_task_judges_element_names_and_a_judge_miss_stops_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write_suite(dir.path(), &["ok", "ok-two"]);
+    let server = Server::start();
+    let url = server.url();
+    let recorded = dir.path().join("recorded");
+    let args = [
+        "--agent",
+        "openai:test-model",
+        "--judge",
+        "llm:openai:judge-model",
+        "--strategy",
+        "aria",
+        "--jobs",
+        "1",
+        "--base-url",
+        url.as_str(),
+    ];
+    let mut record = args.to_vec();
+    record.extend(["--cassette", "record"]);
+    let output = pagesnap(&suite, &recorded, &record);
+    assert!(output.status.success(), "{}", stderr(&output));
+    server.stop();
+    let cassette = recorded.join("cassette.jsonl");
+    let (task_lines, _) = split_task_judge_lines(&cassette);
+    assert_eq!(task_lines.len(), 2, "one task verdict per task");
+    assert!(
+        task_lines
+            .iter()
+            .all(|l| l.contains(r#"1. click [e10] button \"Sign in\""#)),
+        "{task_lines:?}"
+    );
+
+    // The run cut after ok-two's first step, resumed from the cassette.
+    let resumed = dir.path().join("resumed");
+    std::fs::create_dir(&resumed).unwrap();
+    std::fs::copy(recorded.join("run.json"), resumed.join("run.json")).unwrap();
+    let kept: Vec<String> = std::fs::read_to_string(recorded.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .filter(|l| !(l.contains(r#""task":"ok-two""#) && l.contains(r#""step":2"#)))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_eq!(kept.len(), 2);
+    std::fs::write(resumed.join("results.jsonl"), kept.concat()).unwrap();
+    let mut replay = args.to_vec();
+    replay.extend([
+        "--cassette",
+        "replay",
+        "--cassette-file",
+        cassette.to_str().unwrap(),
+        "--resume",
+    ]);
+    let output = pagesnap(&suite, &resumed, &replay);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("resumed: 2 steps"),
+        "{}",
+        stderr(&output)
+    );
+    let ok_two = &rows(&resumed)[&("ok-two".to_owned(), "aria".to_owned(), 2)];
+    assert_eq!(ok_two["task_judge"], true, "{ok_two}");
+    assert_eq!(
+        std::fs::read_to_string(recorded.join("results.csv")).unwrap(),
+        std::fs::read_to_string(resumed.join("results.csv")).unwrap()
+    );
+
+    // A cassette without the task judge's exchanges: the miss is an error
+    // naming the judge, the cassette and the key, not a silent null.
+    let (_, others) = split_task_judge_lines(&cassette);
+    let partial = dir.path().join("partial.jsonl");
+    std::fs::write(&partial, others.join("\n") + "\n").unwrap();
+    let mut replay = args.to_vec();
+    replay.extend([
+        "--cassette",
+        "replay",
+        "--cassette-file",
+        partial.to_str().unwrap(),
+    ]);
+    let output = pagesnap(&suite, &dir.path().join("missed"), &replay);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "the LLM judge failed: cassette {} has no exchange for key",
+            partial.display()
+        )) && err.contains("(openai:judge-model)"),
+        "{err}"
+    );
+}

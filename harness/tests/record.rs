@@ -396,3 +396,170 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
         }
     }
 }
+
+/// Issue 17: a folder holding a link to itself (`s1 -> .`) made every folder
+/// walker recurse until the kernel refused (one recording counted 41 times;
+/// two such links never ended). Each real folder and file is visited once.
+#[test]
+fn a_symlink_loop_visits_each_real_file_once() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/login/initial.json.gz");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(&fixture, dir.path().join("a.json.gz")).unwrap();
+    std::fs::write(dir.path().join("page.html"), "<button>Go</button>").unwrap();
+    std::os::unix::fs::symlink(".", dir.path().join("s1")).unwrap();
+
+    let output = pagesnap()
+        .arg("validate")
+        .arg(dir.path())
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["recordings"], 1, "{report}");
+
+    let output = pagesnap().arg("inspect").arg(dir.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert_eq!(stdout.matches("url:").count(), 1, "{stdout}");
+
+    let out = tempfile::tempdir().unwrap();
+    let output = pagesnap()
+        .args(["record", "--each"])
+        .arg(dir.path())
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    let mut recorded = Vec::new();
+    collect(out.path(), &mut recorded);
+    assert_eq!(recorded, [out.path().join("page.json.gz")], "{stderr}");
+}
+
+/// Issue 17: `e.html` and `e.htm` in one `--each` folder were both recorded
+/// to `e.json.gz`, the second over the first. The collision is refused
+/// before anything is recorded, naming both inputs and the output.
+#[test]
+fn each_refuses_two_pages_with_one_output_name() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("e.html"), "<button>One</button>").unwrap();
+    std::fs::write(dir.path().join("e.htm"), "<button>Two</button>").unwrap();
+    std::fs::write(dir.path().join("f.html"), "<button>Three</button>").unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let output = pagesnap()
+        .args(["record", "--each"])
+        .arg(dir.path())
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let html = dir.path().join("e.html");
+    let htm = dir.path().join("e.htm");
+    let json = out.path().join("e.json.gz");
+    assert!(
+        stderr.contains(&format!(
+            "{} and {} would both be recorded to {}",
+            htm.display(),
+            html.display(),
+            json.display()
+        )),
+        "{stderr}"
+    );
+    let mut recorded = Vec::new();
+    collect(out.path(), &mut recorded);
+    assert!(recorded.is_empty(), "nothing recorded: {recorded:?}");
+}
+
+/// Issue 17: `validate --min-role 99` passed an empty folder, or a recording
+/// of a bare document, as `100.00% (0/0)`. Nothing compared fails any floor,
+/// saying so and where.
+#[test]
+fn validate_with_nothing_compared_fails_any_floor() {
+    use std::io::{Read, Write};
+
+    let empty = tempfile::tempdir().unwrap();
+    let bare_dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/login/initial.json.gz");
+    let mut json = Vec::new();
+    flate2::read::GzDecoder::new(&std::fs::read(&fixture).unwrap()[..])
+        .read_to_end(&mut json)
+        .unwrap();
+    let mut value: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    value["nodes"].as_array_mut().unwrap().truncate(1);
+    value["focused"] = serde_json::Value::Null;
+    let bare = bare_dir.path().join("bare.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&serde_json::to_vec(&value).unwrap()).unwrap();
+    std::fs::write(&bare, gz.finish().unwrap()).unwrap();
+
+    for (input, recordings) in [(empty.path(), 0), (bare.as_path(), 1)] {
+        let output = pagesnap()
+            .arg("validate")
+            .arg(input)
+            .args(["--min-role", "99"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{}: {stderr}",
+            input.display()
+        );
+        assert!(
+            stderr.contains(&format!(
+                "nothing was compared in {} ({recordings} recordings",
+                input.display()
+            )),
+            "{stderr}"
+        );
+        // Without a floor there is nothing to fail.
+        let output = pagesnap().arg("validate").arg(input).output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
+/// Issue 17: a gzip bomb (17 MB inflating to 4 GB) took `inspect` to 3.9 GB
+/// of memory. A recording may inflate to 512 MiB; inflating stops there
+/// with an error naming the file and the limit.
+#[test]
+fn a_gzip_bomb_is_refused_at_the_decoded_size_limit() {
+    use std::io::Write;
+
+    let dir = tempfile::tempdir().unwrap();
+    let bomb = dir.path().join("bomb.json.gz");
+    let mut gz = flate2::write::GzEncoder::new(
+        std::fs::File::create(&bomb).unwrap(),
+        flate2::Compression::fast(),
+    );
+    let zeros = vec![0u8; 1 << 20];
+    for _ in 0..600 {
+        gz.write_all(&zeros).unwrap();
+    }
+    gz.finish().unwrap();
+    assert!(std::fs::metadata(&bomb).unwrap().len() < 8 << 20);
+    for command in ["inspect", "validate"] {
+        let output = pagesnap().arg(command).arg(&bomb).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{}: inflates to more than 536870912 bytes, the most a recording may hold",
+                bomb.display()
+            )),
+            "{command}: {stderr}"
+        );
+    }
+}

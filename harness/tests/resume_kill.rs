@@ -103,3 +103,66 @@ fn sigkill_midway_then_resume_matches_an_uninterrupted_run() {
     assert_eq!(summary(&cut), summary(&whole));
     assert_eq!(results(&cut), results(&whole));
 }
+
+/// (task, strategy, step) of every line in results.jsonl.
+fn keys(out: &Path) -> Vec<(String, String, u64)> {
+    std::fs::read_to_string(out.join("results.jsonl"))
+        .expect("results.jsonl")
+        .lines()
+        .map(|line| {
+            let row: serde_json::Value = serde_json::from_str(line).expect("a row");
+            (
+                row["task"].as_str().expect("task").to_owned(),
+                row["strategy"].as_str().expect("strategy").to_owned(),
+                row["step"].as_u64().expect("step"),
+            )
+        })
+        .collect()
+}
+
+/// Issue 17: two `run --resume` into one --out both proceeded, appending the
+/// same steps twice. The second fails at once naming the folder; the lock
+/// goes with the process, so after a SIGKILL the folder can be resumed.
+#[test]
+fn a_second_run_into_a_folder_in_use_fails_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("busy");
+    let mut first = command(&out, true)
+        .env("PAGESNAP_STEP_DELAY_MS", "40")
+        .spawn()
+        .expect("pagesnap starts");
+    let started = Instant::now();
+    while lines(&out) < 5 {
+        if let Some(status) = first.try_wait().expect("poll child") {
+            panic!("the first run ended ({status}) too soon");
+        }
+        assert!(started.elapsed() < Duration::from_secs(120), "no rows");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let second_started = Instant::now();
+    let second = command(&out, true).output().expect("pagesnap runs");
+    let err = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{} is in use", out.display())),
+        "{err}"
+    );
+    assert!(
+        second_started.elapsed() < Duration::from_secs(10),
+        "refused at once"
+    );
+    assert!(
+        first.try_wait().expect("poll").is_none(),
+        "first still runs"
+    );
+
+    first.kill().expect("SIGKILL");
+    first.wait().expect("reaped");
+    run_to_end(&out, true);
+    let mut all = keys(&out);
+    let total = all.len();
+    all.sort();
+    all.dedup();
+    assert_eq!(all.len(), total, "every step once");
+    assert!(out.join("summary.json").exists());
+}

@@ -308,3 +308,182 @@ fn resume_refuses_a_folder_of_another_run() {
         results
     );
 }
+
+/// Issue 17: `--strategy flat,flat` ran the strategy twice and wrote two rows
+/// under one key. Every command that reads a strategy list refuses it, naming
+/// the duplicate, before anything runs.
+#[test]
+fn a_strategy_given_twice_is_refused() {
+    let out = tempfile::tempdir().unwrap();
+    let out = out.path().join("run");
+    let out = out.to_str().unwrap();
+    let commands: [&[&str]; 3] = [
+        &["run", "--suite", "suites/smoke.toml", "--out", out],
+        &["live", "--suite", "suites/miniwob.toml", "--out", out],
+        &["compare", "fixtures/login/initial.json.gz"],
+    ];
+    for command in commands {
+        let mut args = command.to_vec();
+        args.extend(["--strategy", "flat,aria,flat"]);
+        let output = pagesnap(&args);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains("strategy \"flat\" is given twice"),
+            "{command:?}: {}",
+            stderr(&output)
+        );
+        assert!(!Path::new(out).exists(), "{command:?} wrote {out}");
+    }
+}
+
+/// Issue 17: `run --resume` and `live --resume` into a folder another process
+/// holds fail at once, naming the folder, and leave it as it was.
+#[test]
+fn a_folder_locked_by_another_process_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("busy");
+    let held = pagesnap_harness::results::OutLock::acquire(&out).unwrap();
+    let out_arg = out.to_str().unwrap();
+    let commands: [&[&str]; 2] = [
+        &["run", "--suite", "suites/smoke.toml"],
+        &["live", "--suite", "suites/live-fixtures.toml"],
+    ];
+    for command in commands {
+        let mut args = command.to_vec();
+        args.extend(["--strategy", "flat", "--out", out_arg, "--resume"]);
+        let output = pagesnap(&args);
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        assert!(
+            stderr(&output).contains(&format!("{} is in use", out.display())),
+            "{command:?}: {}",
+            stderr(&output)
+        );
+        let mut left: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".pagesnap.lock"], "{command:?}");
+    }
+    drop(held);
+}
+
+/// A PNG whose header claims `width` × `height` px, followed by a few KB of
+/// compressed zeros: small on disk, huge once decoded.
+fn png_claiming(width: u32, height: u32) -> Vec<u8> {
+    use std::io::Write;
+
+    fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
+        out.extend_from_slice(&u32::try_from(data.len()).unwrap().to_be_bytes());
+        let mut crc = flate2::Crc::new();
+        crc.update(kind);
+        crc.update(data);
+        out.extend_from_slice(kind);
+        out.extend_from_slice(data);
+        out.extend_from_slice(&crc.sum().to_be_bytes());
+    }
+    let mut png = b"\x89PNG\r\n\x1a\n".to_vec();
+    let mut header = Vec::new();
+    header.extend_from_slice(&width.to_be_bytes());
+    header.extend_from_slice(&height.to_be_bytes());
+    // 8-bit RGB, deflate, adaptive filtering, no interlace.
+    header.extend_from_slice(&[8, 2, 0, 0, 0]);
+    chunk(&mut png, b"IHDR", &header);
+    let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+    zlib.write_all(&vec![0u8; 4 << 20]).unwrap();
+    chunk(&mut png, b"IDAT", &zlib.finish().unwrap());
+    chunk(&mut png, b"IEND", &[]);
+    png
+}
+
+/// Issue 17: a 4 KB PNG whose header claims 100000 × 100000 px beside a
+/// valid recording aborted the process in `som` (a 40 GB allocation), so
+/// `run` died before any report and `--resume` died again. The size is read
+/// from the header and refused; the step gets an error row, the run ends.
+#[test]
+fn a_screenshot_claiming_a_huge_size_is_an_error_row_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = dir.path().join("fixtures");
+    std::fs::create_dir_all(fixtures.join("login")).unwrap();
+    for (name, width, height) in [("huge", 100_000, 100_000), ("big", 20_000, 20_000)] {
+        std::fs::copy(
+            root().join("fixtures/login/initial.json.gz"),
+            fixtures.join(format!("login/{name}.json.gz")),
+        )
+        .unwrap();
+        std::fs::write(
+            fixtures.join(format!("login/{name}.png")),
+            png_claiming(width, height),
+        )
+        .unwrap();
+    }
+    assert!(
+        std::fs::metadata(fixtures.join("login/huge.png"))
+            .unwrap()
+            .len()
+            < 8192
+    );
+    let suite = dir.path().join("s.toml");
+    std::fs::write(
+        &suite,
+        "[suite]\nname = \"png\"\n\n\
+         [[task]]\nid = \"huge\"\ninstruction = \"Click Sign in\"\n\
+         [[task.step]]\nrecording = \"login/huge\"\nop = \"click\"\ntarget = { selector = \"#sign-in\" }\n\n\
+         [[task]]\nid = \"big\"\ninstruction = \"Click Sign in\"\n\
+         [[task.step]]\nrecording = \"login/big\"\nop = \"click\"\ntarget = { selector = \"#sign-in\" }\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let args = [
+        "run",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--fixtures",
+        fixtures.to_str().unwrap(),
+        "--strategy",
+        "som,flat",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ];
+    let output = pagesnap(&args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(out.join("summary.json").exists());
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(out.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows.len(), 4);
+    for row in &rows {
+        let error = row["error"].as_str().unwrap_or("");
+        if row["strategy"] == "som" {
+            let size = if row["task"] == "huge" {
+                "100000×100000"
+            } else {
+                "20000×20000"
+            };
+            assert!(
+                error.contains(&format!(
+                    "screenshot is {size} px, expected at most 16384 px"
+                )),
+                "{row}"
+            );
+        } else {
+            assert_eq!(error, "", "{row}");
+        }
+    }
+    // `snapshot` says the same, with a non-zero exit instead of an abort.
+    let output = pagesnap(&[
+        "snapshot",
+        fixtures.join("login/huge.json.gz").to_str().unwrap(),
+        "--strategy",
+        "som",
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("screenshot is 100000×100000 px"),
+        "{}",
+        stderr(&output)
+    );
+}

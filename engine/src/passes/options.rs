@@ -72,6 +72,17 @@ pub enum ObserveError {
         /// Strategy name.
         strategy: &'static str,
     },
+    /// The screenshot's header states a size that is not the recording's
+    /// viewport, or is past the cap (checked before any pixel is decoded).
+    #[error("screenshot is {width}×{height} px, expected {expected}")]
+    ScreenshotSize {
+        /// Width the PNG header states, px.
+        width: u32,
+        /// Height the PNG header states, px.
+        height: u32,
+        /// The size it should have had, and why.
+        expected: String,
+    },
     /// The screenshot could not be decoded or encoded.
     #[error("screenshot: {0}")]
     Image(String),

@@ -281,6 +281,28 @@ fn broken_tree_order_is_refused() {
     assert!(err.contains("focused"), "{err}");
 }
 
+/// Issue 17: a zero or negative viewport was accepted and strategies printed
+/// `0.0 pages below`. Decoding refuses it, naming the field and the value.
+#[test]
+fn a_viewport_without_area_or_scale_is_refused() {
+    for (field, value, shown) in [
+        ("width", serde_json::json!(0.0), "0"),
+        ("height", serde_json::json!(-720), "-720"),
+        ("device_scale_factor", serde_json::json!(0), "0"),
+        ("width", serde_json::json!(-0.5), "-0.5"),
+    ] {
+        let json = json_with(|v| v["viewport"][field] = value.clone());
+        let err = Recording::from_json_bytes(&json, "v.json").unwrap_err();
+        assert!(matches!(err, RecordingError::Field { .. }), "{err:?}");
+        assert_eq!(
+            err.to_string(),
+            format!("v.json: field `viewport.{field}`: must be a positive number, found {shown}")
+        );
+    }
+    let json = json_with(|v| v["viewport"]["device_scale_factor"] = 0.25.into());
+    assert!(Recording::from_json_bytes(&json, "v.json").is_ok());
+}
+
 #[test]
 fn not_json_at_all_is_a_clear_error() {
     let err = Recording::from_json_bytes(b"<html>", "page.json")

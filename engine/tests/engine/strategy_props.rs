@@ -10,17 +10,18 @@ use pagesnap_engine::strategy::{Options, STRATEGIES, Strategy as Observer};
 use pagesnap_engine::testing::RecordingBuilder;
 use proptest::prelude::*;
 
-/// A 64×36 white PNG, so `som` has a screenshot to draw on.
+/// A white PNG of the pages' 1280×720 viewport, so `som` has a screenshot
+/// to draw on (it refuses one of another size).
 fn tiny_png() -> Vec<u8> {
-    let page = RecordingBuilder::new().page();
-    let _ = page;
     let mut out = Vec::new();
     {
-        let mut encoder = png::Encoder::new(&mut out, 64, 36);
+        let mut encoder = png::Encoder::new(&mut out, 1280, 720);
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
         let mut writer = encoder.write_header().unwrap();
-        writer.write_image_data(&vec![255u8; 64 * 36 * 3]).unwrap();
+        writer
+            .write_image_data(&vec![255u8; 1280 * 720 * 3])
+            .unwrap();
     }
     out
 }

@@ -470,7 +470,7 @@ mod som {
 
     #[test]
     fn legend_marks_new_elements_and_states() {
-        let screenshot = white_png(64, 64);
+        let screenshot = white_png(1280, 720);
         let first = Page::from_html("<button>A</button>");
         let options = Options {
             screenshot: Some(&screenshot),

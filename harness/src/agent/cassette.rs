@@ -31,12 +31,22 @@
 //! - **replay**: answers from the file only; a request not in it is a
 //!   [`FaultKind::CassetteMiss`] naming the key and the file, which the LLM
 //!   agent turns into an error that stops the run.
+//!
+//! # One writer per file
+//!
+//! The agent and the LLM judge each wrap their backend in a cassette, often
+//! on the same file, and several workers call them at once. Every recording
+//! cassette on one file in this process shares one [`Tape`] — one open
+//! file, one map of entries, one lock — and each entry is appended whole,
+//! line and newline in a single `write_all` on an `O_APPEND` file. (Two
+//! handles each writing the line and then the newline interleaved into
+//! lines no reader could parse.)
 
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, Weak};
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
@@ -80,6 +90,12 @@ pub struct Cassette {
     label: String,
     /// The model; `None` when replaying.
     inner: Option<Box<dyn Backend>>,
+    tape: Arc<Tape>,
+}
+
+/// A cassette file and its entries, shared by every [`Cassette`] of this
+/// process that records to it (see the module documentation).
+struct Tape {
     path: PathBuf,
     state: Mutex<State>,
 }
@@ -90,31 +106,51 @@ struct State {
     file: Option<File>,
 }
 
-impl Cassette {
-    /// Records `inner`'s exchanges to `path` (kept entries of an existing file are reused).
-    pub fn record(inner: Box<dyn Backend>, path: &Path) -> Result<Cassette> {
-        let entries = if path.exists() {
-            load(path)?
-        } else {
-            BTreeMap::new()
-        };
+/// The recording tapes open in this process, by canonical path; a tape
+/// closes when its last cassette is dropped, and is reloaded from the file
+/// when opened again.
+static RECORDING: Mutex<BTreeMap<PathBuf, Weak<Tape>>> = Mutex::new(BTreeMap::new());
+
+impl Tape {
+    /// The tape recording to `path`: the one already open in this process,
+    /// or a new one holding the file's entries.
+    fn recording(path: &Path) -> Result<Arc<Tape>> {
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("could not create {}", parent.display()))?;
         }
+        let mut open = lock(&RECORDING);
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
             .with_context(|| format!("could not open cassette {}", path.display()))?;
+        let real = std::fs::canonicalize(path)
+            .with_context(|| format!("could not resolve cassette {}", path.display()))?;
+        if let Some(tape) = open.get(&real).and_then(Weak::upgrade) {
+            return Ok(tape);
+        }
+        let tape = Arc::new(Tape {
+            path: path.to_owned(),
+            state: Mutex::new(State {
+                entries: load(path)?,
+                file: Some(file),
+            }),
+        });
+        open.retain(|_, tape| tape.strong_count() > 0);
+        open.insert(real, Arc::downgrade(&tape));
+        Ok(tape)
+    }
+}
+
+impl Cassette {
+    /// Records `inner`'s exchanges to `path` (kept entries of an existing file
+    /// are reused), through the one tape this process keeps for that file.
+    pub fn record(inner: Box<dyn Backend>, path: &Path) -> Result<Cassette> {
         Ok(Cassette {
             label: inner.label(),
             inner: Some(inner),
-            path: path.to_owned(),
-            state: Mutex::new(State {
-                entries,
-                file: Some(file),
-            }),
+            tape: Tape::recording(path)?,
         })
     }
 
@@ -129,10 +165,12 @@ impl Cassette {
         Ok(Cassette {
             label: label.to_owned(),
             inner: None,
-            path: path.to_owned(),
-            state: Mutex::new(State {
-                entries: load(path)?,
-                file: None,
+            tape: Arc::new(Tape {
+                path: path.to_owned(),
+                state: Mutex::new(State {
+                    entries: load(path)?,
+                    file: None,
+                }),
             }),
         })
     }
@@ -145,7 +183,7 @@ impl Backend for Cassette {
 
     fn complete(&self, request: &ChatRequest) -> Result<ChatReply, CallError> {
         let key = key(&self.label, request);
-        if let Some(entry) = lock(&self.state).entries.get(&key) {
+        if let Some(entry) = lock(&self.tape.state).entries.get(&key) {
             return answer(entry);
         }
         let Some(inner) = &self.inner else {
@@ -153,7 +191,7 @@ impl Backend for Cassette {
                 kind: FaultKind::CassetteMiss,
                 message: format!(
                     "cassette {} has no exchange for key {key} ({})",
-                    self.path.display(),
+                    self.tape.path.display(),
                     self.label
                 ),
                 retries: 0,
@@ -173,24 +211,27 @@ impl Backend for Cassette {
                 latency_us: e.latency_us,
             }),
         };
-        let mut state = lock(&self.state);
+        let mut state = lock(&self.tape.state);
         // Another thread may have recorded the same request meanwhile: the
         // first one stays, so this run answers as its replay will.
         if let Some(first) = state.entries.get(&key) {
             return answer(first);
         }
         if let Some(file) = state.file.as_mut() {
+            // The whole line in one write: never half a line in the file.
             let written = serde_json::to_string(&entry)
                 .map_err(std::io::Error::other)
-                .and_then(|line| writeln!(file, "{line}"))
-                .and_then(|()| file.flush());
+                .and_then(|mut line| {
+                    line.push('\n');
+                    file.write_all(line.as_bytes())
+                });
             if let Err(err) = written {
                 // Not recording is a broken cassette: stop the run like a miss.
                 return Err(CallError {
                     kind: FaultKind::CassetteMiss,
                     message: format!(
                         "could not append to cassette {}: {err}",
-                        self.path.display()
+                        self.tape.path.display()
                     ),
                     retries: 0,
                     latency_us: 0,
@@ -221,7 +262,8 @@ fn answer(entry: &Entry) -> Result<ChatReply, CallError> {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // The map and file are updated in one critical section: never half-done.
+    // The map and file are updated in one critical section, and a panic
+    // cannot leave half a line: the state stays consistent when poisoned.
     mutex
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -352,6 +394,65 @@ mod tests {
         assert_eq!(
             other.complete(&request("a")).unwrap_err().kind,
             FaultKind::CassetteMiss
+        );
+    }
+
+    /// Answers every request with a long text, as a model judging a large
+    /// observation would; `label` tells the agent's backend from the judge's.
+    struct Echo(&'static str);
+
+    impl Backend for Echo {
+        fn label(&self) -> String {
+            self.0.into()
+        }
+        fn complete(&self, request: &ChatRequest) -> Result<ChatReply, CallError> {
+            let Part::Text { text } = &request.user[0] else {
+                unreachable!()
+            };
+            Ok(ChatReply {
+                text: text.repeat(4),
+                input_tokens: 1,
+                output_tokens: 1,
+                latency_us: 1,
+                retries: 0,
+            })
+        }
+    }
+
+    /// Issue 17: the agent and the judge recorded to one cassette through two
+    /// handles, and concurrent appends interleaved into unreadable lines
+    /// (`cassette.jsonl:159: not a cassette entry: trailing characters`).
+    #[test]
+    fn concurrent_agent_and_judge_writers_keep_every_line_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.jsonl");
+        let agent = Cassette::record(Box::new(Echo("openai:agent")), &path).unwrap();
+        let judge = Cassette::record(Box::new(Echo("openai:judge")), &path).unwrap();
+        let (threads, calls) = (8, 40);
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let (agent, judge) = (&agent, &judge);
+                scope.spawn(move || {
+                    for c in 0..calls {
+                        let text = format!("{t}-{c}-{}", "x".repeat(20_000));
+                        agent.complete(&request(&text)).unwrap();
+                        judge.complete(&request(&text)).unwrap();
+                    }
+                });
+            }
+        });
+        let entries = load(&path).unwrap();
+        assert_eq!(entries.len(), 2 * threads * calls);
+        let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+        assert_eq!(lines, 2 * threads * calls);
+        drop((agent, judge));
+        // Opened again once every cassette is gone: the file's entries answer.
+        let again = Cassette::record(Box::new(Echo("openai:agent")), &path).unwrap();
+        let text = format!("0-0-{}", "x".repeat(20_000));
+        again.complete(&request(&text)).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap().lines().count(),
+            lines
         );
     }
 }

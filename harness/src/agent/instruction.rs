@@ -222,15 +222,15 @@ fn clause_of(words: &[Word]) -> Clause {
     let mut value = None;
     let mut used = vec![false; words.len()];
     // `press Enter`, `hit Escape`: a key, not a control named "Enter".
-    if let Some(v) = verb_at.filter(|&v| matches!(words[v].bare().as_str(), "press" | "hit")) {
-        if let Some(key) = words.get(v + 1).and_then(|w| key_of(&w.bare())) {
-            return Clause {
-                op: Op::Press,
-                value: Some(key.to_owned()),
-                query: Vec::new(),
-                scroll_cue: false,
-            };
-        }
+    if let Some(v) = verb_at.filter(|&v| matches!(words[v].bare().as_str(), "press" | "hit"))
+        && let Some(key) = words.get(v + 1).and_then(|w| key_of(&w.bare()))
+    {
+        return Clause {
+            op: Op::Press,
+            value: Some(key.to_owned()),
+            query: Vec::new(),
+            scroll_cue: false,
+        };
     }
     if let Some(v) = verb_at {
         if PURE_VERBS.contains(&words[v].bare().as_str()) {

@@ -605,10 +605,10 @@ impl ChromiumSession {
 
     /// Types one character as a key press carrying its text (`\n` is Enter).
     async fn type_char(&self, c: char) -> Result<()> {
-        if c == '\n' {
-            if let Some(enter) = named_key("Enter") {
-                return self.key(enter).await;
-            }
+        if c == '\n'
+            && let Some(enter) = named_key("Enter")
+        {
+            return self.key(enter).await;
         }
         let text = c.to_string();
         let mut down = DispatchKeyEventParams::new(DispatchKeyEventType::KeyDown);

@@ -169,10 +169,10 @@ impl Chromium {
             .wait_loaded(options.timeout.saturating_sub(started.elapsed()))
             .await;
         if navigation.is_finished() {
-            if let Ok(Ok(response)) = navigation.await {
-                if let Some(error) = &response.result.error_text {
-                    bail!("loading {url} failed: {error}");
-                }
+            if let Ok(Ok(response)) = navigation.await
+                && let Some(error) = &response.result.error_text
+            {
+                bail!("loading {url} failed: {error}");
             }
         } else {
             navigation.abort();

@@ -19,6 +19,19 @@ pub struct Job {
     pub then: Vec<Action>,
 }
 
+impl Job {
+    /// The stem of every state the job writes: `out`, then `out.step<K>`
+    /// after each scripted step.
+    pub fn stems(&self) -> Vec<PathBuf> {
+        std::iter::once(self.out.clone())
+            .chain(
+                (1..=self.then.len())
+                    .map(|k| PathBuf::from(format!("{}.step{k}", self.out.display()))),
+            )
+            .collect()
+    }
+}
+
 /// One state written to the store.
 pub struct Written {
     /// The `.json.gz` written.
@@ -33,13 +46,13 @@ pub struct Written {
 /// screenshot: a recording without its screenshot is not complete).
 pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
     let mut session = chromium.open(&job.target, &job.options).await?;
-    let mut states = vec![(job.out.clone(), session.capture().await?)];
-    for (k, action) in job.then.iter().enumerate() {
+    let stems = job.stems();
+    let mut states = vec![(&stems[0], session.capture().await?)];
+    for ((k, action), stem) in job.then.iter().enumerate().zip(&stems[1..]) {
         session
             .apply(action)
             .await
             .with_context(|| format!("step {} of --then", k + 1))?;
-        let stem = PathBuf::from(format!("{}.step{}", job.out.display(), k + 1));
         states.push((stem, session.capture().await?));
     }
     states

@@ -60,9 +60,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         if page.contains("://") {
             pages.push(page.clone());
         } else if path.is_dir() {
-            let mut found = Vec::new();
-            super::record::collect_html(path, &mut found)?;
-            found.sort();
+            let found = super::record::collect_html(path)?;
             if found.is_empty() {
                 bail!("{page}: no .html files found");
             }

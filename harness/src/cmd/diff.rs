@@ -13,9 +13,10 @@ use crate::report::diff;
 /// Arguments of `pagesnap diff`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The base run folder (with summary.json), e.g. reports/baseline.
+    /// The base run folder (with summary.json and run.json), e.g. reports/baseline.
     base: PathBuf,
-    /// The new run folder (with summary.json).
+    /// The new run folder (with summary.json and run.json): the same suite, tasks, agent and
+    /// strategies as the base.
     new: PathBuf,
     /// Breach rules, comma-separated: METRIC<-Xpp, METRIC>+X%, METRIC<-X%, METRIC>+Xpp.
     /// Metrics: step_sr, task_sr, element_acc, target_recall, op_f1, invalid_rate,

@@ -12,10 +12,47 @@ pub fn strategy_named(name: &str) -> Result<&'static dyn Strategy> {
     Ok(found)
 }
 
-/// The strategies a comma-separated `--strategy` names, in its order (none: all).
+/// The strategies a comma-separated `--strategy` names, in its order (none:
+/// all). A name given twice is refused: results are keyed by strategy, so a
+/// repeat would produce two rows under one key.
 pub fn strategies_named(names: &[String]) -> Result<Vec<&'static dyn Strategy>> {
     if names.is_empty() {
         return Ok(STRATEGIES.to_vec());
     }
-    names.iter().map(|name| strategy_named(name)).collect()
+    let mut chosen: Vec<&'static dyn Strategy> = Vec::with_capacity(names.len());
+    for name in names {
+        let found = strategy_named(name)?;
+        if chosen.iter().any(|s| s.name() == found.name()) {
+            bail!(
+                "--strategy {}: strategy {:?} is given twice",
+                names.join(","),
+                found.name()
+            );
+        }
+        chosen.push(found);
+    }
+    Ok(chosen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &str) -> Vec<String> {
+        list.split(',').map(str::to_owned).collect()
+    }
+
+    /// Issue 17: `--strategy flat,flat` produced duplicate keyed rows.
+    #[test]
+    fn a_strategy_given_twice_is_refused() {
+        let err = strategies_named(&names("flat,aria,flat"))
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("--strategy flat,aria,flat: strategy \"flat\" is given twice")
+        );
+        let chosen = strategies_named(&names("aria,flat")).map(|v| v.len()).ok();
+        assert_eq!(chosen, Some(2));
+    }
 }

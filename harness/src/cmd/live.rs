@@ -80,6 +80,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     let suite = suite::live::load(&path)?;
+    // Held until the reports are written: nothing else writes into --out meanwhile.
+    let _lock = crate::results::OutLock::acquire(&args.out)?;
     let options = args.model.options(&args.out)?;
     agent::check_cassette(&args.agent, &args.judge, &options)?;
     let agent = agent::by_name(&args.agent, &options)?;

@@ -1,5 +1,6 @@
 //! `pagesnap record`: capture a page, a scripted sequence of states, a manifest of fixtures, or a folder of pages.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -138,7 +139,29 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .unwrap_or_default(),
         }]
     };
+    check_distinct_outputs(&jobs)?;
     capture::runtime()?.block_on(record_all(jobs, args.each.is_some(), args.network))
+}
+
+/// Refuses, before anything is recorded, two jobs that would write the same
+/// recording: `e.html` and `e.htm` in one `--each` folder both become
+/// `e.json.gz`, and the second would silently replace the first.
+fn check_distinct_outputs(jobs: &[Job]) -> Result<()> {
+    let mut writers: BTreeMap<PathBuf, &str> = BTreeMap::new();
+    for job in jobs {
+        for stem in job.stems() {
+            let (json, _) = crate::store::paths(&stem);
+            if let Some(first) = writers.insert(json.clone(), &job.target) {
+                bail!(
+                    "{first} and {} would both be recorded to {}; rename one of them \
+                     (nothing was recorded)",
+                    job.target,
+                    json.display()
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 async fn record_all(jobs: Vec<Job>, keep_going: bool, network: bool) -> Result<ExitCode> {
@@ -237,9 +260,7 @@ fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<
 }
 
 fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<Vec<Job>> {
-    let mut pages = Vec::new();
-    collect_html(dir, &mut pages)?;
-    pages.sort();
+    let pages = collect_html(dir)?;
     if pages.is_empty() {
         bail!("{}: no .html files found", dir.display());
     }
@@ -264,16 +285,9 @@ fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<V
         .collect())
 }
 
-pub(super) fn collect_html(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    for entry in
-        std::fs::read_dir(dir).with_context(|| format!("could not list {}", dir.display()))?
-    {
-        let path = entry?.path();
-        if path.is_dir() {
-            collect_html(&path, out)?;
-        } else if path.extension().is_some_and(|e| e == "html" || e == "htm") {
-            out.push(path);
-        }
-    }
-    Ok(())
+/// Every `.html`/`.htm` file under `dir`, sorted, each real file once.
+pub(super) fn collect_html(dir: &Path) -> Result<Vec<PathBuf>> {
+    crate::store::walk_files(dir, &|path| {
+        path.extension().is_some_and(|e| e == "html" || e == "htm")
+    })
 }

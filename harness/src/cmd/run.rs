@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::judge::llm::LlmJudge;
 use crate::report::metrics;
+use crate::results::OutLock;
 use crate::results::manifest::{self, Manifest, Shard};
 use crate::{agent, progress, replay, suite};
 
@@ -155,6 +156,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .recordings
         .clone()
         .unwrap_or_else(|| args.out.join("recordings"));
+    // Held until the reports are written: nothing else writes into --out meanwhile.
+    let _lock = OutLock::acquire(&args.out)?;
     let options = args.model.options(&args.out)?;
     agent::check_cassette(&args.agent, &args.judge, &options)?;
     let agent = agent::by_name(&args.agent, &options)?;

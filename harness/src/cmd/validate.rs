@@ -34,10 +34,10 @@ pub struct Args {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
-    /// Exit with status 1 when role agreement (percent) is below this.
+    /// Exit with status 1 when role agreement (percent) is below this, or nothing was compared.
     #[arg(long)]
     min_role: Option<f64>,
-    /// Exit with status 1 when name agreement (percent) is below this.
+    /// Exit with status 1 when name agreement (percent) is below this, or nothing was compared.
     #[arg(long)]
     min_name: Option<f64>,
     /// How many mismatch kinds to list.
@@ -96,6 +96,23 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_text(&report);
+    }
+    if report.compared == 0 && (args.min_role.is_some() || args.min_name.is_some()) {
+        // 0 of 0 is no agreement at all: a floor is a claim about compared
+        // elements, and an empty folder (or a recording of a bare document)
+        // must not pass it as 100%.
+        let inputs: Vec<String> = args
+            .recordings
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        eprintln!(
+            "validation below threshold: nothing was compared in {} ({} recordings, \
+             no element with an exposed AX node); --min-role/--min-name need compared elements",
+            inputs.join(", "),
+            report.recordings
+        );
+        return Ok(ExitCode::from(1));
     }
     let below = |min: Option<f64>, got: f64| min.is_some_and(|m| got < m);
     if below(args.min_role, report.role_pct) || below(args.min_name, report.name_pct) {

@@ -1,7 +1,7 @@
 //! The LLM judge: asks a model backend whether a step (or a whole task) succeeded and reads `{success, reason}` from its answer.
 
 use crate::agent::Action;
-use crate::agent::backend::{Backend, ChatRequest, Part};
+use crate::agent::backend::{Backend, ChatRequest, FaultKind, Part};
 
 /// System prompt of the per-step judgement.
 const STEP_PROMPT: &str = include_str!("../../prompts/judge_step.txt");
@@ -79,6 +79,15 @@ pub struct Verdict {
     pub output_tokens: usize,
 }
 
+/// A judge call that must stop the run rather than become a missing
+/// verdict: a cassette replay with no exchange for the request. (A provider
+/// fault after its retries is a verdict of `None` with the reason, as for
+/// the agent: a row, not a crash.) A swallowed miss would shrink the judged
+/// count while the run reported success.
+#[derive(Debug, thiserror::Error)]
+#[error("the LLM judge failed: {0}")]
+pub struct JudgeStop(String);
+
 /// A model asked to judge.
 pub struct LlmJudge {
     backend: Box<dyn Backend>,
@@ -91,7 +100,8 @@ impl LlmJudge {
     }
 
     /// Judges one step.
-    pub fn step(&self, input: &StepInput<'_>) -> Verdict {
+    /// Fails only when a cassette replay has no answer ([`JudgeStop`]).
+    pub fn step(&self, input: &StepInput<'_>) -> Result<Verdict, JudgeStop> {
         let mut text = format!(
             "Task: {}\n\nEarlier actions:\n{}\nObservation ({}):\n{}\n\nThe agent's action: {}\n",
             input.instruction,
@@ -105,7 +115,8 @@ impl LlmJudge {
     }
 
     /// Judges a whole task.
-    pub fn task(&self, input: &TaskInput<'_>) -> Verdict {
+    /// Fails only when a cassette replay has no answer ([`JudgeStop`]).
+    pub fn task(&self, input: &TaskInput<'_>) -> Result<Verdict, JudgeStop> {
         let mut text = format!("Task: {}\n\nActions, in order:\n", input.instruction);
         for (i, (action, element)) in input.actions.iter().enumerate() {
             text.push_str(&format!(
@@ -122,7 +133,8 @@ impl LlmJudge {
     }
 
     /// Judges one step of a live episode, seeing the page before and after it.
-    pub fn live_step(&self, input: &LiveStepInput<'_>) -> Verdict {
+    /// Fails only when a cassette replay has no answer ([`JudgeStop`]).
+    pub fn live_step(&self, input: &LiveStepInput<'_>) -> Result<Verdict, JudgeStop> {
         let text = format!(
             "Task: {}\n\nEarlier actions:\n{}\nObservation before the action ({}):\n{}\n\n\
              The agent's action: {} ({})\n\nObservation after the action:\n{}\n\n\
@@ -139,7 +151,8 @@ impl LlmJudge {
     }
 
     /// Judges a whole live episode from its trace and the final page.
-    pub fn live_task(&self, input: &LiveTaskInput<'_>) -> Verdict {
+    /// Fails only when a cassette replay has no answer ([`JudgeStop`]).
+    pub fn live_task(&self, input: &LiveTaskInput<'_>) -> Result<Verdict, JudgeStop> {
         let mut text = format!("Task: {}\n\nActions, in order:\n", input.instruction);
         for (i, (action, element, outcome)) in input.actions.iter().enumerate() {
             text.push_str(&format!(
@@ -159,7 +172,7 @@ impl LlmJudge {
         self.ask(TASK_PROMPT, text)
     }
 
-    fn ask(&self, system: &str, user: String) -> Verdict {
+    fn ask(&self, system: &str, user: String) -> Result<Verdict, JudgeStop> {
         let request = ChatRequest {
             system: system.to_owned(),
             user: vec![Part::Text { text: user }],
@@ -170,18 +183,19 @@ impl LlmJudge {
         match self.backend.complete(&request) {
             Ok(reply) => {
                 let (success, reason) = parse(&reply.text);
-                Verdict {
+                Ok(Verdict {
                     success,
                     reason,
                     input_tokens: reply.input_tokens,
                     output_tokens: reply.output_tokens,
-                }
+                })
             }
-            Err(err) => Verdict {
+            Err(err) if err.kind == FaultKind::CassetteMiss => Err(JudgeStop(err.message)),
+            Err(err) => Ok(Verdict {
                 success: None,
                 reason: format!("judge call failed: {err}"),
                 ..Verdict::default()
-            },
+            }),
         }
     }
 }

@@ -23,7 +23,7 @@ use super::page;
 use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
 use crate::capture::{Chromium, ChromiumSession, OpenOptions, Outcome, UserAction};
-use crate::judge::llm::{LiveStepInput, LiveTaskInput, LlmJudge};
+use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
 use crate::results::{Episode, StepLog};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
@@ -123,7 +123,7 @@ pub async fn run(browser: &Chromium, setting: &Setting<'_>, spec: &Spec<'_>) -> 
         Err(err) => Err(err),
     };
     if let Err(err) = result {
-        if err.downcast_ref::<AgentStop>().is_some() {
+        if err.downcast_ref::<AgentStop>().is_some() || err.downcast_ref::<JudgeStop>().is_some() {
             return Err(err);
         }
         episode.error = Some(format!("{err:#}"));
@@ -184,7 +184,7 @@ async fn drive(
                 step,
                 &live.observation.text,
                 episode,
-            );
+            )?;
         }
         let observation = &live.observation;
         let size = ObservationSize::of(observation);
@@ -329,7 +329,7 @@ async fn drive(
             step,
             &last.observation.text,
             episode,
-        );
+        )?;
     }
     let verdict = page::finish(session, setting.source, spec.task).await?;
     episode.reward = verdict.reward;
@@ -342,7 +342,7 @@ async fn drive(
             strategy: strategy.name(),
             actions: &trail,
             last: &last.observation.text,
-        });
+        })?;
         episode.judge = verdict.success;
         episode.judge_reason = Some(verdict.reason);
     }
@@ -356,8 +356,10 @@ fn judge_step(
     step: Pending,
     after: &str,
     episode: &mut Episode,
-) {
-    let Some(judge) = setting.judge else { return };
+) -> Result<(), JudgeStop> {
+    let Some(judge) = setting.judge else {
+        return Ok(());
+    };
     let verdict = judge.live_step(&LiveStepInput {
         instruction,
         strategy: strategy.name(),
@@ -367,11 +369,12 @@ fn judge_step(
         element: step.element,
         outcome: &step.outcome,
         after,
-    });
+    })?;
     if let Some(log) = episode.step_log.get_mut(step.log) {
         log.judge = verdict.success;
         log.judge_reason = Some(verdict.reason);
     }
+    Ok(())
 }
 
 /// Why an answer cannot become an action on the page.

@@ -52,7 +52,10 @@ pub fn run_unit(
         if let Some(row) = existing.get(&key) {
             if let Some(action) = row.action() {
                 history.push(action);
-                elements.push(None);
+                // The same observation as when the row was written (rendering
+                // is deterministic and `previous` is rebuilt the same way), so
+                // the element the task judge reads is the same too.
+                elements.push(observed.as_ref().ok().and_then(|o| element_of(o, row)));
             }
             previous = observed.ok();
             continue;
@@ -81,7 +84,7 @@ pub fn run_unit(
                         &observation,
                         &history,
                         &mut row,
-                    );
+                    )?;
                 }
                 if let Some(action) = row.action() {
                     history.push(action);
@@ -96,7 +99,7 @@ pub fn run_unit(
                     let verdict = judge.task(&TaskInput {
                         instruction: &task.instruction,
                         actions: &actions,
-                    });
+                    })?;
                     row.task_judge = verdict.success;
                 }
                 previous = Some(observation);
@@ -129,8 +132,10 @@ fn judge_with_llm(
     observation: &Observation,
     history: &[Action],
     row: &mut Row,
-) {
-    let Some(action) = row.action() else { return };
+) -> Result<()> {
+    let Some(action) = row.action() else {
+        return Ok(());
+    };
     let element = element_of(observation, row);
     let verdict = judge.step(&StepInput {
         instruction,
@@ -139,9 +144,10 @@ fn judge_with_llm(
         history,
         action: &action,
         element,
-    });
+    })?;
     row.judge = verdict.success;
     row.judge_reason = Some(verdict.reason);
+    Ok(())
 }
 
 /// Asks the agent about one observation and has the rule judge judge its

@@ -4,12 +4,16 @@
 //! figures in percent of the base value. `--fail-if` takes comma-separated
 //! rules `METRIC<-Xpp`, `METRIC>+X%`, … (the metric names are in
 //! [`METRICS`]); a strategy of BASE missing from NEW is always a breach.
+//! Two runs of another suite, task set, agent or set of strategies (per their
+//! `run.json`) are refused rather than compared.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
+
+use crate::results::manifest::{self, Manifest};
 
 /// Whether a metric is a rate in [0, 1] (deltas in pp) or an amount (deltas in %).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -227,15 +231,17 @@ fn parse_rule(text: &str) -> Result<Rule> {
     })
 }
 
-/// A run folder's summary.json.
+/// A run folder's summary.json, with the run.json that says what it covers.
 pub struct Summary {
     path: PathBuf,
+    dir: PathBuf,
+    manifest: Manifest,
     /// A live run's summary (`"kind": "live"`).
     live: bool,
     strategies: Vec<(String, Value)>,
 }
 
-/// Reads `<dir>/summary.json`; errors name the file and the field.
+/// Reads `<dir>/summary.json` and `<dir>/run.json`; errors name the file and the field.
 pub fn read_summary(dir: &Path) -> Result<Summary> {
     let path = dir.join("summary.json");
     let text = std::fs::read_to_string(&path)
@@ -259,11 +265,70 @@ pub fn read_summary(dir: &Path) -> Result<Summary> {
         strategies.push((name.to_owned(), s.clone()));
     }
     let live = json.get("kind").and_then(Value::as_str) == Some("live");
+    let manifest = Manifest::read(dir)?;
     Ok(Summary {
         path,
+        dir: dir.to_owned(),
+        manifest,
         live,
         strategies,
     })
+}
+
+/// Refuses two runs that did not run the same thing: another suite, task
+/// set (tasks or shard), agent or set of strategies. Their figures are not
+/// comparable, and a table of them would read as "no breach".
+fn check_same_run(base: &Summary, new: &Summary) -> Result<()> {
+    let (a, b) = (&base.manifest, &new.manifest);
+    let ids = |m: &Manifest| {
+        m.tasks
+            .iter()
+            .map(|t| t.id.as_str())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let strategies = |m: &Manifest| {
+        let mut names = m.strategies.clone();
+        names.sort();
+        names.join(",")
+    };
+    let shard = |m: &Manifest| {
+        m.shard
+            .map_or("the whole suite".to_owned(), |s| s.to_string())
+    };
+    let fields: [(&str, String, String); 5] = [
+        ("suite", a.suite.clone(), b.suite.clone()),
+        ("tasks", ids(a), ids(b)),
+        ("shard", shard(a), shard(b)),
+        ("agent", a.agent.clone(), b.agent.clone()),
+        ("strategies", strategies(a), strategies(b)),
+    ];
+    let base_file = base.dir.join(manifest::FILE);
+    let new_file = new.dir.join(manifest::FILE);
+    for (field, was, now) in fields {
+        if was != now {
+            bail!(
+                "cannot diff runs that differ in `{field}`: {was:?} in {} and {now:?} in {}; \
+                 diff compares two runs of the same suite, tasks, agent and strategies",
+                base_file.display(),
+                new_file.display()
+            );
+        }
+    }
+    if let Some((was, now)) = a.tasks.iter().zip(&b.tasks).find(|(x, y)| x != y) {
+        bail!(
+            "cannot diff runs that differ in `tasks`: task {:?} has instruction {:?} and {} steps \
+             in {} but {:?} and {} steps in {}",
+            was.id,
+            was.instruction,
+            was.steps,
+            base_file.display(),
+            now.instruction,
+            now.steps,
+            new_file.display()
+        );
+    }
+    Ok(())
 }
 
 fn value_of(summary: &Summary, strategy: &str, figures: &Value, metric: &Metric) -> Result<f64> {
@@ -350,6 +415,7 @@ pub fn compare(
             kind(new)
         );
     }
+    check_same_run(base, new)?;
     if let Some(rule) = rules.iter().find(|r| r.metric.live != base.live) {
         bail!(
             "--fail-if rule {rule}: {} is a metric of {}, and these are {}",

@@ -39,7 +39,10 @@ pub fn join(shards: &[PathBuf]) -> Result<Merged> {
     for dir in shards {
         let manifest = Manifest::read(dir)?;
         match &first {
-            Some((base, base_dir)) => manifest::check_compatible(base, base_dir, &manifest, dir)?,
+            Some((base, base_dir)) => {
+                manifest::check_compatible(base, base_dir, &manifest, dir)?;
+                check_same_scheme(base, base_dir, &manifest, dir)?;
+            }
             None => first = Some((manifest.clone(), dir)),
         }
         shards_seen.push(manifest.shard);
@@ -90,6 +93,40 @@ fn same_outcome(a: &Row, b: &Row) -> bool {
         ..r.clone()
     };
     strip(a) == strip(b)
+}
+
+/// Refuses shards of two splits (`1/2` with `2/3`, or a shard with a whole
+/// run): their tasks overlap and leave gaps no shard list can name, so the
+/// merged run would read as complete when it is not.
+fn check_same_scheme(
+    first: &Manifest,
+    first_dir: &Path,
+    other: &Manifest,
+    other_dir: &Path,
+) -> Result<()> {
+    let n = |m: &Manifest| m.shard.map_or(1, |s| s.n);
+    let same = match (first.shard, other.shard) {
+        (Some(a), Some(b)) => a.n == b.n,
+        (None, None) => true,
+        _ => false,
+    };
+    if !same {
+        let show = |m: &Manifest| {
+            m.shard
+                .map_or("the whole suite".to_owned(), |s| format!("shard {s}"))
+        };
+        bail!(
+            "cannot merge shards of different schemes: {} holds {} (split in {}) and {} holds {} \
+             (split in {}); merge the shards of one --shard K/N split",
+            first_dir.display(),
+            show(first),
+            n(first),
+            other_dir.display(),
+            show(other),
+            n(other)
+        );
+    }
+    Ok(())
 }
 
 /// Which shards are missing when the shards given do not cover the suite

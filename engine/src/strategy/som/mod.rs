@@ -3,6 +3,7 @@
 use super::Strategy;
 use super::shared::meta;
 mod canvas;
+pub mod size;
 mod tokens;
 
 pub use self::canvas::colour;
@@ -11,6 +12,7 @@ pub use self::tokens::{anthropic_tokens, gemini_tokens, openai_tokens};
 use self::canvas::{Canvas, Mark};
 use super::shared::text::{quote, truncate};
 use crate::analyze::{Analyzed, ModalKind};
+use crate::geom::Viewport;
 use crate::observation::{Image, ImageMeta, Observation};
 use crate::passes::budget::{self, Line};
 use crate::passes::{Context, ObserveError, Options, viewport};
@@ -54,7 +56,7 @@ impl Strategy for Som {
         let png = options
             .screenshot
             .ok_or(ObserveError::MissingScreenshot { strategy: "som" })?;
-        let mut canvas = decode(png)?;
+        let mut canvas = decode(png, &page.viewport)?;
         let refs: Vec<String> = ctx.targets.iter().map(|t| t.number.to_string()).collect();
         let mut meta = meta::meta(&ctx, self.name(), &options, &refs);
 
@@ -210,12 +212,16 @@ fn encode(canvas: &Canvas) -> Result<Vec<u8>, ObserveError> {
     Ok(out)
 }
 
-/// Decodes any PNG into 8-bit RGB (alpha composited over white).
-fn decode(png_bytes: &[u8]) -> Result<Canvas, ObserveError> {
+/// Decodes any PNG of `viewport`'s size (see [`size::check`]) into 8-bit RGB
+/// (alpha composited over white).
+fn decode(png_bytes: &[u8], viewport: &Viewport) -> Result<Canvas, ObserveError> {
     let image_error = |e: png::DecodingError| ObserveError::Image(e.to_string());
     let mut decoder = png::Decoder::new(std::io::Cursor::new(png_bytes));
     decoder.set_transformations(png::Transformations::normalize_to_color8());
     let mut reader = decoder.read_info().map_err(image_error)?;
+    // From the header alone, before the pixel buffer is allocated.
+    let header = reader.info();
+    size::check(header.width, header.height, viewport)?;
     let size = reader
         .output_buffer_size()
         .ok_or_else(|| ObserveError::Image("the image is too large".to_owned()))?;
