@@ -1,6 +1,8 @@
 //! The decisions shared by every strategy for one observation: which nodes get refs, which refs are new, what is in scope, what is secret.
 
-use std::cell::Cell;
+use std::borrow::Cow;
+use std::cell::{Cell, OnceCell};
+use std::collections::BTreeMap;
 
 use super::layers::layer_scope;
 use super::{ObserveError, Options, redact, refs};
@@ -40,6 +42,9 @@ pub struct Context<'p> {
     /// document order (the chain item contexts follow).
     heading_before: Vec<Option<NodeId>>,
     redactions: Cell<usize>,
+    /// Text nodes holding part of a secret that runs across nodes, as
+    /// redacted (see [`redact::joined_secrets`]); computed on first use.
+    joined: OnceCell<BTreeMap<NodeId, (String, usize)>>,
 }
 
 impl<'p> Context<'p> {
@@ -93,6 +98,7 @@ impl<'p> Context<'p> {
             secret,
             heading_before,
             redactions: Cell::new(0),
+            joined: OnceCell::new(),
         })
     }
 
@@ -155,6 +161,37 @@ impl<'p> Context<'p> {
         out.into_owned()
     }
 
+    /// A text node's text before per-text redaction: the page's, or, where
+    /// a secret runs across this node and its inline neighbours, the text
+    /// with that secret cut out (counted once, where it starts). Strategies
+    /// that print text node by node take text from here.
+    pub fn text_of(&self, id: NodeId, raw: &'p str) -> Cow<'p, str> {
+        if !self.redact {
+            return Cow::Borrowed(raw);
+        }
+        let joined = self
+            .joined
+            .get_or_init(|| redact::joined_secrets(self.page, self.analysis));
+        match joined.get(&id) {
+            Some((text, starts)) => {
+                self.redactions.set(self.redactions.get() + starts);
+                Cow::Owned(text.clone())
+            }
+            None => Cow::Borrowed(raw),
+        }
+    }
+
+    /// Code as shown (an inline `<script>`): quoted values assigned to
+    /// secret keys replaced by `[redacted]` (counted).
+    pub fn assignments<'t>(&self, code: &'t str) -> Cow<'t, str> {
+        if !self.redact {
+            return Cow::Borrowed(code);
+        }
+        let (out, n) = redact::redact_assignments(code);
+        self.redactions.set(self.redactions.get() + n);
+        out
+    }
+
     /// A node's current value as shown: `[redacted]` for secret fields.
     pub fn value(&self, id: NodeId) -> Option<String> {
         let value = self.analysis.states[id.index()].value.clone()?;
@@ -173,6 +210,19 @@ impl<'p> Context<'p> {
         let element = self.page.element(id)?;
         let value = element.attr(name)?;
         if name.eq_ignore_ascii_case("value") && self.is_secret(id) && !value.is_empty() {
+            self.redactions.set(self.redactions.get() + 1);
+            return Some(redact::REDACTED.to_owned());
+        }
+        // `<meta name="csrf-token" content="…">` and its kin.
+        if self.redact
+            && name.eq_ignore_ascii_case("content")
+            && element.is("meta")
+            && !value.is_empty()
+            && ["name", "property", "http-equiv", "itemprop"]
+                .iter()
+                .filter_map(|key| element.attr(key))
+                .any(redact::is_secret_meta_name)
+        {
             self.redactions.set(self.redactions.get() + 1);
             return Some(redact::REDACTED.to_owned());
         }

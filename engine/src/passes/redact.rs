@@ -1,10 +1,11 @@
 //! Redaction: secret fields (passwords, card numbers, tokens, SSNs) and secret-looking values never reach the model.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::analyze::Analysis;
-use crate::page::{Namespace, Page};
+use crate::page::{Namespace, Node, NodeId, Page};
 
 /// What replaces a secret.
 pub const REDACTED: &str = "[redacted]";
@@ -132,17 +133,36 @@ pub fn redact_text(text: &str) -> (String, usize) {
 /// always: one pass over the text, allocating only when it replaces. Words
 /// shorter than the shortest secret are stepped over byte by byte.
 pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
-    let bytes = text.as_bytes();
     let mut out: Option<String> = None;
     // `text[copied..]` is still to be copied into `out` once it exists.
     let mut copied = 0;
-    let mut count = 0;
-    let replace = |out: &mut Option<String>, copied: &mut usize, range: Range<usize>| {
+    let count = scan(text, &mut |range| {
         let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
-        out.push_str(&text[*copied..range.start]);
+        out.push_str(&text[copied..range.start]);
         out.push_str(REDACTED);
-        *copied = range.end;
-    };
+        copied = range.end;
+    });
+    match out {
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            (Cow::Owned(out), count)
+        }
+        None => (Cow::Borrowed(text), 0),
+    }
+}
+
+/// The byte ranges of `text` that [`redact`] replaces, in order.
+pub fn secret_ranges(text: &str) -> Vec<Range<usize>> {
+    let mut ranges = Vec::new();
+    scan(text, &mut |range| ranges.push(range));
+    ranges
+}
+
+/// The one pass behind [`redact`]: calls `found` with each secret's range,
+/// in order and disjoint; returns how many there were.
+fn scan(text: &str, found: &mut dyn FnMut(Range<usize>)) -> usize {
+    let bytes = text.as_bytes();
+    let mut count = 0;
     let mut at = 0;
     // The character before `at` in the text (`None` at the start).
     let mut before: Option<char> = None;
@@ -150,7 +170,7 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
         // IBANs span spaces too (`DE89 3704 0044 …`).
         if bytes[at].is_ascii_uppercase() && before.is_none_or(|c| !c.is_ascii_alphanumeric()) {
             if let Some(end) = iban_end(bytes, at) {
-                replace(&mut out, &mut copied, at..end);
+                found(at..end);
                 count += 1;
                 before = Some(char::from(bytes[end - 1]));
                 at = end;
@@ -166,7 +186,7 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
                 .next()
                 .is_none_or(|c| !c.is_ascii_alphanumeric());
             if boundary_after && run.len() >= MIN_DIGIT_RUN && (is_card(run) || is_ssn(run)) {
-                replace(&mut out, &mut copied, at..end);
+                found(at..end);
                 count += 1;
                 before = Some(char::from(bytes[end - 1]));
                 at = end;
@@ -184,11 +204,9 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
         if !c.is_whitespace() && before.is_none_or(char::is_whitespace) {
             let (end, digit) = token_end(text, at);
             if end - at >= MIN_SECRET {
-                let found = redact_token(text, at..end, &mut |range| {
-                    replace(&mut out, &mut copied, range)
-                });
-                if found > 0 {
-                    count += found;
+                let n = redact_token(text, at..end, found);
+                if n > 0 {
+                    count += n;
                     before = text[..end].chars().next_back();
                     at = end;
                     continue;
@@ -203,12 +221,180 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
         before = Some(c);
         at += c.len_utf8();
     }
-    match out {
-        Some(mut out) => {
-            out.push_str(&text[copied..]);
-            (Cow::Owned(out), count)
+    count
+}
+
+/// Secrets that run across text nodes: an API key split over two `<code>`
+/// elements, a card number in four `<span>`s. The texts of each run of
+/// inline content (text nodes under one block container, in document
+/// order) are joined as a reader sees them and scanned; a secret that spans
+/// more than one node is cut out of every node it touches, and `[redacted]`
+/// stands where it starts. Returns, per such node, its text so redacted and
+/// how many secrets start in it. Secrets inside one node are left to the
+/// per-text redaction every strategy already runs.
+pub fn joined_secrets(page: &Page, analysis: &Analysis) -> BTreeMap<NodeId, (String, usize)> {
+    let mut out = BTreeMap::new();
+    // Per node: the block box its inline content flows in (a document or
+    // shadow root bounds it too).
+    let mut container = vec![0usize; page.len()];
+    let mut group: Vec<(NodeId, &str)> = Vec::new();
+    let mut group_container = usize::MAX;
+    for id in page.ids() {
+        let i = id.index();
+        let parent = page.parent(id).map(|p| container[p.index()]);
+        container[i] = match page.node(id) {
+            Node::Element(_) if !analysis.dom.display(id).is_inline() => i,
+            Node::Element(_) | Node::Text(_) => parent.unwrap_or(i),
+            _ => i,
+        };
+        if let Node::Text(text) = page.node(id) {
+            if container[i] != group_container {
+                flush_joined(&group, &mut out);
+                group.clear();
+                group_container = container[i];
+            }
+            group.push((id, &text[..]));
         }
-        None => (Cow::Borrowed(text), 0),
+    }
+    flush_joined(&group, &mut out);
+    out
+}
+
+/// Tokens either side of a node boundary that a secret crossing it can
+/// span (a card's four groups, an IBAN's nine).
+const JOINED_REACH: usize = 9;
+
+/// [`joined_secrets`] for one run of inline texts. Only boundaries a secret
+/// could cross are looked at, and only the few tokens around each.
+fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, (String, usize)>) {
+    if group.len() < 2 {
+        return;
+    }
+    let mut joined = String::new();
+    let mut spans = Vec::with_capacity(group.len());
+    for (_, text) in group {
+        let start = joined.len();
+        joined.push_str(text);
+        spans.push(start..joined.len());
+    }
+    let bytes = joined.as_bytes();
+    let mut crossing: Vec<Range<usize>> = Vec::new();
+    for span in &spans[..spans.len() - 1] {
+        let at = span.end;
+        if at == 0 || at >= bytes.len() {
+            continue;
+        }
+        // Whitespace either side of the boundary: at most one byte in all
+        // (read from the bytes next to it: whitespace-only text nodes are
+        // common and long).
+        let ws = |i: usize| bytes.get(i).is_some_and(u8::is_ascii_whitespace);
+        let left = usize::from(ws(at - 1));
+        let right = usize::from(ws(at));
+        if left + right > 1 || (left == 1 && at >= 2 && ws(at - 2)) || (right == 1 && ws(at + 1)) {
+            continue;
+        }
+        // Just past the whitespace character at `i` (which may be wider
+        // than a byte: U+00A0).
+        let past = |i: usize| i + joined[i..].chars().next().map_or(1, char::len_utf8);
+        let word_start = |end: usize| {
+            joined[..end]
+                .rfind(|c: char| c.is_whitespace())
+                .map_or(0, past)
+        };
+        let word_end = |start: usize| {
+            joined[start..]
+                .find(|c: char| c.is_whitespace())
+                .map_or(bytes.len(), |i| start + i)
+        };
+        let (token_start, token_end) = (word_start(at - left), word_end(at + right));
+        let window = if left + right == 0 && token_end - token_start >= MIN_SECRET {
+            // A token split between nodes (`sk-proj-` + `4f9a…`).
+            token_start..token_end
+        } else {
+            // Digit groups a space apart (cards, IBANs, SSNs): the run of
+            // such groups around the boundary.
+            let group = |word: &str| {
+                !word.is_empty()
+                    && word.bytes().all(|b| {
+                        b.is_ascii_digit() || b.is_ascii_uppercase() || b == b'-' || b == b'.'
+                    })
+            };
+            if !(group(&joined[token_start..at - left]) && group(&joined[at + right..token_end])) {
+                continue;
+            }
+            let mut start = token_start;
+            for _ in 0..JOINED_REACH {
+                let Some(before) = start.checked_sub(1).filter(|&i| bytes[i] == b' ') else {
+                    break;
+                };
+                let previous = word_start(before);
+                if !group(&joined[previous..before]) {
+                    break;
+                }
+                start = previous;
+            }
+            let mut end = token_end;
+            for _ in 0..JOINED_REACH {
+                if bytes.get(end) != Some(&b' ') {
+                    break;
+                }
+                let next = word_end(end + 1);
+                if !group(&joined[end + 1..next]) {
+                    break;
+                }
+                end = next;
+            }
+            if end - start < MIN_DIGIT_RUN {
+                continue;
+            }
+            start..end
+        };
+        let (start, end) = (window.start, window.end);
+        let node_of = |i: usize| spans.partition_point(|span| span.end <= i);
+        crossing.extend(
+            secret_ranges(&joined[start..end])
+                .into_iter()
+                .map(|r| r.start + start..r.end + start)
+                .filter(|r| node_of(r.start) != node_of(r.end - 1)),
+        );
+    }
+    if crossing.is_empty() {
+        return;
+    }
+    crossing.sort_by_key(|r| (r.start, r.end));
+    crossing.dedup_by(|later, earlier| {
+        // Windows overlap: keep one of each secret, the widest.
+        if later.start < earlier.end {
+            earlier.end = earlier.end.max(later.end);
+            true
+        } else {
+            false
+        }
+    });
+    for (k, span) in spans.iter().enumerate() {
+        let first = crossing.partition_point(|r| r.end <= span.start);
+        let touching = crossing[first..]
+            .iter()
+            .take_while(|r| r.start < span.end)
+            .collect::<Vec<_>>();
+        if touching.is_empty() {
+            continue;
+        }
+        let mut text = String::new();
+        let mut starts = 0;
+        let mut pos = span.start;
+        for r in touching {
+            if r.start > pos {
+                text.push_str(&joined[pos..r.start]);
+            }
+            if r.start >= span.start {
+                text.push_str(REDACTED);
+                starts += 1;
+            }
+            pos = r.end.min(span.end);
+        }
+        text.push_str(&joined[pos..span.end]);
+        out.insert(group[k].0, (text, starts));
     }
 }
 
@@ -298,6 +484,92 @@ fn redact_token(text: &str, token: Range<usize>, replace: &mut dyn FnMut(Range<u
         }
     }
     found
+}
+
+/// Quoted values assigned to secret keys in code (`password = "…"`,
+/// `"apiKey": '…'`, `token:\`…\``): what an inline `<script>` holds. The
+/// key is a whole word (any case, `_`/`-` kept), then optional closing
+/// quote, `=` or `:`, and a quoted value, which is replaced. Returns the
+/// text and how many values were.
+pub fn redact_assignments(text: &str) -> (Cow<'_, str>, usize) {
+    let bytes = text.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let quote = |b: u8| matches!(b, b'"' | b'\'' | b'`');
+    let blank = |b: u8| b == b' ' || b == b'\t';
+    let mut out: Option<String> = None;
+    let mut copied = 0;
+    let mut count = 0;
+    let mut from = 0;
+    // From each `=` or `:`, back to the key and on to the quoted value.
+    while let Some(found) = bytes[from..].iter().position(|&b| b == b'=' || b == b':') {
+        let op = from + found;
+        from = op + 1;
+        let mut k = op;
+        while k > 0 && blank(bytes[k - 1]) {
+            k -= 1;
+        }
+        if k > 0 && quote(bytes[k - 1]) {
+            k -= 1;
+        }
+        let key_end = k;
+        while k > 0 && word(bytes[k - 1]) {
+            k -= 1;
+        }
+        let key = &bytes[k..key_end];
+        // Secret words end the key (`dbPassword`, `stripe_secret`); they end
+        // in d, t, y or n, which rules out most keys at once.
+        let last = key.last().map(u8::to_ascii_lowercase);
+        let secret = matches!(last, Some(b'd' | b't' | b'y' | b'n'))
+            && [
+                "password", "passwd", "pwd", "secret", "apikey", "api_key", "api-key", "token",
+            ]
+            .iter()
+            .any(|w| {
+                key.len() >= w.len()
+                    && key[key.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
+            });
+        if !secret {
+            continue;
+        }
+        let mut j = op + 1;
+        while j < bytes.len() && blank(bytes[j]) {
+            j += 1;
+        }
+        let Some(&open) = bytes.get(j).filter(|&&b| quote(b)) else {
+            continue;
+        };
+        let value_start = j + 1;
+        let Some(len) = text[value_start..].find(char::from(open)) else {
+            continue;
+        };
+        let value_end = value_start + len;
+        if len > 0 && value_start >= copied {
+            let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            out.push_str(&text[copied..value_start]);
+            out.push_str(REDACTED);
+            copied = value_end;
+            count += 1;
+        }
+        from = value_end + 1;
+    }
+    match out {
+        Some(mut out) => {
+            out.push_str(&text[copied..]);
+            (Cow::Owned(out), count)
+        }
+        None => (Cow::Borrowed(text), 0),
+    }
+}
+
+/// A `<meta>` name whose content is a credential: CSRF/XSRF tokens,
+/// nonces, API keys, secrets.
+pub fn is_secret_meta_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    [
+        "csrf", "xsrf", "token", "nonce", "secret", "api-key", "api_key", "apikey",
+    ]
+    .iter()
+    .any(|word| name.contains(word))
 }
 
 /// Keys whose value is a secret whatever it looks like.

@@ -125,8 +125,10 @@ fn serialize(ctx: &Context<'_>, out: &mut Markup) {
                     .is_some_and(|p| {
                         p.ns == Namespace::Html && RAW_TEXT.contains(&p.name.as_str())
                     });
-                let shown = ctx.text(text);
+                let shown = ctx.text(&ctx.text_of(id, text));
                 if raw {
+                    // Scripts assign secrets in code (`password = "…"`).
+                    let shown = ctx.assignments(&shown);
                     out.text.push_str(&shown);
                 } else {
                     escape_text(&shown, &mut out.text);

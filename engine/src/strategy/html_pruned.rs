@@ -227,6 +227,7 @@ fn render(ctx: &Context<'_>, actions: &[Act], out: &mut Markup) {
             }
             (Act::Unwrap, _) => continue,
             (Act::Keep, Node::Text(text)) => {
+                let text = ctx.text_of(id, text);
                 let shown = ctx.text(&text.split_whitespace().collect::<Vec<_>>().join(" "));
                 if last_text {
                     out.text.push(' ');

@@ -267,3 +267,31 @@ fn registry_lists_every_strategy_once() {
     }
     assert!(pagesnap_engine::strategy::by_name("nope").is_none());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Text split over inline elements at arbitrary points, wide whitespace
+    /// included: the joined-text redaction never panics on a character
+    /// boundary, and a card number split anywhere never appears whole.
+    #[test]
+    fn joined_redaction_survives_any_split(
+        pieces in proptest::collection::vec("[a-zA-Z0-9 \u{a0}\u{3000}é.-]{0,12}", 1..12),
+        cut in 0usize..20,
+    ) {
+        let card = " 4111111111111111 ";
+        let (head, tail) = card.split_at(cut.min(card.len()));
+        let mut html = String::from("<p>");
+        for piece in &pieces {
+            html.push_str(&format!("<span>{piece}</span>"));
+        }
+        html.push_str(&format!("<b>{head}</b><i>{tail}</i></p>"));
+        let page = Page::from_html(&html);
+        let analyzed = Analyzed::new(page);
+        for name in ["aria", "html", "html-pruned", "flat"] {
+            let strategy = pagesnap_engine::strategy::by_name(name).unwrap();
+            let obs = strategy.observe(&analyzed, &Options::default()).unwrap();
+            prop_assert!(!obs.text.contains("4111111111111111"), "{}: {}", name, obs.text);
+        }
+    }
+}

@@ -847,3 +847,78 @@ fn the_som_mask_covers_glyphs_overhanging_their_text_box() {
     // Well away from the box, the page is untouched.
     assert_eq!(pixel(&image, 300, 140), [255, 255, 255]);
 }
+
+#[test]
+fn secrets_split_across_inline_elements_never_appear() {
+    // As a reader sees it, each line holds one secret; node by node, none.
+    let page = Page::from_html(
+        r#"<html><body><main>
+        <p>Your key: <code>sk-proj-</code><code>4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c</code> (keep it safe)</p>
+        <p>Card <span>4111</span> <span>1111</span> <span>1111</span> <span>1111</span> on file.</p>
+        <p>Account <b>DE89</b> 3704 0044 <i>0532 0130 00</i>.</p>
+        <p>Split <a href="/x">wo</a>rds stay as they are.</p>
+        </main></body></html>"#,
+    );
+    let screenshot = white_png(1280, 720);
+    let options = Options {
+        screenshot: Some(&screenshot),
+        full_page: Some(true),
+        ..Options::default()
+    };
+    for strategy in STRATEGIES {
+        let name = strategy.name();
+        let obs = observe(name, &page, &options);
+        if name == "som" {
+            continue;
+        }
+        for piece in ["4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c", "0532 0130 00"] {
+            assert!(
+                !obs.text.contains(piece),
+                "{name} leaks {piece}:\n{}",
+                obs.text
+            );
+        }
+        // The card's digits are gone from its line, whatever the markup.
+        let card_line: String = obs
+            .text
+            .lines()
+            .skip_while(|l| !l.contains("Card"))
+            .take(6)
+            .collect();
+        assert!(
+            card_line.matches("1111").count() < 2,
+            "{name} leaks the card:\n{}",
+            obs.text
+        );
+        assert!(obs.text.contains("keep it safe"), "{name}:\n{}", obs.text);
+        assert!(
+            obs.meta.counts.redacted >= 3,
+            "{name}: {:?}",
+            obs.meta.counts
+        );
+    }
+}
+
+#[test]
+fn html_keeps_no_secret_assigned_in_a_script_or_held_in_a_meta_token() {
+    let page = Page::from_html(
+        r#"<html><head><meta name="csrf-token" content="q7Hk2pLm9xZ">
+        <meta name="description" content="A shop">
+        <script>var config = { dbPassword: "hunter2!", "apiKey" : 'AbCdEf12', user: "bob" };
+        const token=`tok-5566`;</script></head>
+        <body><p>Hello</p></body></html>"#,
+    );
+    let obs = observe("html", &page, &Options::default());
+    for secret in ["q7Hk2pLm9xZ", "hunter2!", "AbCdEf12", "tok-5566"] {
+        assert!(
+            !obs.text.contains(secret),
+            "html leaks {secret}:\n{}",
+            obs.text
+        );
+    }
+    // What is not a secret stays, script and all.
+    for kept in ["A shop", "user: \"bob\"", "dbPassword: \"[redacted]\""] {
+        assert!(obs.text.contains(kept), "{kept}:\n{}", obs.text);
+    }
+    assert!(obs.meta.counts.redacted >= 4, "{:?}", obs.meta.counts);
+}

@@ -223,7 +223,7 @@ pub(super) fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
                         push_text(
                             &mut tree,
                             &open,
-                            Cow::Borrowed(text),
+                            ctx.text_of(id, text),
                             visibility.in_viewport,
                         );
                     }
