@@ -31,3 +31,4 @@ pub mod results;
 pub mod store;
 pub mod suite;
 pub mod tokens;
+pub mod variant;

@@ -11,6 +11,7 @@ use pagesnap_harness::observe;
 use pagesnap_harness::progress::Mode;
 use pagesnap_harness::replay::{Config, run};
 use pagesnap_harness::suite;
+use pagesnap_harness::variant::{Defaults, Variant};
 
 #[test]
 fn each_recording_is_analysed_once_for_every_strategy() {
@@ -32,7 +33,10 @@ fn each_recording_is_analysed_once_for_every_strategy() {
     let out = tempfile::tempdir().unwrap();
     let outcome = run(&Config {
         suite: &suite,
-        strategies: STRATEGIES.to_vec(),
+        strategies: STRATEGIES
+            .iter()
+            .map(|&s| Variant::plain(s, Defaults::default()))
+            .collect(),
         agent: &Baseline,
         out: out.path().join("run"),
         resume: false,

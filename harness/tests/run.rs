@@ -487,3 +487,141 @@ fn a_screenshot_claiming_a_huge_size_is_an_error_row_not_an_abort() {
         stderr(&output)
     );
 }
+
+/// Issue 18: a budget sweep is one run. Each `strategy@budget` (and
+/// `@viewport`) is its own variant: rows, summary, `run.json` and the
+/// accuracy-vs-tokens chart name it, and a smaller budget shows fewer tokens.
+#[test]
+fn a_budget_sweep_is_one_run_with_one_row_and_one_point_per_variant() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let out = dir.path().join("sweep");
+    let output = pagesnap(&[
+        "run",
+        "--suite",
+        "suites/smoke.toml",
+        "--strategy",
+        "aria@150,aria@600,aria,flat@viewport",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let names = ["aria@150", "aria@600", "aria", "flat@viewport"];
+    let summary = read_json(&out.join("summary.json"));
+    let strategies = summary["strategies"].as_array().expect("strategies");
+    let got: Vec<&str> = strategies
+        .iter()
+        .map(|s| s["strategy"].as_str().expect("name"))
+        .collect();
+    assert_eq!(got, names);
+    let tokens: Vec<f64> = strategies
+        .iter()
+        .map(|s| s["mean_input_tokens"].as_f64().expect("tokens"))
+        .collect();
+    assert!(
+        tokens[0] < tokens[1] && tokens[1] < tokens[2],
+        "budgets must cut tokens: {tokens:?}"
+    );
+    let csv = std::fs::read_to_string(out.join("results.csv")).expect("csv");
+    for name in names {
+        assert!(csv.contains(&format!(",{name},")), "{name} rows");
+    }
+    let manifest = read_json(&out.join("run.json"));
+    assert_eq!(manifest["variants"][0]["strategy"], "aria");
+    assert_eq!(manifest["variants"][0]["max_tokens"], 150);
+    assert_eq!(manifest["variants"][3]["full_page"], false);
+    let html = std::fs::read_to_string(out.join("report.html")).expect("html");
+    let chart = &html[html.find("id=\"chart-pareto\"").expect("chart")..];
+    let chart = &chart[..chart.find("</svg>").expect("end of chart")];
+    assert_eq!(chart.matches("<g class=\"strategy\">").count(), names.len());
+    for name in names {
+        assert!(chart.contains(&format!("<title>{name}: ")), "{name} point");
+    }
+
+    // Run-wide settings name the variants they make; a modifier wins.
+    let out2 = dir.path().join("flags");
+    let output = pagesnap(&[
+        "run",
+        "--suite",
+        "suites/smoke.toml",
+        "--strategy",
+        "flat,aria@900",
+        "--max-tokens",
+        "400",
+        "--viewport-only",
+        "--out",
+        out2.to_str().expect("utf-8 path"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let manifest = read_json(&out2.join("run.json"));
+    assert_eq!(
+        manifest["strategies"],
+        serde_json::json!(["flat@400@viewport", "aria@900@viewport"])
+    );
+
+    // Bad modifiers and a variant named twice are refused before anything runs.
+    for (spec, says) in [
+        ("aria@0", "must be a positive number"),
+        ("aria@huge", "unknown modifier"),
+        ("aria@2000,aria@2000", "given twice"),
+    ] {
+        let bad = dir.path().join("bad");
+        let output = pagesnap(&[
+            "run",
+            "--suite",
+            "suites/smoke.toml",
+            "--strategy",
+            spec,
+            "--out",
+            bad.to_str().expect("utf-8 path"),
+        ]);
+        assert!(!output.status.success(), "{spec}");
+        assert!(
+            stderr(&output).contains(says),
+            "{spec}: {}",
+            stderr(&output)
+        );
+        assert!(!bad.join("results.jsonl").exists(), "{spec}");
+    }
+}
+
+/// `[suite] max_tokens` and `full_page` set every variant the run does not
+/// set otherwise; run flags override the suite.
+#[test]
+fn suite_settings_are_the_default_observation_settings() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("budget.toml");
+    std::fs::write(
+        &path,
+        "[suite]\nname = \"budget\"\nmax_tokens = 250\nfull_page = true\n\n[[task]]\nid = \"ok\"\n\
+         instruction = \"Click Sign in\"\n[[task.step]]\nrecording = \"login/initial\"\nop = \"click\"\n\
+         target = { selector = \"#sign-in\" }\n",
+    )
+    .expect("write suite");
+    let fixtures = root().join("fixtures");
+    let run = |extra: &[&str], out: &str| {
+        let out = dir.path().join(out);
+        let mut args = vec![
+            "run",
+            "--suite",
+            path.to_str().expect("utf-8 path"),
+            "--fixtures",
+            fixtures.to_str().expect("utf-8 path"),
+            "--strategy",
+            "aria,flat@viewport",
+            "--out",
+            out.to_str().expect("utf-8 path"),
+        ];
+        args.extend_from_slice(extra);
+        let output = pagesnap(&args);
+        assert!(output.status.success(), "{}", stderr(&output));
+        read_json(&out.join("run.json"))["strategies"].clone()
+    };
+    assert_eq!(
+        run(&[], "suite"),
+        serde_json::json!(["aria@250@full", "flat@250@viewport"])
+    );
+    assert_eq!(
+        run(&["--max-tokens", "900"], "flag"),
+        serde_json::json!(["aria@900@full", "flat@900@viewport"])
+    );
+}

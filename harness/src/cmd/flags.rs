@@ -3,6 +3,8 @@
 use anyhow::{Result, bail};
 use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 
+use crate::variant::{Defaults, Variant};
+
 /// The strategy `--strategy NAME` names; the error lists the known ones.
 pub fn strategy_named(name: &str) -> Result<&'static dyn Strategy> {
     let Some(found) = strategy::by_name(name) else {
@@ -30,6 +32,31 @@ pub fn strategies_named(names: &[String]) -> Result<Vec<&'static dyn Strategy>> 
             );
         }
         chosen.push(found);
+    }
+    Ok(chosen)
+}
+
+/// The variants a comma-separated `--strategy` names (`aria@2000,flat`), in
+/// its order (none: every strategy under `defaults`). A name given twice is
+/// refused, as for [`strategies_named`].
+pub fn variants_named(names: &[String], defaults: Defaults) -> Result<Vec<Variant>> {
+    if names.is_empty() {
+        return Ok(STRATEGIES
+            .iter()
+            .map(|&s| Variant::plain(s, defaults))
+            .collect());
+    }
+    let mut chosen: Vec<Variant> = Vec::with_capacity(names.len());
+    for name in names {
+        let variant = Variant::parse(name, defaults, strategy_named)?;
+        if chosen.iter().any(|v| v.name() == variant.name()) {
+            bail!(
+                "--strategy {}: strategy {:?} is given twice",
+                names.join(","),
+                variant.name()
+            );
+        }
+        chosen.push(variant);
     }
     Ok(chosen)
 }

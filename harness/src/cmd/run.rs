@@ -9,6 +9,7 @@ use crate::judge::llm::LlmJudge;
 use crate::report::metrics;
 use crate::results::OutLock;
 use crate::results::manifest::{self, Manifest, Shard};
+use crate::variant::{Defaults, Variant};
 use crate::{agent, progress, replay, suite};
 
 /// Arguments of `pagesnap run`.
@@ -51,6 +52,17 @@ pub struct Args {
     /// reused from by later runs (default: `recordings/` in --out).
     #[arg(long)]
     recordings: Option<PathBuf>,
+    /// Token budget of every observation (overrides the suite's `[suite] max_tokens`; a
+    /// strategy's own `@N`, as in `--strategy aria@2000,aria@8000`, overrides both).
+    #[arg(long, value_name = "N")]
+    max_tokens: Option<usize>,
+    /// Observe only the viewport (overrides the suite's `[suite] full_page`; `@viewport`/`@full` on
+    /// a strategy override both).
+    #[arg(long, conflicts_with = "full_page")]
+    viewport_only: bool,
+    /// Observe the whole page.
+    #[arg(long)]
+    full_page: bool,
     /// No progress display on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -133,9 +145,11 @@ pub(super) fn judge_named(spec: &str, options: &agent::AgentOptions) -> Result<O
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let strategies = super::flags::strategies_named(&args.strategy)?;
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
+    }
+    if args.max_tokens == Some(0) {
+        bail!("--max-tokens must be a positive number");
     }
     let mut path = args.suite.clone();
     if !path.exists() && path.extension().is_none() {
@@ -148,6 +162,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
             path.display()
         );
     }
+    let flags = Defaults {
+        max_tokens: args.max_tokens,
+        full_page: match (args.viewport_only, args.full_page) {
+            (true, _) => Some(false),
+            (_, true) => Some(true),
+            _ => None,
+        },
+    };
+    let defaults = flags.or(suite::observe_defaults(&path)?);
+    let strategies = super::flags::variants_named(&args.strategy, defaults)?;
     let fixtures = args
         .fixtures
         .clone()
@@ -170,6 +194,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             suite: suite::name_of(&path)?,
             agent: agent.name(),
             strategies: strategies.iter().map(|s| s.name().to_owned()).collect(),
+            variants: strategies.iter().map(Variant::info).collect(),
             shard: args.shard,
             ..previous.clone()
         };

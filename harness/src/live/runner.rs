@@ -97,6 +97,7 @@ pub fn manifest(config: &Config<'_>) -> Manifest {
             .iter()
             .map(|s| s.name().to_owned())
             .collect(),
+        variants: Vec::new(),
         shard: None,
         tasks: suite
             .tasks

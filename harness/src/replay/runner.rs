@@ -6,7 +6,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result, bail};
-use pagesnap_engine::strategy::Strategy;
 
 use crate::agent::Agent;
 use crate::judge::llm::LlmJudge;
@@ -15,6 +14,7 @@ use crate::results::jsonl::{self, Appender};
 use crate::results::manifest::{self, Manifest};
 use crate::results::{Key, Row, Shard};
 use crate::suite::Suite;
+use crate::variant::Variant;
 
 use super::unit::run_unit;
 use crate::progress;
@@ -23,8 +23,8 @@ use crate::progress;
 pub struct Config<'a> {
     /// The loaded suite.
     pub suite: &'a Suite,
-    /// Strategies, in report order.
-    pub strategies: Vec<&'static dyn Strategy>,
+    /// Strategy variants, in report order.
+    pub strategies: Vec<Variant>,
     /// The agent.
     pub agent: &'a dyn Agent,
     /// Output folder.

@@ -28,22 +28,23 @@ pub fn run_unit(
     done: &dyn Fn(),
 ) -> Result<Vec<Row>> {
     let task = &config.suite.tasks[t];
-    let strategy = config.strategies[s];
+    let variant = &config.strategies[s];
+    let strategy = variant.strategy;
     let mut history: Vec<Action> = Vec::new();
     // The element each history action named (for the LLM task judge).
     let mut elements: Vec<Option<String>> = Vec::new();
     let mut previous: Option<Observation> = None;
     let mut rows = Vec::new();
     for (n, step) in task.steps.iter().enumerate() {
-        let key = (task.id.clone(), strategy.name().to_owned(), n + 1);
+        let key = (task.id.clone(), variant.name().to_owned(), n + 1);
         let Some(prepared) = config.suite.recordings.get(&step.recording) else {
             bail!("recording {} was not loaded", step.recording);
         };
-        let options = Options {
+        let options = variant.options(Options {
             previous: previous.as_ref(),
             screenshot: prepared.screenshot.as_deref(),
             ..Options::default()
-        };
+        });
         // The page was analysed once when the suite loaded; only the
         // strategy's rendering happens here.
         let page = &prepared.analysed.page;
@@ -60,7 +61,7 @@ pub fn run_unit(
             previous = observed.ok();
             continue;
         }
-        let mut row = Row::expecting(&task.id, strategy.name(), n + 1, step);
+        let mut row = Row::expecting(&task.id, variant.name(), n + 1, step);
         row.analysis_us = observe::micros(prepared.analysed.elapsed);
         row.engine_us = observe::micros(rendered.elapsed);
         match observed {

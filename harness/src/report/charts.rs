@@ -172,19 +172,22 @@ pub fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
             points.join(" ")
         );
     }
-    let mut labels: Vec<(f64, f64)> = Vec::new();
+    // Placed labels: left edge, baseline, width (11px text, ~6.2px a character).
+    let mut labels: Vec<(f64, f64, f64)> = Vec::new();
     for (i, (s, front)) in summaries.iter().zip(&front).enumerate() {
         let (cx, e) = (axis.x(cost_tokens(s)), &s.step_success);
         let c = colour(i);
-        // Nudge a label down while it would overlap one already placed.
+        let width = 6.2 * (s.strategy.chars().count() + 2) as f64;
+        // Nudge a label down while it would overlap one already placed
+        // (variants of one strategy sit close: `aria@2000`, `aria@4000`).
         let (tx, mut ty) = (cx + 8.0, y(e.value) - 6.0);
         while labels
             .iter()
-            .any(|&(x, y)| (x - tx).abs() < 70.0 && (y - ty).abs() < 12.0)
+            .any(|&(x, y, w)| tx < x + w && x < tx + width && (y - ty).abs() < 12.0)
         {
             ty += 12.0;
         }
-        labels.push((tx, ty));
+        labels.push((tx, ty, width));
         let _ = writeln!(
             out,
             "<g class=\"strategy\"><title>{}: step SR {}, {:.0} input tokens{}</title>\

@@ -5,10 +5,11 @@ use std::path::Path;
 use std::str::FromStr;
 
 use anyhow::{Context, Result, bail};
-use pagesnap_engine::strategy::Strategy;
+
 use serde::{Deserialize, Serialize};
 
 use crate::suite::Suite;
+use crate::variant::{Variant, VariantInfo};
 
 /// File name of the manifest inside a run folder.
 pub const FILE: &str = "run.json";
@@ -27,8 +28,12 @@ pub struct Manifest {
     pub description: String,
     /// Agent name.
     pub agent: String,
-    /// Strategies, in report order.
+    /// Strategies, in report order (variant names: `aria@2000`).
     pub strategies: Vec<String>,
+    /// Each strategy's observation settings (token budget, viewport or
+    /// whole page), in the same order; empty in runs that predate variants.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub variants: Vec<VariantInfo>,
     /// The shard this folder holds (none: the whole suite).
     pub shard: Option<Shard>,
     /// Every task of the suite, in suite order (a shard runs a subset of them).
@@ -71,7 +76,7 @@ impl Manifest {
         suite: &Suite,
         suite_path: &Path,
         agent: String,
-        strategies: &[&dyn Strategy],
+        strategies: &[Variant],
         shard: Option<Shard>,
     ) -> Manifest {
         Manifest {
@@ -81,6 +86,7 @@ impl Manifest {
             description: suite.description.clone(),
             agent,
             strategies: strategies.iter().map(|s| s.name().to_owned()).collect(),
+            variants: strategies.iter().map(Variant::info).collect(),
             shard,
             tasks: suite
                 .tasks

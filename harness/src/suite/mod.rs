@@ -145,6 +145,20 @@ struct HeaderDef {
     /// file (a suite made by `pagesnap trace-to-suite` names its live run).
     #[serde(default)]
     recordings: Option<Spanned<String>>,
+    /// Token budget of every observation (see [`observe_defaults`]).
+    #[serde(default)]
+    #[allow(
+        dead_code,
+        reason = "read by `observe_defaults`; declared here so the loader accepts it"
+    )]
+    max_tokens: Option<usize>,
+    /// Whole page (`true`) or viewport only (`false`) for every strategy.
+    #[serde(default)]
+    #[allow(
+        dead_code,
+        reason = "read by `observe_defaults`; declared here so the loader accepts it"
+    )]
+    full_page: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -192,6 +206,34 @@ pub fn name_of(path: &Path) -> Result<String> {
     }
     let file: File = parse(path, &read(path)?)?;
     Ok(file.suite.name)
+}
+
+/// What the suite's `[suite]` sets for every observation of a run
+/// (`max_tokens = 4000`, `full_page = false`); run flags and strategy
+/// modifiers (`aria@2000`) override it.
+pub fn observe_defaults(path: &Path) -> Result<crate::variant::Defaults> {
+    #[derive(Deserialize)]
+    struct File {
+        suite: Header,
+    }
+    #[derive(Deserialize)]
+    struct Header {
+        #[serde(default)]
+        max_tokens: Option<usize>,
+        #[serde(default)]
+        full_page: Option<bool>,
+    }
+    let file: File = parse(path, &read(path)?)?;
+    if file.suite.max_tokens == Some(0) {
+        bail!(
+            "{}: [suite] max_tokens must be a positive number",
+            path.display()
+        );
+    }
+    Ok(crate::variant::Defaults {
+        max_tokens: file.suite.max_tokens,
+        full_page: file.suite.full_page,
+    })
 }
 
 fn read(path: &Path) -> Result<String> {
