@@ -88,6 +88,25 @@ fn shards_merged_equal_an_unsharded_run() {
     for file in ["results.jsonl", "timings.csv", "report.md", "report.html"] {
         assert!(merged.join(file).exists(), "{file}");
     }
+    // Every step page of the shards comes along, so the report's links work.
+    let pages = |d: &Path| {
+        let mut found = Vec::new();
+        let mut stack = vec![d.join("steps")];
+        while let Some(at) = stack.pop() {
+            for entry in std::fs::read_dir(&at).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else {
+                    found.push(path.strip_prefix(d).unwrap().to_path_buf());
+                }
+            }
+        }
+        found.sort();
+        found
+    };
+    assert_eq!(pages(&merged), pages(&full));
+    assert!(!pages(&full).is_empty());
 
     // A single shard merges with a warning naming the missing shard.
     let partial = dir.path().join("partial");

@@ -310,17 +310,25 @@ fn assert_no_secret(out: &Path, output: &Output) {
     for stream in [&output.stdout, &output.stderr] {
         assert!(!String::from_utf8_lossy(stream).contains("SECRET123"));
     }
-    let Ok(entries) = std::fs::read_dir(out) else {
-        return;
-    };
-    for entry in entries {
-        let path = entry.unwrap().path();
-        let bytes = std::fs::read(&path).unwrap();
-        assert!(
-            !String::from_utf8_lossy(&bytes).contains("SECRET123"),
-            "the API key leaked into {}",
-            path.display()
-        );
+    // Every file of the run, the step pages under `steps/` included.
+    let mut stack = vec![out.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains("SECRET123"),
+                "the API key leaked into {}",
+                path.display()
+            );
+        }
     }
 }
 
@@ -700,6 +708,35 @@ fn cassette_replay_reproduces_results_without_network() {
             assert_eq!(content.len(), 1);
         }
     }
+
+    // Each step's page shows the prompt exactly as the server received it.
+    let first = server
+        .seen()
+        .into_iter()
+        .find(|seen| seen.strategy == "flat")
+        .unwrap();
+    let user = first.body["messages"][1]["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let pages: Vec<String> = scenarios
+        .iter()
+        .map(|task| {
+            std::fs::read_to_string(recorded.join(format!("steps/{task}/flat/step-1.html")))
+                .unwrap()
+        })
+        .collect();
+    let escaped = user
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+        .replace('\'', "&#39;");
+    assert!(
+        pages.iter().any(|page| page.contains(&escaped)),
+        "no step page holds the prompt sent:\n{user}"
+    );
+    assert!(pages.iter().all(|page| page.contains("id=\"system\"")));
 
     let cassette = recorded.join("cassette.jsonl");
     let text = std::fs::read_to_string(&cassette).unwrap();

@@ -64,6 +64,16 @@ struct Dom {
     points: usize,
 }
 
+#[derive(Debug, serde::Deserialize)]
+struct StepDom {
+    title: String,
+    scripts: usize,
+    images: Vec<String>,
+    observation: String,
+    raw: String,
+    text: String,
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn report_html_renders_charts_and_keeps_page_markup_inert() {
     let dir = tempfile::tempdir().unwrap();
@@ -154,6 +164,39 @@ async fn report_html_renders_charts_and_keeps_page_markup_inert() {
         .into_value()
         .unwrap();
 
+    // Issue 18: every step is one click away, and the page it opens shows
+    // what the agent saw and answered, with page markup still inert.
+    let links: Vec<String> = page
+        .evaluate("[...document.querySelectorAll('#task-grid a, #failed a')].map(a => a.href)")
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+    assert!(links.len() >= 2 * 3, "{links:?}");
+    for link in &links {
+        let path = link.strip_prefix("file://").expect("a file link");
+        assert!(Path::new(path).is_file(), "{link} is not on disk");
+    }
+    let som_step = links
+        .iter()
+        .find(|l| l.contains("/som/step-1.html") && !l.contains("/plain/"))
+        .expect("a som step page")
+        .clone();
+    page.goto(som_step).await.unwrap();
+    page.wait_for_navigation().await.unwrap();
+    let step: StepDom = page
+        .evaluate(
+            "({ title: document.title, scripts: document.scripts.length,
+                images: [...document.images].map(i => i.id + ':' + (i.naturalWidth > 0)),
+                observation: document.querySelector('#observation')?.innerText ?? '',
+                raw: document.querySelector('#raw')?.innerText ?? '',
+                text: document.body.innerText })",
+        )
+        .await
+        .unwrap()
+        .into_value()
+        .unwrap();
+
     let shot = Path::new(env!("CARGO_TARGET_TMPDIR")).join("report_html.png");
     let png = page
         .screenshot(ScreenshotParams::builder().full_page(true).build())
@@ -195,6 +238,20 @@ async fn report_html_renders_charts_and_keeps_page_markup_inert() {
         dom.text
     );
     assert!(!dom.text.contains("&lt;"), "double-escaped");
+    assert_eq!(step.scripts, 0, "no <script> in a step page");
+    assert_eq!(
+        step.images,
+        ["screenshot:true"],
+        "only the som screenshot, loaded"
+    );
+    assert!(step.observation.contains("[1]"), "{}", step.observation);
+    assert!(step.raw.contains("\"op\""), "{}", step.raw);
+    assert!(step.title.contains("som · step 1"), "{}", step.title);
+    assert!(
+        step.text.contains(IMG),
+        "the task id shows as text: {}",
+        step.text
+    );
     let problems = problems.lock().unwrap();
     assert!(problems.is_empty(), "console errors: {problems:?}");
     assert!(

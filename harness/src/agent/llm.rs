@@ -117,6 +117,10 @@ impl Agent for LlmAgent {
         self.backend.label()
     }
 
+    fn prompt(&self, request: &Request<'_>) -> Option<crate::agent::backend::ChatRequest> {
+        Some(prompt::chat_request(request))
+    }
+
     fn act(&self, request: &Request<'_>) -> Result<Response> {
         let chat = prompt::chat_request(request);
         let reply = match self.backend.complete(&chat) {

@@ -179,6 +179,11 @@ pub trait Agent: Sync {
     /// Chooses the next action. `Err` is reserved for faults that must stop
     /// the run (a cassette replay miss); provider faults are `Response::fault`.
     fn act(&self, request: &Request<'_>) -> Result<Response>;
+    /// The request a model would be sent for `request` (none: this agent
+    /// sends no prompt), for the step pages of `steps/`.
+    fn prompt(&self, _request: &Request<'_>) -> Option<backend::ChatRequest> {
+        None
+    }
 }
 
 /// Refuses `--cassette` when neither the agent nor the judge asks a model:

@@ -23,7 +23,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if let Some(missing) = &merged.missing {
         eprintln!("warning: {missing}");
     }
-    merge::write(&args.out, &merged.report)?;
+    merge::write(&args.out, &merged)?;
     println!(
         "merged {} rows from {} folders into {}",
         merged.report.rows.len(),

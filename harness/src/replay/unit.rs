@@ -7,12 +7,13 @@ use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::strategy::{Options, Strategy};
 
+use crate::agent::backend::ChatRequest;
 use crate::agent::{Action, Agent, Request};
 use crate::judge::llm::{LlmJudge, StepInput, TaskInput};
 use crate::judge::rule;
 use crate::observe;
 use crate::results::jsonl::Appender;
-use crate::results::{Key, Row};
+use crate::results::{Key, Row, steps};
 use crate::suite::Step;
 use crate::tokens::ObservationSize;
 
@@ -65,9 +66,21 @@ pub fn run_unit(
         row.analysis_us = observe::micros(prepared.analysed.elapsed);
         row.engine_us = observe::micros(rendered.elapsed);
         match observed {
-            Err(err) => row.error = Some(format!("observation failed: {err}")),
+            Err(err) => {
+                row.error = Some(format!("observation failed: {err}"));
+                steps::write(
+                    &config.out,
+                    &row,
+                    &steps::Artefact {
+                        instruction: &task.instruction,
+                        observation: None,
+                        prompt: None,
+                        steps: task.steps.len(),
+                    },
+                )?;
+            }
             Ok(observation) => {
-                ask_and_judge(
+                let prompt = ask_and_judge(
                     config.agent,
                     &task.instruction,
                     strategy,
@@ -87,9 +100,10 @@ pub fn run_unit(
                         &mut row,
                     )?;
                 }
+                row.element = element_of(&observation, &row);
                 if let Some(action) = row.action() {
                     history.push(action);
-                    elements.push(element_of(&observation, &row));
+                    elements.push(row.element.clone());
                 }
                 if let Some(judge) = config.judge.filter(|_| n + 1 == task.steps.len()) {
                     let actions: Vec<(Action, Option<String>)> = history
@@ -103,6 +117,16 @@ pub fn run_unit(
                     })?;
                     row.task_judge = verdict.success;
                 }
+                steps::write(
+                    &config.out,
+                    &row,
+                    &steps::Artefact {
+                        instruction: &task.instruction,
+                        observation: Some(&observation),
+                        prompt: prompt.as_ref(),
+                        steps: task.steps.len(),
+                    },
+                )?;
                 previous = Some(observation);
             }
         }
@@ -166,7 +190,7 @@ fn ask_and_judge(
     observation: &Observation,
     history: &[Action],
     row: &mut Row,
-) -> Result<()> {
+) -> Result<Option<ChatRequest>> {
     let size = ObservationSize::of(observation);
     row.refs = size.refs;
     row.obs_tokens_o200k = size.o200k;
@@ -174,6 +198,7 @@ fn ask_and_judge(
     row.image_tokens = size.image;
     row.target_recall = rule::target_recall(step, page, observation);
     let request = Request::new(instruction, strategy.name(), observation, history);
+    let prompt = agent.prompt(&request);
     let response = agent.act(&request)?;
     row.input_tokens = response.input_tokens;
     row.output_tokens = response.output_tokens;
@@ -210,5 +235,5 @@ fn ask_and_judge(
         row.reference = action.reference;
         row.value = action.value;
     }
-    Ok(())
+    Ok(prompt)
 }

@@ -39,11 +39,16 @@ pub fn expected(r: &Row) -> String {
 
 /// The agent's answer as one line.
 pub fn got(r: &Row) -> String {
-    let text = format!(
-        "{} {} {}",
-        r.op.map_or("—", |o| o.as_str()),
-        r.reference.as_deref().unwrap_or(""),
-        r.value.as_deref().unwrap_or("")
-    );
-    text.trim().to_owned()
+    let mut text = r.op.map_or("—", |o| o.as_str()).to_owned();
+    if let Some(reference) = &r.reference {
+        text.push_str(&format!(" [{reference}]"));
+    }
+    if let Some(element) = &r.element {
+        text.push(' ');
+        text.push_str(element);
+    }
+    if let Some(value) = &r.value {
+        text.push_str(&format!(" {value:?}"));
+    }
+    text
 }

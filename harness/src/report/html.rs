@@ -15,6 +15,7 @@ use super::escape::html;
 use super::figures::Report;
 use super::format::{expected, got, task_score, verdict};
 use super::metrics::{self, Estimate, StrategySummary};
+use crate::results::steps;
 
 pub(super) const STYLE: &str = "\
 body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1280px;padding:0 16px;color:#1d2330;background:#fff}
@@ -29,7 +30,7 @@ svg{background:#fbfcfe;border:1px solid #e5e9f0}
 svg text{font:11px system-ui,sans-serif;fill:#1d2330}svg .axis{stroke:#8a93a3}svg .grid{stroke:#e3e7ee}
 table.grid td{width:54px;text-align:center;padding:2px}
 td.pass{background:#cdeccf}td.part{background:#fbe7b5}td.fail{background:#f6c9c9}td.none{background:#eee}
-table.grid td.task{text-align:left;max-width:300px;overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+table.grid td.task{text-align:left;max-width:420px}table.grid td.task .instruction{color:#5b6473;font-size:12px}table.grid td a{color:inherit;text-decoration:none;display:block}
 td.text{max-width:360px;word-break:break-word}
 .sig{font-weight:600;color:#116329}
 .ci{display:block;color:#6b7587;font-size:11px}
@@ -217,7 +218,8 @@ fn judge_table(out: &mut String, report: &Report) {
 fn task_grid(out: &mut String, report: &Report) {
     out.push_str(
         "<h2>Tasks</h2>\n<p class=\"meta\">Steps passed per task and strategy: green all, amber some, red none. \
-         Hover a cell for the instruction.</p>\n<table id=\"task-grid\" class=\"grid\">\n<tr><th>task</th>",
+         A cell opens the task's first step as that strategy showed it (observation, prompt, reply, verdict).</p>\n\
+         <table id=\"task-grid\" class=\"grid\">\n<tr><th>task</th>",
     );
     for s in &report.summaries {
         let _ = write!(out, "<th>{}</th>", html(&s.strategy));
@@ -226,9 +228,9 @@ fn task_grid(out: &mut String, report: &Report) {
     for task in report.tasks_run() {
         let _ = write!(
             out,
-            "<tr><td class=\"task\" title=\"{}\">{}</td>",
-            html(&task.instruction),
-            html(&task.id)
+            "<tr><td class=\"task\">{}<div class=\"instruction\">{}</div></td>",
+            html(&task.id),
+            html(&task.instruction)
         );
         for s in &report.summaries {
             let (passed, total) = task_score(&report.rows, &task.id, &s.strategy);
@@ -240,11 +242,12 @@ fn task_grid(out: &mut String, report: &Report) {
             };
             let _ = write!(
                 out,
-                "<td class=\"{class}\" title=\"{}\">{passed}/{total}</td>",
+                "<td class=\"{class}\" title=\"{}\"><a href=\"{}\">{passed}/{total}</a></td>",
                 html(&format!(
                     "{} — {}: {passed}/{total} steps passed. {}",
                     task.id, s.strategy, task.instruction
-                ))
+                )),
+                html(&steps::relative(&task.id, &s.strategy, 1))
             );
         }
         out.push_str("</tr>\n");
@@ -266,9 +269,10 @@ fn failed_steps(out: &mut String, rows: &[Row]) {
     for r in failed {
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td class=\"n\">{}</td><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td>\
+            "<tr><td>{}</td><td class=\"n\"><a href=\"{}\">{}</a></td><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td>\
              <td class=\"text\">{}</td><td class=\"text\">{}</td></tr>",
             html(&r.task),
+            html(&steps::relative(&r.task, &r.strategy, r.step)),
             r.step,
             html(&r.strategy),
             html(&expected(r)),

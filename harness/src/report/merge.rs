@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use crate::results::manifest::{self, Manifest, Shard};
-use crate::results::{Key, Row, jsonl};
+use crate::results::{Key, Row, jsonl, steps};
 
 use super::{Report, write_all};
 
@@ -16,6 +16,8 @@ pub struct Merged {
     pub report: Report,
     /// The shards the folders given lack, when they do not cover the suite.
     pub missing: Option<String>,
+    /// Each row's step page (`steps/…`, relative) and the shard folder it is in.
+    pub step_pages: Vec<(PathBuf, String)>,
 }
 
 /// Fails when `out` already holds rows: a merge goes into an empty folder.
@@ -69,18 +71,48 @@ pub fn join(shards: &[PathBuf]) -> Result<Merged> {
     };
     let missing = missing_shards(&manifest, &shards_seen, &rows);
     manifest.shard = None;
+    let step_pages = rows
+        .values()
+        .map(|(row, dir)| {
+            (
+                dir.to_path_buf(),
+                steps::relative(&row.task, &row.strategy, row.step),
+            )
+        })
+        .collect();
     let rows: Vec<Row> = rows.into_values().map(|(row, _)| row).collect();
     Ok(Merged {
         report: Report::build(manifest, rows),
         missing,
+        step_pages,
     })
 }
 
-/// Writes the merged run into `out`: `results.jsonl`, `run.json` and every report.
-pub fn write(out: &Path, report: &Report) -> Result<()> {
+/// Writes the merged run into `out`: `results.jsonl`, `run.json`, every
+/// report, and the step pages (with their screenshots) the shards hold.
+pub fn write(out: &Path, merged: &Merged) -> Result<()> {
+    let report = &merged.report;
     std::fs::create_dir_all(out).with_context(|| format!("could not create {}", out.display()))?;
     jsonl::write(&out.join(jsonl::FILE), &report.rows)?;
     report.manifest.write(out)?;
+    for (dir, page) in &merged.step_pages {
+        let page = Path::new(page);
+        for file in [page.to_path_buf(), page.with_extension("png")] {
+            let from = dir.join(&file);
+            if !from.is_file() {
+                // Rows written before step pages existed, or a step without a screenshot.
+                continue;
+            }
+            let to = out.join(&file);
+            if let Some(parent) = to.parent() {
+                std::fs::create_dir_all(parent)
+                    .with_context(|| format!("could not create {}", parent.display()))?;
+            }
+            std::fs::copy(&from, &to).with_context(|| {
+                format!("could not copy {} to {}", from.display(), to.display())
+            })?;
+        }
+    }
     write_all(out, report)
 }
 

@@ -8,7 +8,7 @@ pub mod csv;
 pub mod diff;
 pub mod escape;
 mod figures;
-mod format;
+pub(crate) mod format;
 pub mod html;
 pub mod live;
 pub mod markdown;

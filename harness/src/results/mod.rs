@@ -5,6 +5,7 @@ pub mod jsonl;
 pub mod lock;
 pub mod manifest;
 pub mod row;
+pub mod steps;
 
 pub use episode::{Episode, EpisodeKey, StepLog};
 pub use lock::OutLock;

@@ -31,6 +31,10 @@ pub struct Row {
     pub value: Option<String>,
     /// Document-order index of the node the ref resolved to.
     pub node: Option<usize>,
+    /// That node as the observation describes it: role and name
+    /// (`button "Buy now"`).
+    #[serde(default)]
+    pub element: Option<String>,
     /// The answer named a ref the observation does not have.
     pub hallucinated: bool,
     /// The expected element had a ref (none for scroll/done).
@@ -112,6 +116,7 @@ impl Row {
             reference: None,
             value: None,
             node: None,
+            element: None,
             hallucinated: false,
             target_recall: None,
             op_ok: false,
