@@ -276,3 +276,64 @@ fn bad_input_exits_2_and_names_the_problem() {
         stderr(&output)
     );
 }
+
+/// Issue 18: `diff` lists the tasks that flipped, per strategy and way,
+/// even when the aggregates do not move (one task each way).
+#[test]
+fn flipped_tasks_are_listed_both_ways() {
+    let dir = tempfile::tempdir().unwrap();
+    for file in ["run.json", "summary.json"] {
+        std::fs::copy(base_run().join(file), dir.path().join(file)).unwrap();
+    }
+    let text = std::fs::read_to_string(base_run().join("results.jsonl")).unwrap();
+    let mut rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // One aria task that passed now fails, one that failed now passes.
+    let pick = |rows: &[serde_json::Value], success: bool| {
+        rows.iter()
+            .find(|r| r["strategy"] == "aria" && r["success"] == success && r["step"] == 1)
+            .map(|r| r["task"].as_str().unwrap().to_owned())
+            .unwrap()
+    };
+    let (was_pass, was_fail) = (pick(&rows, true), pick(&rows, false));
+    for row in &mut rows {
+        if row["strategy"] == "aria" && row["task"] == was_pass.as_str() {
+            row["success"] = false.into();
+        }
+        if row["strategy"] == "aria" && row["task"] == was_fail.as_str() {
+            row["success"] = true.into();
+        }
+    }
+    let lines: Vec<String> = rows.iter().map(|r| r.to_string()).collect();
+    std::fs::write(dir.path().join("results.jsonl"), lines.join("\n") + "\n").unwrap();
+
+    let output = diff(base_run(), dir.path(), None);
+    let text = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{text}{}", stderr(&output));
+    let flips: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("flipped tasks"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("no breach"))
+        .collect();
+    assert_eq!(flips.len(), 2, "{text}");
+    assert!(
+        flips[0].starts_with("aria")
+            && flips[0].contains("pass → fail")
+            && flips[0].ends_with(&was_pass),
+        "{text}"
+    );
+    assert!(
+        flips[1].contains("fail → pass") && flips[1].contains(&was_fail),
+        "{text}"
+    );
+
+    // A run against itself: none.
+    let same = stdout(&diff(base_run(), base_run(), None));
+    assert!(
+        same.contains("flipped tasks (base → new):\n  none"),
+        "{same}"
+    );
+}

@@ -7,6 +7,7 @@
 //! Two runs of another suite, task set, agent or set of strategies (per their
 //! `run.json`) are refused rather than compared.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -14,6 +15,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::results::manifest::{self, Manifest};
+use crate::results::{Episode, Row, jsonl};
 
 /// Whether a metric is a rate in [0, 1] (deltas in pp) or an amount (deltas in %).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -492,7 +494,69 @@ pub fn compare(
             emit(format!("{name:<12} (new: not in {})", base.path.display()));
         }
     }
+    flipped(base, new, emit)?;
     Ok(breaches)
+}
+
+/// Per strategy, the tasks (live: task and episode) that passed in one run
+/// and failed in the other, read from both `results.jsonl` files: what an
+/// aggregate hides when as many tasks flip one way as the other.
+fn flipped(base: &Summary, new: &Summary, emit: &mut dyn FnMut(String)) -> Result<()> {
+    let outcomes = |summary: &Summary| -> Result<Option<BTreeMap<(String, String), bool>>> {
+        let path = summary.dir.join(jsonl::FILE);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let mut out: BTreeMap<(String, String), bool> = BTreeMap::new();
+        if summary.live {
+            for e in jsonl::read_rows::<Episode>(&path)? {
+                out.insert((e.strategy, format!("{}#{}", e.task, e.episode)), e.success);
+            }
+        } else {
+            // A task passes when every one of its steps does.
+            for r in jsonl::read_rows::<Row>(&path)? {
+                let passed = out.entry((r.strategy, r.task)).or_insert(true);
+                *passed &= r.success;
+            }
+        }
+        Ok(Some(out))
+    };
+    let (Some(before), Some(after)) = (outcomes(base)?, outcomes(new)?) else {
+        emit(format!(
+            "flipped tasks: not listed ({} is missing in one of the runs)",
+            jsonl::FILE
+        ));
+        return Ok(());
+    };
+    let unit = if base.live { "episodes" } else { "tasks" };
+    emit(format!("flipped {unit} (base → new):"));
+    let mut any = false;
+    for (strategy, _) in &base.strategies {
+        for (from, to) in [(true, false), (false, true)] {
+            let tasks: Vec<&str> = before
+                .iter()
+                .filter(|((s, _), passed)| s == strategy && **passed == from)
+                .filter(|(key, _)| after.get(*key) == Some(&to))
+                .map(|((_, task), _)| task.as_str())
+                .collect();
+            if tasks.is_empty() {
+                continue;
+            }
+            any = true;
+            let word = |passed: bool| if passed { "pass" } else { "fail" };
+            emit(format!(
+                "{strategy:<12} {} → {} {:>4}  {}",
+                word(from),
+                word(to),
+                tasks.len(),
+                tasks.join(", ")
+            ));
+        }
+    }
+    if !any {
+        emit("  none".to_owned());
+    }
+    Ok(())
 }
 
 #[cfg(test)]
