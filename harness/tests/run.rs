@@ -149,7 +149,19 @@ fn smoke_suite_end_to_end_and_resume() {
         "{report}"
     );
 
+    // Significance: the smallest detectable difference for 66 paired steps,
+    // and aria and flat (same refs, baseline agent) are said to be alike
+    // because of the agent, not found to tie.
+    assert!(report.contains("| detectable |"), "{report}");
+    assert!(
+        report.contains("the same outcome on all") && report.contains("baseline agent reads"),
+        "{report}"
+    );
+
     let summary = read_json(&out.join("summary.json"));
+    let pair = &summary["significance"][0];
+    let detectable = pair["min_detectable"].as_f64().expect("min_detectable");
+    assert!(detectable > 0.0 && detectable < 0.5, "{pair}");
     let aria = &summary["strategies"][0];
     assert_eq!(aria["strategy"], "aria");
     assert_eq!(aria["steps"], steps);

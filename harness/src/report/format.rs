@@ -19,6 +19,36 @@ pub fn verdict(c: &Comparison) -> &'static str {
     }
 }
 
+/// The smallest detectable difference, in points (`±12.5pp`), or `—`.
+pub fn mde(c: &Comparison) -> String {
+    c.min_detectable
+        .map_or("—".to_owned(), |d| format!("±{:.1}pp", d * 100.0))
+}
+
+/// What the significance table's reader must know besides the numbers:
+/// each pair's note, and, when strategies tie on every step under the
+/// baseline agent, why that is not a tie of their texts.
+pub fn significance_notes(report: &super::figures::Report) -> Vec<String> {
+    let mut notes: Vec<String> = report
+        .comparisons
+        .iter()
+        .filter_map(|c| c.note.as_ref().map(|n| format!("{} vs {}: {n}.", c.a, c.b)))
+        .collect();
+    let identical = report
+        .comparisons
+        .iter()
+        .any(|c| c.steps > 0 && c.a_only + c.b_only == 0);
+    if identical && report.manifest.agent == "baseline" {
+        notes.push(
+            "The baseline agent reads the refs' metadata (role, name, nearby text), not the rendered \
+             text: strategies that give the same elements refs score alike under it. A tie here says \
+             nothing about which text a model would read better; run a model agent for that."
+                .to_owned(),
+        );
+    }
+    notes
+}
+
 /// Steps passed and steps run of one task under one strategy.
 pub fn task_score(rows: &[Row], task: &str, strategy: &str) -> (usize, usize) {
     rows.iter()

@@ -13,7 +13,7 @@ use crate::results::Row;
 use super::charts::{latency_chart, pareto_chart};
 use super::escape::html;
 use super::figures::Report;
-use super::format::{expected, got, task_score, verdict};
+use super::format::{expected, got, mde, significance_notes, task_score, verdict};
 use super::metrics::{self, Estimate, StrategySummary};
 use crate::results::steps;
 
@@ -167,13 +167,14 @@ fn significance_table(out: &mut String, report: &Report) {
     }
     out.push_str(
         "<table id=\"significance\">\n<tr><th>A</th><th>B</th><th>steps</th><th>A only</th><th>B only</th>\
-         <th>SR(A) − SR(B)</th><th>p</th><th>verdict</th></tr>\n",
+         <th>SR(A) − SR(B)</th><th>p</th><th>verdict</th>\
+         <th title=\"the smallest SR difference these paired steps can show (α 0.05, power 0.8)\">detectable</th></tr>\n",
     );
     for c in &report.comparisons {
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td>\
-             <td class=\"n\">{:+.3} [{:+.3}, {:+.3}]</td><td class=\"n\">{:.4}</td><td{}>{}</td></tr>",
+             <td class=\"n\">{:+.3} [{:+.3}, {:+.3}]</td><td class=\"n\">{:.4}</td><td{}>{}</td><td class=\"n\">{}</td></tr>",
             html(&c.a),
             html(&c.b),
             c.steps,
@@ -184,10 +185,23 @@ fn significance_table(out: &mut String, report: &Report) {
             c.difference.high,
             c.p_value,
             if c.significant { " class=\"sig\"" } else { "" },
-            verdict(c)
+            verdict(c),
+            mde(c)
         );
     }
     out.push_str("</table>\n");
+    out.push_str(
+        "<p class=\"meta\"><b>detectable</b>: the smallest SR difference these paired steps can show \
+         (α 0.05, power 0.8, at the observed discordance).</p>\n",
+    );
+    let notes = significance_notes(report);
+    if !notes.is_empty() {
+        out.push_str("<ul id=\"significance-notes\">\n");
+        for note in notes {
+            let _ = writeln!(out, "<li>{}</li>", html(&note));
+        }
+        out.push_str("</ul>\n");
+    }
 }
 
 fn judge_table(out: &mut String, report: &Report) {

@@ -6,7 +6,7 @@ use crate::results::Row;
 
 use super::escape::md;
 use super::figures::Report;
-use super::format::{expected, got, rate, task_score, verdict};
+use super::format::{expected, got, mde, rate, significance_notes, task_score, verdict};
 use super::metrics::{self, Agreement};
 
 /// The whole report.
@@ -67,12 +67,14 @@ pub fn render(report: &Report) -> String {
     if report.comparisons.is_empty() {
         out.push_str("One strategy only: nothing to compare.\n");
     } else {
-        out.push_str("| A | B | steps | A only | B only | SR(A) − SR(B) | p | verdict |\n");
-        out.push_str("|---|---|---|---|---|---|---|---|\n");
+        out.push_str(
+            "| A | B | steps | A only | B only | SR(A) − SR(B) | p | verdict | detectable |\n",
+        );
+        out.push_str("|---|---|---|---|---|---|---|---|---|\n");
         for c in &report.comparisons {
             let _ = writeln!(
                 out,
-                "| {} | {} | {} | {} | {} | {:+.3} [{:+.3}, {:+.3}] | {:.4} | {} |",
+                "| {} | {} | {} | {} | {} | {:+.3} [{:+.3}, {:+.3}] | {:.4} | {} | {} |",
                 md(&c.a),
                 md(&c.b),
                 c.steps,
@@ -83,7 +85,19 @@ pub fn render(report: &Report) -> String {
                 c.difference.high,
                 c.p_value,
                 verdict(c),
+                mde(c),
             );
+        }
+        out.push_str(
+            "\n*detectable*: the smallest SR difference these paired steps can show \
+             (α 0.05, power 0.8, at the observed discordance).\n",
+        );
+        let notes = significance_notes(report);
+        if !notes.is_empty() {
+            out.push('\n');
+        }
+        for note in notes {
+            let _ = writeln!(out, "- {}", md(&note));
         }
     }
     if let Some(overall) = report.judge {

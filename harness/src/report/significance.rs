@@ -39,6 +39,15 @@ pub struct Comparison {
     pub p_value: f64,
     /// `p_value < 0.05`.
     pub significant: bool,
+    /// The smallest step-SR difference this many paired steps can show at
+    /// α 0.05 with power 0.8 (McNemar, Connor's approximation at the
+    /// observed share of discordant steps; never below what the exact test
+    /// needs: 6 discordant steps all one way). None without steps.
+    pub min_detectable: Option<f64>,
+    /// Why the exact test and the bootstrap interval disagree, or that the
+    /// two strategies had the same outcome on every step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Every pair of strategies, in strategy order (a before b).
@@ -91,16 +100,83 @@ pub fn compare_pairs<'g>(
         t.2 += 1.0;
     }
     let p_value = metrics::round(mcnemar_exact(a_only, b_only));
+    let groups = tasks.len();
+    let difference = paired_bootstrap(&tasks.into_values().collect::<Vec<_>>());
+    let significant = p_value < ALPHA;
+    let interval_excludes_zero = difference.low > 0.0 || difference.high < 0.0;
+    let discordant = a_only + b_only;
+    let note = if steps > 0 && discordant == 0 {
+        Some(format!(
+            "the same outcome on all {steps} steps: nothing tells the two apart on this suite"
+        ))
+    } else if interval_excludes_zero && !significant {
+        Some(format!(
+            "the bootstrap interval excludes 0 but the exact test does not reject: with {discordant} \
+             discordant steps ({a_only} vs {b_only}) McNemar is conservative (it needs at least {MIN_ONE_WAY} \
+             one way), while the bootstrap over {groups} tasks is approximate on a small suite; \
+             treat the difference as suggestive and grow the suite"
+        ))
+    } else if significant && !interval_excludes_zero {
+        Some(format!(
+            "the exact test rejects but the bootstrap interval includes 0: the {discordant} discordant \
+             steps sit in few of the {groups} tasks, and resampling tasks gives them a wide spread"
+        ))
+    } else {
+        None
+    };
     Comparison {
         a: a.to_owned(),
         b: b.to_owned(),
         steps,
         a_only,
         b_only,
-        difference: paired_bootstrap(&tasks.into_values().collect::<Vec<_>>()),
+        difference,
         p_value,
-        significant: p_value < ALPHA,
+        significant,
+        min_detectable: min_detectable(steps, discordant).map(metrics::round),
+        note,
     }
+}
+
+/// Discordant steps, all one way, that McNemar's exact test needs before
+/// it can reject at 0.05 (2 · ½⁶ = 0.031; five give 0.0625).
+pub const MIN_ONE_WAY: u64 = 6;
+
+/// The smallest SR difference `steps` paired steps can detect at α 0.05
+/// (two-sided) with power 0.8: Connor's (1987) sample size for McNemar's
+/// test, n = (z_α·√p_d + z_β·√(p_d − δ²))² / δ², solved for δ at the
+/// observed discordant share p_d, and never below MIN_ONE_WAY / n.
+pub fn min_detectable(steps: usize, discordant: u64) -> Option<f64> {
+    if steps == 0 {
+        return None;
+    }
+    let n = steps as f64;
+    let floor = (MIN_ONE_WAY as f64 / n).min(1.0);
+    let p_d = discordant as f64 / n;
+    if p_d == 0.0 {
+        return Some(floor);
+    }
+    const Z_ALPHA: f64 = 1.959_964;
+    const Z_BETA: f64 = 0.841_621;
+    let needed = |delta: f64| {
+        let a = Z_ALPHA * p_d.sqrt() + Z_BETA * (p_d - delta * delta).max(0.0).sqrt();
+        a * a / (delta * delta)
+    };
+    // `needed` falls as δ grows: bisect for needed(δ) = n on (0, √p_d].
+    let (mut low, mut high) = (1e-9, p_d.sqrt());
+    if needed(high) > n {
+        // Even a difference as large as the discordance allows needs more steps.
+        return Some(high.max(floor));
+    }
+    for _ in 0..100 {
+        let mid = (low + high) / 2.0;
+        if needed(mid) > n {
+            low = mid;
+        } else {
+            high = mid;
+        }
+    }
+    Some(high.max(floor))
 }
 
 /// McNemar's exact test: two-sided binomial p-value of `b` vs `c` discordant
@@ -174,6 +250,46 @@ mod tests {
         // Large n does not underflow: 3000 vs 2900 is p ≈ 0.20 (normal approx. z = 1.28).
         let p = mcnemar_exact(3000, 2900);
         assert!(p > 0.15 && p < 0.25, "{p}");
+    }
+
+    #[test]
+    fn the_minimum_detectable_difference_follows_connor_and_the_exact_floor() {
+        // Connor's worked range: 100 pairs at 20% discordance detect about
+        // 12.5 points (n(δ=0.125) = (1.96·0.447 + 0.842·0.424)² / 0.0156 ≈ 101).
+        let mde = min_detectable(100, 20).unwrap();
+        assert!((mde - 0.125).abs() < 0.005, "{mde}");
+        // More pairs, smaller differences.
+        assert!(min_detectable(400, 80).unwrap() < mde);
+        // Nothing discordant: the exact test's own floor, 6 steps one way.
+        assert_eq!(min_detectable(66, 0), Some(6.0 / 66.0));
+        assert_eq!(min_detectable(0, 0), None);
+        // Tiny suites cannot show anything small.
+        assert!(min_detectable(8, 4).unwrap() >= 0.7);
+    }
+
+    #[test]
+    fn notes_explain_disagreement_and_identical_outcomes() {
+        // 5 vs 0 discordant steps in five tasks: the bootstrap excludes 0,
+        // McNemar's p is 0.0625.
+        let pairs: Vec<(String, bool, bool)> =
+            (0..10).map(|i| (format!("t{i}"), true, i >= 5)).collect();
+        let c = compare_pairs("a", "b", pairs.iter().map(|(t, x, y)| (t.as_str(), *x, *y)));
+        assert!(!c.significant && c.difference.low > 0.0, "{c:?}");
+        assert!(
+            c.note.as_deref().unwrap_or("").contains("conservative"),
+            "{c:?}"
+        );
+        let same: Vec<(String, bool, bool)> = (0..4)
+            .map(|i| (format!("t{i}"), i % 2 == 0, i % 2 == 0))
+            .collect();
+        let c = compare_pairs("a", "b", same.iter().map(|(t, x, y)| (t.as_str(), *x, *y)));
+        assert!(
+            c.note
+                .as_deref()
+                .unwrap_or("")
+                .starts_with("the same outcome on all 4 steps"),
+            "{c:?}"
+        );
     }
 
     fn row(task: &str, step: usize, strategy: &str, success: bool) -> Row {
