@@ -159,7 +159,7 @@ fn smoke_suite_end_to_end_and_resume() {
     );
 
     let summary = read_json(&out.join("summary.json"));
-    let pair = &summary["significance"][0];
+    let pair = &summary["significance"]["comparisons"][0];
     let detectable = pair["min_detectable"].as_f64().expect("min_detectable");
     assert!(detectable > 0.0 && detectable < 0.5, "{pair}");
     let aria = &summary["strategies"][0];
