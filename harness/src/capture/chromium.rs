@@ -15,7 +15,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use futures::StreamExt;
 
 use super::WaitFor;
-use super::failure::Watch;
+use super::failure::{Phase, Watch};
 use super::session::ChromiumSession;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
@@ -113,21 +113,47 @@ impl Chromium {
 
     /// Opens `target` (a URL or a local file path) in a new tab with the given
     /// viewport, waits for load (bounded by `timeout`), then for `wait_for`,
-    /// and scrolls to `scroll_y`.
+    /// and scrolls to `scroll_y`. Later calls wait at most `timeout` each.
     pub async fn open(&self, target: &str, options: &OpenOptions) -> Result<ChromiumSession> {
+        let deadline = Instant::now() + options.timeout;
+        let mut session = self.open_until(target, options, deadline).await?;
+        session.set_deadline(None);
+        Ok(session)
+    }
+
+    /// [`Chromium::open`] within a budget: load, wait and settle end by
+    /// `deadline`, and the session keeps it, so that every later call does too
+    /// (the whole record of a page is bounded by `--timeout`).
+    pub async fn open_until(
+        &self,
+        target: &str,
+        options: &OpenOptions,
+        deadline: Instant,
+    ) -> Result<ChromiumSession> {
         let (url, display_url) = resolve_target(target)?;
-        let page = self
-            .browser
-            .new_page("about:blank")
+        let budget = |what: &'static str| {
+            move |_| {
+                anyhow!(
+                    "{target}: {what} did not finish within the --timeout limit of {:.1} s",
+                    options.timeout.as_secs_f64()
+                )
+            }
+        };
+        let page = tokio::time::timeout_at(deadline.into(), self.browser.new_page("about:blank"))
             .await
+            .map_err(budget("opening a tab"))?
             .context("could not open a new tab")?;
-        page.execute(SetDeviceMetricsOverrideParams::new(
-            i64::from(options.width),
-            i64::from(options.height),
-            1.0,
-            false,
-        ))
+        tokio::time::timeout_at(
+            deadline.into(),
+            page.execute(SetDeviceMetricsOverrideParams::new(
+                i64::from(options.width),
+                i64::from(options.height),
+                1.0,
+                false,
+            )),
+        )
         .await
+        .map_err(budget("setting the viewport"))?
         .context("could not set the viewport")?;
         // alert()/confirm()/prompt() would block the page (and its load
         // event) forever; accept each dialog as a user clicking OK would.
@@ -164,9 +190,11 @@ impl Chromium {
             target,
             watch: self.watch.clone(),
             limit: options.timeout,
+            deadline: Some(deadline),
+            phase: std::sync::Mutex::new(Phase::Load),
         };
         let loaded = session
-            .wait_loaded(options.timeout.saturating_sub(started.elapsed()))
+            .wait_loaded(deadline.saturating_duration_since(started))
             .await;
         if navigation.is_finished() {
             if let Ok(Ok(response)) = navigation.await
@@ -180,7 +208,7 @@ impl Chromium {
         loaded?;
         session.check_loaded().await?;
         if let Some(wait) = &options.wait_for {
-            let remaining = options.timeout.saturating_sub(started.elapsed());
+            let remaining = deadline.saturating_duration_since(Instant::now());
             session.wait_for(wait, remaining, options.timeout).await?;
         }
         if let Some(y) = options.scroll_y {

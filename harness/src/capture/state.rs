@@ -30,7 +30,7 @@ use pagesnap_engine::recording::{DomCounts, Point, Recording, SCHEMA, Size, View
 use pagesnap_engine::strategy::Strategy;
 
 use super::Captured;
-use super::failure::TabError;
+use super::failure::{Phase, TabError};
 use super::session::ChromiumSession;
 use super::snapshot::{self, Boxes, COMPUTED_STYLES, Extras};
 
@@ -161,6 +161,7 @@ impl ChromiumSession {
     /// Captures the current state with what `needs` asks for.
     pub async fn capture_with(&self, needs: Needs) -> Result<(Captured, CaptureTimings)> {
         let started = Instant::now();
+        self.enter(Phase::Snapshot);
         let mut timings = CaptureTimings::default();
         let captured_at = now_rfc3339();
         let group = format!(

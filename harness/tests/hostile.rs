@@ -1,0 +1,160 @@
+//! `pagesnap record` against hostile pages (`fixtures/hostile/`, issues 14 and 17): every record ends within its limit, names what failed, and leaves no Chromium process or temp profile behind.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use pagesnap_engine::recording::Recording;
+
+/// One `pagesnap` process in a sandbox: its own `TMPDIR` (so the Chromium
+/// profiles it makes can be counted) and an environment tag every process it
+/// starts inherits (so the Chromium processes it leaves can be found).
+struct Sandbox {
+    tmp: tempfile::TempDir,
+    tag: String,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let tmp = tempfile::tempdir().unwrap();
+        let tag = format!(
+            "{}-{}",
+            std::process::id(),
+            tmp.path().file_name().unwrap().to_string_lossy()
+        );
+        Sandbox { tmp, tag }
+    }
+
+    fn command(&self) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pagesnap"));
+        command
+            .current_dir(root())
+            .env("TMPDIR", self.tmp.path())
+            .env("PAGESNAP_TEST_SANDBOX", &self.tag);
+        command
+    }
+
+    /// `pagesnap record TARGET --out OUT EXTRA…`, timed.
+    fn record(&self, target: &str, out: &Path, extra: &[&str]) -> (Output, Duration) {
+        let started = Instant::now();
+        let output = self
+            .command()
+            .args(["record", target, "--out"])
+            .arg(out)
+            .args(extra)
+            .output()
+            .unwrap();
+        (output, started.elapsed())
+    }
+
+    fn spawn_record(&self, target: &str, out: &Path, extra: &[&str]) -> Child {
+        self.command()
+            .args(["record", target, "--out"])
+            .arg(out)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
+    /// Processes still running that this sandbox's `pagesnap` started
+    /// (Chromium's browser, zygotes, renderers, crash handler).
+    fn processes(&self) -> Vec<String> {
+        let needle = format!("PAGESNAP_TEST_SANDBOX={}", self.tag);
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+                continue;
+            };
+            if environ
+                .split(|&b| b == 0)
+                .any(|var| var == needle.as_bytes())
+            {
+                let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+                found.push(format!(
+                    "{}: {}",
+                    entry.file_name().to_string_lossy(),
+                    String::from_utf8_lossy(&cmdline).replace('\0', " ")
+                ));
+            }
+        }
+        found
+    }
+
+    /// Temp profiles (`pagesnap-chromium-*`) left in the sandbox's `TMPDIR`.
+    fn profiles(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(self.tmp.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("pagesnap-chromium-"))
+            })
+            .collect()
+    }
+
+    /// No process and no profile left, allowing the processes a moment to exit.
+    fn assert_clean(&self) {
+        let started = Instant::now();
+        let mut left = self.processes();
+        while !left.is_empty() && started.elapsed() < Duration::from_secs(3) {
+            std::thread::sleep(Duration::from_millis(100));
+            left = self.processes();
+        }
+        assert!(left.is_empty(), "processes left behind: {left:#?}");
+        let profiles = self.profiles();
+        assert!(
+            profiles.is_empty(),
+            "temp profiles left behind: {profiles:?}"
+        );
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn hostile(name: &str) -> String {
+    format!("fixtures/hostile/{name}")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn load(path: &Path) -> Recording {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Recording::from_gz_bytes(&bytes, &path.display().to_string()).unwrap()
+}
+
+/// The most a record with `--timeout limit` may take as a whole process:
+/// 1.2 × the limit for the page, plus launching and closing the browser.
+fn process_bound(limit: Duration) -> Duration {
+    limit.mul_f64(1.2) + Duration::from_secs(3)
+}
+
+/// Issue 17: `--wait-for 60000 --timeout 2` waited the whole minute.
+#[test]
+fn a_wait_for_delay_past_the_timeout_is_refused_within_it() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.tmp.path().join("out/w");
+    let (output, elapsed) = sandbox.record(
+        &hostile("plain.html"),
+        &out,
+        &["--wait-for", "60000", "--timeout", "2"],
+    );
+    let stderr = stderr(&output);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        elapsed < process_bound(Duration::from_secs(2)),
+        "took {elapsed:?}: {stderr}"
+    );
+    assert!(
+        stderr.contains("--wait-for 60000 ms") && stderr.contains("2.0 s"),
+        "{stderr}"
+    );
+    sandbox.assert_clean();
+}
