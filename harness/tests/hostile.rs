@@ -158,3 +158,58 @@ fn a_wait_for_delay_past_the_timeout_is_refused_within_it() {
     );
     sandbox.assert_clean();
 }
+
+/// Sends `signal` (`INT`, `TERM`) to `child` with kill(1) once its browser is
+/// running and the page is loading, then waits for it.
+fn interrupt(sandbox: &Sandbox, mut child: Child, signal: &str) -> (Output, Duration) {
+    let started = Instant::now();
+    while (sandbox.processes().len() < 3 || sandbox.profiles().is_empty())
+        && started.elapsed() < Duration::from_secs(20)
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(!sandbox.processes().is_empty(), "the browser never started");
+    // Into the --wait-for delay: the page is open in a tab.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "record ended before the signal"
+    );
+    let sent = Instant::now();
+    let status = Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    (output, sent.elapsed())
+}
+
+/// Issue 17: SIGINT or SIGTERM to `record` left `pagesnap-chromium-*`
+/// profiles (and Chromium processes) behind. Each closes the browser,
+/// removes the profile and exits with 128 + the signal's number.
+#[test]
+fn an_interrupted_record_closes_chromium_and_removes_its_profile() {
+    for (signal, code) in [("INT", 130), ("TERM", 143)] {
+        let sandbox = Sandbox::new();
+        let out = sandbox.tmp.path().join("out/s");
+        let child = sandbox.spawn_record(
+            &hostile("plain.html"),
+            &out,
+            &["--wait-for", "20000", "--timeout", "30"],
+        );
+        let (output, teardown) = interrupt(&sandbox, child, signal);
+        let stderr = stderr(&output);
+        assert_eq!(output.status.code(), Some(code), "SIG{signal}: {stderr}");
+        assert!(
+            stderr.contains(&format!("interrupted by SIG{signal}")),
+            "{stderr}"
+        );
+        assert!(
+            teardown < Duration::from_secs(10),
+            "SIG{signal}: teardown took {teardown:?}"
+        );
+        sandbox.assert_clean();
+    }
+}

@@ -51,7 +51,7 @@ pub struct Chromium {
     handler: tokio::task::JoinHandle<()>,
     version: String,
     watch: Watch,
-    _profile: tempfile::TempDir,
+    profile: tempfile::TempDir,
 }
 
 impl Chromium {
@@ -107,7 +107,7 @@ impl Chromium {
             handler,
             version,
             watch,
-            _profile: profile,
+            profile,
         })
     }
 
@@ -223,12 +223,37 @@ impl Chromium {
         &self.version
     }
 
-    /// Closes the browser and waits for the process to exit.
+    /// Closes the browser, waits for the process to exit (killing it if it
+    /// does not within a few seconds) and removes its temp profile.
     pub async fn close(mut self) -> Result<()> {
-        let _ = self.browser.close().await;
-        let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
+        let _ = tokio::time::timeout(Duration::from_secs(3), self.browser.close()).await;
+        let exited = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
+        if !matches!(exited, Ok(Ok(_))) {
+            let _ = self.browser.kill().await;
+            let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
+        }
         self.handler.abort();
-        Ok(())
+        let profile = self.profile.path().to_owned();
+        // Helpers of the browser (the crash handler) may still be writing
+        // into the profile for a moment after it exits.
+        for _ in 0..20 {
+            match std::fs::remove_dir_all(&profile) {
+                Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                _ => break,
+            }
+        }
+        self.profile
+            .close()
+            .or_else(|err| {
+                if err.kind() == std::io::ErrorKind::NotFound {
+                    Ok(())
+                } else {
+                    Err(err)
+                }
+            })
+            .with_context(|| format!("could not remove the profile {}", profile.display()))
     }
 }
 
