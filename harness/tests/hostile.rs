@@ -213,3 +213,47 @@ fn an_interrupted_record_closes_chromium_and_removes_its_profile() {
         sandbox.assert_clean();
     }
 }
+
+/// Issue 17: a page that navigated away during load (a script setting
+/// `location`, a meta refresh) was stored with the first URL and the second
+/// page's DOM. The recording names the document it holds.
+#[test]
+fn a_page_that_navigates_during_load_is_stored_with_the_url_captured() {
+    let server =
+        pagesnap_harness::live::server::Server::start(&root().join("fixtures/hostile/navigate"))
+            .unwrap();
+    let sandbox = Sandbox::new();
+    for page in ["script.html", "refresh.html"] {
+        let out = sandbox
+            .tmp
+            .path()
+            .join("out")
+            .join(page.replace(".html", ""));
+        let (output, _) = sandbox.record(&server.url(page), &out, &["--timeout", "20"]);
+        assert!(output.status.success(), "{page}: {}", stderr(&output));
+        let recording = load(&out.with_extension("json.gz"));
+        let heading = recording
+            .nodes
+            .iter()
+            .filter_map(|n| n.text.as_deref())
+            .find(|t| t.starts_with("Page "))
+            .unwrap_or_default()
+            .to_owned();
+        // The document captured decides: B's DOM under B's URL (or, had the
+        // refresh not happened yet, A's under A's).
+        if recording.title == "B" {
+            assert_eq!(recording.url, server.url("b.html"), "{page}");
+            assert_eq!(heading, "Page B", "{page}");
+        } else {
+            assert_eq!(recording.url, server.url(page), "{page}");
+            assert_eq!(heading, "Page A", "{page}");
+        }
+        if page == "script.html" {
+            assert_eq!(
+                recording.title, "B",
+                "a script navigation completes during load"
+            );
+        }
+    }
+    sandbox.assert_clean();
+}

@@ -296,10 +296,51 @@ fn resolve_target(target: &str) -> Result<(String, String)> {
         format!("{target}: no such file (expected a URL or a local .html file)")
     })?;
     let url = format!("file://{}", absolute.display());
-    let display = std::env::current_dir()
+    let display = display_url(&url);
+    Ok((url, display))
+}
+
+/// How a URL is stored: a `file://` URL of a file under the working
+/// directory as `file:<relative path>`, anything else as it is.
+pub(super) fn display_url(url: &str) -> String {
+    let Some(path) = url.strip_prefix("file://") else {
+        return url.to_owned();
+    };
+    // Chromium percent-encodes the path (`my%20page.html`); the target as
+    // given was not.
+    let path = percent_decoded(path);
+    std::env::current_dir()
         .ok()
         .and_then(|cwd| cwd.canonicalize().ok())
-        .and_then(|cwd| absolute.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .map_or_else(|| url.clone(), |rel| format!("file:{}", rel.display()));
-    Ok((url, display))
+        .and_then(|cwd| {
+            Path::new(&path)
+                .strip_prefix(cwd)
+                .ok()
+                .map(Path::to_path_buf)
+        })
+        .map_or_else(|| url.to_owned(), |rel| format!("file:{}", rel.display()))
+}
+
+/// `%XX` escapes decoded; a malformed escape or non-UTF-8 result is kept as it was.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }

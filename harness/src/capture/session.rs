@@ -64,6 +64,17 @@ impl ChromiumSession {
         &self.url
     }
 
+    /// How a URL the tab shows is stored: the target as given when it is the
+    /// URL loaded, a local file under the working directory as `file:<relative>`.
+    pub(super) fn stored_url(&self, url: &str) -> String {
+        let stored = super::chromium::display_url(url);
+        if url == self.url || stored == super::chromium::display_url(&self.url) {
+            self.display_url.clone()
+        } else {
+            stored
+        }
+    }
+
     /// Closes the tab.
     pub async fn close(self) {
         let _ = self.call("Page.close", self.page.clone().close()).await;

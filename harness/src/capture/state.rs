@@ -205,6 +205,9 @@ impl ChromiumSession {
         timings.calls.extend(facts_calls);
         let metrics = metrics?.result;
         let mut facts = facts?;
+        // The recording names the document it holds, not the one asked for.
+        let url = snapshot::document_url(&snap)
+            .map_or_else(|| self.display_url.clone(), |url| self.stored_url(&url));
         let candidates = snapshot::scroll_candidates(&snap);
         if !candidates.is_empty() {
             let (boxes, elapsed) = timed(futures::future::join_all(
@@ -253,7 +256,7 @@ impl ChromiumSession {
         let viewport = &metrics.css_layout_viewport;
         let recording = Recording {
             schema: SCHEMA.to_owned(),
-            url: self.display_url.clone(),
+            url,
             title: facts.title,
             captured_at,
             browser: self.version.clone(),
