@@ -257,3 +257,46 @@ fn a_page_that_navigates_during_load_is_stored_with_the_url_captured() {
     }
     sandbox.assert_clean();
 }
+
+/// Issue 14: a lone UTF-16 surrogate in the page (`el.textContent =
+/// "bad\uD800pair"`) made `DOMSnapshot.captureSnapshot` time out: CDP's JSON
+/// held `\ud800`, which no UTF-8 string can, and the answer was dropped. Text,
+/// attributes, title and URLs are captured with U+FFFD, and counted.
+#[test]
+fn lone_surrogates_are_captured_as_replacement_characters_and_counted() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.tmp.path().join("out/lone");
+    let limit = Duration::from_secs(15);
+    let (output, elapsed) =
+        sandbox.record(&hostile("lone_surrogate.html"), &out, &["--timeout", "15"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(elapsed < process_bound(limit), "took {elapsed:?}");
+    let recording = load(&out.with_extension("json.gz"));
+    assert_eq!(recording.title, "title\u{fffd}");
+    assert!(
+        recording
+            .nodes
+            .iter()
+            .any(|n| n.text.as_deref() == Some("bad\u{fffd}pair")),
+        "no repaired text node"
+    );
+    let link = recording
+        .nodes
+        .iter()
+        .find(|n| n.tag == "a")
+        .expect("the link");
+    let attr = |name: &str| {
+        link.attrs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(attr("title").as_deref(), Some("attr\u{fffd}lone"));
+    assert_eq!(attr("href").as_deref(), Some("#frag\u{fffd}x"));
+    assert!(
+        recording.capture.replaced_surrogates >= 4,
+        "{:?}",
+        recording.capture
+    );
+    sandbox.assert_clean();
+}

@@ -26,7 +26,10 @@ use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams,
     ReleaseObjectGroupParams,
 };
-use pagesnap_engine::recording::{DomCounts, Point, Recording, SCHEMA, Size, Viewport};
+use chromiumoxide::surrogates::REPLACED_SURROGATES;
+use pagesnap_engine::recording::{
+    CaptureNotes, DomCounts, Point, Recording, SCHEMA, Size, Viewport,
+};
 use pagesnap_engine::strategy::Strategy;
 
 use super::Captured;
@@ -162,6 +165,10 @@ impl ChromiumSession {
     pub async fn capture_with(&self, needs: Needs) -> Result<(Captured, CaptureTimings)> {
         let started = Instant::now();
         self.enter(Phase::Snapshot);
+        // Lone surrogates the transport repaired during this capture (the
+        // counter is process-wide: exact while one page is captured at a time,
+        // as `record` does).
+        let surrogates_before = REPLACED_SURROGATES.load(Ordering::Relaxed);
         let mut timings = CaptureTimings::default();
         let captured_at = now_rfc3339();
         let group = format!(
@@ -277,6 +284,12 @@ impl ChromiumSession {
             nodes: joined.nodes,
             ax: ax.into(),
             counts,
+            capture: CaptureNotes {
+                replaced_surrogates: REPLACED_SURROGATES
+                    .load(Ordering::Relaxed)
+                    .saturating_sub(surrogates_before),
+                ..CaptureNotes::default()
+            },
         };
         timings.total = started.elapsed();
         Ok((
