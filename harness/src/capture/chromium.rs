@@ -15,7 +15,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use futures::StreamExt;
 
 use super::WaitFor;
-use super::failure::{Phase, Watch};
+use super::failure::{Phase, Watch, navigated};
 use super::session::ChromiumSession;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
@@ -169,7 +169,6 @@ impl Chromium {
                     .await;
             }
         });
-        let started = Instant::now();
         // `Page.navigate` runs in the background while we poll
         // `readyState` ourselves: chromiumoxide resolves the command only
         // after lifecycle events that never come for some pages (scripts
@@ -177,9 +176,12 @@ impl Chromium {
         let navigate_page = page.clone();
         let navigate_url = url.clone();
         let navigation = tokio::spawn(async move {
+            // The navigation's own error (`net::ERR_…`), if it failed.
             navigate_page
                 .execute(NavigateParams::new(navigate_url))
                 .await
+                .ok()
+                .and_then(|response| response.result.error_text)
         });
         let target = page.target_id().clone();
         let session = ChromiumSession {
@@ -193,29 +195,15 @@ impl Chromium {
             deadline: Some(deadline),
             phase: std::sync::Mutex::new(Phase::Load),
         };
-        let loaded = session
-            .wait_loaded(deadline.saturating_duration_since(started))
-            .await;
-        if navigation.is_finished() {
-            if let Ok(Ok(response)) = navigation.await
-                && let Some(error) = &response.result.error_text
-            {
-                bail!("loading {url} failed: {error}");
+        match prepare(&session, options, deadline, navigation).await {
+            Ok(()) => Ok(session),
+            Err(err) => {
+                // A tab left open would keep running (a reload loop, a busy
+                // script) while the next page records.
+                let _ = tokio::time::timeout(Duration::from_secs(2), session.close()).await;
+                Err(err)
             }
-        } else {
-            navigation.abort();
         }
-        loaded?;
-        session.check_loaded().await?;
-        if let Some(wait) = &options.wait_for {
-            let remaining = deadline.saturating_duration_since(Instant::now());
-            session.wait_for(wait, remaining, options.timeout).await?;
-        }
-        if let Some(y) = options.scroll_y {
-            session.eval(&format!("window.scrollTo(0, {y})")).await?;
-        }
-        session.settle().await?;
-        Ok(session)
     }
 
     /// The browser's product string, e.g. `Chrome/156.0.8078.73`.
@@ -254,6 +242,44 @@ impl Chromium {
                 }
             })
             .with_context(|| format!("could not remove the profile {}", profile.display()))
+    }
+}
+
+/// Waits for load, `wait_for`, the scroll and settling, starting over after
+/// the load when the page navigates again meanwhile (until the budget runs out).
+async fn prepare(
+    session: &ChromiumSession,
+    options: &OpenOptions,
+    deadline: Instant,
+    navigation: tokio::task::JoinHandle<Option<String>>,
+) -> Result<()> {
+    let loaded = session
+        .wait_loaded(deadline.saturating_duration_since(Instant::now()))
+        .await;
+    if navigation.is_finished() {
+        if let Ok(Some(error)) = navigation.await {
+            bail!("loading {} failed: {error}", session.url());
+        }
+    } else {
+        navigation.abort();
+    }
+    loaded?;
+    loop {
+        let ready = async {
+            session.check_loaded().await?;
+            if let Some(wait) = &options.wait_for {
+                let remaining = deadline.saturating_duration_since(Instant::now());
+                session.wait_for(wait, remaining, options.timeout).await?;
+            }
+            if let Some(y) = options.scroll_y {
+                session.eval(&format!("window.scrollTo(0, {y})")).await?;
+            }
+            session.settle().await
+        };
+        match ready.await {
+            Err(err) if navigated(&err) => session.after_navigation().await?,
+            other => return other,
+        }
     }
 }
 

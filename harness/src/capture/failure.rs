@@ -69,6 +69,19 @@ pub enum TabError {
         /// The page's whole budget.
         limit: Duration,
     },
+    /// The page navigated again (a reload or redirect loop) every time it was
+    /// about to be captured, until the budget ran out.
+    #[error(
+        "{url}: the page kept navigating (reloading or leaving) until the --timeout limit of {:.1} s; \
+         no state held still long enough to capture",
+        limit.as_secs_f64()
+    )]
+    KeptNavigating {
+        /// The page.
+        url: String,
+        /// The page's whole budget.
+        limit: Duration,
+    },
     /// The browser answered with an error.
     #[error("{url}: {call} failed: {message}")]
     Failed {
@@ -202,4 +215,23 @@ impl Watch {
             None => std::future::pending().await,
         }
     }
+}
+
+/// Whether `err` says the document went away under a call: the page
+/// navigated (or reloaded) while it ran. Chromium words it several ways.
+pub fn navigated(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let message = cause.to_string();
+        [
+            "navigated or closed",
+            "Execution context was destroyed",
+            "Cannot find context with specified id",
+            "Could not find node with given id",
+            "No node with given id",
+            "Cannot find default execution context",
+            "Not attached to an active page",
+        ]
+        .iter()
+        .any(|sign| message.contains(sign))
+    })
 }

@@ -11,8 +11,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::failure::{Phase, TabError};
-use super::{Action, Capture, Captured, Chromium, OpenOptions};
+use super::failure::{Phase, TabError, navigated};
+use super::{Action, Capture, Captured, Chromium, Needs, OpenOptions};
 use crate::store;
 
 /// One page to record.
@@ -101,14 +101,26 @@ async fn capture_states(
     let mut states = Vec::with_capacity(stems.len());
     let mut stems = stems.into_iter();
     if let Some(stem) = stems.next() {
-        states.push((stem, session.capture().await?));
+        states.push((stem, capture_steady(session).await?));
     }
     for ((k, action), stem) in job.then.iter().enumerate().zip(stems) {
         session
             .apply(action)
             .await
             .with_context(|| format!("step {} of --then", k + 1))?;
-        states.push((stem, session.capture().await?));
+        states.push((stem, capture_steady(session).await?));
     }
     Ok(states)
+}
+
+/// Captures the state, starting over when the page navigates during the
+/// capture (a reload loop is refused by name once the budget runs out).
+async fn capture_steady(session: &super::ChromiumSession) -> Result<Captured> {
+    loop {
+        match session.capture_with(Needs::RECORD).await {
+            Ok((captured, _)) => return Ok(captured),
+            Err(err) if navigated(&err) => session.after_navigation().await?,
+            Err(err) => return Err(err),
+        }
+    }
 }

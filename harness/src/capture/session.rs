@@ -75,6 +75,35 @@ impl ChromiumSession {
         }
     }
 
+    /// After a call failed because the page navigated (see
+    /// [`super::failure::navigated`]): waits for the new document to load and
+    /// settle, so that the caller can try again. Only within a budget; past
+    /// it, or without one, the page is refused as [`TabError::KeptNavigating`].
+    pub(super) async fn after_navigation(&self) -> Result<()> {
+        let kept = || TabError::KeptNavigating {
+            url: self.url.clone(),
+            limit: self.limit,
+        };
+        let Some(deadline) = self.deadline else {
+            return Err(kept().into());
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let phase = self.current_phase();
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || self.wait_loaded(left).await.is_err() {
+            return Err(kept().into());
+        }
+        match self.settle().await {
+            Err(err) if !super::failure::navigated(&err) => return Err(err),
+            _ => {}
+        }
+        self.enter(phase);
+        if Instant::now() >= deadline {
+            return Err(kept().into());
+        }
+        Ok(())
+    }
+
     /// Closes the tab.
     pub async fn close(self) {
         let _ = self.call("Page.close", self.page.clone().close()).await;
