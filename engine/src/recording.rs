@@ -62,6 +62,40 @@ pub struct Recording {
     /// Element counts the browser reported at capture, for consistency checks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub counts: Option<DomCounts>,
+    /// What the capture replaced, cut or redacted; absent when it kept the
+    /// page as it was, so nothing is ever changed silently.
+    #[serde(default, skip_serializing_if = "CaptureNotes::is_empty")]
+    pub capture: CaptureNotes,
+}
+
+/// What a capture changed in the page it stored.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaptureNotes {
+    /// Lone UTF-16 surrogates in the page's strings (text, attributes, title,
+    /// URLs), not encodable as UTF-8: each is stored as U+FFFD.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub replaced_surrogates: u64,
+    /// Nodes left out past the `--max-nodes` cap (the document-order tail).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cut_nodes: u64,
+    /// Characters of text and attribute values cut past the `--max-text` cap.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cut_text: u64,
+    /// The engine's redaction rules were applied before writing (`record --redact`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
+}
+
+impl CaptureNotes {
+    /// Nothing replaced, cut or redacted.
+    pub fn is_empty(&self) -> bool {
+        *self == CaptureNotes::default()
+    }
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// What kind of node a [`RecNode`] is.

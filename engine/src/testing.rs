@@ -80,6 +80,7 @@ impl RecordingBuilder {
                 }],
                 ax: AxOracle::default(),
                 counts: None,
+                capture: Default::default(),
             },
             last: 0,
         };

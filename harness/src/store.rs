@@ -61,13 +61,22 @@ pub fn write_state(
     recording: &Recording,
     screenshot: Option<&[u8]>,
 ) -> Result<(PathBuf, u64)> {
+    let bytes = recording.to_gz_bytes()?;
+    write_encoded(stem, &bytes, screenshot)
+}
+
+/// Writes an already encoded recording (`.json.gz` bytes) and its screenshot.
+pub fn write_encoded(
+    stem: &Path,
+    bytes: &[u8],
+    screenshot: Option<&[u8]>,
+) -> Result<(PathBuf, u64)> {
     let (json, png) = paths(stem);
     if let Some(dir) = json.parent() {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("could not create {}", dir.display()))?;
     }
-    let bytes = recording.to_gz_bytes()?;
-    write_atomic(&json, &bytes)?;
+    write_atomic(&json, bytes)?;
     if let Some(screenshot) = screenshot {
         write_atomic(&png, screenshot)?;
     }

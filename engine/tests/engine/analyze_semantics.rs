@@ -1127,6 +1127,7 @@ impl Rec {
             nodes: self.nodes,
             ax: AxOracle::default(),
             counts: None,
+            capture: Default::default(),
         })
     }
 }

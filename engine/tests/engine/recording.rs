@@ -98,6 +98,7 @@ fn sample() -> Recording {
             shadow: 1,
             iframe: 0,
         }),
+        capture: Default::default(),
     }
 }
 

@@ -15,7 +15,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use futures::StreamExt;
 
 use super::WaitFor;
-use super::failure::Watch;
+use super::failure::{Phase, Watch, navigated};
 use super::session::ChromiumSession;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
@@ -51,7 +51,7 @@ pub struct Chromium {
     handler: tokio::task::JoinHandle<()>,
     version: String,
     watch: Watch,
-    _profile: tempfile::TempDir,
+    profile: tempfile::TempDir,
 }
 
 impl Chromium {
@@ -107,27 +107,53 @@ impl Chromium {
             handler,
             version,
             watch,
-            _profile: profile,
+            profile,
         })
     }
 
     /// Opens `target` (a URL or a local file path) in a new tab with the given
     /// viewport, waits for load (bounded by `timeout`), then for `wait_for`,
-    /// and scrolls to `scroll_y`.
+    /// and scrolls to `scroll_y`. Later calls wait at most `timeout` each.
     pub async fn open(&self, target: &str, options: &OpenOptions) -> Result<ChromiumSession> {
+        let deadline = Instant::now() + options.timeout;
+        let mut session = self.open_until(target, options, deadline).await?;
+        session.set_deadline(None);
+        Ok(session)
+    }
+
+    /// [`Chromium::open`] within a budget: load, wait and settle end by
+    /// `deadline`, and the session keeps it, so that every later call does too
+    /// (the whole record of a page is bounded by `--timeout`).
+    pub async fn open_until(
+        &self,
+        target: &str,
+        options: &OpenOptions,
+        deadline: Instant,
+    ) -> Result<ChromiumSession> {
         let (url, display_url) = resolve_target(target)?;
-        let page = self
-            .browser
-            .new_page("about:blank")
+        let budget = |what: &'static str| {
+            move |_| {
+                anyhow!(
+                    "{target}: {what} did not finish within the --timeout limit of {:.1} s",
+                    options.timeout.as_secs_f64()
+                )
+            }
+        };
+        let page = tokio::time::timeout_at(deadline.into(), self.browser.new_page("about:blank"))
             .await
+            .map_err(budget("opening a tab"))?
             .context("could not open a new tab")?;
-        page.execute(SetDeviceMetricsOverrideParams::new(
-            i64::from(options.width),
-            i64::from(options.height),
-            1.0,
-            false,
-        ))
+        tokio::time::timeout_at(
+            deadline.into(),
+            page.execute(SetDeviceMetricsOverrideParams::new(
+                i64::from(options.width),
+                i64::from(options.height),
+                1.0,
+                false,
+            )),
+        )
         .await
+        .map_err(budget("setting the viewport"))?
         .context("could not set the viewport")?;
         // alert()/confirm()/prompt() would block the page (and its load
         // event) forever; accept each dialog as a user clicking OK would.
@@ -143,7 +169,6 @@ impl Chromium {
                     .await;
             }
         });
-        let started = Instant::now();
         // `Page.navigate` runs in the background while we poll
         // `readyState` ourselves: chromiumoxide resolves the command only
         // after lifecycle events that never come for some pages (scripts
@@ -151,9 +176,12 @@ impl Chromium {
         let navigate_page = page.clone();
         let navigate_url = url.clone();
         let navigation = tokio::spawn(async move {
+            // The navigation's own error (`net::ERR_…`), if it failed.
             navigate_page
                 .execute(NavigateParams::new(navigate_url))
                 .await
+                .ok()
+                .and_then(|response| response.result.error_text)
         });
         let target = page.target_id().clone();
         let session = ChromiumSession {
@@ -164,30 +192,18 @@ impl Chromium {
             target,
             watch: self.watch.clone(),
             limit: options.timeout,
+            deadline: Some(deadline),
+            phase: std::sync::Mutex::new(Phase::Load),
         };
-        let loaded = session
-            .wait_loaded(options.timeout.saturating_sub(started.elapsed()))
-            .await;
-        if navigation.is_finished() {
-            if let Ok(Ok(response)) = navigation.await
-                && let Some(error) = &response.result.error_text
-            {
-                bail!("loading {url} failed: {error}");
+        match prepare(&session, options, deadline, navigation).await {
+            Ok(()) => Ok(session),
+            Err(err) => {
+                // A tab left open would keep running (a reload loop, a busy
+                // script) while the next page records.
+                let _ = tokio::time::timeout(Duration::from_secs(2), session.close()).await;
+                Err(err)
             }
-        } else {
-            navigation.abort();
         }
-        loaded?;
-        session.check_loaded().await?;
-        if let Some(wait) = &options.wait_for {
-            let remaining = options.timeout.saturating_sub(started.elapsed());
-            session.wait_for(wait, remaining, options.timeout).await?;
-        }
-        if let Some(y) = options.scroll_y {
-            session.eval(&format!("window.scrollTo(0, {y})")).await?;
-        }
-        session.settle().await?;
-        Ok(session)
     }
 
     /// The browser's product string, e.g. `Chrome/156.0.8078.73`.
@@ -195,12 +211,75 @@ impl Chromium {
         &self.version
     }
 
-    /// Closes the browser and waits for the process to exit.
+    /// Closes the browser, waits for the process to exit (killing it if it
+    /// does not within a few seconds) and removes its temp profile.
     pub async fn close(mut self) -> Result<()> {
-        let _ = self.browser.close().await;
-        let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
+        let _ = tokio::time::timeout(Duration::from_secs(3), self.browser.close()).await;
+        let exited = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
+        if !matches!(exited, Ok(Ok(_))) {
+            let _ = self.browser.kill().await;
+            let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
+        }
         self.handler.abort();
-        Ok(())
+        let profile = self.profile.path().to_owned();
+        // Helpers of the browser (the crash handler) may still be writing
+        // into the profile for a moment after it exits.
+        for _ in 0..20 {
+            match std::fs::remove_dir_all(&profile) {
+                Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+                _ => break,
+            }
+        }
+        self.profile
+            .close()
+            .or_else(|err| {
+                if err.kind() == std::io::ErrorKind::NotFound {
+                    Ok(())
+                } else {
+                    Err(err)
+                }
+            })
+            .with_context(|| format!("could not remove the profile {}", profile.display()))
+    }
+}
+
+/// Waits for load, `wait_for`, the scroll and settling, starting over after
+/// the load when the page navigates again meanwhile (until the budget runs out).
+async fn prepare(
+    session: &ChromiumSession,
+    options: &OpenOptions,
+    deadline: Instant,
+    navigation: tokio::task::JoinHandle<Option<String>>,
+) -> Result<()> {
+    let loaded = session
+        .wait_loaded(deadline.saturating_duration_since(Instant::now()))
+        .await;
+    if navigation.is_finished() {
+        if let Ok(Some(error)) = navigation.await {
+            bail!("loading {} failed: {error}", session.url());
+        }
+    } else {
+        navigation.abort();
+    }
+    loaded?;
+    loop {
+        let ready = async {
+            session.check_loaded().await?;
+            if let Some(wait) = &options.wait_for {
+                let remaining = deadline.saturating_duration_since(Instant::now());
+                session.wait_for(wait, remaining, options.timeout).await?;
+            }
+            if let Some(y) = options.scroll_y {
+                session.eval(&format!("window.scrollTo(0, {y})")).await?;
+            }
+            session.settle().await
+        };
+        match ready.await {
+            Err(err) if navigated(&err) => session.after_navigation().await?,
+            other => return other,
+        }
     }
 }
 
@@ -243,10 +322,51 @@ fn resolve_target(target: &str) -> Result<(String, String)> {
         format!("{target}: no such file (expected a URL or a local .html file)")
     })?;
     let url = format!("file://{}", absolute.display());
-    let display = std::env::current_dir()
+    let display = display_url(&url);
+    Ok((url, display))
+}
+
+/// How a URL is stored: a `file://` URL of a file under the working
+/// directory as `file:<relative path>`, anything else as it is.
+pub(super) fn display_url(url: &str) -> String {
+    let Some(path) = url.strip_prefix("file://") else {
+        return url.to_owned();
+    };
+    // Chromium percent-encodes the path (`my%20page.html`); the target as
+    // given was not.
+    let path = percent_decoded(path);
+    std::env::current_dir()
         .ok()
         .and_then(|cwd| cwd.canonicalize().ok())
-        .and_then(|cwd| absolute.strip_prefix(cwd).ok().map(Path::to_path_buf))
-        .map_or_else(|| url.clone(), |rel| format!("file:{}", rel.display()));
-    Ok((url, display))
+        .and_then(|cwd| {
+            Path::new(&path)
+                .strip_prefix(cwd)
+                .ok()
+                .map(Path::to_path_buf)
+        })
+        .map_or_else(|| url.to_owned(), |rel| format!("file:{}", rel.display()))
+}
+
+/// `%XX` escapes decoded; a malformed escape or non-UTF-8 result is kept as it was.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
 }

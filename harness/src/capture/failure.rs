@@ -55,6 +55,33 @@ pub enum TabError {
         /// The limit that passed.
         limit: Duration,
     },
+    /// A phase of recording one page did not finish before the page's
+    /// budget (`--timeout`, counted from the start of its record) ran out.
+    #[error(
+        "{url}: {phase} did not finish within the --timeout limit of {:.1} s (the limit bounds the whole record of a page)",
+        limit.as_secs_f64()
+    )]
+    OverLimit {
+        /// The page.
+        url: String,
+        /// What was under way.
+        phase: Phase,
+        /// The page's whole budget.
+        limit: Duration,
+    },
+    /// The page navigated again (a reload or redirect loop) every time it was
+    /// about to be captured, until the budget ran out.
+    #[error(
+        "{url}: the page kept navigating (reloading or leaving) until the --timeout limit of {:.1} s; \
+         no state held still long enough to capture",
+        limit.as_secs_f64()
+    )]
+    KeptNavigating {
+        /// The page.
+        url: String,
+        /// The page's whole budget.
+        limit: Duration,
+    },
     /// The browser answered with an error.
     #[error("{url}: {call} failed: {message}")]
     Failed {
@@ -65,6 +92,61 @@ pub enum TabError {
         /// The browser's or the client's message.
         message: String,
     },
+}
+
+/// A phase of recording one page, named in [`TabError::OverLimit`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Waiting for the load event.
+    Load,
+    /// `--wait-for`.
+    Wait,
+    /// Fonts and two animation frames after load or a step.
+    Settle,
+    /// A scripted `--then` step.
+    Step,
+    /// `DOMSnapshot.captureSnapshot` and the page facts read with it.
+    Snapshot,
+    /// `Accessibility.getFullAXTree` (the validation oracle).
+    AxTree,
+    /// `Page.captureScreenshot`.
+    Screenshot,
+    /// Encoding and writing the recording.
+    Write,
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Load => "load",
+            Phase::Wait => "the --wait-for wait",
+            Phase::Settle => "settle (fonts and two animation frames)",
+            Phase::Step => "a --then step",
+            Phase::Snapshot => "the DOM snapshot",
+            Phase::AxTree => "the AX tree",
+            Phase::Screenshot => "the screenshot",
+            Phase::Write => "the write",
+        })
+    }
+}
+
+impl Phase {
+    /// The phase a capture call belongs to; `None` for calls made in any
+    /// phase (scripts), which take the session's current phase.
+    pub fn of_call(call: &str) -> Option<Phase> {
+        match call {
+            "DOMSnapshot.captureSnapshot"
+            | "Page.getLayoutMetrics"
+            | "page facts (Runtime.evaluate)"
+            | "Runtime.getProperties"
+            | "DOM.describeNode"
+            | "DOM.resolveNode"
+            | "Runtime.callFunctionOn" => Some(Phase::Snapshot),
+            "Accessibility.getFullAXTree" => Some(Phase::AxTree),
+            "Page.captureScreenshot" => Some(Phase::Screenshot),
+            _ => None,
+        }
+    }
 }
 
 /// What happened to a tab.
@@ -133,4 +215,23 @@ impl Watch {
             None => std::future::pending().await,
         }
     }
+}
+
+/// Whether `err` says the document went away under a call: the page
+/// navigated (or reloaded) while it ran. Chromium words it several ways.
+pub fn navigated(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        let message = cause.to_string();
+        [
+            "navigated or closed",
+            "Execution context was destroyed",
+            "Cannot find context with specified id",
+            "Could not find node with given id",
+            "No node with given id",
+            "Cannot find default execution context",
+            "Not attached to an active page",
+        ]
+        .iter()
+        .any(|sign| message.contains(sign))
+    })
 }

@@ -6,6 +6,7 @@ mod failure;
 mod live;
 mod record;
 mod session;
+mod signals;
 mod snapshot;
 mod state;
 
@@ -15,6 +16,7 @@ pub use failure::TabError;
 pub use live::{Live, Timings};
 pub use record::{Job, Written, record};
 pub use session::ChromiumSession;
+pub use signals::{Signals, Stop};
 pub use state::{Call, CaptureTimings, Needs, Png};
 
 use std::time::Duration;

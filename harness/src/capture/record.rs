@@ -1,10 +1,18 @@
 //! Recording one page into the store: open it, capture it, apply each scripted step and capture again, write every state as `<out>`, `<out>.step1`, ….
+//!
+//! The whole record of a page — load, wait, settle, every capture and step,
+//! and the write — shares one budget, the job's `--timeout`: every CDP call
+//! waits at most until the budget's end, and a phase still under way then
+//! fails as [`TabError::OverLimit`] naming the page, the phase and the limit.
+//! Only encoding the recording may run past it, by a tenth of the limit.
 
 use std::path::PathBuf;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::{Action, Capture, Chromium, OpenOptions};
+use super::failure::{Phase, TabError, navigated};
+use super::{Action, Capture, Captured, Chromium, Needs, OpenOptions};
 use crate::store;
 
 /// One page to record.
@@ -43,32 +51,76 @@ pub struct Written {
 }
 
 /// Records `job` in `chromium` and writes every state (recording, then
-/// screenshot: a recording without its screenshot is not complete).
+/// screenshot: a recording without its screenshot is not complete), all
+/// within the job's `--timeout`. The tab is closed afterwards, whatever happened.
 pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
-    let mut session = chromium.open(&job.target, &job.options).await?;
+    let deadline = Instant::now() + job.options.timeout;
+    let mut session = chromium
+        .open_until(&job.target, &job.options, deadline)
+        .await?;
+    let states = capture_states(&mut session, job).await;
+    let url = session.url().to_owned();
+    // A hung renderer may never answer the close; the browser's own close
+    // ends it at the latest.
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), session.close()).await;
+    let states = states?;
+    // Encoding a large page takes a while; it may run a tenth of the limit
+    // past the budget, then the job fails naming the write.
+    let write_deadline = deadline + job.options.timeout / 10;
+    let mut written = Vec::new();
+    for (stem, captured) in states {
+        // `Capture::capture` takes everything `Needs::RECORD` names, the screenshot included.
+        let screenshot = captured
+            .screenshot
+            .context("internal: a recording was captured without its screenshot")?;
+        let nodes = captured.recording.nodes.len();
+        let recording = captured.recording;
+        let encoded = tokio::time::timeout_at(
+            write_deadline.into(),
+            tokio::task::spawn_blocking(move || recording.to_gz_bytes()),
+        )
+        .await
+        .map_err(|_| TabError::OverLimit {
+            url: url.clone(),
+            phase: Phase::Write,
+            limit: job.options.timeout,
+        })?
+        .context("internal: the encoder task failed")??;
+        let (path, bytes) = store::write_encoded(&stem, &encoded, Some(&screenshot))?;
+        written.push(Written { path, bytes, nodes });
+    }
+    Ok(written)
+}
+
+/// The first state, then one after each scripted step.
+async fn capture_states(
+    session: &mut super::ChromiumSession,
+    job: &Job,
+) -> Result<Vec<(PathBuf, Captured)>> {
     let stems = job.stems();
-    let mut states = vec![(&stems[0], session.capture().await?)];
-    for ((k, action), stem) in job.then.iter().enumerate().zip(&stems[1..]) {
+    let mut states = Vec::with_capacity(stems.len());
+    let mut stems = stems.into_iter();
+    if let Some(stem) = stems.next() {
+        states.push((stem, capture_steady(session).await?));
+    }
+    for ((k, action), stem) in job.then.iter().enumerate().zip(stems) {
         session
             .apply(action)
             .await
             .with_context(|| format!("step {} of --then", k + 1))?;
-        states.push((stem, session.capture().await?));
+        states.push((stem, capture_steady(session).await?));
     }
-    states
-        .iter()
-        .map(|(stem, captured)| {
-            // `Capture::capture` takes everything `Needs::RECORD` names, the screenshot included.
-            let screenshot = captured
-                .screenshot
-                .as_deref()
-                .context("internal: a recording was captured without its screenshot")?;
-            let (path, bytes) = store::write(stem, &captured.recording, screenshot)?;
-            Ok(Written {
-                path,
-                bytes,
-                nodes: captured.recording.nodes.len(),
-            })
-        })
-        .collect()
+    Ok(states)
+}
+
+/// Captures the state, starting over when the page navigates during the
+/// capture (a reload loop is refused by name once the budget runs out).
+async fn capture_steady(session: &super::ChromiumSession) -> Result<Captured> {
+    loop {
+        match session.capture_with(Needs::RECORD).await {
+            Ok((captured, _)) => return Ok(captured),
+            Err(err) if navigated(&err) => session.after_navigation().await?,
+            Err(err) => return Err(err),
+        }
+    }
 }

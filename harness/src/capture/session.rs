@@ -10,7 +10,7 @@ use chromiumoxide::cdp::browser_protocol::target::TargetId;
 use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
 use pagesnap_engine::recording::{AxNode, DomCounts};
 
-use super::failure::{Gone, TabError, Watch};
+use super::failure::{Gone, Phase, TabError, Watch};
 use super::{Action, Capture, Captured, Needs, WaitFor};
 
 /// One open tab.
@@ -21,8 +21,14 @@ pub struct ChromiumSession {
     pub(super) display_url: String,
     pub(super) target: TargetId,
     pub(super) watch: Watch,
-    /// How long one CDP call may go unanswered.
+    /// How long one CDP call may go unanswered; when recording, also the
+    /// page's whole budget.
     pub(super) limit: Duration,
+    /// When recording: the moment the page's budget runs out. Every call
+    /// waits at most until then.
+    pub(super) deadline: Option<Instant>,
+    /// What the session is doing, for naming a call cut by the deadline.
+    pub(super) phase: std::sync::Mutex<Phase>,
 }
 
 const COUNTS_JS: &str = r#"(() => {
@@ -58,9 +64,95 @@ impl ChromiumSession {
         &self.url
     }
 
+    /// How a URL the tab shows is stored: the target as given when it is the
+    /// URL loaded, a local file under the working directory as `file:<relative>`.
+    pub(super) fn stored_url(&self, url: &str) -> String {
+        let stored = super::chromium::display_url(url);
+        if url == self.url || stored == super::chromium::display_url(&self.url) {
+            self.display_url.clone()
+        } else {
+            stored
+        }
+    }
+
+    /// After a call failed because the page navigated (see
+    /// [`super::failure::navigated`]): waits for the new document to load and
+    /// settle, so that the caller can try again. Only within a budget; past
+    /// it, or without one, the page is refused as [`TabError::KeptNavigating`].
+    pub(super) async fn after_navigation(&self) -> Result<()> {
+        let kept = || TabError::KeptNavigating {
+            url: self.url.clone(),
+            limit: self.limit,
+        };
+        let Some(deadline) = self.deadline else {
+            return Err(kept().into());
+        };
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let phase = self.current_phase();
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || self.wait_loaded(left).await.is_err() {
+            return Err(kept().into());
+        }
+        match self.settle().await {
+            Err(err) if !super::failure::navigated(&err) => return Err(err),
+            _ => {}
+        }
+        self.enter(phase);
+        if Instant::now() >= deadline {
+            return Err(kept().into());
+        }
+        Ok(())
+    }
+
     /// Closes the tab.
     pub async fn close(self) {
         let _ = self.call("Page.close", self.page.clone().close()).await;
+    }
+
+    /// Bounds every later call by `deadline` (recording: the page's budget),
+    /// or lifts the bound.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// The moment the page's budget runs out, when recording.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// Names what the session does next, for errors of calls cut by the deadline.
+    pub(super) fn enter(&self, phase: Phase) {
+        if let Ok(mut current) = self.phase.lock() {
+            *current = phase;
+        }
+    }
+
+    fn current_phase(&self) -> Phase {
+        self.phase.lock().map_or(Phase::Load, |p| *p)
+    }
+
+    /// The budget ran out during `phase`.
+    pub(super) fn over_limit(&self, phase: Phase) -> TabError {
+        TabError::OverLimit {
+            url: self.url.clone(),
+            phase,
+            limit: self.limit,
+        }
+    }
+
+    /// How long a call may wait, and whether that bound is the deadline.
+    fn call_wait(&self) -> (Duration, bool) {
+        match self.deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left < self.limit {
+                    (left, true)
+                } else {
+                    (self.limit, false)
+                }
+            }
+            None => (self.limit, false),
+        }
     }
 
     /// Awaits one CDP call, unless the tab crashes or closes first, or the
@@ -73,6 +165,11 @@ impl ChromiumSession {
     ) -> Result<T, TabError> {
         if let Some(gone) = self.watch.state(&self.target) {
             return Err(self.gone(gone, name));
+        }
+        let (wait, by_deadline) = self.call_wait();
+        let phase = || Phase::of_call(name).unwrap_or_else(|| self.current_phase());
+        if by_deadline && wait.is_zero() {
+            return Err(self.over_limit(phase()));
         }
         tokio::select! {
             result = future => match result {
@@ -95,10 +192,14 @@ impl ChromiumSession {
                 }
             },
             gone = self.watch.until_gone(&self.target) => Err(self.gone(gone, name)),
-            () = tokio::time::sleep(self.limit) => Err(TabError::NoAnswer {
-                url: self.url.clone(),
-                call: name,
-                limit: self.limit,
+            () = tokio::time::sleep(wait) => Err(if by_deadline {
+                self.over_limit(phase())
+            } else {
+                TabError::NoAnswer {
+                    url: self.url.clone(),
+                    call: name,
+                    limit: self.limit,
+                }
             }),
         }
     }
@@ -187,8 +288,23 @@ impl ChromiumSession {
         limit: Duration,
         configured: Duration,
     ) -> Result<()> {
+        self.enter(Phase::Wait);
         match wait {
-            WaitFor::Delay(delay) => tokio::time::sleep(*delay).await,
+            WaitFor::Delay(delay) => {
+                // A delay longer than what is left of the budget cannot end
+                // within it: refuse at once rather than sleep into the limit.
+                if *delay > limit {
+                    bail!(
+                        "{}: --wait-for {} ms cannot finish within the --timeout limit of {:.1} s \
+                         ({} ms of it were left after load)",
+                        self.url,
+                        delay.as_millis(),
+                        configured.as_secs_f64(),
+                        limit.as_millis()
+                    );
+                }
+                tokio::time::sleep(*delay).await;
+            }
             WaitFor::Selector(selector) => {
                 let probe = format!(
                     "!!document.querySelector({})",
@@ -215,6 +331,7 @@ impl ChromiumSession {
 
     /// Waits for fonts and two animation frames so layout reflects the last change.
     pub async fn settle(&self) -> Result<()> {
+        self.enter(Phase::Settle);
         self.eval(
             "(async () => { try { await document.fonts.ready; } catch (e) {} \
              await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return true; })()",
@@ -304,6 +421,7 @@ impl ChromiumSession {
 
 impl Capture for ChromiumSession {
     async fn apply(&mut self, action: &Action) -> Result<()> {
+        self.enter(Phase::Step);
         match action {
             Action::Click(selector) => {
                 let element = self.find(selector).await?;

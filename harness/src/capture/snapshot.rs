@@ -520,6 +520,18 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
 /// their document. Asking for these few instead of every element's DOM rects
 /// (`includeDOMRects`) halves the snapshot's cost. One list per document:
 /// a script can read the elements of one document (one JavaScript world) at once.
+/// The URL of the main document the snapshot holds: the page actually
+/// captured, which differs from the one loaded when the page navigated away
+/// (a script setting `location`, a meta refresh, `history.pushState`).
+pub(crate) fn document_url(snapshot: &CaptureSnapshotReturns) -> Option<String> {
+    let strings = Strings(&snapshot.strings);
+    snapshot
+        .documents
+        .first()
+        .map(|doc| strings.get(&doc.document_url).to_owned())
+        .filter(|url| !url.is_empty())
+}
+
 pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<Vec<i64>> {
     let strings = Strings(&snapshot.strings);
     let position = |name: &str| COMPUTED_STYLES.iter().position(|s| *s == name);

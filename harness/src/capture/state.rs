@@ -26,11 +26,14 @@ use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams,
     ReleaseObjectGroupParams,
 };
-use pagesnap_engine::recording::{DomCounts, Point, Recording, SCHEMA, Size, Viewport};
+use chromiumoxide::surrogates::REPLACED_SURROGATES;
+use pagesnap_engine::recording::{
+    CaptureNotes, DomCounts, Point, Recording, SCHEMA, Size, Viewport,
+};
 use pagesnap_engine::strategy::Strategy;
 
 use super::Captured;
-use super::failure::TabError;
+use super::failure::{Phase, TabError};
 use super::session::ChromiumSession;
 use super::snapshot::{self, Boxes, COMPUTED_STYLES, Extras};
 
@@ -161,6 +164,11 @@ impl ChromiumSession {
     /// Captures the current state with what `needs` asks for.
     pub async fn capture_with(&self, needs: Needs) -> Result<(Captured, CaptureTimings)> {
         let started = Instant::now();
+        self.enter(Phase::Snapshot);
+        // Lone surrogates the transport repaired during this capture (the
+        // counter is process-wide: exact while one page is captured at a time,
+        // as `record` does).
+        let surrogates_before = REPLACED_SURROGATES.load(Ordering::Relaxed);
         let mut timings = CaptureTimings::default();
         let captured_at = now_rfc3339();
         let group = format!(
@@ -204,6 +212,9 @@ impl ChromiumSession {
         timings.calls.extend(facts_calls);
         let metrics = metrics?.result;
         let mut facts = facts?;
+        // The recording names the document it holds, not the one asked for.
+        let url = snapshot::document_url(&snap)
+            .map_or_else(|| self.display_url.clone(), |url| self.stored_url(&url));
         let candidates = snapshot::scroll_candidates(&snap);
         if !candidates.is_empty() {
             let (boxes, elapsed) = timed(futures::future::join_all(
@@ -252,7 +263,7 @@ impl ChromiumSession {
         let viewport = &metrics.css_layout_viewport;
         let recording = Recording {
             schema: SCHEMA.to_owned(),
-            url: self.display_url.clone(),
+            url,
             title: facts.title,
             captured_at,
             browser: self.version.clone(),
@@ -273,6 +284,12 @@ impl ChromiumSession {
             nodes: joined.nodes,
             ax: ax.into(),
             counts,
+            capture: CaptureNotes {
+                replaced_surrogates: REPLACED_SURROGATES
+                    .load(Ordering::Relaxed)
+                    .saturating_sub(surrogates_before),
+                ..CaptureNotes::default()
+            },
         };
         timings.total = started.elapsed();
         Ok((

@@ -164,29 +164,69 @@ fn check_distinct_outputs(jobs: &[Job]) -> Result<()> {
     Ok(())
 }
 
+/// Records every job in one browser. SIGINT and SIGTERM are listened for
+/// before the browser starts: either stops the work, closes the browser,
+/// removes its profile and ends with 130 or 143.
 async fn record_all(jobs: Vec<Job>, keep_going: bool, network: bool) -> Result<ExitCode> {
-    let chromium = Chromium::launch(network).await?;
-    let mut failures = 0usize;
+    let mut signals = capture::Signals::install()?;
+    // Dropping a launch under way kills the browser (chromiumoxide spawns it
+    // with kill-on-drop) and removes the profile.
+    let chromium = tokio::select! {
+        chromium = Chromium::launch(network) => chromium?,
+        stop = signals.recv() => {
+            eprintln!("interrupted by {} while launching the browser; nothing was recorded", stop.name());
+            return Ok(stop.exit_code());
+        }
+    };
     let total = jobs.len();
-    for job in &jobs {
-        match record_one(&chromium, job).await {
-            Ok(()) => {}
-            Err(err) if keep_going || total > 1 => {
+    let mut done = 0usize;
+    let outcome = tokio::select! {
+        outcome = record_jobs(&chromium, &jobs, keep_going, &mut done) => Ok(outcome),
+        stop = signals.recv() => Err(stop),
+    };
+    let closed = chromium.close().await;
+    match outcome {
+        Err(stop) => {
+            closed?;
+            eprintln!(
+                "interrupted by {}: {done} of {total} pages recorded; the browser was closed and its \
+                 temp profile removed",
+                stop.name()
+            );
+            Ok(stop.exit_code())
+        }
+        Ok(Err(err)) => Err(err),
+        Ok(Ok(failures)) => {
+            closed?;
+            if failures > 0 {
+                eprintln!("{failures} of {total} recordings failed");
+                return Ok(ExitCode::from(1));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Records the jobs in order, counting those done; returns how many failed
+/// (with `keep_going` or several jobs), or the first error.
+async fn record_jobs(
+    chromium: &Chromium,
+    jobs: &[Job],
+    keep_going: bool,
+    done: &mut usize,
+) -> Result<usize> {
+    let mut failures = 0usize;
+    for job in jobs {
+        match record_one(chromium, job).await {
+            Ok(()) => *done += 1,
+            Err(err) if keep_going || jobs.len() > 1 => {
                 failures += 1;
                 eprintln!("error: {}: {err:#}", job.target);
             }
-            Err(err) => {
-                chromium.close().await?;
-                return Err(err);
-            }
+            Err(err) => return Err(err),
         }
     }
-    chromium.close().await?;
-    if failures > 0 {
-        eprintln!("{failures} of {total} recordings failed");
-        return Ok(ExitCode::from(1));
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(failures)
 }
 
 async fn record_one(chromium: &Chromium, job: &Job) -> Result<()> {
