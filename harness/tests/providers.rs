@@ -466,6 +466,10 @@ fn openai_faults_are_counted_and_retried_exactly() {
         (r["cost_usd"].as_f64().unwrap() - 0.00104).abs() < 1e-12,
         "{r}"
     );
+    // A priced model: the report charts step SR against cost per step.
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<svg id=\"chart-cost\""), "no cost chart");
+    assert!(html.contains("USD per step"));
     // The second step's prompt carries the first step's action.
     let two = server.requests("ok-two", "aria");
     assert_eq!(two.len(), 2);
@@ -965,8 +969,35 @@ fn llm_judge_verdicts_and_agreement_with_the_rule_judge() {
     assert_eq!(aria["judge"]["accuracy"], 1.0, "{aria}");
     assert_eq!(aria["judge"]["kappa"], 1.0, "{aria}");
     assert_eq!(aria["task_judge"]["steps"], 3, "{aria}");
+    // The confusion matrix behind the kappa: the fake judge approves exactly
+    // the steps the rule passes.
+    let confusion = &aria["judge"]["confusion"];
+    let passed = rows
+        .values()
+        .filter(|r| r["strategy"] == "aria" && r["success"] == true)
+        .count() as u64;
+    assert_eq!(confusion["both_success"].as_u64(), Some(passed), "{aria}");
+    assert_eq!(
+        confusion["both_failure"].as_u64(),
+        Some(4 - passed),
+        "{aria}"
+    );
+    assert_eq!(
+        (
+            confusion["judge_only"].as_u64(),
+            confusion["rule_only"].as_u64()
+        ),
+        (Some(0), Some(0))
+    );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("LLM judge agreement"), "{report}");
+    assert!(
+        report.contains(&format!(
+            "| aria | 4 | 1.000 | 1.000 | {passed} | 0 | 0 | {} |",
+            4 - passed
+        )),
+        "{report}"
+    );
 
     let bad = pagesnap(&suite, &dir.path().join("bad"), &["--judge", "gpt"]);
     assert!(!bad.status.success());

@@ -7,6 +7,8 @@ use common::{pagesnap, root, stderr};
 
 use std::path::{Path, PathBuf};
 
+use serde_json::Value;
+
 /// Writes a suite with one good task and `bad` appended, and returns the error `pagesnap run` prints.
 fn load_error(bad: &str) -> (String, PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -101,6 +103,20 @@ fn ambiguous_role_name_bad_selector_missing_value_and_unknown_keys_are_errors() 
     );
 }
 
+#[test]
+fn bad_tags_are_named() {
+    let task = "[[task]]\nid = \"tagged\"\ninstruction = \"x\"\ntags = [TAGS]\n\
+        [[task.step]]\nrecording = \"login/initial\"\nop = \"done\"\n";
+    let (err, path) = load_error(&task.replace("TAGS", "\"Modal Dialog\""));
+    let want = format!(
+        "{}:12: task \"tagged\": tag \"Modal Dialog\" must be a non-empty word of a-z, 0-9 and '-'",
+        path.display()
+    );
+    assert!(err.contains(&want), "{err}");
+    let (err, _) = load_error(&task.replace("TAGS", "\"modal\", \"modal\""));
+    assert!(err.contains("tag \"modal\" is given twice"), "{err}");
+}
+
 fn strip_timing(mut summary: serde_json::Value) -> serde_json::Value {
     if let Some(strategies) = summary["strategies"].as_array_mut() {
         for s in strategies {
@@ -159,6 +175,60 @@ fn smoke_suite_end_to_end_and_resume() {
     );
 
     let summary = read_json(&out.join("summary.json"));
+    // Per category: the suite's tags, counted from the rows themselves.
+    let modal_tasks: Vec<String> = smoke
+        .split("[[task]]")
+        .filter(|t| t.contains("tags = [\"modal\""))
+        .filter_map(|t| t.split('"').nth(1).map(str::to_owned))
+        .collect();
+    assert!(modal_tasks.len() >= 5, "{modal_tasks:?}");
+    let rows: Vec<Value> = lines
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("row"))
+        .collect();
+    let modal_rows = |strategy: &str| {
+        rows.iter()
+            .filter(|r| {
+                r["strategy"] == strategy && modal_tasks.iter().any(|t| r["task"] == t.as_str())
+            })
+            .map(|r| r["success"] == true)
+            .collect::<Vec<bool>>()
+    };
+    let modal = summary["categories"]
+        .as_array()
+        .expect("categories")
+        .iter()
+        .find(|c| c["tag"] == "modal")
+        .expect("a modal category");
+    assert_eq!(modal["tasks"], modal_tasks.len());
+    let flat = modal_rows("flat");
+    assert_eq!(modal["scores"][1]["strategy"], "flat");
+    assert_eq!(modal["scores"][1]["steps"], flat.len());
+    assert_eq!(
+        modal["scores"][1]["steps_passed"],
+        flat.iter().filter(|s| **s).count()
+    );
+    assert!(
+        report.contains("## Per category")
+            && report.contains(&format!("| modal | {} |", modal_tasks.len()))
+    );
+    // Token distributions: the largest is the largest row's.
+    let most = rows
+        .iter()
+        .filter(|r| r["strategy"] == "aria")
+        .filter_map(|r| r["input_tokens"].as_f64())
+        .fold(0.0, f64::max);
+    let tokens = &summary["strategies"][0]["input_tokens"];
+    assert_eq!(tokens["max"].as_f64(), Some(most), "{tokens}");
+    let (median, p90) = (
+        tokens["median"].as_f64().expect("median"),
+        tokens["p90"].as_f64().expect("p90"),
+    );
+    assert!(0.0 < median && median <= p90 && p90 <= most, "{tokens}");
+    assert!(
+        report.contains("## Tokens and cost") && report.contains("No step cost anything"),
+        "{report}"
+    );
     let pair = &summary["significance"]["comparisons"][0];
     let detectable = pair["min_detectable"].as_f64().expect("min_detectable");
     assert!(detectable > 0.0 && detectable < 0.5, "{pair}");

@@ -109,6 +109,7 @@ pub fn manifest(config: &Config<'_>) -> Manifest {
                     .clone()
                     .unwrap_or_else(|| "(the page's own instruction)".to_owned()),
                 steps: episodes_of(t, config.episodes, config.seed).len(),
+                tags: t.tags.clone(),
             })
             .collect(),
         live: Some(LiveSettings {

@@ -22,13 +22,49 @@ fn cost_tokens(s: &StrategySummary) -> f64 {
     s.mean_input_tokens + s.mean_image_tokens
 }
 
-/// Strategies no other strategy beats on both step SR and tokens.
-pub fn pareto_front(summaries: &[StrategySummary]) -> Vec<bool> {
+/// What an accuracy chart puts on its x axis (log scale).
+pub struct Price {
+    /// The `<svg>` id.
+    pub id: &'static str,
+    /// The x axis label.
+    pub label: &'static str,
+    /// How a value reads in a point's tooltip (`{} input tokens`).
+    pub unit: &'static str,
+    /// The value charged to a strategy.
+    pub of: fn(&StrategySummary) -> f64,
+    /// Values below are drawn at it (a log axis has no 0).
+    pub floor: f64,
+    /// Decimals in tooltips.
+    pub decimals: usize,
+}
+
+/// Step SR against mean input tokens (text + image).
+pub const TOKENS: Price = Price {
+    id: "chart-pareto",
+    label: "mean input tokens per step (text + image, log scale)",
+    unit: "input tokens",
+    of: cost_tokens,
+    floor: 1.0,
+    decimals: 0,
+};
+
+/// Step SR against mean cost per step.
+pub const COST: Price = Price {
+    id: "chart-cost",
+    label: "mean cost per step, USD (log scale)",
+    unit: "USD per step",
+    of: |s| s.mean_cost_usd,
+    floor: 1e-7,
+    decimals: 6,
+};
+
+/// Strategies no other strategy beats on both step SR and price.
+pub fn pareto_front(summaries: &[StrategySummary], price: &Price) -> Vec<bool> {
     summaries
         .iter()
         .map(|s| {
             !summaries.iter().any(|o| {
-                let (ot, st) = (cost_tokens(o), cost_tokens(s));
+                let (ot, st) = ((price.of)(o), (price.of)(s));
                 let (osr, ssr) = (o.step_success.value, s.step_success.value);
                 ot <= st && osr >= ssr && (ot < st || osr > ssr)
             })
@@ -45,16 +81,16 @@ struct LogAxis {
 }
 
 impl LogAxis {
-    fn over(values: impl Iterator<Item = f64>, x0: f64, x1: f64) -> LogAxis {
+    fn over(values: impl Iterator<Item = f64>, floor: f64, x0: f64, x1: f64) -> LogAxis {
         let (mut min, mut max) = (f64::INFINITY, 0.0f64);
         for v in values {
-            let v = v.max(1.0);
+            let v = v.max(floor);
             min = min.min(v);
             max = max.max(v);
         }
         if !min.is_finite() {
-            min = 1.0;
-            max = 10.0;
+            min = floor;
+            max = floor * 10.0;
         }
         let lo = 10f64.powf(min.log10().floor());
         let mut hi = 10f64.powf(max.log10().ceil());
@@ -65,7 +101,7 @@ impl LogAxis {
     }
 
     fn x(&self, v: f64) -> f64 {
-        let t = (v.max(1.0).log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10());
+        let t = (v.max(self.lo).log10() - self.lo.log10()) / (self.hi.log10() - self.lo.log10());
         self.x0 + t.clamp(0.0, 1.0) * (self.x1 - self.x0)
     }
 
@@ -109,15 +145,21 @@ fn short_number(v: f64) -> String {
         format!("{:.0}M", v / 1e6)
     } else if v >= 1e3 {
         format!("{:.0}k", v / 1e3)
-    } else {
+    } else if v >= 1.0 {
         format!("{v:.0}")
+    } else {
+        // Powers of ten below one: as many decimals as the power needs.
+        let decimals = (-v.log10()).round().max(0.0) as usize;
+        format!("{v:.decimals$}")
     }
 }
 
-pub fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
+/// Step SR (with its interval) against `price` per strategy, the Pareto
+/// front marked.
+pub fn pareto_chart(out: &mut String, summaries: &[StrategySummary], price: &Price) {
     let (w, h) = (640.0, 380.0);
     let (left, right, top, bottom) = (56.0, w - 110.0, 16.0, h - 48.0);
-    let axis = LogAxis::over(summaries.iter().map(cost_tokens), left, right);
+    let axis = LogAxis::over(summaries.iter().map(price.of), price.floor, left, right);
     // The y axis starts at the tenth below the lowest interval, so close rates stay apart.
     let floor = summaries
         .iter()
@@ -127,8 +169,9 @@ pub fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
     let y = |v: f64| bottom - (v.clamp(floor, 1.0) - floor) / (1.0 - floor) * (bottom - top);
     let _ = writeln!(
         out,
-        "<figure><svg id=\"chart-pareto\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"Step success rate vs mean input tokens per strategy\">"
+        "<figure><svg id=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" role=\"img\" aria-label=\"Step success rate vs {} per strategy\">",
+        price.id, price.unit
     );
     for i in 0..=4 {
         let v = floor + (1.0 - floor) * f64::from(i) / 4.0;
@@ -147,18 +190,13 @@ pub fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
          <text transform=\"translate(14 {:.1}) rotate(-90)\" text-anchor=\"middle\">step success rate (95% CI)</text>",
         (top + bottom) / 2.0
     );
-    axis.draw(
-        out,
-        top,
-        bottom,
-        "mean input tokens per step (text + image, log scale)",
-    );
-    let front = pareto_front(summaries);
+    axis.draw(out, top, bottom, price.label);
+    let front = pareto_front(summaries, price);
     let mut on_front: Vec<(f64, f64)> = summaries
         .iter()
         .zip(&front)
         .filter(|(_, f)| **f)
-        .map(|(s, _)| (axis.x(cost_tokens(s)), y(s.step_success.value)))
+        .map(|(s, _)| (axis.x((price.of)(s)), y(s.step_success.value)))
         .collect();
     on_front.sort_by(|a, b| a.0.total_cmp(&b.0));
     if on_front.len() > 1 {
@@ -175,7 +213,7 @@ pub fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
     // Placed labels: left edge, baseline, width (11px text, ~6.2px a character).
     let mut labels: Vec<(f64, f64, f64)> = Vec::new();
     for (i, (s, front)) in summaries.iter().zip(&front).enumerate() {
-        let (cx, e) = (axis.x(cost_tokens(s)), &s.step_success);
+        let (cx, e) = (axis.x((price.of)(s)), &s.step_success);
         let c = colour(i);
         let width = 6.2 * (s.strategy.chars().count() + 2) as f64;
         // Nudge a label down while it would overlap one already placed
@@ -190,7 +228,7 @@ pub fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
         labels.push((tx, ty, width));
         let _ = writeln!(
             out,
-            "<g class=\"strategy\"><title>{}: step SR {}, {:.0} input tokens{}</title>\
+            "<g class=\"strategy\"><title>{}: step SR {}, {:.decimals$} {}{}</title>\
              <line x1=\"{cx:.1}\" y1=\"{lo:.1}\" x2=\"{cx:.1}\" y2=\"{hi:.1}\" stroke=\"{c}\" stroke-width=\"1.5\"/>\
              <line x1=\"{a:.1}\" y1=\"{lo:.1}\" x2=\"{b:.1}\" y2=\"{lo:.1}\" stroke=\"{c}\"/>\
              <line x1=\"{a:.1}\" y1=\"{hi:.1}\" x2=\"{b:.1}\" y2=\"{hi:.1}\" stroke=\"{c}\"/>\
@@ -198,7 +236,8 @@ pub fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
              <text x=\"{tx:.1}\" y=\"{ty:.1}\">{}{}</text></g>",
             html(&s.strategy),
             rate(e),
-            cost_tokens(s),
+            (price.of)(s),
+            price.unit,
             if *front { " (Pareto front)" } else { "" },
             html(&s.strategy),
             if *front { " ★" } else { "" },
@@ -208,11 +247,16 @@ pub fn pareto_chart(out: &mut String, summaries: &[StrategySummary]) {
             b = cx + 4.0,
             cy = y(e.value),
             fill = if *front { c } else { "#fff" },
+            decimals = price.decimals,
         );
     }
-    out.push_str("</svg>\n<figcaption>Step success rate (with 95% bootstrap CI) against mean input tokens. \
-                  Filled points and ★ mark the Pareto front: no other strategy is both cheaper and more accurate.\
-                  </figcaption></figure>\n");
+    let _ = writeln!(
+        out,
+        "</svg>\n<figcaption>Step success rate (with 95% bootstrap CI) against {}. \
+         Filled points and ★ mark the Pareto front: no other strategy is both cheaper and more accurate.\
+         </figcaption></figure>",
+        price.unit
+    );
 }
 
 /// Horizontal box plots (min, quartiles, median, max; nearest-rank) per strategy on a log axis.
@@ -240,7 +284,7 @@ pub fn latency_chart(
     let (left, right, top) = (96.0, w - 20.0, 12.0);
     let bottom = top + band * strategies.len().max(1) as f64;
     let h = bottom + 44.0;
-    let axis = LogAxis::over(series.iter().flatten().copied(), left, right);
+    let axis = LogAxis::over(series.iter().flatten().copied(), 1.0, left, right);
     let _ = writeln!(
         out,
         "<figure><svg id=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \

@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 use crate::results::Row;
 use crate::results::manifest::{Manifest, TaskInfo};
 
+use super::categories::{self, Category};
 use super::metrics::{self, Agreement, StrategySummary};
 use super::significance::{self, Comparison};
 
@@ -20,6 +21,8 @@ pub struct Report {
     pub comparisons: Vec<Comparison>,
     /// LLM judge vs rule judge over all strategies.
     pub judge: Option<Agreement>,
+    /// Results per suite tag (empty when no task has tags).
+    pub categories: Vec<Category>,
 }
 
 impl Report {
@@ -48,12 +51,14 @@ impl Report {
             .collect();
         let comparisons = significance::compare_all(&manifest.strategies, &rows);
         let judge = metrics::agreement(&rows.iter().collect::<Vec<_>>());
+        let categories = categories::by_tag(&manifest, &rows);
         Report {
             manifest,
             rows,
             summaries,
             comparisons,
             judge,
+            categories,
         }
     }
 

@@ -82,3 +82,19 @@ pub fn got(r: &Row) -> String {
     }
     text
 }
+
+/// `median / p90 / max`, whole tokens.
+pub fn spread(d: &super::metrics::Distribution) -> String {
+    format!("{:.0} / {:.0} / {:.0}", d.median, d.p90, d.max)
+}
+
+/// US dollars with enough digits for a step's cost (`0.000412`), `0` for none.
+pub fn usd(v: f64) -> String {
+    if v == 0.0 {
+        "0".to_owned()
+    } else if v >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.6}")
+    }
+}

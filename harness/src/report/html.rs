@@ -10,10 +10,10 @@ use std::fmt::Write as _;
 
 use crate::results::Row;
 
-use super::charts::{latency_chart, pareto_chart};
+use super::charts::{self, latency_chart, pareto_chart};
 use super::escape::html;
 use super::figures::Report;
-use super::format::{expected, got, mde, significance_notes, task_score, verdict};
+use super::format::{expected, got, mde, significance_notes, spread, task_score, usd, verdict};
 use super::metrics::{self, Estimate, StrategySummary};
 use crate::results::steps;
 
@@ -66,9 +66,15 @@ pub fn render(report: &Report) -> String {
         }
     );
     summary_table(&mut out, &report.summaries);
-    out.push_str("<h2>Accuracy vs. tokens</h2>\n<div class=\"charts\">\n");
-    pareto_chart(&mut out, &report.summaries);
-    out.push_str("</div>\n<h2>Latency</h2>\n<div class=\"charts\">\n");
+    out.push_str("<h2>Accuracy vs. tokens and cost</h2>\n<div class=\"charts\">\n");
+    pareto_chart(&mut out, &report.summaries, &charts::TOKENS);
+    if report.summaries.iter().any(|s| s.total_cost_usd > 0.0) {
+        pareto_chart(&mut out, &report.summaries, &charts::COST);
+    }
+    out.push_str("</div>\n");
+    tokens_table(&mut out, report);
+    categories_table(&mut out, report);
+    out.push_str("<h2>Latency</h2>\n<div class=\"charts\">\n");
     let strategies: Vec<&str> = report
         .summaries
         .iter()
@@ -207,17 +213,25 @@ fn significance_table(out: &mut String, report: &Report) {
 fn judge_table(out: &mut String, report: &Report) {
     let Some(all) = report.judge else { return };
     out.push_str(
-        "<h2>LLM judge agreement with the rule judge</h2>\n<table id=\"judge\">\n\
-         <tr><th>strategy</th><th>steps</th><th>accuracy</th><th>Cohen's kappa</th></tr>\n",
+        "<h2>LLM judge agreement with the rule judge</h2>\n<p class=\"meta\">With the confusion matrix: \
+         both say success, only the LLM judge does (lenient), only the rule does (strict), both say failure.</p>\n\
+         <table id=\"judge\">\n<tr><th>strategy</th><th>steps</th><th>accuracy</th><th>Cohen's kappa</th>\
+         <th>both ✓</th><th>judge ✓ rule ✗</th><th>rule ✓ judge ✗</th><th>both ✗</th></tr>\n",
     );
     let line = |out: &mut String, name: &str, a: &metrics::Agreement| {
+        let c = &a.confusion;
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.3}</td><td class=\"n\">{}</td></tr>",
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.3}</td><td class=\"n\">{}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
             html(name),
             a.steps,
             a.accuracy,
-            a.kappa.map_or("—".to_owned(), |k| format!("{k:.3}"))
+            a.kappa.map_or("—".to_owned(), |k| format!("{k:.3}")),
+            c.both_success,
+            c.judge_only,
+            c.rule_only,
+            c.both_failure,
         );
     };
     for s in &report.summaries {
@@ -262,6 +276,70 @@ fn task_grid(out: &mut String, report: &Report) {
                     task.id, s.strategy, task.instruction
                 )),
                 html(&steps::relative(&task.id, &s.strategy, 1))
+            );
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+}
+
+fn tokens_table(out: &mut String, report: &Report) {
+    out.push_str(
+        "<h2>Tokens and cost</h2>\n<p class=\"meta\">Per step: the agent's input tokens and the observation's \
+         (o200k) as median / p90 / max; cost from <code>prices.toml</code>.</p>\n\
+         <table id=\"tokens\">\n<tr><th>strategy</th><th>input tok (median / p90 / max)</th>\
+         <th>observation tok (median / p90 / max)</th><th>image tok (mean)</th><th>cost per step $</th>\
+         <th>total cost $</th><th>step SR</th></tr>\n",
+    );
+    for s in &report.summaries {
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.0}</td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td></tr>",
+            html(&s.strategy),
+            spread(&s.input_tokens),
+            spread(&s.obs_tokens),
+            s.mean_image_tokens,
+            usd(s.mean_cost_usd),
+            usd(s.total_cost_usd),
+            ci(&s.step_success),
+        );
+    }
+    out.push_str("</table>\n");
+    if report.summaries.iter().all(|s| s.total_cost_usd == 0.0) {
+        let _ = writeln!(
+            out,
+            "<p class=\"meta\">No step cost anything: agent <code>{}</code> calls no priced model, so there is no \
+             cost chart.</p>",
+            html(&report.manifest.agent)
+        );
+    }
+}
+
+fn categories_table(out: &mut String, report: &Report) {
+    if report.categories.is_empty() {
+        return;
+    }
+    out.push_str(
+        "<h2>Per category</h2>\n<p class=\"meta\">The suite's task tags. Each cell: step SR (steps passed / run), \
+         and tasks passed / tasks.</p>\n<table id=\"categories\">\n<tr><th>category</th><th>tasks</th>",
+    );
+    for s in &report.summaries {
+        let _ = write!(out, "<th>{}</th>", html(&s.strategy));
+    }
+    out.push_str("</tr>\n");
+    for c in &report.categories {
+        let _ = write!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{}</td>",
+            html(&c.tag),
+            c.tasks
+        );
+        for score in &c.scores {
+            let _ = write!(
+                out,
+                "<td class=\"n\">{:.3} ({}/{})<span class=\"ci\">{}/{} tasks</span></td>",
+                score.step_success, score.steps_passed, score.steps, score.tasks_passed, c.tasks
             );
         }
         out.push_str("</tr>\n");

@@ -6,7 +6,9 @@ use crate::results::Row;
 
 use super::escape::md;
 use super::figures::Report;
-use super::format::{expected, got, mde, rate, significance_notes, task_score, verdict};
+use super::format::{
+    expected, got, mde, rate, significance_notes, spread, task_score, usd, verdict,
+};
 use super::metrics::{self, Agreement};
 
 /// The whole report.
@@ -59,6 +61,8 @@ pub fn render(report: &Report) -> String {
             s.errors,
         );
     }
+    tokens_table(&mut out, report);
+    categories_table(&mut out, report);
     out.push_str("\n## Significance\n\n");
     out.push_str(
         "Step success, paired on the steps both strategies ran: McNemar's exact test \
@@ -102,14 +106,26 @@ pub fn render(report: &Report) -> String {
     }
     if let Some(overall) = report.judge {
         out.push_str("\n## LLM judge agreement with the rule judge\n\n");
-        out.push_str("| strategy | steps | accuracy | Cohen's kappa |\n|---|---|---|---|\n");
+        out.push_str(
+            "Counts: both say success / only the LLM judge does (lenient) / only the rule does \
+             (strict) / both say failure.\n\n",
+        );
+        out.push_str(
+            "| strategy | steps | accuracy | Cohen's kappa | both ✓ | judge ✓ rule ✗ | rule ✓ judge ✗ | both ✗ |\n\
+             |---|---|---|---|---|---|---|---|\n",
+        );
         let line = |name: &str, a: &Agreement| {
+            let c = &a.confusion;
             format!(
-                "| {} | {} | {:.3} | {} |\n",
+                "| {} | {} | {:.3} | {} | {} | {} | {} | {} |\n",
                 md(name),
                 a.steps,
                 a.accuracy,
-                a.kappa.map_or("—".to_owned(), |k| format!("{k:.3}"))
+                a.kappa.map_or("—".to_owned(), |k| format!("{k:.3}")),
+                c.both_success,
+                c.judge_only,
+                c.rule_only,
+                c.both_failure,
             )
         };
         for s in summaries {
@@ -124,7 +140,10 @@ pub fn render(report: &Report) -> String {
             .collect();
         if !tasks_judged.is_empty() {
             out.push_str("\nPer task (the judge saw the whole action sequence; column `steps` counts tasks):\n\n");
-            out.push_str("| strategy | tasks | accuracy | Cohen's kappa |\n|---|---|---|---|\n");
+            out.push_str(
+                "| strategy | tasks | accuracy | Cohen's kappa | both ✓ | judge ✓ rule ✗ | rule ✓ judge ✗ | both ✗ |\n\
+                 |---|---|---|---|---|---|---|---|\n",
+            );
             out.extend(tasks_judged);
         }
     }
@@ -171,4 +190,66 @@ pub fn render(report: &Report) -> String {
         }
     }
     out
+}
+
+/// Tokens per step as distributions, and what the run cost against what it scored.
+fn tokens_table(out: &mut String, report: &Report) {
+    out.push_str("\n## Tokens and cost\n\n");
+    out.push_str(
+        "Per step: the agent's input tokens and the observation's (o200k) as median / p90 / max; \
+         cost from `prices.toml` against step success.\n\n",
+    );
+    out.push_str(
+        "| strategy | input tok (median / p90 / max) | observation tok (median / p90 / max) | \
+         image tok (mean) | cost per step (USD) | total cost (USD) | step SR |\n\
+         |---|---|---|---|---|---|---|\n",
+    );
+    for s in &report.summaries {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {:.0} | {} | {} | {} |",
+            md(&s.strategy),
+            spread(&s.input_tokens),
+            spread(&s.obs_tokens),
+            s.mean_image_tokens,
+            usd(s.mean_cost_usd),
+            usd(s.total_cost_usd),
+            rate(&s.step_success),
+        );
+    }
+    if report.summaries.iter().all(|s| s.total_cost_usd == 0.0) {
+        let _ = writeln!(
+            out,
+            "\nNo step cost anything: agent `{}` calls no priced model.",
+            md(&report.manifest.agent)
+        );
+    }
+}
+
+/// Results per suite tag: step SR (steps passed / run) and tasks passed.
+fn categories_table(out: &mut String, report: &Report) {
+    if report.categories.is_empty() {
+        return;
+    }
+    out.push_str("\n## Per category\n\n");
+    out.push_str(
+        "The suite's task tags. Each cell: step SR (steps passed/run), tasks passed/tasks.\n\n| category | tasks |",
+    );
+    for s in &report.summaries {
+        let _ = write!(out, " {} |", md(&s.strategy));
+    }
+    out.push_str("\n|---|---|");
+    out.push_str(&"---|".repeat(report.summaries.len()));
+    out.push('\n');
+    for c in &report.categories {
+        let _ = write!(out, "| {} | {} |", md(&c.tag), c.tasks);
+        for score in &c.scores {
+            let _ = write!(
+                out,
+                " {:.3} ({}/{}), {}/{} |",
+                score.step_success, score.steps_passed, score.steps, score.tasks_passed, c.tasks
+            );
+        }
+        out.push('\n');
+    }
 }

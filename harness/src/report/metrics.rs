@@ -82,6 +82,10 @@ pub struct StrategySummary {
     pub retries: u64,
     /// Mean input text tokens (the agent's count).
     pub mean_input_tokens: f64,
+    /// Input text tokens per step: median, p90, max.
+    pub input_tokens: Distribution,
+    /// Observation tokens (o200k) per step: median, p90, max.
+    pub obs_tokens: Distribution,
     /// Mean observation tokens under o200k_base.
     pub mean_obs_tokens_o200k: f64,
     /// Mean observation tokens under cl100k_base.
@@ -133,6 +137,55 @@ pub struct Agreement {
     pub accuracy: f64,
     /// Cohen's kappa (none when chance agreement is 1: both judges constant and equal).
     pub kappa: Option<f64>,
+    /// The 2×2 table behind both figures.
+    pub confusion: Confusion,
+}
+
+/// LLM judge verdicts against the rule judge's, counted.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct Confusion {
+    /// Both say success.
+    pub both_success: u64,
+    /// The LLM judge says success, the rule failure (the judge is lenient).
+    pub judge_only: u64,
+    /// The rule says success, the LLM judge failure (the judge is strict).
+    pub rule_only: u64,
+    /// Both say failure.
+    pub both_failure: u64,
+}
+
+impl Confusion {
+    /// From `table[judge][rule]`, index 1 = success.
+    fn of(table: &[[u64; 2]; 2]) -> Confusion {
+        Confusion {
+            both_success: table[1][1],
+            judge_only: table[1][0],
+            rule_only: table[0][1],
+            both_failure: table[0][0],
+        }
+    }
+}
+
+/// Median, 90th percentile (nearest rank) and maximum of a per-step count.
+#[derive(Clone, Copy, Debug, Default, Serialize, PartialEq)]
+pub struct Distribution {
+    /// Median.
+    pub median: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// Largest.
+    pub max: f64,
+}
+
+impl Distribution {
+    fn of(values: impl Iterator<Item = f64>) -> Distribution {
+        let v = sorted(values);
+        Distribution {
+            median: quantile(&v, 0.5),
+            p90: quantile(&v, 0.9),
+            max: v.last().copied().unwrap_or(0.0),
+        }
+    }
 }
 
 /// Per-task sums: (numerator, denominator) for each rate.
@@ -196,6 +249,8 @@ pub fn summarize(strategy: &str, rows: &[&Row]) -> StrategySummary {
         faults,
         retries: rows.iter().map(|r| u64::from(r.retries)).sum(),
         mean_input_tokens: mean(&|r| r.input_tokens as f64),
+        input_tokens: Distribution::of(rows.iter().map(|r| r.input_tokens as f64)),
+        obs_tokens: Distribution::of(rows.iter().map(|r| r.obs_tokens_o200k as f64)),
         mean_obs_tokens_o200k: mean(&|r| r.obs_tokens_o200k as f64),
         mean_obs_tokens_cl100k: mean(&|r| r.obs_tokens_cl100k as f64),
         mean_image_tokens: mean(&|r| f64::from(r.image_tokens)),
@@ -235,6 +290,7 @@ pub fn agreement(rows: &[&Row]) -> Option<Agreement> {
         steps: steps as usize,
         accuracy: round(agree as f64 / steps as f64),
         kappa: cohen_kappa(&table).map(round),
+        confusion: Confusion::of(&table),
     })
 }
 
@@ -263,6 +319,7 @@ pub fn task_agreement(rows: &[&Row]) -> Option<Agreement> {
         steps: n as usize,
         accuracy: round((table[0][0] + table[1][1]) as f64 / n as f64),
         kappa: cohen_kappa(&table).map(round),
+        confusion: Confusion::of(&table),
     })
 }
 

@@ -3,6 +3,7 @@
 //! Reports read rows from [`crate::results`], never from a runner: the same
 //! writers serve a fresh run, a resumed one and a merge of shards.
 
+pub mod categories;
 mod charts;
 pub mod csv;
 pub mod diff;

@@ -9,6 +9,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
+use super::categories::Category;
 use super::figures::Report;
 use super::metrics::{self, Agreement, StrategySummary};
 use super::significance::{self, Comparison};
@@ -23,6 +24,8 @@ struct Summary<'a> {
     strategies: &'a [StrategySummary],
     judge: Option<Agreement>,
     significance: Significance<'a>,
+    #[serde(skip_serializing_if = "<[Category]>::is_empty")]
+    categories: &'a [Category],
 }
 
 /// How the intervals of a summary were computed (both runners' `summary.json`).
@@ -63,6 +66,7 @@ pub fn write_all(out: &Path, report: &Report) -> Result<()> {
             alpha: significance::ALPHA,
             comparisons: &report.comparisons,
         },
+        categories: &report.categories,
     };
     let mut json = serde_json::to_string_pretty(&summary)?;
     json.push('\n');

@@ -67,6 +67,9 @@ pub struct TaskInfo {
     pub instruction: String,
     /// Number of steps.
     pub steps: usize,
+    /// The suite's categories for the task.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tags: Vec<String>,
 }
 
 impl Manifest {
@@ -95,6 +98,7 @@ impl Manifest {
                     id: t.id.clone(),
                     instruction: t.instruction.clone(),
                     steps: t.steps.len(),
+                    tags: t.tags.clone(),
                 })
                 .collect(),
             live: None,

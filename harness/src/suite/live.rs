@@ -243,6 +243,7 @@ pub fn load(path: &Path) -> Result<LiveSuite> {
         if max_steps == 0 {
             bail!("{at}: max_steps must be at least 1");
         }
+        super::check_tags(&task.tags, &at)?;
         let seeds = task.seeds.unwrap_or_else(|| default_seeds.clone());
         if seeds.is_empty() {
             bail!("{at}: seeds is empty");

@@ -11,6 +11,7 @@
 //! [[task]]
 //! id = "login-sign-in"
 //! instruction = "Click the Sign in button"
+//! tags = ["form"]                      # categories the report breaks results down by
 //!
 //! [[task.step]]
 //! recording = "login/initial"          # fixtures/login/initial.json.gz
@@ -25,7 +26,8 @@
 //! `value` for `type`/`select` (and a `value` elsewhere), a missing `target`
 //! for `click`/`type`/`select`, a recording that does not exist, a selector
 //! that does not parse, and a target (selector or role + name) that matches no
-//! element — or more than one — in its recording. Role + name compare the
+//! element — or more than one — in its recording, and a tag that is empty, not
+//! `[a-z0-9-]` or given twice. Role + name compare the
 //! engine's computed role and accessible name (whitespace-normalised,
 //! case-insensitive). Task ids must be unique.
 //!
@@ -98,6 +100,8 @@ pub struct Task {
     pub id: String,
     /// What the agent is asked to do.
     pub instruction: String,
+    /// Categories (`modal`, `iframe`, `below-fold`) results are broken down by.
+    pub tags: Vec<String>,
     /// Steps in order.
     pub steps: Vec<Step>,
 }
@@ -166,6 +170,8 @@ struct HeaderDef {
 struct TaskDef {
     id: String,
     instruction: String,
+    #[serde(default)]
+    tags: Vec<String>,
     #[serde(default, rename = "step")]
     steps: Vec<Spanned<StepDef>>,
 }
@@ -312,6 +318,7 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
         if task.steps.is_empty() {
             bail!("{here}: has no [[task.step]]");
         }
+        check_tags(&task.tags, &here)?;
         let mut steps = Vec::new();
         for (n, step) in task.steps.into_iter().enumerate() {
             let line = line_of(&source, step.span().start);
@@ -330,6 +337,7 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
         tasks.push(Task {
             id: task.id,
             instruction: task.instruction,
+            tags: task.tags,
             steps,
         });
     }
@@ -342,6 +350,24 @@ pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite>
         tasks,
         recordings,
     })
+}
+
+/// Tags are report categories and CSV cells joined by spaces: each one a
+/// non-empty `[a-z0-9-]` word, none twice.
+pub fn check_tags(tags: &[String], here: &str) -> Result<()> {
+    for (i, tag) in tags.iter().enumerate() {
+        if tag.is_empty()
+            || !tag
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        {
+            bail!("{here}: tag {tag:?} must be a non-empty word of a-z, 0-9 and '-'");
+        }
+        if tags[..i].contains(tag) {
+            bail!("{here}: tag {tag:?} is given twice");
+        }
+    }
+    Ok(())
 }
 
 /// Every recording the suite's steps name, decoded and analysed once, in
