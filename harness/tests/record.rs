@@ -163,6 +163,20 @@ fn bad_targets_fail_with_clear_errors() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("http://127.0.0.1:9/"), "{stderr}");
 
+    // A public host cannot resolve offline: the error says how to allow it.
+    let output = pagesnap()
+        .args(["record", "https://example.com/", "--out"])
+        .arg(dir.path().join("net"))
+        .args(["--timeout", "20"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("ERR_NAME_NOT_RESOLVED") && stderr.contains("unless --network is given"),
+        "{stderr}"
+    );
+
     let html = dir.path().join("p.html");
     std::fs::write(&html, "<p>hi</p>").unwrap();
     let output = record(

@@ -52,6 +52,8 @@ pub struct Chromium {
     version: String,
     watch: Watch,
     profile: tempfile::TempDir,
+    /// Whether hosts other than loopback resolve (`--network`).
+    network: bool,
 }
 
 impl Chromium {
@@ -108,6 +110,7 @@ impl Chromium {
             version,
             watch,
             profile,
+            network,
         })
     }
 
@@ -195,7 +198,7 @@ impl Chromium {
             deadline: Some(deadline),
             phase: std::sync::Mutex::new(Phase::Load),
         };
-        match prepare(&session, options, deadline, navigation).await {
+        match prepare(&session, options, deadline, navigation, self.network).await {
             Ok(()) => Ok(session),
             Err(err) => {
                 // A tab left open would keep running (a reload loop, a busy
@@ -252,13 +255,20 @@ async fn prepare(
     options: &OpenOptions,
     deadline: Instant,
     navigation: tokio::task::JoinHandle<Option<String>>,
+    network: bool,
 ) -> Result<()> {
     let loaded = session
         .wait_loaded(deadline.saturating_duration_since(Instant::now()))
         .await;
     if navigation.is_finished() {
         if let Ok(Some(error)) = navigation.await {
-            bail!("loading {} failed: {error}", session.url());
+            let hint = if !network && error.contains("ERR_NAME_NOT_RESOLVED") {
+                " (only 127.0.0.1 and localhost resolve unless --network is given: recordings \
+                 are offline by default)"
+            } else {
+                ""
+            };
+            bail!("loading {} failed: {error}{hint}", session.url());
         }
     } else {
         navigation.abort();
