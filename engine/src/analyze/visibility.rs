@@ -241,9 +241,11 @@ fn follows_select(page: &Page, id: NodeId, element: &Element) -> Option<NodeId> 
     (parent_element.is("select") || parent_element.is("optgroup")).then_some(parent)
 }
 
-/// Whether descendant boxes with area exist, per node (reverse document order).
-fn has_content_with_area(page: &Page) -> Vec<bool> {
+/// Per node (reverse document order): whether descendant boxes with area
+/// exist, and whether any descendant has a box at all.
+fn descendant_boxes(page: &Page) -> (Vec<bool>, Vec<bool>) {
     let mut content = vec![false; page.len()];
+    let mut boxed = vec![false; page.len()];
     for id in page.ids().rev() {
         let layout = page.layout(id);
         let own = layout
@@ -254,15 +256,32 @@ fn has_content_with_area(page: &Page) -> Vec<bool> {
             if own || content[id.index()] {
                 content[parent.index()] = true;
             }
+            if layout.bounds.is_some() || boxed[id.index()] {
+                boxed[parent.index()] = true;
+            }
         }
     }
-    content
+    (content, boxed)
+}
+
+/// The style of an element Chromium rendered without a box of its own:
+/// DOMSnapshot has no layout entry (hence no computed style) for
+/// `display: contents` elements — every `<slot>`, and author wrappers — yet
+/// their descendants have boxes, which a `display: none` element's never do.
+fn contents_style() -> Style {
+    Style {
+        display: "contents".to_owned(),
+        visibility: "visible".to_owned(),
+        opacity: 1.0,
+        ..Style::default()
+    }
 }
 
 fn compute_layout(page: &Page) -> Vec<Visibility> {
     let len = page.len();
     let viewport = page.viewport_rect();
-    let content = has_content_with_area(page);
+    let (content, boxed) = descendant_boxes(page);
+    let contents = contents_style();
     let mut out = vec![Visibility::default(); len];
     let mut passed = vec![Inherited::ROOT; len];
     // Visible nodes whose own box cannot say whether they show in the
@@ -329,14 +348,15 @@ fn compute_layout(page: &Page) -> Vec<Visibility> {
                     passed[i] = passed[select.index()];
                     continue;
                 }
-                let (visibility, inherited, needs_children) = element_visibility(
-                    element,
-                    layout.bounds,
-                    layout.style.as_deref(),
-                    from,
-                    content[i],
-                    &viewport,
-                );
+                let style = match layout.style.as_deref() {
+                    // A `<slot>`'s assigned nodes are its host's children.
+                    None if layout.bounds.is_none() && (boxed[i] || element.is("slot")) => {
+                        Some(&contents)
+                    }
+                    style => style,
+                };
+                let (visibility, inherited, needs_children) =
+                    element_visibility(element, layout.bounds, style, from, content[i], &viewport);
                 out[i] = visibility;
                 passed[i] = inherited;
                 by_children[i] = needs_children && visibility.is_visible();

@@ -126,7 +126,10 @@ fn plan(ctx: &Context<'_>) -> Vec<Act> {
                     }
                 } else {
                     let inner = children();
-                    if !visible {
+                    // A `<slot>` is a placeholder for its host's children
+                    // (its `name` says nothing about the page).
+                    let placeholder = element.ns == Namespace::Html && element.name == "slot";
+                    if !visible || placeholder {
                         (if inner == 0 { Act::Drop } else { Act::Unwrap }, inner)
                     } else if named {
                         (Act::Keep, 1)

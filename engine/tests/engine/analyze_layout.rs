@@ -52,6 +52,34 @@ mod visibility {
     }
 
     #[test]
+    fn display_contents_elements_have_no_layout_entry_but_show_their_children() {
+        // DOMSnapshot gives `display: contents` elements (author wrappers,
+        // every `<slot>`) no layout entry, hence no style and no box.
+        let mut b = RecordingBuilder::new();
+        let body = b.body();
+        let wrapper = b.element(body, "div", &[]).no_style().no_bounds().id();
+        let button = b
+            .element(wrapper, "button", &[])
+            .bounds(0.0, 0.0, 80.0, 20.0)
+            .id();
+        let text = b.text(button, "Inside").bounds(2.0, 2.0, 40.0, 16.0).id();
+        let host = b
+            .element(body, "my-card", &[])
+            .bounds(0.0, 40.0, 200.0, 40.0)
+            .id();
+        let root = b.node_of_kind(host, NodeKind::ShadowRootOpen).id();
+        let slot = b.element(root, "slot", &[]).no_style().no_bounds().id();
+        // An element without style and nothing rendered below it is not rendered.
+        let empty = b.element(body, "div", &[]).no_style().no_bounds().id();
+        let (_, a) = analyze(&b);
+        assert_eq!(hidden(&a, wrapper), None);
+        assert_eq!(hidden(&a, button), None);
+        assert_eq!(hidden(&a, text), None);
+        assert_eq!(hidden(&a, slot), None);
+        assert_eq!(hidden(&a, empty), Some(Hidden::NotRendered));
+    }
+
+    #[test]
     fn visibility_hidden_is_read_per_node() {
         let mut b = RecordingBuilder::new();
         let body = b.body();
