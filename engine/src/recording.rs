@@ -119,6 +119,16 @@ pub enum NodeKind {
     Text,
 }
 
+/// Which CSS pseudo-element generated a text node's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pseudo {
+    /// `::before`: the element's first child.
+    Before,
+    /// `::after`: the element's last child.
+    After,
+}
+
 /// One DOM node with its layout and form state.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct RecNode {
@@ -139,6 +149,10 @@ pub struct RecNode {
     /// The data of a text node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<Arc<str>>,
+    /// Set on a text node that is not in the DOM: the text of a `::before` or
+    /// `::after` pseudo-element (CSS `content`), placed where it renders.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pseudo: Option<Pseudo>,
     /// Border box in document coordinates; absent when not rendered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Rect>,

@@ -20,7 +20,8 @@ use std::sync::Arc;
 
 use crate::page::Page;
 use crate::recording::{
-    AxOracle, NodeKind, Point, RecNode, Recording, Rect, SCHEMA, ScrollState, Size, Style, Viewport,
+    AxOracle, NodeKind, Point, Pseudo, RecNode, Recording, Rect, SCHEMA, ScrollState, Size, Style,
+    Viewport,
 };
 
 /// The computed style of an ordinary rendered block box.
@@ -143,6 +144,14 @@ impl RecordingBuilder {
             ..RecNode::default()
         });
         self.node().paint_order = None;
+        self
+    }
+
+    /// Adds the text a `::before`/`::after` pseudo-element generated under
+    /// `parent` (call it where that text renders: first or last child).
+    pub fn generated(&mut self, parent: usize, pseudo: Pseudo, text: &str) -> &mut Self {
+        self.text(parent, text);
+        self.node().pseudo = Some(pseudo);
         self
     }
 

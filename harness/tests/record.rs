@@ -577,3 +577,92 @@ fn a_gzip_bomb_is_refused_at_the_decoded_size_limit() {
         );
     }
 }
+
+#[test]
+fn generated_content_slots_and_display_contents_are_captured_as_chromium_renders_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("names.html");
+    std::fs::write(
+        &html,
+        r#"<!doctype html><html><head><style>
+        .req::after { content: " *" } .icon::before { content: "Search" }
+        li::marker { content: "> " } .empty::before { content: "" }
+        </style></head><body>
+        <label class="req" for="email">Email</label><input id="email">
+        <button class="icon" title="Find"></button>
+        <ol><li>one</li></ol><p class="empty">plain</p>
+        <div style="display: contents"><button>Inside contents</button></div>
+        <my-btn>Buy now</my-btn>
+        <script>customElements.define('my-btn', class extends HTMLElement {
+          constructor() { super(); this.attachShadow({mode: 'open'}).innerHTML = '<button><slot></slot></button>'; }
+        });</script></body></html>"#,
+    )
+    .unwrap();
+    let out = dir.path().join("names");
+    let output = record(&html, &out, &[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let file = dir.path().join("names.json.gz");
+    let recording = load(&file);
+    use pagesnap_engine::recording::{NodeKind, Pseudo};
+    let generated: Vec<(Pseudo, &str, &str)> = recording
+        .nodes
+        .iter()
+        .filter_map(|n| {
+            let parent = &recording.nodes[n.parent? as usize];
+            Some((n.pseudo?, n.text.as_deref()?, parent.tag.as_str()))
+        })
+        .collect();
+    assert_eq!(
+        generated,
+        [
+            (Pseudo::After, " *", "label"),
+            (Pseudo::Before, "Search", "button")
+        ],
+        "markers and empty content are not text"
+    );
+    // ::after is the label's last child, after "Email".
+    let label = recording
+        .nodes
+        .iter()
+        .position(|n| n.tag == "label")
+        .unwrap();
+    let kids: Vec<&str> = recording
+        .nodes
+        .iter()
+        .filter(|n| n.parent == Some(label as u32) && n.kind == NodeKind::Text)
+        .filter_map(|n| n.text.as_deref())
+        .collect();
+    assert_eq!(kids, ["Email", " *"]);
+
+    // Chromium's accessibility tree agrees with every name on the page.
+    let output = pagesnap()
+        .args(["validate", "--min-name", "100", "--min-role", "100"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let aria = pagesnap()
+        .args(["snapshot", "--strategy", "aria"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let aria = String::from_utf8_lossy(&aria.stdout);
+    for line in [
+        "textbox \"Email *\"",
+        "button \"Search\"",
+        "button \"Inside contents\"",
+        "button \"Buy now\"",
+    ] {
+        assert!(aria.contains(line), "{line} missing:\n{aria}");
+    }
+    assert_eq!(aria.matches("Buy now").count(), 1, "{aria}");
+}

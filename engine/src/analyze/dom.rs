@@ -43,6 +43,10 @@ pub struct Dom {
     label_control: HashMap<NodeId, NodeId>,
     /// Display class per node (text and other non-elements: inline).
     display: Vec<Display>,
+    /// `aria-owns`: each owner's owned elements, in IDREF order.
+    owned: HashMap<NodeId, Vec<NodeId>>,
+    /// `aria-owns`: the owner of each owned element.
+    owner: HashMap<NodeId, NodeId>,
 }
 
 impl Dom {
@@ -54,6 +58,7 @@ impl Dom {
         let mut ids: HashMap<String, Vec<(NodeId, NodeId)>> = HashMap::new();
         let mut display = Vec::with_capacity(len);
         let mut label_elements = Vec::new();
+        let mut owners = Vec::new();
         for id in page.ids() {
             let root = match page.node(id) {
                 Node::Document { .. } | Node::ShadowRoot(_) => id,
@@ -80,6 +85,9 @@ impl Dom {
             if element.is("label") {
                 label_elements.push(id);
             }
+            if element.has_attr("aria-owns") {
+                owners.push(id);
+            }
         }
         let mut dom = Dom {
             tree_root,
@@ -87,7 +95,10 @@ impl Dom {
             labels: HashMap::new(),
             label_control: HashMap::new(),
             display,
+            owned: HashMap::new(),
+            owner: HashMap::new(),
         };
+        dom.resolve_owns(page, &owners);
         // After the pass: `for` may name an element later in the document.
         for label in label_elements {
             let control = match page.element(label).and_then(|e| e.attr("for")) {
@@ -102,6 +113,60 @@ impl Dom {
             }
         }
         dom
+    }
+
+    /// WAI-ARIA 1.2 `aria-owns`: each IDREF in the owner's tree names an
+    /// element to be read as its child, after its own children. An element
+    /// has one owner (the first in document order), and an owner never owns
+    /// itself or one of its ancestors, which would make a cycle.
+    fn resolve_owns(&mut self, page: &Page, owners: &[NodeId]) {
+        for &owner in owners {
+            let Some(value) = page.element(owner).and_then(|e| e.attr("aria-owns")) else {
+                continue;
+            };
+            for token in value.split_ascii_whitespace() {
+                let Some(target) = self.element_by_id(owner, token) else {
+                    continue;
+                };
+                if self.owner.contains_key(&target) || self.reads_under(page, owner, target) {
+                    continue;
+                }
+                self.owner.insert(target, owner);
+                self.owned.entry(owner).or_default().push(target);
+            }
+        }
+    }
+
+    /// Whether `node` is `ancestor` or is read under it: its parents as
+    /// ownership has made them so far (an owned element's parent is its
+    /// owner). Owning such an ancestor would make a cycle.
+    fn reads_under(&self, page: &Page, node: NodeId, ancestor: NodeId) -> bool {
+        let mut current = Some(node);
+        while let Some(id) = current {
+            if id == ancestor {
+                return true;
+            }
+            current = self.owner.get(&id).copied().or_else(|| page.parent(id));
+        }
+        false
+    }
+
+    /// The elements `owner` owns through `aria-owns`, in IDREF order.
+    pub fn owned(&self, owner: NodeId) -> &[NodeId] {
+        self.owned.get(&owner).map_or(&[], Vec::as_slice)
+    }
+
+    /// The element whose `aria-owns` took `id`, if one did.
+    pub fn owner(&self, id: NodeId) -> Option<NodeId> {
+        if self.owner.is_empty() {
+            return None;
+        }
+        self.owner.get(&id).copied()
+    }
+
+    /// Whether any element of the page owns another.
+    pub fn has_owns(&self) -> bool {
+        !self.owner.is_empty()
     }
 
     /// The document or shadow root holding the node.

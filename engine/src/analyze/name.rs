@@ -5,7 +5,9 @@
 //! labels, 2F/2G/2H name from content, 2I tooltip), with the browser
 //! deviations Playwright's `roleUtils.ts` documents and Chromium's
 //! `SupportsNameFromContents` lists (which roles give or contribute content).
-//! Not modelled: CSS generated content (`::before`/`::after`), `aria-owns`.
+//! CSS generated content is read as the text nodes a recording places it in
+//! (`::before` first, `::after` last); `aria-owns` moves the owned elements
+//! after the owner's own children.
 
 use super::dom::{Dom, input_type};
 use super::visibility::Hidden;
@@ -74,7 +76,11 @@ pub struct AccName {
 /// Every element whose role is not `generic`, `none`/`presentation` or one
 /// that prohibits naming (WAI-ARIA 1.2 §5.2.8.6: `caption`, `code`,
 /// `paragraph`, …) gets `Some` name, possibly empty with
-/// [`NameSource::Unknown`]; everything else gets `None`.
+/// [`NameSource::Unknown`]. A `generic` or name-prohibited element gets
+/// `Some` only when an author named it — `aria-labelledby`, `aria-label` or
+/// `title`, never its content — as Chromium exposes such names (`<div
+/// aria-label="Close dialog" onclick>`, `<abbr title>`, `<iframe title>`);
+/// everything else gets `None`.
 pub(crate) fn compute(
     page: &Page,
     dom: &Dom,
@@ -88,7 +94,23 @@ pub(crate) fn compute(
         let Some(role) = roles[id.index()] else {
             continue;
         };
-        if page.element(id).is_none() || prohibits_name(role) {
+        let Some(element) = page.element(id) else {
+            continue;
+        };
+        if prohibits_name(role) {
+            let authored = !matches!(role, "none" | "presentation")
+                && (element.has_attr("aria-label")
+                    || element.has_attr("aria-labelledby")
+                    || element.has_attr("title"));
+            if !authored {
+                continue;
+            }
+            // Names from content stay off (2F applies to none of these roles).
+            let name = namer.name(id);
+            if name.source != NameSource::Unknown {
+                descriptions[id.index()] = namer.description(id, name.source);
+                names[id.index()] = Some(name);
+            }
             continue;
         }
         let name = namer.name(id);
@@ -906,23 +928,7 @@ impl<'a> Namer<'a> {
         }
         let impure = self.impure;
         let start = out.len();
-        let children: Vec<NodeId> = match self.author_shadow_root(id) {
-            Some(root) => page.children(root).collect(),
-            None => {
-                if page.element(id).is_some_and(|e| e.is("slot")) {
-                    let assigned = self.assigned_nodes(id);
-                    if assigned.is_empty() {
-                        page.children(id).collect()
-                    } else {
-                        // Light-DOM children lie outside the slot's subtree.
-                        self.impure += 1;
-                        assigned
-                    }
-                } else {
-                    page.children(id).collect()
-                }
-            }
-        };
+        let children = self.flat_children(id);
         for child in children {
             match page.node(child) {
                 Node::Text(text) if opts.hidden_root() || !self.is_hidden(child) => {
@@ -946,6 +952,44 @@ impl<'a> Namer<'a> {
         if memo && keep && self.impure == impure {
             self.content_memo[id.index()] = Some(out[start..].into());
         }
+    }
+
+    /// The children a name-from-content walk reads, in flat-tree order: a
+    /// host's shadow tree, a slot's assigned nodes (else its own children),
+    /// and aria-owns applied. Apart from [`Namer::content_into`] to keep its
+    /// frame small: deep pages recurse through it.
+    #[inline(never)]
+    fn flat_children(&mut self, id: NodeId) -> Vec<NodeId> {
+        let page = self.page;
+        let mut children: Vec<NodeId> = match self.author_shadow_root(id) {
+            Some(root) => page.children(root).collect(),
+            None => {
+                if page.element(id).is_some_and(|e| e.is("slot")) {
+                    let assigned = self.assigned_nodes(id);
+                    if assigned.is_empty() {
+                        page.children(id).collect()
+                    } else {
+                        // Light-DOM children lie outside the slot's subtree.
+                        self.impure += 1;
+                        assigned
+                    }
+                } else {
+                    page.children(id).collect()
+                }
+            }
+        };
+        if self.dom.has_owns() {
+            // aria-owns: owned elements leave their parent for their owner,
+            // after its own children.
+            children.retain(|&c| self.dom.owner(c).is_none());
+            let owned = self.dom.owned(id);
+            if !owned.is_empty() {
+                // Content from outside the subtree: not kept for reuse.
+                self.impure += 1;
+                children.extend_from_slice(owned);
+            }
+        }
+        children
     }
 
     /// The open or closed shadow root hosted by `id` (user-agent shadow

@@ -106,6 +106,7 @@ impl Page {
                 scroll: rec.scroll,
                 modal: rec.modal,
                 backend_id: rec.backend_id,
+                generated: rec.pseudo.is_some(),
             };
             // A decoded recording has parents before children; a hand-built one
             // that breaks this is treated as a detached root rather than panicking.

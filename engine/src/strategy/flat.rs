@@ -332,7 +332,7 @@ fn body(ctx: &Context<'_>, lines: &mut Vec<Line>) {
         None => flush(pending, lines, kept.len()),
     };
 
-    walk(page, NodeId::ROOT, |step| match step {
+    walk(page, &ctx.analysis.dom, NodeId::ROOT, |step| match step {
         Step::Enter(id) => {
             let i = id.index();
             if !any_scope[i] || is_user_agent_root(page, id) {

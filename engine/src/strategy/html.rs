@@ -116,7 +116,8 @@ fn serialize(ctx: &Context<'_>, out: &mut Markup) {
                 }
             }
             Node::Text(text) => {
-                if !scoped {
+                // CSS-generated text is not in the page's HTML.
+                if !scoped || page.layout(id).generated {
                     continue;
                 }
                 let raw = page

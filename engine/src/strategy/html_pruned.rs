@@ -106,7 +106,8 @@ fn plan(ctx: &Context<'_>) -> Vec<Act> {
         let children = || -> u32 { page.children(id).map(|c| units[c.index()]).sum() };
         let (a, u) = match page.node(id) {
             Node::Text(text) => {
-                if visible && !text.trim().is_empty() {
+                // CSS-generated text is not in the page's HTML.
+                if visible && !text.trim().is_empty() && !page.layout(id).generated {
                     (Act::Keep, 1)
                 } else {
                     (Act::Drop, 0)

@@ -1,5 +1,6 @@
 //! The engine's integration tests, one binary with a module per concern (ripgrep's layout).
 
+mod accname_browser;
 mod analyze_layout;
 mod analyze_semantics;
 mod common;

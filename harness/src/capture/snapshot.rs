@@ -3,8 +3,18 @@
 //! CDP gives one `DocumentSnapshot` per frame with parent indexes, rare-data
 //! tables and a separate layout table. We join them into one tree: shadow
 //! roots first under their host, then light children, then an iframe's
-//! content document last under the `<iframe>`; pseudo-elements, comments and
-//! doctypes are dropped. The output is renumbered in pre-order.
+//! content document last under the `<iframe>`; comments, doctypes and
+//! pseudo-elements other than `::before`/`::after` are dropped. The output is
+//! renumbered in pre-order.
+//!
+//! CSS generated content: a `::before`/`::after` pseudo-element is in the
+//! snapshot as a node with two layout entries, its box and then the text its
+//! `content` generated. That text becomes a text node marked with the pseudo
+//! (`RecNode::pseudo`), the first child of its element for `::before` and the
+//! last for `::after` (CDP lists both before the element's children). It
+//! costs no extra call: the layout table already holds the text. `::marker`
+//! text is left out: Chromium exposes list markers as nodes of their own,
+//! outside accessible names, and Playwright's snapshot omits them.
 
 use std::collections::{HashMap, HashSet};
 
@@ -12,7 +22,7 @@ use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
     CaptureSnapshotReturns, DocumentSnapshot, RareBooleanData, RareIntegerData, RareStringData,
     StringIndex,
 };
-use pagesnap_engine::recording::{NodeKind, RecNode, Rect, ScrollState, Style};
+use pagesnap_engine::recording::{NodeKind, Pseudo, RecNode, Rect, ScrollState, Style};
 
 /// The computed styles requested from CDP, in the order `Style` is filled.
 pub(crate) const COMPUTED_STYLES: &[&str] = &[
@@ -112,7 +122,10 @@ struct Doc<'a> {
     shadow: HashMap<i64, &'a str>,
     input_value: HashMap<i64, &'a str>,
     text_value: HashMap<i64, &'a str>,
-    pseudo: HashSet<i64>,
+    /// Every pseudo-element; `Some` for `::before`/`::after`.
+    pseudo: HashMap<i64, Option<Pseudo>>,
+    /// The text each `::before`/`::after` generated (its layout entries' text).
+    generated: HashMap<i64, String>,
     checked: HashSet<i64>,
     selected: HashSet<i64>,
     clickable: HashSet<i64>,
@@ -154,8 +167,22 @@ impl<'a> Doc<'a> {
             pseudo: nodes
                 .pseudo_type
                 .as_ref()
-                .map(|d| d.index.iter().copied().collect())
+                .map(|d| {
+                    d.index
+                        .iter()
+                        .zip(&d.value)
+                        .map(|(&i, v)| {
+                            let kind = match strings.get(v) {
+                                "before" => Some(Pseudo::Before),
+                                "after" => Some(Pseudo::After),
+                                _ => None,
+                            };
+                            (i, kind)
+                        })
+                        .collect()
+                })
                 .unwrap_or_default(),
+            generated: HashMap::new(),
             checked: rare_bools(nodes.input_checked.as_ref()),
             selected: rare_bools(nodes.option_selected.as_ref()),
             clickable: rare_bools(nodes.is_clickable.as_ref()),
@@ -164,8 +191,27 @@ impl<'a> Doc<'a> {
             children: vec![Vec::new(); count],
             roots: Vec::new(),
         };
+        doc.collect_generated(strings);
         doc.rebuild_dom_tree(count, strings, extras);
         doc
+    }
+
+    /// The generated text of each `::before`/`::after`, from its layout entries.
+    fn collect_generated(&mut self, strings: &Strings<'a>) {
+        if self.pseudo.is_empty() {
+            return;
+        }
+        let layout = &self.snap.layout;
+        for (k, node) in layout.node_index.iter().enumerate() {
+            if !matches!(self.pseudo.get(node), Some(Some(_))) {
+                continue;
+            }
+            if let Some(text) = layout.text.get(k).map(|t| strings.get(t))
+                && !text.is_empty()
+            {
+                self.generated.entry(*node).or_default().push_str(text);
+            }
+        }
     }
 
     fn name(&self, i: usize, strings: &Strings<'a>) -> &'a str {
@@ -219,6 +265,7 @@ impl<'a> Doc<'a> {
         // Host of the shadow tree each node is in (None: the document tree).
         let mut tree_host: Vec<Option<usize>> = vec![None; count];
         let mut light: Vec<Vec<usize>> = vec![Vec::new(); count];
+        let mut afters: Vec<(usize, usize)> = Vec::new();
         for (i, &p) in parents.iter().enumerate() {
             let Ok(p) = usize::try_from(p) else { continue };
             if p >= count || p >= i {
@@ -243,6 +290,8 @@ impl<'a> Doc<'a> {
                         tree_host[i] = tree_host[p];
                     }
                 }
+            } else if matches!(self.pseudo.get(&(i as i64)), Some(Some(Pseudo::After))) {
+                afters.push((p, i));
             } else {
                 self.children[p].push(i);
                 tree_host[i] = tree_host[p];
@@ -253,6 +302,10 @@ impl<'a> Doc<'a> {
         }
         for (host, slotted) in light.into_iter().enumerate() {
             self.children[host].extend(slotted);
+        }
+        // `::after` renders after everything else in its element.
+        for (element, after) in afters {
+            self.children[element].push(after);
         }
     }
 }
@@ -319,7 +372,24 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
         } else {
             let i = virtual_id;
             let key = i as i64;
-            if doc.pseudo.contains(&key) {
+            if let Some(kind) = doc.pseudo.get(&key) {
+                let (Some(kind), Some(text)) = (kind, doc.generated.get(&key)) else {
+                    continue;
+                };
+                rec.kind = NodeKind::Text;
+                rec.text = Some(text.as_str().into());
+                rec.pseudo = Some(*kind);
+                rec.bounds = doc
+                    .layout_of
+                    .get(&key)
+                    .and_then(|&k| doc.snap.layout.bounds.get(k))
+                    .and_then(|r| rect(r.inner()))
+                    .map(|r| Rect {
+                        x: r.x + offset.0,
+                        y: r.y + offset.1,
+                        ..r
+                    });
+                out.nodes.push(rec);
                 continue;
             }
             let node_type = nodes

@@ -148,11 +148,8 @@ pub(super) fn to_aria_node<'p>(ctx: &Context<'p>, id: NodeId) -> Option<AriaNode
             role => role,
         }
     };
-    let name = if role == "iframe" {
-        String::new()
-    } else {
-        normalize_whitespace(&ctx.name(id))
-    };
+    // An iframe is named by its `title` (HTML-AAM), like any named generic.
+    let name = normalize_whitespace(&ctx.name(id));
     let mut node = AriaNode {
         id,
         role,
@@ -204,7 +201,7 @@ pub(super) fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
             .children
             .push(Child::Text(text, in_viewport));
     };
-    walk(page, NodeId::ROOT, |step| match step {
+    walk(page, &analysis.dom, NodeId::ROOT, |step| match step {
         Step::Enter(id) => {
             let i = id.index();
             if !any_scope[i] || is_user_agent_root(page, id) {
@@ -323,8 +320,13 @@ pub(super) fn finish<'p>(ctx: &Context<'p>, tree: &mut Tree<'p>, index: usize) {
     }
     node.children = merged;
     // A role-less element holding only text is printed as Playwright prints
-    // that text, `- text: …`, with the ref added: `- text [ref=e5]: …`.
-    if node.ref_only && matches!(node.children.as_slice(), [Child::Text(..)]) {
+    // that text, `- text: …`, with the ref added: `- text [ref=e5]: …`; one
+    // an author named keeps its name, as Playwright's AI mode prints it:
+    // `- generic "Close dialog" [ref=e5]: X`.
+    if node.ref_only
+        && node.name.is_empty()
+        && matches!(node.children.as_slice(), [Child::Text(..)])
+    {
         node.role = "text";
     }
     if index == ROOT {
