@@ -77,10 +77,10 @@ pub struct AccName {
 /// that prohibits naming (WAI-ARIA 1.2 §5.2.8.6: `caption`, `code`,
 /// `paragraph`, …) gets `Some` name, possibly empty with
 /// [`NameSource::Unknown`]. A `generic` or name-prohibited element gets
-/// `Some` only when an author named it — `aria-labelledby`, `aria-label` or
-/// `title`, never its content — as Chromium exposes such names (`<div
-/// aria-label="Close dialog" onclick>`, `<abbr title>`, `<iframe title>`);
-/// everything else gets `None`.
+/// `Some` only when an author named it — `aria-labelledby`, `aria-label`, or
+/// `title` on `<abbr>` and `<iframe>`, never its content — as Chromium
+/// exposes such names (`<div aria-label="Close dialog" onclick>`, `<abbr
+/// title>`); everything else gets `None`.
 pub(crate) fn compute(
     page: &Page,
     dom: &Dom,
@@ -98,10 +98,13 @@ pub(crate) fn compute(
             continue;
         };
         if prohibits_name(role) {
+            // `title` names only the elements Chromium gives a role of
+            // their own (`Abbr`, `Iframe`): on a `<span>` or `<time>` it is
+            // a tooltip, not a name (measured on the corpus).
             let authored = !matches!(role, "none" | "presentation")
                 && (element.has_attr("aria-label")
                     || element.has_attr("aria-labelledby")
-                    || element.has_attr("title"));
+                    || ((element.is("abbr") || element.is("iframe")) && element.has_attr("title")));
             if !authored {
                 continue;
             }
@@ -140,7 +143,6 @@ fn prohibits_name(role: Role) -> bool {
             | "subscript"
             | "suggestion"
             | "superscript"
-            | "term"
             | "time"
     )
 }
@@ -165,6 +167,7 @@ fn names_from_content(role: Role) -> bool {
             | "rowheader"
             | "switch"
             | "tab"
+            | "term"
             | "tooltip"
             | "treeitem"
     )

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use crate::analyze::{Checked, Hidden, Invalid, input_type};
+use crate::analyze::{Checked, Hidden, Invalid, NameSource, input_type};
 use crate::page::{Node, NodeId};
 use crate::passes::Context;
 use crate::strategy::shared::text::normalize_whitespace;
@@ -149,7 +149,17 @@ pub(super) fn to_aria_node<'p>(ctx: &Context<'p>, id: NodeId) -> Option<AriaNode
         }
     };
     // An iframe is named by its `title` (HTML-AAM), like any named generic.
-    let name = normalize_whitespace(&ctx.name(id));
+    // Chromium names a `<dt>` from its content, Playwright's YAML does not
+    // (`- term: Subtotal`): the line keeps Playwright's form.
+    let from_content = ctx
+        .analysis
+        .name(id)
+        .is_some_and(|n| n.source == NameSource::Text);
+    let name = if role == "term" && from_content {
+        String::new()
+    } else {
+        normalize_whitespace(&ctx.name(id))
+    };
     let mut node = AriaNode {
         id,
         role,
