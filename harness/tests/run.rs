@@ -603,6 +603,16 @@ fn a_budget_sweep_is_one_run_with_one_row_and_one_point_per_variant() {
         tokens[0] < tokens[1] && tokens[1] < tokens[2],
         "budgets must cut tokens: {tokens:?}"
     );
+    // A ref the budget cut from the text is not offered: target recall
+    // falls with the budget (the baseline agent reads refs, not text).
+    let recall: Vec<f64> = strategies
+        .iter()
+        .map(|s| s["target_recall"]["value"].as_f64().expect("recall"))
+        .collect();
+    assert!(
+        recall[0] < recall[2] && recall[0] <= recall[1] && recall[1] <= recall[2],
+        "a tighter budget shows fewer targets: {recall:?}"
+    );
     let csv = std::fs::read_to_string(out.join("results.csv")).expect("csv");
     for name in names {
         assert!(csv.contains(&format!(",{name},")), "{name} rows");

@@ -19,8 +19,8 @@ pub fn estimate_tokens(text: &str) -> usize {
 pub struct Line {
     /// The text (without newline).
     pub text: String,
-    /// Carries a ref.
-    pub has_ref: bool,
+    /// The ref this line prints (its target number), if any.
+    pub reference: Option<u32>,
     /// Inside the viewport.
     pub in_viewport: bool,
     /// Nesting depth (deeper text goes first).
@@ -34,10 +34,32 @@ impl Line {
     pub fn pinned(text: impl Into<String>) -> Line {
         Line {
             text: text.into(),
-            has_ref: false,
+            reference: None,
             in_viewport: true,
             depth: 0,
             pinned: true,
+        }
+    }
+}
+
+/// What a budget kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fitted {
+    /// The kept lines, with the notice when any were dropped.
+    pub text: String,
+    /// Lines dropped.
+    pub dropped: usize,
+    /// Target numbers of the refs on dropped lines: no longer in the text, so
+    /// no longer refs of the observation.
+    pub cut_refs: Vec<u32>,
+}
+
+impl Fitted {
+    fn whole(text: String) -> Fitted {
+        Fitted {
+            text,
+            dropped: 0,
+            cut_refs: Vec::new(),
         }
     }
 }
@@ -47,14 +69,14 @@ impl Line {
 /// does: a line is dropped only once every child of it is, so what is kept
 /// stays under its true parents and parses as the same tree, cut. The order
 /// among the lines that may go is [`fit`]'s. The notice is a `#` comment.
-pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) {
+pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> Fitted {
     let Some(max) = max_tokens else {
-        return (join_kept(&lines, &vec![true; lines.len()]), 0);
+        return Fitted::whole(join_kept(&lines, &vec![true; lines.len()]));
     };
     let mut total: usize = lines.iter().map(|l| estimate_tokens(&l.text) + 1).sum();
     let mut keep = vec![true; lines.len()];
     if total <= max {
-        return (join_kept(&lines, &keep), 0);
+        return Fitted::whole(join_kept(&lines, &keep));
     }
     let mut parent: Vec<Option<usize>> = vec![None; lines.len()];
     let mut children = vec![0usize; lines.len()];
@@ -81,7 +103,7 @@ pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) 
         .map(key)
         .collect();
     let mut dropped = 0;
-    let mut dropped_refs = 0;
+    let mut cut_refs = Vec::new();
     let budget = max.saturating_sub(16);
     while total > budget {
         let Some(Reverse((_, _, Reverse(i)))) = leaves.pop() else {
@@ -90,7 +112,9 @@ pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) 
         keep[i] = false;
         total -= estimate_tokens(&lines[i].text) + 1;
         dropped += 1;
-        dropped_refs += usize::from(lines[i].has_ref);
+        if let Some(n) = lines[i].reference {
+            cut_refs.push(n);
+        }
         if let Some(p) = parent[i] {
             children[p] -= 1;
             if children[p] == 0 {
@@ -101,16 +125,21 @@ pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) 
     let mut text = join_kept(&lines, &keep);
     if dropped > 0 {
         text.push_str(&format!(
-            "# … {dropped} more lines ({dropped_refs} with refs) not shown, truncated to fit {max} tokens\n"
+            "# … {dropped} more lines ({} with refs) not shown, truncated to fit {max} tokens\n",
+            cut_refs.len()
         ));
     }
-    (text, dropped)
+    Fitted {
+        text,
+        dropped,
+        cut_refs,
+    }
 }
 
 /// Priority class, least useful first: off-screen text, off-screen refs,
 /// in-viewport text, in-viewport refs.
 fn class(line: &Line) -> u8 {
-    match (line.in_viewport, line.has_ref) {
+    match (line.in_viewport, line.reference.is_some()) {
         (false, false) => 0,
         (false, true) => 1,
         (true, false) => 2,
@@ -134,15 +163,15 @@ fn join_kept(lines: &[Line], keep: &[bool]) -> String {
 /// off-screen refs, deep in-viewport text, in-viewport text; refs inside the
 /// viewport go last. Returns the kept text and how many lines were dropped;
 /// a notice line says what was dropped.
-pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) {
+pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> Fitted {
     let join = join_kept;
     let keep_all = vec![true; lines.len()];
     let Some(max) = max_tokens else {
-        return (join(&lines, &keep_all), 0);
+        return Fitted::whole(join(&lines, &keep_all));
     };
     let mut total: usize = lines.iter().map(|l| estimate_tokens(&l.text) + 1).sum();
     if total <= max {
-        return (join(&lines, &keep_all), 0);
+        return Fitted::whole(join(&lines, &keep_all));
     }
     // Priority classes, least useful first; within a class, deepest and latest first.
     let mut order: Vec<usize> = (0..lines.len()).filter(|&i| !lines[i].pinned).collect();
@@ -154,7 +183,7 @@ pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) {
     });
     let mut keep = keep_all;
     let mut dropped = 0;
-    let mut dropped_refs = 0;
+    let mut cut_refs = Vec::new();
     // Leave room for the notice line.
     let budget = max.saturating_sub(16);
     for i in order {
@@ -164,13 +193,20 @@ pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> (String, usize) {
         keep[i] = false;
         total -= estimate_tokens(&lines[i].text) + 1;
         dropped += 1;
-        dropped_refs += usize::from(lines[i].has_ref);
+        if let Some(n) = lines[i].reference {
+            cut_refs.push(n);
+        }
     }
     let mut text = join(&lines, &keep);
     if dropped > 0 {
         text.push_str(&format!(
-            "… {dropped} more lines ({dropped_refs} with refs) not shown, truncated to fit {max} tokens\n"
+            "… {dropped} more lines ({} with refs) not shown, truncated to fit {max} tokens\n",
+            cut_refs.len()
         ));
     }
-    (text, dropped)
+    Fitted {
+        text,
+        dropped,
+        cut_refs,
+    }
 }

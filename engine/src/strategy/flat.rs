@@ -75,13 +75,12 @@ impl Strategy for Flat {
         let mut lines = header(&ctx);
         body(&ctx, &mut lines);
         lines.push(Line::pinned(footer(&ctx)));
-        let (text, dropped) = budget::fit(lines, options.max_tokens);
+        let fitted = budget::fit(lines, options.max_tokens);
         Ok(meta::text_observation(
             &ctx,
             self.name(),
             options,
-            text,
-            dropped,
+            fitted,
             |n| n.to_string(),
         ))
     }
@@ -302,7 +301,7 @@ fn body(ctx: &Context<'_>, lines: &mut Vec<Line>) {
                     "\t".repeat(depth),
                     cap(&ctx.text(&text), MAX_TEXT_CHARS)
                 ),
-                has_ref: false,
+                reference: None,
                 in_viewport: pending.in_viewport,
                 depth,
                 pinned: false,
@@ -372,7 +371,7 @@ fn body(ctx: &Context<'_>, lines: &mut Vec<Line>) {
                         // Filled in on exit, when the text is known.
                         lines.push(Line {
                             text: String::new(),
-                            has_ref: reference.is_some(),
+                            reference,
                             in_viewport: visibility.in_viewport,
                             depth,
                             pinned: false,

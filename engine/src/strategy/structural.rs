@@ -88,16 +88,17 @@ impl Strategy for Structural {
         if !any {
             lines.push(Line::pinned("(nothing visible)".to_owned()));
         }
-        let (text, dropped) = budget::fit(lines, options.max_tokens);
-        meta::complete(&ctx, &mut meta, dropped);
-        let refs = ctx
+        let fitted = budget::fit(lines, options.max_tokens);
+        meta::complete(&ctx, &mut meta, fitted.dropped);
+        let mut refs = ctx
             .targets
             .iter()
             .zip(refs)
             .map(|(t, r)| (r, t.id))
             .collect();
+        meta::keep_shown(&ctx, &fitted.cut_refs, &mut refs, &mut meta);
         Ok(Observation {
-            text,
+            text: fitted.text,
             image: None,
             refs,
             meta,
@@ -241,7 +242,7 @@ impl Walk {
         self.texts[pending.zone] += 1;
         self.zones[pending.zone].push(Line {
             text: format!("- text {}", quote(&truncate(&text, TEXT_CHARS))),
-            has_ref: false,
+            reference: None,
             in_viewport: true,
             depth: 1,
             pinned: false,
@@ -310,7 +311,7 @@ fn walk(ctx: &Context<'_>, items: &[Item]) -> Vec<Vec<Line>> {
                         let zone = zone_index(page, page.layout(id).bounds);
                         state.zones[zone].push(Line {
                             text,
-                            has_ref: false,
+                            reference: None,
                             in_viewport: true,
                             depth: 0,
                             pinned: false,
@@ -351,7 +352,7 @@ fn walk(ctx: &Context<'_>, items: &[Item]) -> Vec<Vec<Line>> {
         if *omitted > 0 {
             state.zones[zone].push(Line {
                 text: format!("- … {omitted} more text blocks"),
-                has_ref: false,
+                reference: None,
                 in_viewport: true,
                 depth: 1,
                 pinned: false,
@@ -409,7 +410,7 @@ fn item_line(ctx: &Context<'_>, id: NodeId, item: &Item, near: Option<&str>) -> 
     }
     Line {
         text,
-        has_ref: true,
+        reference: ctx.ref_number(id),
         in_viewport: true,
         depth: 0,
         pinned: false,

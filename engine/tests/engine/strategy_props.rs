@@ -125,6 +125,30 @@ proptest! {
     }
 
     #[test]
+    fn under_any_budget_every_ref_offered_is_in_the_text(body in arb_html(), budget in 40usize..600) {
+        // A ref the budget cut from the text cannot be acted on: it must not
+        // be offered (nor count for target recall).
+        let page = Page::from_html(&format!(
+            "<!doctype html><title>t</title><body>{body}{}</body>",
+            "<button>Many</button><p>Filler text of the page</p>".repeat(40)
+        ));
+        for name in ["aria", "flat", "structural", "html", "html-pruned"] {
+            let observer = STRATEGIES.iter().find(|s| s.name() == name).unwrap();
+            let options = Options { max_tokens: Some(budget), ..Options::default() };
+            let observation = observer.observe(&Analyzed::new(page.clone()), &options).unwrap();
+            check_refs(&page, name, &observation);
+            for (reference, _) in &observation.refs {
+                let printed = match name {
+                    "aria" => format!("[ref={reference}]"),
+                    "html" | "html-pruned" => format!("data-ref=\"{reference}\""),
+                    _ => format!("[{reference}]"),
+                };
+                prop_assert!(observation.text.contains(&printed), "{name}@{budget}: {printed} offered, not shown:\n{}", observation.text);
+            }
+        }
+    }
+
+    #[test]
     fn arbitrary_recordings_never_panic_and_refs_are_sound(
         nodes in prop::collection::vec((0usize..64, 0..TAGS.len(), 0..ATTRS.len(), 0f64..1400.0, 0f64..2000.0, 0f64..400.0, 0f64..200.0, any::<bool>(), 0u8..4), 1..60),
         scroll in 0f64..1000.0,

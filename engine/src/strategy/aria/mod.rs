@@ -81,13 +81,12 @@ impl Strategy for Aria {
         let mut lines = header(&ctx);
         let tree = build(&ctx);
         render(&ctx, &tree, &mut lines);
-        let (text, dropped) = budget::fit_tree(lines, options.max_tokens);
+        let fitted = budget::fit_tree(lines, options.max_tokens);
         Ok(meta::text_observation(
             &ctx,
             self.name(),
             options,
-            text,
-            dropped,
+            fitted,
             |n| format!("e{n}"),
         ))
     }

@@ -30,7 +30,7 @@ pub(super) fn render(ctx: &Context<'_>, tree: &Tree<'_>, lines: &mut Vec<Line>) 
                 line.push_str(&escaped);
                 lines.push(Line {
                     text: line,
-                    has_ref: false,
+                    reference: None,
                     in_viewport: visible,
                     depth,
                     pinned: false,
@@ -59,7 +59,7 @@ pub(super) fn render(ctx: &Context<'_>, tree: &Tree<'_>, lines: &mut Vec<Line>) 
                 }
                 lines.push(Line {
                     text,
-                    has_ref: node.reference.is_some(),
+                    reference: node.reference,
                     in_viewport: in_viewport(node.id),
                     depth,
                     pinned: false,
@@ -76,7 +76,7 @@ pub(super) fn render(ctx: &Context<'_>, tree: &Tree<'_>, lines: &mut Vec<Line>) 
                     line.push_str(&value);
                     lines.push(Line {
                         text: line,
-                        has_ref: false,
+                        reference: None,
                         in_viewport: in_viewport(node.id),
                         depth: depth + 1,
                         pinned: false,

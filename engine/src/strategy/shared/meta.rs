@@ -1,10 +1,12 @@
 //! The meta every observation carries: its items (ref, role, name and how strong it is, zone, states, context), counts, honesty figures, viewport and modal facts.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use crate::analyze::{Checked, ModalKind, NameSource, Strength};
 use crate::observation::{Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta};
 use crate::page::{Node, NodeId, Page};
+use crate::passes::budget::Fitted;
 use crate::passes::{Context, Options, Target, redact, viewport};
 
 /// The printed states of a node (`disabled`, `checked`, `level=2`, …).
@@ -173,24 +175,55 @@ pub(crate) fn text_observation(
     ctx: &Context<'_>,
     strategy: &str,
     options: &Options<'_>,
-    text: String,
-    dropped: usize,
+    fitted: Fitted,
     print: impl Fn(u32) -> String,
 ) -> Observation {
-    let refs: Vec<(String, NodeId)> = ctx
+    let mut refs: Vec<(String, NodeId)> = ctx
         .targets
         .iter()
         .map(|t| (print(t.number), t.id))
         .collect();
     let printed: Vec<String> = refs.iter().map(|(r, _)| r.clone()).collect();
     let mut meta = meta(ctx, strategy, options, &printed);
-    complete(ctx, &mut meta, dropped);
+    complete(ctx, &mut meta, fitted.dropped);
+    keep_shown(ctx, &fitted.cut_refs, &mut refs, &mut meta);
     Observation {
-        text,
+        text: fitted.text,
         image: None,
         refs,
         meta,
     }
+}
+
+/// Drops the refs a token budget cut out of the text, from the
+/// observation's refs and its meta items: an agent can only act on what it
+/// was shown, and target recall counts only those. `refs` and `meta.items`
+/// are in target order.
+pub(crate) fn keep_shown(
+    ctx: &Context<'_>,
+    cut: &[u32],
+    refs: &mut Vec<(String, NodeId)>,
+    meta: &mut Meta,
+) {
+    if cut.is_empty() {
+        return;
+    }
+    let cut: HashSet<u32> = cut.iter().copied().collect();
+    let shown: Vec<bool> = ctx
+        .targets
+        .iter()
+        .map(|t| !cut.contains(&t.number))
+        .collect();
+    let mut at = 0;
+    refs.retain(|_| {
+        at += 1;
+        shown.get(at - 1).copied().unwrap_or(true)
+    });
+    let mut at = 0;
+    meta.items.retain(|_| {
+        at += 1;
+        shown.get(at - 1).copied().unwrap_or(true)
+    });
 }
 
 /// Meta shared by every strategy; `refs` are the printed refs in target order.

@@ -148,7 +148,7 @@ impl Strategy for Som {
             )),
             ModalKind::None => {}
         }
-        for item in &meta.items {
+        for (item, target) in meta.items.iter().zip(&ctx.targets) {
             let mark = if item.new { "*" } else { "" };
             let mut text = format!("{mark}[{}] {}", item.reference, item.role);
             if !item.name.is_empty() {
@@ -160,7 +160,7 @@ impl Strategy for Som {
             }
             lines.push(Line {
                 text,
-                has_ref: true,
+                reference: Some(target.number),
                 in_viewport: true,
                 depth: 0,
                 pinned: false,
@@ -171,8 +171,8 @@ impl Strategy for Som {
                 "(no elements to act on in the viewport)".to_owned(),
             ));
         }
-        let (text, dropped) = budget::fit(lines, options.max_tokens);
-        meta::complete(&ctx, &mut meta, dropped);
+        let fitted = budget::fit(lines, options.max_tokens);
+        meta::complete(&ctx, &mut meta, fitted.dropped);
         meta.image = Some(ImageMeta {
             width,
             height,
@@ -180,6 +180,8 @@ impl Strategy for Som {
             anthropic_tokens: anthropic_tokens(width, height),
             gemini_tokens: gemini_tokens(width, height),
         });
+        // A legend line the budget cut keeps its ref: the mark is still
+        // painted on the screenshot the agent reads.
         let refs = ctx
             .targets
             .iter()
@@ -187,7 +189,7 @@ impl Strategy for Som {
             .map(|(t, r)| (r, t.id))
             .collect();
         Ok(Observation {
-            text,
+            text: fitted.text,
             image: Some(image),
             refs,
             meta,
