@@ -24,6 +24,7 @@ pub mod cmd;
 pub mod judge;
 pub mod live;
 pub mod observe;
+pub mod observer;
 pub mod progress;
 pub mod replay;
 pub mod report;

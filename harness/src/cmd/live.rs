@@ -55,7 +55,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let strategies = super::flags::strategies_named(&args.strategy)?;
+    let strategies = super::flags::strategies_named(&args.strategy)?
+        .into_iter()
+        .map(crate::observer::Observer::Engine)
+        .collect();
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
     }

@@ -17,13 +17,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
 use pagesnap_engine::observation::Observation;
-use pagesnap_engine::strategy::{Options, Strategy};
 
 use super::page;
 use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
 use crate::capture::{Chromium, ChromiumSession, OpenOptions, Outcome, UserAction};
 use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
+use crate::observer::{self, Observer};
 use crate::results::{Episode, StepLog};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
@@ -50,8 +50,8 @@ pub struct Setting<'a> {
 pub struct Spec<'a> {
     /// The task.
     pub task: &'a LiveTask,
-    /// The strategy.
-    pub strategy: &'static dyn Strategy,
+    /// What the agent observes the page with.
+    pub strategy: &'a Observer,
     /// Episode number, from 1.
     pub episode: usize,
     /// The page's seed.
@@ -170,11 +170,7 @@ async fn drive(
     let mut pending: Option<Pending> = None;
     let mut ended_by = "steps";
     for n in 1..=spec.max_steps {
-        let options = Options {
-            previous: previous.as_ref(),
-            ..Options::default()
-        };
-        let live = session.observe(strategy, &options).await?;
+        let live = observer::observe(session, strategy, previous.as_ref()).await?;
         trace.state(&Trace::state_name(n), &live.captured)?;
         if let Some(step) = pending.take() {
             judge_step(
@@ -212,8 +208,8 @@ async fn drive(
             judge: None,
             judge_reason: None,
             raw: response.raw.clone(),
-            capture_ms: ms(live.timings.capture.total),
-            engine_ms: ms(live.timings.engine()),
+            capture_ms: ms(live.capture),
+            engine_ms: ms(live.engine),
             agent_ms: response.latency_us as f64 / 1000.0,
             act_ms: 0.0,
         };
@@ -315,11 +311,7 @@ async fn drive(
     episode.ended_by = ended_by.to_owned();
     // The page at the end: the "after" of the last action, the trace's last
     // state and what the task judge reads.
-    let options = Options {
-        previous: previous.as_ref(),
-        ..Options::default()
-    };
-    let last = session.observe(strategy, &options).await?;
+    let last = observer::observe(session, strategy, previous.as_ref()).await?;
     trace.state("final", &last.captured)?;
     if let Some(step) = pending.take() {
         judge_step(
@@ -351,7 +343,7 @@ async fn drive(
 
 fn judge_step(
     setting: &Setting<'_>,
-    strategy: &dyn Strategy,
+    strategy: &Observer,
     instruction: &str,
     step: Pending,
     after: &str,

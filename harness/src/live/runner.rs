@@ -7,13 +7,13 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use pagesnap_engine::strategy::Strategy;
 
 use super::episode::{self, Setting, Spec};
 use super::server::Server;
 use crate::agent::Agent;
 use crate::capture::{self, Chromium};
 use crate::judge::llm::LlmJudge;
+use crate::observer::Observer;
 use crate::progress;
 use crate::report::live::{self as report, LiveReport};
 use crate::results::jsonl::{self, Appender};
@@ -28,7 +28,7 @@ pub struct Config<'a> {
     /// The suite file as given (for `run.json`).
     pub suite_path: PathBuf,
     /// Strategies, in report order.
-    pub strategies: Vec<&'static dyn Strategy>,
+    pub strategies: Vec<Observer>,
     /// The agent.
     pub agent: &'a dyn Agent,
     /// The LLM judge, when `--judge llm:…` asked for one.
@@ -210,7 +210,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                             };
                             let spec = Spec {
                                 task: &config.suite.tasks[unit.task],
-                                strategy: config.strategies[unit.strategy],
+                                strategy: &config.strategies[unit.strategy],
                                 episode: unit.episode,
                                 seed: unit.seed,
                                 max_steps: config
