@@ -21,6 +21,7 @@ pub mod agent;
 pub mod bench;
 pub mod capture;
 pub mod cmd;
+pub mod external;
 pub mod judge;
 pub mod live;
 pub mod observe;
