@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{CALIBRATION_HEADERS, LiveReport, actions_line, failure_reason};
+use super::{CALIBRATION_HEADERS, LiveReport, actions_line, failure_reason, shown};
 use crate::report::escape::html;
 use crate::report::format::{rate, verdict};
 use crate::report::html::STYLE;
@@ -47,7 +47,7 @@ pub fn render(report: &LiveReport) -> String {
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.0} · {:.0}</td><td class=\"n\">{:.0}</td><td class=\"n\">{:.0}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td></tr>",
-            html(&s.strategy),
+            html(&shown(&s.strategy)),
             s.episodes,
             rate(&s.success_rate),
             rate(&s.mean_reward),
@@ -71,8 +71,8 @@ pub fn render(report: &LiveReport) -> String {
             let _ = writeln!(
                 out,
                 "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.4}</td><td{}>{}</td></tr>",
-                html(&c.a),
-                html(&c.b),
+                html(&shown(&c.a)),
+                html(&shown(&c.b)),
                 c.steps,
                 c.a_only,
                 c.b_only,
@@ -97,7 +97,7 @@ fn tier_table(out: &mut String, report: &LiveReport) {
         .collect();
     out.push_str("<h2>Success per tier</h2>\n<table>\n<tr><th>tier</th>");
     for s in &report.summaries {
-        let _ = write!(out, "<th>{}</th>", html(&s.strategy));
+        let _ = write!(out, "<th>{}</th>", html(&shown(&s.strategy)));
     }
     out.push_str("</tr>\n");
     for tier in tiers {
@@ -117,7 +117,7 @@ fn task_bars(out: &mut String, report: &LiveReport) {
         "<h2>Success per task</h2>\n<div class=\"wide\"><table>\n<tr><th>task</th><th>tier</th>",
     );
     for s in &report.summaries {
-        let _ = write!(out, "<th>{}</th>", html(&s.strategy));
+        let _ = write!(out, "<th>{}</th>", html(&shown(&s.strategy)));
     }
     out.push_str("</tr>\n");
     for task in &report.manifest.tasks {
@@ -164,7 +164,7 @@ fn calibration(out: &mut String, report: &LiveReport) {
     out.push_str("</tr>\n");
     for s in &report.summaries {
         let Some(c) = &s.calibration else { continue };
-        let _ = write!(out, "<tr><td>{}</td>", html(&s.strategy));
+        let _ = write!(out, "<tr><td>{}</td>", html(&shown(&s.strategy)));
         for cell in c.cells() {
             let _ = write!(out, "<td class=\"n\">{}</td>", html(&cell));
         }
@@ -180,7 +180,7 @@ fn failed(out: &mut String, report: &LiveReport) {
             out,
             "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"text\">{}</td><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td></tr>",
             html(&e.task),
-            html(&e.strategy),
+            html(&shown(&e.strategy)),
             e.episode,
             html(&e.instruction),
             html(&e.ended_by),
