@@ -72,7 +72,7 @@ impl External {
 pub struct UserProgram {
     /// NAME (without `ext:`).
     pub name: String,
-    /// COMMAND, run by `sh -c 'exec COMMAND'`.
+    /// COMMAND, run by `sh -c COMMAND` in a process group of its own.
     pub command: String,
 }
 
@@ -107,7 +107,7 @@ pub fn named(name: &str, user: &[UserProgram], timeout: Duration) -> Result<Exte
         return Ok(External {
             name: name.to_owned(),
             program: PathBuf::from("sh"),
-            args: vec!["-c".to_owned(), format!("exec {}", program.command)],
+            args: vec!["-c".to_owned(), program.command.clone()],
             timeout,
         });
     }

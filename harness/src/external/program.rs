@@ -91,6 +91,8 @@ struct Running {
     stdin: ChildStdin,
     lines: Lines<BufReader<ChildStdout>>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// Reads stderr into `stderr` until the program's end closes it.
+    stderr_reader: tokio::task::JoinHandle<()>,
 }
 
 /// An external strategy's program for one browser: started on the first
@@ -150,6 +152,9 @@ impl Program {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            // Its own process group, so that stopping it stops what a shell
+            // command started too (`sh -c 'node …'`).
+            .process_group(0)
             .kill_on_drop(true);
         let mut child = command.spawn().map_err(|source| ExternalError::Spawn {
             name: external.name.clone(),
@@ -169,7 +174,7 @@ impl Program {
         };
         let kept = Arc::new(Mutex::new(VecDeque::new()));
         let sink = Arc::clone(&kept);
-        tokio::spawn(async move {
+        let stderr_reader = tokio::spawn(async move {
             let mut lines = BufReader::new(stderr).lines();
             while let Ok(Some(line)) = lines.next_line().await {
                 if let Ok(mut kept) = sink.lock() {
@@ -185,6 +190,7 @@ impl Program {
             stdin,
             lines: BufReader::new(stdout).lines(),
             stderr: kept,
+            stderr_reader,
         });
         let hello = Hello {
             kind: "hello",
@@ -283,6 +289,10 @@ impl Program {
                     Ok(status) => format!(" ({status})"),
                     Err(_) => String::new(),
                 };
+                // Its last words: the reader ends when the program's end closes stderr.
+                let _ =
+                    tokio::time::timeout(Duration::from_millis(500), &mut running.stderr_reader)
+                        .await;
                 let stderr = self.stderr_tail();
                 Err(self.exited(what, status, Some(stderr)).await)
             }
@@ -334,12 +344,23 @@ impl Program {
         }
     }
 
-    /// Stops the program (closing its stdin first lets a well-behaved one exit on its own).
+    /// Stops the program (closing its stdin first lets a well-behaved one
+    /// exit on its own; then its whole process group is killed).
     pub async fn stop(&mut self) {
         if let Some(mut running) = self.running.take() {
             drop(running.stdin);
             let exited = tokio::time::timeout(Duration::from_millis(500), running.child.wait());
             if exited.await.is_err() {
+                if let Some(pid) = running.child.id() {
+                    // The group's id is the program's pid (`process_group(0)`).
+                    let _ = tokio::process::Command::new("kill")
+                        .args(["-KILL", "--", &format!("-{pid}")])
+                        .stdin(Stdio::null())
+                        .stdout(Stdio::null())
+                        .stderr(Stdio::null())
+                        .status()
+                        .await;
+                }
                 let _ = running.child.kill().await;
             }
         }
