@@ -214,7 +214,7 @@ mod tests {
 
     #[test]
     fn answers_are_checked_field_by_field() {
-        let ok = check(r#"{"text":"- button \"Go\" [ref=e1]","refs":{"e1":{"backendNodeId":7},"e2":{"selector":"\#go"}},"observe_ms":4.5}"#)
+        let ok = check(r##"{"text":"- button \"Go\" [ref=e1]","refs":{"e1":{"backendNodeId":7},"e2":{"selector":"#go"}},"observe_ms":4.5}"##)
             .map(|c| (c.refs, c.observe_ms));
         let mut want = BTreeMap::new();
         want.insert("e1".to_owned(), Target::Backend(7));

@@ -69,7 +69,7 @@ pub struct AgentStop(anyhow::Error);
 /// program `attached` to that browser).
 pub async fn run(
     browser: &Chromium,
-    mut attached: Option<&mut Attached<'_>>,
+    attached: Option<&mut Attached<'_>>,
     setting: &Setting<'_>,
     spec: &Spec<'_>,
 ) -> Result<Episode> {
@@ -122,15 +122,7 @@ pub async fn run(
     };
     let result = match browser.open(&url, &options).await {
         Ok(session) => {
-            let result = drive(
-                &session,
-                attached.as_deref_mut(),
-                setting,
-                spec,
-                &mut episode,
-                &mut trace,
-            )
-            .await;
+            let result = drive(&session, attached, setting, spec, &mut episode, &mut trace).await;
             session.close().await;
             result
         }
@@ -339,7 +331,7 @@ async fn drive(
         session,
         strategy,
         previous.as_ref(),
-        attached.as_deref_mut(),
+        attached,
         episode.steps + 1,
         setting.viewport,
     )
