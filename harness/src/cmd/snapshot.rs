@@ -158,7 +158,13 @@ pub fn strategies(args: StrategiesArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for s in STRATEGIES {
-        println!("{:<12} {}", s.name(), s.summary());
+        println!("{:<20} {}", s.name(), s.summary());
+    }
+    for (name, _, summary) in crate::external::ADAPTERS {
+        println!(
+            "{:<20} (external; a live page only) {summary}",
+            format!("{}{name}", crate::external::PREFIX)
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
