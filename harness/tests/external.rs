@@ -307,6 +307,13 @@ fn miniwob_mini_suite_runs_playwright_beside_aria() {
     ] {
         assert!(report.contains(wanted), "{wanted:?} not in\n{report}");
     }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    for wanted in [
+        "<td>ext:playwright-ai (external)</td>",
+        "<h2>External strategies</h2>",
+    ] {
+        assert!(html.contains(wanted), "{wanted:?} not in report.html");
+    }
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert!(csv.contains(",ext:playwright-aria,"), "{csv}");
 }

@@ -62,6 +62,7 @@ pub fn render(report: &LiveReport) -> String {
         );
     }
     out.push_str("</table>\n");
+    external_table(&mut out, report);
     tier_table(&mut out, report);
     task_bars(&mut out, report);
     calibration(&mut out, report);
@@ -87,6 +88,30 @@ pub fn render(report: &LiveReport) -> String {
     failed(&mut out, report);
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// External strategies: how their refs resolved and what the protocol cost.
+fn external_table(out: &mut String, report: &LiveReport) {
+    if report.summaries.iter().all(|s| s.external_refs.is_none()) {
+        return;
+    }
+    out.push_str("<h2>External strategies</h2>\n<p>Capture ms of an external strategy is its own observation time (without resolving refs); the round trip adds the protocol and the adapter's ref resolution.</p>\n<table>\n<tr><th>strategy</th><th>steps</th><th>refs / step</th><th>unresolved refs</th><th>ambiguous ARIA lines</th><th>interactive lines without a ref</th><th>round trip ms (median)</th><th>pagesnap resolve ms (median)</th></tr>\n");
+    for s in &report.summaries {
+        let Some(x) = &s.external_refs else { continue };
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.1}</td></tr>",
+            html(&shown(&s.strategy)),
+            x.steps,
+            x.refs_per_step,
+            x.unresolved,
+            x.ambiguous,
+            x.unassigned,
+            x.round_trip_ms.median,
+            x.resolve_ms.median
+        );
+    }
+    out.push_str("</table>\n");
 }
 
 fn tier_table(out: &mut String, report: &LiveReport) {
