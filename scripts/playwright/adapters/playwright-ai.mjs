@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // `ext:playwright-ai`: Playwright's `page.ariaSnapshot({mode: 'ai'})` (what Playwright MCP shows a model)
 // as an external strategy, each `[ref=eN]` resolved to its CDP backendNodeId.
 //

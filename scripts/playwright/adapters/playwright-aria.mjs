@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // `ext:playwright-aria`: Playwright's default-mode `page.locator('body').ariaSnapshot()` as an external
 // strategy. The snapshot has no refs; the answer asks pagesnap to give them (`"assign_refs": "aria"`):
 // pagesnap matches each `- role "name"` line to the nodes its own analysis of the same page would give a
