@@ -1,4 +1,4 @@
-//! External strategies end to end: both Playwright adapters give refs that click the labelled button they name (main document, shadow DOM, iframe), broken programs (one exits, one hangs, one answers garbage) become error rows of a run that completes, and a MiniWoB++ mini-suite runs `ext:playwright-aria` and `ext:playwright-ai` beside `aria` with reports marking them external.
+//! External strategies end to end: both Playwright adapters give refs that click the labelled button they name (main document, shadow DOM, iframe), a user's own program names refs by CSS selector, broken programs (one exits, one hangs, one answers garbage) become error rows of a run that completes, and a MiniWoB++ mini-suite runs `ext:playwright-aria` and `ext:playwright-ai` beside `aria` with reports marking them external.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::Path;
@@ -316,4 +316,59 @@ fn miniwob_mini_suite_runs_playwright_beside_aria() {
     }
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert!(csv.contains(",ext:playwright-aria,"), "{csv}");
+}
+
+/// A user's own program through `--external`: its refs by CSS selector and
+/// by a backend node id that names nothing are resolved on pagesnap's
+/// capture (the first counted as a ref with pagesnap's metadata, the second
+/// dropped), and `snapshot` prints its text and meta.
+#[test]
+fn a_user_program_names_refs_by_selector() {
+    let answer = r##"{"text": "- button \"Sign in\" [ref=s1]\n- link \"nowhere\" [ref=s2]", "refs": {"s1": {"selector": "form #sign-in"}, "s2": {"backendNodeId": 999999}}, "observe_ms": 1.5}"##;
+    let program = format!(
+        "mine=read l; echo '{{\"ready\": true, \"about\": \"a test\"}}'; read l; printf '%s\\n' '{answer}'; read l"
+    );
+    let output = pagesnap(&[
+        "snapshot",
+        "fixtures/sites/login/index.html",
+        "--strategy",
+        "ext:mine",
+        "--external",
+        &program,
+        "--meta",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let meta: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(meta["strategy"], "ext:mine");
+    let items = meta["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{meta}");
+    assert_eq!(items[0]["ref"], "s1");
+    assert_eq!(items[0]["role"], "button");
+    assert_eq!(items[0]["name"], "Sign in");
+    assert!(items[0]["backendId"].as_u64().unwrap() > 0);
+    let text = pagesnap(&[
+        "snapshot",
+        "fixtures/sites/login/index.html",
+        "--strategy",
+        "ext:mine",
+        "--external",
+        &program,
+    ]);
+    assert!(text.status.success(), "{}", stderr(&text));
+    assert_eq!(
+        String::from_utf8_lossy(&text.stdout),
+        "- button \"Sign in\" [ref=s1]\n- link \"nowhere\" [ref=s2]"
+    );
+    let refused = pagesnap(&[
+        "snapshot",
+        "fixtures/login/initial.json.gz",
+        "--strategy",
+        "ext:mine",
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("needs a live page"),
+        "{}",
+        stderr(&refused)
+    );
 }
