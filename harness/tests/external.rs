@@ -371,4 +371,20 @@ fn a_user_program_names_refs_by_selector() {
         "{}",
         stderr(&refused)
     );
+    let dir = tempfile::tempdir().unwrap();
+    let offline = pagesnap(&[
+        "run",
+        "--suite",
+        "suites/smoke.toml",
+        "--strategy",
+        "aria,ext:playwright-aria",
+        "--out",
+        dir.path().join("run").to_str().unwrap(),
+    ]);
+    assert!(!offline.status.success());
+    assert!(
+        stderr(&offline).contains("ext:playwright-aria: external strategies need a live page"),
+        "{}",
+        stderr(&offline)
+    );
 }
