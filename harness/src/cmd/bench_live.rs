@@ -248,8 +248,10 @@ fn print_summary(s: &Summary) {
         .iter()
         .map(|(name, ms)| format!("{name} {ms:.1}"))
         .collect();
-    println!(
-        "  capture calls (median ms, concurrent): {}",
-        calls.join(", ")
-    );
+    if !calls.is_empty() {
+        println!(
+            "  capture calls (median ms, concurrent): {}",
+            calls.join(", ")
+        );
+    }
 }
