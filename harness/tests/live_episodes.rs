@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use pagesnap_engine::strategy;
 use pagesnap_harness::agent::{Action, Agent, Op, Request, Response};
 use pagesnap_harness::live;
+use pagesnap_harness::observer::Observer;
 use pagesnap_harness::progress;
 use pagesnap_harness::results::Episode;
 use pagesnap_harness::suite::live::{LiveSuite, load};
@@ -61,7 +62,7 @@ fn config<'a>(
         suite_path: PathBuf::from("suite.toml"),
         strategies: strategies
             .iter()
-            .map(|s| strategy::by_name(s).unwrap())
+            .map(|s| Observer::Engine(strategy::by_name(s).unwrap()))
             .collect(),
         agent,
         judge: None,

@@ -10,6 +10,7 @@
 pub mod playwright;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
@@ -18,6 +19,7 @@ use pagesnap_engine::strategy::{Options, Strategy};
 use serde::Serialize;
 
 use crate::capture::{Chromium, ChromiumSession, Needs, OpenOptions};
+use crate::external::{External, Program};
 use crate::report::metrics::quantile;
 use playwright::Playwright;
 
@@ -27,6 +29,9 @@ pub struct Config {
     pub pages: Vec<String>,
     /// Strategies, each timed on every page.
     pub strategies: Vec<&'static dyn Strategy>,
+    /// External strategies, each timed on every page in a browser of their
+    /// own that their programs attach to.
+    pub externals: Vec<Arc<External>>,
     /// Warm observations per page and strategy (after the first).
     pub runs: usize,
     /// Viewport and load limit.
@@ -50,9 +55,16 @@ pub struct PageResult {
     /// The page as given.
     pub page: String,
     /// The strategy.
-    pub strategy: &'static str,
+    pub strategy: String,
     /// Elements in the captured page (every tree).
     pub elements: usize,
+    /// Tokens of the first observation (o200k).
+    pub tokens: usize,
+    /// An external strategy: the median round trip of the warm calls, ms
+    /// (`first_ms`, `warm_ms` and `capture_ms` are the program's own
+    /// observation times, without resolving refs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub round_trip_ms: Option<f64>,
     /// The first observation after load, ms.
     pub first_ms: f64,
     /// The warm observations, ms, in order.
@@ -95,7 +107,7 @@ pub struct Summary {
     /// Always true: tells the summary line from page lines.
     pub summary: bool,
     /// The strategy.
-    pub strategy: &'static str,
+    pub strategy: String,
     /// Pages measured.
     pub pages: usize,
     /// Pages that failed (listed on their own lines).
@@ -213,8 +225,35 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
         errors: Vec::new(),
         summaries: Vec::new(),
     };
+    // External strategies observe in their own browser (their programs
+    // attach to it), so pagesnap's timings share a browser with no other client.
+    let external_browser = if config.externals.is_empty() {
+        None
+    } else {
+        Some(Chromium::launch(config.network).await?)
+    };
+    let mut externals: Vec<(Program, String)> = match &external_browser {
+        Some(browser) => config
+            .externals
+            .iter()
+            .map(|e| {
+                (
+                    Program::new(Arc::clone(e), browser.websocket_url()),
+                    browser.websocket_url().to_owned(),
+                )
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     for page in &config.pages {
-        match measure_page(&chromium, playwright.as_mut(), page, config).await {
+        let mut measured = measure_page(&chromium, playwright.as_mut(), page, config).await;
+        if let (Ok(results), Some(browser)) = (&mut measured, &external_browser) {
+            match measure_externals(browser, &mut externals, page, config).await {
+                Ok(more) => results.extend(more),
+                Err(err) => measured = Err(err),
+            }
+        }
+        match measured {
             Ok(results) => {
                 for result in results {
                     report(Event::Page(&result));
@@ -234,12 +273,20 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
     chromium.close().await?;
     let version = playwright.as_ref().map(|p| p.version.clone());
     drop(playwright);
+    for (mut program, _) in externals {
+        program.stop().await;
+    }
+    if let Some(browser) = external_browser {
+        browser.close().await?;
+    }
     outcome.summaries = config
         .strategies
         .iter()
-        .map(|strategy| Summary {
+        .map(|s| s.name())
+        .chain(config.externals.iter().map(|e| e.name.as_str()))
+        .map(|name| Summary {
             playwright: version.clone(),
-            ..summarize(strategy.name(), &outcome, config)
+            ..summarize(name, &outcome, config)
         })
         .collect();
     Ok(outcome)
@@ -288,7 +335,7 @@ fn cold(results: &mut [PageResult], page: &str, url: &str, config: &Config) -> R
             let started = Instant::now();
             let mut command = std::process::Command::new(&exe);
             command
-                .args(["snapshot", page, "--strategy", result.strategy])
+                .args(["snapshot", page, "--strategy", &result.strategy])
                 .arg("--viewport")
                 .arg(format!("{}x{}", config.open.width, config.open.height))
                 .arg("--timeout")
@@ -307,7 +354,9 @@ fn cold(results: &mut [PageResult], page: &str, url: &str, config: &Config) -> R
                 );
             }
             result.cold_ms.push(ms(started.elapsed()));
-            if config.vs_playwright && result.strategy == config.strategies[0].name() {
+            if config.vs_playwright
+                && config.strategies.first().map(|s| s.name()) == Some(result.strategy.as_str())
+            {
                 result.playwright_cold_ms.push(ms(playwright::cold(url)?));
             }
         }
@@ -360,8 +409,10 @@ async fn measure_session(
         }
         results.push(PageResult {
             page: page.to_owned(),
-            strategy: strategy.name(),
+            strategy: strategy.name().to_owned(),
             elements,
+            tokens: crate::tokens::o200k(&first.observation.text),
+            round_trip_ms: None,
             first_ms,
             warm_ms: warm.iter().map(|(ms, _)| *ms).collect(),
             capture_ms: median(warm.iter().map(|(_, t)| ms(t.capture.total))),
@@ -380,7 +431,68 @@ async fn measure_session(
     Ok(results)
 }
 
-fn summarize(strategy: &'static str, outcome: &Outcome, config: &Config) -> Summary {
+/// Times every external strategy on `page`: the first observation and
+/// `config.runs` warm ones, each the program's own time (its round trip kept beside).
+async fn measure_externals(
+    browser: &Chromium,
+    programs: &mut [(Program, String)],
+    page: &str,
+    config: &Config,
+) -> Result<Vec<PageResult>> {
+    let session = browser.open(page, &config.open).await?;
+    let mut results = Vec::new();
+    let mut failure = None;
+    for (program, ws) in programs.iter_mut() {
+        let viewport = (config.open.width, config.open.height);
+        let mut observed = Vec::with_capacity(config.runs + 1);
+        for step in 1..=config.runs + 1 {
+            match crate::external::observe(program, &session, ws, step, viewport).await {
+                Ok(o) => observed.push(o),
+                Err(err) => {
+                    failure = Some(err.context(format!("{page}: strategy {}", program.name())));
+                    break;
+                }
+            }
+        }
+        if failure.is_some() {
+            break;
+        }
+        let Some((first, warm)) = observed.split_first() else {
+            continue;
+        };
+        let elements = first
+            .captured
+            .recording
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Element)
+            .count();
+        results.push(PageResult {
+            page: page.to_owned(),
+            strategy: program.name().to_owned(),
+            elements,
+            tokens: crate::tokens::o200k(&first.observation.text),
+            round_trip_ms: Some(median(warm.iter().map(|o| o.step.round_trip_ms))),
+            first_ms: ms(first.observe),
+            warm_ms: warm.iter().map(|o| ms(o.observe)).collect(),
+            capture_ms: median(warm.iter().map(|o| ms(o.observe))),
+            engine_ms: 0.0,
+            calls: BTreeMap::new(),
+            playwright_first_ms: None,
+            playwright_warm_ms: None,
+            ratio: None,
+            cold_ms: Vec::new(),
+            playwright_cold_ms: Vec::new(),
+        });
+    }
+    session.close().await;
+    match failure {
+        Some(err) => Err(err),
+        None => Ok(results),
+    }
+}
+
+fn summarize(strategy: &str, outcome: &Outcome, config: &Config) -> Summary {
     let rows: Vec<&PageResult> = outcome
         .results
         .iter()
@@ -403,7 +515,7 @@ fn summarize(strategy: &'static str, outcome: &Outcome, config: &Config) -> Summ
     });
     Summary {
         summary: true,
-        strategy,
+        strategy: strategy.to_owned(),
         pages: rows.len(),
         failed: outcome.errors.len(),
         median_first_ms: median(rows.iter().map(|r| r.first_ms)),

@@ -48,7 +48,7 @@ enum Answer {
 
 /// Where the helper lives: `$PAGESNAP_PLAYWRIGHT`, `scripts/playwright` under
 /// the working directory, or the repository the binary was built in.
-fn helper_dir() -> Result<PathBuf> {
+pub fn helper_dir() -> Result<PathBuf> {
     let mut candidates = Vec::new();
     if let Some(dir) = std::env::var_os("PAGESNAP_PLAYWRIGHT") {
         candidates.push(PathBuf::from(dir));

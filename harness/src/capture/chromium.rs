@@ -114,6 +114,12 @@ impl Chromium {
         })
     }
 
+    /// The browser's CDP websocket URL, for a second client on the same
+    /// browser (an external strategy attaching with Playwright's `connectOverCDP`).
+    pub fn websocket_url(&self) -> &str {
+        self.browser.websocket_address()
+    }
+
     /// Opens `target` (a URL or a local file path) in a new tab with the given
     /// viewport, waits for load (bounded by `timeout`), then for `wait_for`,
     /// and scrolls to `scroll_y`. Later calls wait at most `timeout` each.

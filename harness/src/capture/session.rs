@@ -59,6 +59,11 @@ impl ChromiumSession {
         &self.page
     }
 
+    /// The tab's CDP target id.
+    pub fn target_id(&self) -> &str {
+        self.target.as_ref()
+    }
+
     /// The URL loaded (`file:///…` for local files).
     pub fn url(&self) -> &str {
         &self.url

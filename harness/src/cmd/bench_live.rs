@@ -9,6 +9,7 @@ use anyhow::{Result, bail};
 
 use crate::bench::{self, Config, Event, PageResult, Summary};
 use crate::capture::{self, OpenOptions};
+use crate::observer::Observer;
 
 /// Arguments of `pagesnap bench-live`.
 #[derive(clap::Args)]
@@ -19,9 +20,13 @@ pub struct Args {
     /// Pages: .html files, folders of them (searched recursively, sorted) or URLs.
     #[arg(required = true)]
     pages: Vec<String>,
-    /// Strategies to time, comma-separated.
+    /// Strategies to time, comma-separated; `ext:NAME` times an external strategy (its program's own
+    /// observation time, in a browser of its own).
     #[arg(long, short, default_value = "aria", value_delimiter = ',')]
     strategy: Vec<String>,
+    /// An external strategy program, NAME=COMMAND (run with `sh -c`), timed with `--strategy ext:NAME`.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    external: Vec<String>,
     /// Warm observations per page and strategy, after the first.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=1000))]
     runs: u64,
@@ -53,7 +58,21 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let strategies = super::flags::strategies_named(&args.strategy)?;
+    let mut strategies = Vec::new();
+    let mut externals = Vec::new();
+    for observer in super::flags::observers_named(
+        &args.strategy,
+        &args.external,
+        Duration::from_secs(args.timeout),
+    )? {
+        match observer {
+            Observer::Engine(strategy) => strategies.push(strategy),
+            Observer::External(external) => externals.push(external),
+        }
+    }
+    if !externals.is_empty() && (args.archive || args.cold > 0) {
+        bail!("--archive and --cold time pagesnap's own strategies; leave ext: strategies out");
+    }
     let mut pages = Vec::new();
     for page in &args.pages {
         let path = Path::new(page);
@@ -74,6 +93,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let config = Config {
         pages,
         strategies,
+        externals,
         runs: args.runs as usize,
         open: OpenOptions {
             width: args.viewport.0,
@@ -139,8 +159,8 @@ fn print_human(event: &Event<'_>, vs_playwright: bool) {
                 println!("Playwright {version} on {browser}");
             }
             print!(
-                "{:<44} {:<11} {:>8} {:>8} {:>8} {:>8} {:>8}",
-                "page", "strategy", "elements", "first", "warm", "capture", "engine"
+                "{:<44} {:<20} {:>8} {:>7} {:>8} {:>8} {:>8} {:>8}",
+                "page", "strategy", "elements", "tokens", "first", "warm", "capture", "engine"
             );
             if vs_playwright {
                 print!(" │ {:>8} {:>8} {:>6}", "PW first", "PW warm", "ratio");
@@ -161,14 +181,18 @@ fn print_page(r: &PageResult) {
         r.page.clone()
     };
     print!(
-        "{page:<44} {:<11} {:>8} {:>8.1} {:>8.1} {:>8.1} {:>8.1}",
+        "{page:<44} {:<20} {:>8} {:>7} {:>8.1} {:>8.1} {:>8.1} {:>8.1}",
         r.strategy,
         r.elements,
+        r.tokens,
         r.first_ms,
         median_of(&r.warm_ms),
         r.capture_ms,
         r.engine_ms
     );
+    if let Some(round_trip) = r.round_trip_ms {
+        print!(" (round trip {round_trip:.1})");
+    }
     if let (Some(first), Some(warm), Some(ratio)) =
         (r.playwright_first_ms, &r.playwright_warm_ms, r.ratio)
     {
@@ -224,8 +248,10 @@ fn print_summary(s: &Summary) {
         .iter()
         .map(|(name, ms)| format!("{name} {ms:.1}"))
         .collect();
-    println!(
-        "  capture calls (median ms, concurrent): {}",
-        calls.join(", ")
-    );
+    if !calls.is_empty() {
+        println!(
+            "  capture calls (median ms, concurrent): {}",
+            calls.join(", ")
+        );
+    }
 }

@@ -3,10 +3,19 @@
 use anyhow::{Result, bail};
 use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 
+use crate::external::{self, UserProgram};
+use crate::observer::Observer;
 use crate::variant::{Defaults, Variant};
 
 /// The strategy `--strategy NAME` names; the error lists the known ones.
 pub fn strategy_named(name: &str) -> Result<&'static dyn Strategy> {
+    if external::is_external(name) {
+        bail!(
+            "{name}: external strategies need a live page; they run in `pagesnap live`, \
+             `pagesnap bench-live` and `pagesnap snapshot URL|FILE.html`, not on recordings \
+             (offline replay keeps pagesnap's own strategies)"
+        );
+    }
     let Some(found) = strategy::by_name(name) else {
         let known: Vec<&str> = STRATEGIES.iter().map(|s| s.name()).collect();
         bail!("unknown strategy {name:?} (known: {})", known.join(", "));
@@ -32,6 +41,40 @@ pub fn strategies_named(names: &[String]) -> Result<Vec<&'static dyn Strategy>> 
             );
         }
         chosen.push(found);
+    }
+    Ok(chosen)
+}
+
+/// What a live command observes with: pagesnap's strategies and external
+/// ones (`ext:NAME`, a shipped adapter or a `--external NAME=COMMAND`), in
+/// the order given (none: pagesnap's strategies). A name given twice is refused.
+pub fn observers_named(
+    names: &[String],
+    user: &[String],
+    timeout: std::time::Duration,
+) -> Result<Vec<Observer>> {
+    let user: Vec<UserProgram> = user
+        .iter()
+        .map(|p| UserProgram::parse(p))
+        .collect::<Result<_>>()?;
+    if names.is_empty() {
+        return Ok(STRATEGIES.iter().map(|&s| Observer::Engine(s)).collect());
+    }
+    let mut chosen: Vec<Observer> = Vec::with_capacity(names.len());
+    for name in names {
+        let observer = if external::is_external(name) {
+            Observer::External(std::sync::Arc::new(external::named(name, &user, timeout)?))
+        } else {
+            Observer::Engine(strategy_named(name)?)
+        };
+        if chosen.iter().any(|o| o.name() == observer.name()) {
+            bail!(
+                "--strategy {}: strategy {:?} is given twice",
+                names.join(","),
+                observer.name()
+            );
+        }
+        chosen.push(observer);
     }
     Ok(chosen)
 }

@@ -15,9 +15,17 @@ pub struct Args {
     /// The live suite (`suites/miniwob.toml`, `suites/live-fixtures.toml`; `.toml` may be left out).
     #[arg(long)]
     suite: PathBuf,
-    /// Strategies (comma-separated; default: all).
+    /// Strategies (comma-separated; default: all of pagesnap's). `ext:playwright-aria`, `ext:playwright-ai`
+    /// or `ext:NAME` of an --external program observe through an external program.
     #[arg(long, value_delimiter = ',')]
     strategy: Vec<String>,
+    /// An external strategy program, NAME=COMMAND (run with `sh -c`), used as `--strategy ext:NAME`;
+    /// it speaks pagesnap.external/1 (README, "External strategies"). Repeatable.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    external: Vec<String>,
+    /// Limit of one answer of an external program, in seconds (default: --page-timeout).
+    #[arg(long, value_name = "SECS")]
+    external_timeout: Option<f64>,
     /// The agent: `baseline`, `openai:MODEL` or `anthropic:MODEL` (as for `run`).
     #[arg(long, default_value = "baseline")]
     agent: String,
@@ -55,7 +63,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let strategies = super::flags::strategies_named(&args.strategy)?;
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
     }
@@ -68,6 +75,15 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !(args.page_timeout.is_finite() && args.page_timeout > 0.0) {
         bail!("--page-timeout must be a positive number of seconds");
     }
+    let external_timeout = args.external_timeout.unwrap_or(args.page_timeout);
+    if !(external_timeout.is_finite() && external_timeout > 0.0) {
+        bail!("--external-timeout must be a positive number of seconds");
+    }
+    let strategies = super::flags::observers_named(
+        &args.strategy,
+        &args.external,
+        Duration::from_secs_f64(external_timeout),
+    )?;
     let mut path = args.suite.clone();
     if !path.exists() && path.extension().is_none() {
         path.set_extension("toml");
@@ -110,7 +126,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     println!(
-        "{:<12} {:>8} {:>22} {:>22} {:>7} {:>11} {:>11}",
+        "{:<20} {:>8} {:>22} {:>22} {:>7} {:>11} {:>11}",
         "strategy", "episodes", "success rate", "mean reward", "steps", "obs tok/ep", "capture ms"
     );
     for s in &outcome.report.summaries {
@@ -118,7 +134,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             format!("{:.3} [{:.3},{:.3}]", e.value, e.low, e.high)
         };
         println!(
-            "{:<12} {:>8} {:>22} {:>22} {:>7.2} {:>11.0} {:>11.1}",
+            "{:<20} {:>8} {:>22} {:>22} {:>7.2} {:>11.0} {:>11.1}",
             s.strategy,
             s.episodes,
             rate(&s.success_rate),

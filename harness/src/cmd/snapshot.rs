@@ -10,6 +10,7 @@ use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Layer, Options, STRATEGIES, Strategy};
 
 use crate::capture::{self, Chromium, Needs, OpenOptions, WaitFor};
+use crate::external::Program;
 use crate::{observe, store};
 
 /// Arguments of `pagesnap snapshot`.
@@ -70,6 +71,9 @@ pub struct Args {
     /// Live: let the page reach the network (by default only 127.0.0.1/localhost resolve).
     #[arg(long)]
     network: bool,
+    /// An external strategy program, NAME=COMMAND (run with `sh -c`), observed with `--strategy ext:NAME`.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    external: Vec<String>,
 }
 
 /// Whether `target` names a stored recording rather than a page to load.
@@ -154,7 +158,13 @@ pub fn strategies(args: StrategiesArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for s in STRATEGIES {
-        println!("{:<12} {}", s.name(), s.summary());
+        println!("{:<20} {}", s.name(), s.summary());
+    }
+    for (name, _, summary) in crate::external::ADAPTERS {
+        println!(
+            "{:<20} (external; a live page only) {summary}",
+            format!("{}{name}", crate::external::PREFIX)
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -178,7 +188,77 @@ fn parse_layers(specs: &[String]) -> Result<Vec<Layer>> {
         .collect()
 }
 
+/// `--strategy ext:NAME`: the external program observes the live page once;
+/// its refs are resolved on pagesnap's capture of the same state.
+fn external(args: &Args) -> Result<Observation> {
+    if is_recording(&args.target) {
+        bail!(
+            "{}: {} is an external strategy and needs a live page (an .html file or a URL), not a recording",
+            args.target,
+            args.strategy
+        );
+    }
+    let refused = [
+        (args.max_tokens.is_some(), "--max-tokens"),
+        (args.full_page, "--full-page"),
+        (args.viewport_only, "--viewport-only"),
+        (args.previous.is_some(), "--previous"),
+        (
+            !args.layers.is_empty() || !args.active_layers.is_empty(),
+            "--layer/--layers",
+        ),
+        (args.no_redact, "--no-redact"),
+        (args.save.is_some(), "--save"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        bail!(
+            "{flag} shapes pagesnap's own strategies; {} observes with its own program",
+            args.strategy
+        );
+    }
+    let observer = super::flags::observers_named(
+        std::slice::from_ref(&args.strategy),
+        &args.external,
+        Duration::from_secs(args.timeout),
+    )?;
+    let Some(external) = observer.first().and_then(|o| o.external()).cloned() else {
+        bail!("{}: not an external strategy", args.strategy);
+    };
+    capture::runtime()?.block_on(async {
+        let chromium = Chromium::launch(args.network).await?;
+        let result = async {
+            let open = OpenOptions {
+                width: args.viewport.0,
+                height: args.viewport.1,
+                scroll_y: args.scroll_y,
+                wait_for: args.wait_for.as_deref().map(WaitFor::parse),
+                timeout: Duration::from_secs(args.timeout),
+            };
+            let session = chromium.open(&args.target, &open).await?;
+            let mut program = Program::new(external, chromium.websocket_url());
+            let observed = crate::external::observe(
+                &mut program,
+                &session,
+                chromium.websocket_url(),
+                1,
+                args.viewport,
+            )
+            .await;
+            program.stop().await;
+            session.close().await;
+            observed.map(|o| o.observation)
+        }
+        .await;
+        chromium.close().await?;
+        result
+    })
+}
+
 pub fn run(args: Args) -> Result<ExitCode> {
+    if crate::external::is_external(&args.strategy) {
+        let observation = external(&args)?;
+        return print(&args, &args.strategy.replace(':', "-"), &observation);
+    }
     let found = super::flags::strategy_named(&args.strategy)?;
     let layers = parse_layers(&args.layers)?;
     let full_page = if args.full_page {
@@ -235,11 +315,16 @@ pub fn run(args: Args) -> Result<ExitCode> {
             },
         ))?
     };
+    print(&args, found.name(), &observation)
+}
+
+/// Prints the text (or with `--meta` the meta) and writes `--out`'s files as `<name>.txt`, … .
+fn print(args: &Args, name: &str, observation: &Observation) -> Result<ExitCode> {
     let meta = serde_json::to_string_pretty(&observation.meta)?;
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("could not create {}", dir.display()))?;
-        let stem = dir.join(found.name());
+        let stem = dir.join(name);
         std::fs::write(stem.with_extension("txt"), &observation.text)?;
         std::fs::write(stem.with_extension("meta.json"), &meta)?;
         if let Some(image) = &observation.image {

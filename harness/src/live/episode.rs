@@ -17,13 +17,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
 use pagesnap_engine::observation::Observation;
-use pagesnap_engine::strategy::{Options, Strategy};
 
 use super::page;
 use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
 use crate::capture::{Chromium, ChromiumSession, OpenOptions, Outcome, UserAction};
 use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
+use crate::observer::{self, Attached, Observer};
 use crate::results::{Episode, StepLog};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
@@ -50,8 +50,8 @@ pub struct Setting<'a> {
 pub struct Spec<'a> {
     /// The task.
     pub task: &'a LiveTask,
-    /// The strategy.
-    pub strategy: &'static dyn Strategy,
+    /// What the agent observes the page with.
+    pub strategy: &'a Observer,
     /// Episode number, from 1.
     pub episode: usize,
     /// The page's seed.
@@ -65,8 +65,14 @@ pub struct Spec<'a> {
 #[error("the agent failed: {0:#}")]
 pub struct AgentStop(anyhow::Error);
 
-/// Runs one episode in a new tab of `browser`.
-pub async fn run(browser: &Chromium, setting: &Setting<'_>, spec: &Spec<'_>) -> Result<Episode> {
+/// Runs one episode in a new tab of `browser` (an external strategy's
+/// program `attached` to that browser).
+pub async fn run(
+    browser: &Chromium,
+    attached: Option<&mut Attached<'_>>,
+    setting: &Setting<'_>,
+    spec: &Spec<'_>,
+) -> Result<Episode> {
     let started = Instant::now();
     let trace_rel = format!(
         "traces/{}/{}/e{}",
@@ -116,7 +122,7 @@ pub async fn run(browser: &Chromium, setting: &Setting<'_>, spec: &Spec<'_>) -> 
     };
     let result = match browser.open(&url, &options).await {
         Ok(session) => {
-            let result = drive(&session, setting, spec, &mut episode, &mut trace).await;
+            let result = drive(&session, attached, setting, spec, &mut episode, &mut trace).await;
             session.close().await;
             result
         }
@@ -147,6 +153,7 @@ struct Pending {
 
 async fn drive(
     session: &ChromiumSession,
+    mut attached: Option<&mut Attached<'_>>,
     setting: &Setting<'_>,
     spec: &Spec<'_>,
     episode: &mut Episode,
@@ -170,11 +177,15 @@ async fn drive(
     let mut pending: Option<Pending> = None;
     let mut ended_by = "steps";
     for n in 1..=spec.max_steps {
-        let options = Options {
-            previous: previous.as_ref(),
-            ..Options::default()
-        };
-        let live = session.observe(strategy, &options).await?;
+        let live = observer::observe(
+            session,
+            strategy,
+            previous.as_ref(),
+            attached.as_deref_mut(),
+            n,
+            setting.viewport,
+        )
+        .await?;
         trace.state(&Trace::state_name(n), &live.captured)?;
         if let Some(step) = pending.take() {
             judge_step(
@@ -212,10 +223,11 @@ async fn drive(
             judge: None,
             judge_reason: None,
             raw: response.raw.clone(),
-            capture_ms: ms(live.timings.capture.total),
-            engine_ms: ms(live.timings.engine()),
+            capture_ms: ms(live.capture),
+            engine_ms: ms(live.engine),
             agent_ms: response.latency_us as f64 / 1000.0,
             act_ms: 0.0,
+            external: live.external.clone(),
         };
         episode.obs_tokens += size.o200k;
         episode.image_tokens += u64::from(size.image);
@@ -315,11 +327,15 @@ async fn drive(
     episode.ended_by = ended_by.to_owned();
     // The page at the end: the "after" of the last action, the trace's last
     // state and what the task judge reads.
-    let options = Options {
-        previous: previous.as_ref(),
-        ..Options::default()
-    };
-    let last = session.observe(strategy, &options).await?;
+    let last = observer::observe(
+        session,
+        strategy,
+        previous.as_ref(),
+        attached,
+        episode.steps + 1,
+        setting.viewport,
+    )
+    .await?;
     trace.state("final", &last.captured)?;
     if let Some(step) = pending.take() {
         judge_step(
@@ -351,7 +367,7 @@ async fn drive(
 
 fn judge_step(
     setting: &Setting<'_>,
-    strategy: &dyn Strategy,
+    strategy: &Observer,
     instruction: &str,
     step: Pending,
     after: &str,

@@ -7,13 +7,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use pagesnap_engine::strategy::Strategy;
 
 use super::episode::{self, Setting, Spec};
 use super::server::Server;
 use crate::agent::Agent;
 use crate::capture::{self, Chromium};
+use crate::external::Program;
 use crate::judge::llm::LlmJudge;
+use crate::observer::{Attached, Observer};
 use crate::progress;
 use crate::report::live::{self as report, LiveReport};
 use crate::results::jsonl::{self, Appender};
@@ -28,7 +29,7 @@ pub struct Config<'a> {
     /// The suite file as given (for `run.json`).
     pub suite_path: PathBuf,
     /// Strategies, in report order.
-    pub strategies: Vec<&'static dyn Strategy>,
+    pub strategies: Vec<Observer>,
     /// The agent.
     pub agent: &'a dyn Agent,
     /// The LLM judge, when `--judge llm:…` asked for one.
@@ -200,6 +201,11 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
             scope.spawn(|| {
                 let worked = runtime.handle().block_on(async {
                     let browser = Chromium::launch(false).await?;
+                    // External strategies, each with its own browser (its
+                    // program attaches to it; pagesnap's strategies never
+                    // share a browser with another client), started when the
+                    // worker first needs them.
+                    let mut externals: BTreeMap<String, (Chromium, Program)> = BTreeMap::new();
                     let result = async {
                         loop {
                             if lock(&failure).is_some() {
@@ -211,20 +217,46 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                             };
                             let spec = Spec {
                                 task: &config.suite.tasks[unit.task],
-                                strategy: config.strategies[unit.strategy],
+                                strategy: &config.strategies[unit.strategy],
                                 episode: unit.episode,
                                 seed: unit.seed,
                                 max_steps: config
                                     .max_steps
                                     .unwrap_or(config.suite.tasks[unit.task].max_steps),
                             };
-                            let episode = episode::run(&browser, &setting, &spec).await?;
+                            let episode = match spec.strategy.external() {
+                                None => episode::run(&browser, None, &setting, &spec).await?,
+                                Some(external) => {
+                                    let (browser, program) =
+                                        match externals.entry(external.name.clone()) {
+                                            std::collections::btree_map::Entry::Occupied(e) => {
+                                                e.into_mut()
+                                            }
+                                            std::collections::btree_map::Entry::Vacant(e) => {
+                                                let browser = Chromium::launch(false).await?;
+                                                let program = Program::new(
+                                                    std::sync::Arc::clone(external),
+                                                    browser.websocket_url(),
+                                                );
+                                                e.insert((browser, program))
+                                            }
+                                        };
+                                    let ws = browser.websocket_url().to_owned();
+                                    let mut attached = Attached { program, ws: &ws };
+                                    episode::run(browser, Some(&mut attached), &setting, &spec)
+                                        .await?
+                                }
+                            };
                             sink.append(&episode)?;
                             lock(&produced).push(episode);
                             progress.step();
                         }
                     }
                     .await;
+                    for (_, (browser, mut program)) in externals {
+                        program.stop().await;
+                        let _ = browser.close().await;
+                    }
                     let _ = browser.close().await;
                     result
                 });

@@ -121,6 +121,27 @@ pub struct StepLog {
     pub agent_ms: f64,
     /// Wall-clock: performing the action (and letting the page settle), ms.
     pub act_ms: f64,
+    /// An external strategy's step: its round trip and how its refs resolved
+    /// (`capture_ms` is then the program's own observation time, `engine_ms` 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external: Option<ExternalStep>,
+}
+
+/// What an external strategy's step cost and how its refs resolved.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct ExternalStep {
+    /// From sending the request to reading the answer, ms.
+    pub round_trip_ms: f64,
+    /// pagesnap's own capture, analysis and ref resolution for the step, ms.
+    pub resolve_ms: f64,
+    /// Refs resolved to a node.
+    pub refs: usize,
+    /// Refs naming no node of pagesnap's capture.
+    pub unresolved: usize,
+    /// ARIA lines whose role and name several lines or nodes share.
+    pub ambiguous: usize,
+    /// ARIA lines of an interactive role left without a ref.
+    pub unassigned: usize,
 }
 
 /// (task, strategy, episode): what identifies an episode in a run.

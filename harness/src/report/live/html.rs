@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::{CALIBRATION_HEADERS, LiveReport, actions_line, failure_reason};
+use super::{CALIBRATION_HEADERS, LiveReport, actions_line, failure_reason, shown};
 use crate::report::escape::html;
 use crate::report::format::{rate, verdict};
 use crate::report::html::STYLE;
@@ -47,7 +47,7 @@ pub fn render(report: &LiveReport) -> String {
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.0} · {:.0}</td><td class=\"n\">{:.0}</td><td class=\"n\">{:.0}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.2}</td><td class=\"n\">{:.2}</td></tr>",
-            html(&s.strategy),
+            html(&shown(&s.strategy)),
             s.episodes,
             rate(&s.success_rate),
             rate(&s.mean_reward),
@@ -62,6 +62,7 @@ pub fn render(report: &LiveReport) -> String {
         );
     }
     out.push_str("</table>\n");
+    external_table(&mut out, report);
     tier_table(&mut out, report);
     task_bars(&mut out, report);
     calibration(&mut out, report);
@@ -71,8 +72,8 @@ pub fn render(report: &LiveReport) -> String {
             let _ = writeln!(
                 out,
                 "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.4}</td><td{}>{}</td></tr>",
-                html(&c.a),
-                html(&c.b),
+                html(&shown(&c.a)),
+                html(&shown(&c.b)),
                 c.steps,
                 c.a_only,
                 c.b_only,
@@ -89,6 +90,30 @@ pub fn render(report: &LiveReport) -> String {
     out
 }
 
+/// External strategies: how their refs resolved and what the protocol cost.
+fn external_table(out: &mut String, report: &LiveReport) {
+    if report.summaries.iter().all(|s| s.external_refs.is_none()) {
+        return;
+    }
+    out.push_str("<h2>External strategies</h2>\n<p>Capture ms of an external strategy is its own observation time (without resolving refs); the round trip adds the protocol and the adapter's ref resolution.</p>\n<table>\n<tr><th>strategy</th><th>steps</th><th>refs / step</th><th>unresolved refs</th><th>ambiguous ARIA lines</th><th>interactive lines without a ref</th><th>round trip ms (median)</th><th>pagesnap resolve ms (median)</th></tr>\n");
+    for s in &report.summaries {
+        let Some(x) = &s.external_refs else { continue };
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.1}</td></tr>",
+            html(&shown(&s.strategy)),
+            x.steps,
+            x.refs_per_step,
+            x.unresolved,
+            x.ambiguous,
+            x.unassigned,
+            x.round_trip_ms.median,
+            x.resolve_ms.median
+        );
+    }
+    out.push_str("</table>\n");
+}
+
 fn tier_table(out: &mut String, report: &LiveReport) {
     let tiers: std::collections::BTreeSet<&String> = report
         .summaries
@@ -97,7 +122,7 @@ fn tier_table(out: &mut String, report: &LiveReport) {
         .collect();
     out.push_str("<h2>Success per tier</h2>\n<table>\n<tr><th>tier</th>");
     for s in &report.summaries {
-        let _ = write!(out, "<th>{}</th>", html(&s.strategy));
+        let _ = write!(out, "<th>{}</th>", html(&shown(&s.strategy)));
     }
     out.push_str("</tr>\n");
     for tier in tiers {
@@ -117,7 +142,7 @@ fn task_bars(out: &mut String, report: &LiveReport) {
         "<h2>Success per task</h2>\n<div class=\"wide\"><table>\n<tr><th>task</th><th>tier</th>",
     );
     for s in &report.summaries {
-        let _ = write!(out, "<th>{}</th>", html(&s.strategy));
+        let _ = write!(out, "<th>{}</th>", html(&shown(&s.strategy)));
     }
     out.push_str("</tr>\n");
     for task in &report.manifest.tasks {
@@ -164,7 +189,7 @@ fn calibration(out: &mut String, report: &LiveReport) {
     out.push_str("</tr>\n");
     for s in &report.summaries {
         let Some(c) = &s.calibration else { continue };
-        let _ = write!(out, "<tr><td>{}</td>", html(&s.strategy));
+        let _ = write!(out, "<tr><td>{}</td>", html(&shown(&s.strategy)));
         for cell in c.cells() {
             let _ = write!(out, "<td class=\"n\">{}</td>", html(&cell));
         }
@@ -180,7 +205,7 @@ fn failed(out: &mut String, report: &LiveReport) {
             out,
             "<tr><td>{}</td><td>{}</td><td class=\"n\">{}</td><td class=\"text\">{}</td><td>{}</td><td class=\"text\">{}</td><td class=\"text\">{}</td></tr>",
             html(&e.task),
-            html(&e.strategy),
+            html(&shown(&e.strategy)),
             e.episode,
             html(&e.instruction),
             html(&e.ended_by),

@@ -81,6 +81,46 @@ pub struct LiveSummary {
     pub step_judge_approval: Option<f64>,
     /// Wall-clock figures (vary between runs; nothing else does).
     pub timing: LiveTiming,
+    /// An external strategy (`ext:NAME`): a peer's snapshotter, not pagesnap's.
+    pub external: bool,
+    /// An external strategy's refs and round trips.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_refs: Option<ExternalSummary>,
+}
+
+/// How an external strategy's refs resolved over its steps, and what the
+/// protocol cost beside its own observation time.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct ExternalSummary {
+    /// Steps observed.
+    pub steps: usize,
+    /// Refs resolved per step (mean).
+    pub refs_per_step: f64,
+    /// Refs naming no node of pagesnap's capture, over all steps.
+    pub unresolved: usize,
+    /// ARIA lines whose role and name several lines or nodes shared.
+    pub ambiguous: usize,
+    /// ARIA lines of an interactive role left without a ref.
+    pub unassigned: usize,
+    /// Round trip per step, ms (wall-clock).
+    pub round_trip_ms: Spread,
+    /// pagesnap's capture + analysis + resolution per step, ms (wall-clock).
+    pub resolve_ms: Spread,
+}
+
+/// Whether a strategy's name is an external one's (`ext:NAME`, the prefix
+/// `pagesnap live` names them with); reports read names, not the runner.
+pub fn is_external(strategy: &str) -> bool {
+    strategy.starts_with("ext:")
+}
+
+/// A strategy's name as reports show it: an external one is marked.
+pub fn shown(strategy: &str) -> String {
+    if is_external(strategy) {
+        format!("{strategy} (external)")
+    } else {
+        strategy.to_owned()
+    }
 }
 
 /// Mean, median and 90th percentile.
@@ -325,7 +365,28 @@ pub fn summarize(strategy: &str, episodes: &[&Episode]) -> LiveSummary {
             episode_ms: Spread::of(episodes.iter().map(|e| e.wall_ms)),
             mean_scaled_reward: round(episodes.iter().map(|e| e.reward).sum::<f64>() / n),
         },
+        external: is_external(strategy),
+        external_refs: external_summary(&steps),
     }
+}
+
+fn external_summary(steps: &[&crate::results::StepLog]) -> Option<ExternalSummary> {
+    let external: Vec<&crate::results::ExternalStep> =
+        steps.iter().filter_map(|s| s.external.as_ref()).collect();
+    if external.is_empty() {
+        return None;
+    }
+    Some(ExternalSummary {
+        steps: external.len(),
+        refs_per_step: round(
+            external.iter().map(|e| e.refs as f64).sum::<f64>() / external.len() as f64,
+        ),
+        unresolved: external.iter().map(|e| e.unresolved).sum(),
+        ambiguous: external.iter().map(|e| e.ambiguous).sum(),
+        unassigned: external.iter().map(|e| e.unassigned).sum(),
+        round_trip_ms: Spread::of(external.iter().map(|e| e.round_trip_ms)),
+        resolve_ms: Spread::of(external.iter().map(|e| e.resolve_ms)),
+    })
 }
 
 /// The judge's verdicts against the page's, over the episodes with a verdict.

@@ -10,7 +10,7 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
-use super::{CALIBRATION_HEADERS, LiveReport, LiveSummary, actions_line, failure_reason};
+use super::{CALIBRATION_HEADERS, LiveReport, LiveSummary, actions_line, failure_reason, shown};
 use crate::report::escape::{cell, md};
 use crate::report::format::{rate, verdict};
 use crate::report::metrics;
@@ -211,7 +211,7 @@ pub fn markdown(report: &LiveReport) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {:.2} | {:.0}, {:.0} | {:.0} | {:.0} | {} | {} |",
-            md(&s.strategy),
+            md(&shown(&s.strategy)),
             s.episodes,
             rate(&s.success_rate),
             rate(&s.mean_reward),
@@ -232,7 +232,7 @@ pub fn markdown(report: &LiveReport) -> String {
         .collect();
     let _ = write!(out, "| tier |");
     for s in &report.summaries {
-        let _ = write!(out, " {} |", md(&s.strategy));
+        let _ = write!(out, " {} |", md(&shown(&s.strategy)));
     }
     out.push_str("\n|---|");
     out.push_str(&"---|".repeat(report.summaries.len()));
@@ -256,7 +256,7 @@ pub fn markdown(report: &LiveReport) -> String {
         let _ = writeln!(
             out,
             "| {} | {} | {} |",
-            md(&s.strategy),
+            md(&shown(&s.strategy)),
             join(&s.ended_by),
             if s.step_outcomes.is_empty() {
                 "none".to_owned()
@@ -271,7 +271,7 @@ pub fn markdown(report: &LiveReport) -> String {
         let _ = writeln!(
             out,
             "| {} | {:.1} | {:.1} | {:.2} | {:.2} | {:.1} | {:.0} |",
-            md(&s.strategy),
+            md(&shown(&s.strategy)),
             t.capture_ms.median,
             t.capture_ms.p90,
             t.engine_ms.median,
@@ -279,6 +279,24 @@ pub fn markdown(report: &LiveReport) -> String {
             t.act_ms.median,
             t.episode_ms.median
         );
+    }
+    if report.summaries.iter().any(|s| s.external_refs.is_some()) {
+        out.push_str("\n## External strategies: refs and protocol cost\n\nAn external strategy's capture ms is its own observation time (the program's snapshot, without resolving refs); its engine ms is 0. The round trip adds the protocol and the adapter's ref resolution; pagesnap's capture, analysis and ref resolution of the same state (for actions and the trace) are not in either.\n\n| strategy | steps | refs / step | unresolved refs | ambiguous ARIA lines | interactive lines without a ref | round trip median (ms) | pagesnap resolve median (ms) |\n|---|---|---|---|---|---|---|---|\n");
+        for s in &report.summaries {
+            let Some(x) = &s.external_refs else { continue };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {:.1} | {} | {} | {} | {:.1} | {:.1} |",
+                md(&shown(&s.strategy)),
+                x.steps,
+                x.refs_per_step,
+                x.unresolved,
+                x.ambiguous,
+                x.unassigned,
+                x.round_trip_ms.median,
+                x.resolve_ms.median
+            );
+        }
     }
     if report.summaries.iter().any(|s| s.calibration.is_some()) {
         out.push_str(
@@ -290,7 +308,12 @@ pub fn markdown(report: &LiveReport) -> String {
         out.push('\n');
         for s in &report.summaries {
             let Some(c) = &s.calibration else { continue };
-            let _ = writeln!(out, "| {} | {} |", md(&s.strategy), c.cells().join(" | "));
+            let _ = writeln!(
+                out,
+                "| {} | {} |",
+                md(&shown(&s.strategy)),
+                c.cells().join(" | ")
+            );
         }
     }
     if !report.comparisons.is_empty() {
@@ -299,8 +322,8 @@ pub fn markdown(report: &LiveReport) -> String {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} | {} | {} | {:.4} | {} |",
-                md(&c.a),
-                md(&c.b),
+                md(&shown(&c.a)),
+                md(&shown(&c.b)),
                 c.steps,
                 c.a_only,
                 c.b_only,
@@ -316,7 +339,7 @@ pub fn markdown(report: &LiveReport) -> String {
             out,
             "| {} | {} | {} | {} | {} | {} | {} |",
             md(&e.task),
-            md(&e.strategy),
+            md(&shown(&e.strategy)),
             e.episode,
             e.seed,
             e.ended_by,
