@@ -609,7 +609,8 @@ fn url_password(token: &str) -> Option<Range<usize>> {
     let userinfo = &authority[..authority.rfind('@')?];
     let colon = userinfo.find(':')?;
     let password = authority_start + colon + 1..authority_start + userinfo.len();
-    (!password.is_empty()).then_some(password)
+    // Already redacted: redacting again finds nothing new.
+    (!password.is_empty() && &token[password.clone()] != REDACTED).then_some(password)
 }
 
 /// The end of an IBAN starting at `start` (two letters, two check digits,

@@ -1,6 +1,7 @@
 //! Capturing live pages into Recordings: the `Capture` interface, scripted actions, and the Chromium backend.
 
 mod act;
+mod caps;
 mod chromium;
 mod failure;
 mod live;
@@ -11,6 +12,7 @@ mod snapshot;
 mod state;
 
 pub use act::{Outcome, UserAction, key_names};
+pub use caps::Caps;
 pub use chromium::{Chromium, OpenOptions};
 pub use failure::TabError;
 pub use live::{Live, Timings};
