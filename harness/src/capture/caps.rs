@@ -60,10 +60,10 @@ pub fn apply(recording: &mut Recording, caps: Caps) -> (u64, u64) {
     let mut budget = caps.max_text;
     let mut cut_text = 0u64;
     for node in &mut recording.nodes {
-        if let Some(text) = &node.text {
-            if let Some(kept) = fit(text, &mut budget, &mut cut_text) {
-                node.text = Some(Arc::from(kept));
-            }
+        if let Some(text) = &node.text
+            && let Some(kept) = fit(text, &mut budget, &mut cut_text)
+        {
+            node.text = Some(Arc::from(kept));
         }
         let attrs = &node.attrs;
         let mut changed: Option<Vec<(String, String)>> = None;
@@ -76,10 +76,10 @@ pub fn apply(recording: &mut Recording, caps: Caps) -> (u64, u64) {
         if let Some(all) = changed {
             node.attrs = Arc::from(all);
         }
-        if let Some(value) = &node.value {
-            if let Some(kept) = fit(value, &mut budget, &mut cut_text) {
-                node.value = Some(kept.to_owned());
-            }
+        if let Some(value) = &node.value
+            && let Some(kept) = fit(value, &mut budget, &mut cut_text)
+        {
+            node.value = Some(kept.to_owned());
         }
     }
     add_counts(&mut recording.capture, cut_nodes, cut_text);

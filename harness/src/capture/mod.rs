@@ -30,7 +30,7 @@ use pagesnap_engine::recording::Recording;
 /// waits on the browser, it does not compute), timers and I/O enabled.
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(4)
         .enable_all()
         .build()
         .context("could not start the async runtime")
