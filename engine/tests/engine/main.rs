@@ -6,6 +6,7 @@ mod common;
 mod dom;
 mod fixtures;
 mod page;
+mod planted_secrets;
 mod recording;
 mod snapshots;
 mod strategy_fixtures;
