@@ -5,6 +5,7 @@ mod analyze_semantics;
 mod common;
 mod dom;
 mod fixtures;
+mod fuzz;
 mod page;
 mod planted_secrets;
 mod recording;
