@@ -411,11 +411,12 @@ fn twenty_megabytes_of_text_are_recorded_within_the_limit() {
 
 /// Issue 14: a page of 101,000 nodes (1,000 sections of a heading and 49
 /// paragraphs, built by script) is recorded whole within the limit, under
-/// the default caps, and nothing is noted as cut.
+/// the default caps, and nothing is noted as cut. It takes 10–13 s here
+/// alone; the limit leaves room for a machine busy with other builds.
 #[test]
 fn a_hundred_thousand_nodes_are_recorded_whole_within_the_limit() {
-    let (recording, stderr) = record_bounded_saying("nodes_100k.html", 30, &[])
-        .expect("100,000 nodes record within 30 s");
+    let (recording, stderr) = record_bounded_saying("nodes_100k.html", 60, &[])
+        .expect("100,000 nodes record within 60 s");
     assert!(
         recording.nodes.len() >= 101_000,
         "{}",
@@ -428,7 +429,7 @@ fn a_hundred_thousand_nodes_are_recorded_whole_within_the_limit() {
         .iter()
         .rev()
         .filter_map(|n| n.text.as_deref())
-        .find(|t| !t.trim().is_empty());
+        .find(|t| t.starts_with("Paragraph "));
     assert_eq!(last, Some("Paragraph 999.48"));
 }
 
@@ -438,7 +439,7 @@ fn a_hundred_thousand_nodes_are_recorded_whole_within_the_limit() {
 #[test]
 fn the_node_cap_cuts_the_document_order_tail_and_says_so() {
     let (recording, stderr) =
-        record_bounded_saying("nodes_100k.html", 30, &["--max-nodes", "20000"])
+        record_bounded_saying("nodes_100k.html", 60, &["--max-nodes", "20000"])
             .expect("a capped page is recorded");
     assert_eq!(recording.nodes.len(), 20_000);
     let cut = recording.capture.cut_nodes;

@@ -4,7 +4,9 @@
 //! and the write — shares one budget, the job's `--timeout`: every CDP call
 //! waits at most until the budget's end, and a phase still under way then
 //! fails as [`TabError::OverLimit`] naming the page, the phase and the limit.
-//! Only encoding the recording may run past it, by a tenth of the limit.
+//! Only preparing the recording for the store — `--redact`, the
+//! `--max-nodes`/`--max-text` caps, encoding — may run past it, by a tenth
+//! of the limit.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -74,8 +76,9 @@ pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
     // ends it at the latest.
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), session.close()).await;
     let states = states?;
-    // Encoding a large page takes a while; it may run a tenth of the limit
-    // past the budget, then the job fails naming the write.
+    // Redacting, cutting and encoding a large page take a while; they may
+    // run a tenth of the limit past the budget, then the job fails naming
+    // the write.
     let write_deadline = deadline + job.options.timeout / 10;
     let mut written = Vec::new();
     for (stem, captured) in states {

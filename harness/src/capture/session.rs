@@ -337,10 +337,26 @@ impl ChromiumSession {
                 );
                 let started = Instant::now();
                 loop {
-                    if self.eval(&probe).await?.as_bool() == Some(true) {
+                    let matched = match self.eval(&probe).await {
+                        Ok(value) => value.as_bool() == Some(true),
+                        // The budget ran out during a probe: the same
+                        // outcome as running out between probes.
+                        Err(err)
+                            if matches!(
+                                err.downcast_ref::<TabError>(),
+                                Some(TabError::OverLimit { .. })
+                            ) =>
+                        {
+                            false
+                        }
+                        Err(err) => return Err(err),
+                    };
+                    if matched {
                         break;
                     }
-                    if started.elapsed() >= limit {
+                    if started.elapsed() >= limit
+                        || self.deadline.is_some_and(|d| Instant::now() >= d)
+                    {
                         bail!(
                             "{}: no element matched --wait-for {selector:?} within the --timeout limit of {:.1} s",
                             self.url,
