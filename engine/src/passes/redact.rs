@@ -583,6 +583,31 @@ pub fn redact_assignments(text: &str) -> (Cow<'_, str>, usize) {
     }
 }
 
+/// Elements whose text children are raw text, serialized without escaping
+/// (HTML §13.3, serializing fragments): code, where secrets are assigned
+/// (`password = "…"`, see [`redact_assignments`]).
+pub const RAW_TEXT: &[&str] = &[
+    "script",
+    "style",
+    "xmp",
+    "noembed",
+    "noframes",
+    "plaintext",
+    "noscript",
+];
+
+/// Attributes that name what a `<meta>` element's `content` is.
+const META_NAMES: &[&str] = &["name", "property", "http-equiv", "itemprop"];
+
+/// Whether a `<meta>` element with these attributes holds a credential in
+/// its `content` (its name, property, … says so, see [`is_secret_meta_name`]).
+pub fn is_secret_meta<'a>(mut attr: impl FnMut(&str) -> Option<&'a str>) -> bool {
+    META_NAMES
+        .iter()
+        .filter_map(|key| attr(key))
+        .any(is_secret_meta_name)
+}
+
 /// A `<meta>` name whose content is a credential: CSRF/XSRF tokens,
 /// nonces, API keys, secrets.
 pub fn is_secret_meta_name(name: &str) -> bool {

@@ -27,10 +27,6 @@ use crate::geom::Rect;
 use crate::page::{Namespace, NodeId, Page};
 use crate::recording::{AxNode, AxOracle, NodeKind, Recording};
 
-/// Elements whose text is code or raw text (where secrets are assigned in
-/// code, `password = "…"`): the HTML parser's raw text elements.
-const RAW_TEXT: &[&str] = &["script", "style", "xmp", "noscript", "noembed", "noframes"];
-
 /// Attributes a page paints inside the element's box: a changed one blanks it.
 const PAINTED_ATTRS: &[&str] = &["value", "placeholder", "alt"];
 
@@ -56,12 +52,16 @@ pub fn redact_recording(recording: &mut Recording) -> Vec<Rect> {
                 .parent(id)
                 .and_then(|p| page.element(p).map(|e| (p, e)));
             let raw = parent.is_some_and(|(_, e)| {
-                e.ns == Namespace::Html && RAW_TEXT.contains(&e.name.as_str())
+                e.ns == Namespace::Html && redact::RAW_TEXT.contains(&e.name.as_str())
             });
             // The default value of a secret `<textarea>`.
             let in_secret_field = parent.is_some_and(|(p, _)| secret[p.index()]);
             let shown = if in_secret_field && !text.trim().is_empty() && &text[..] != REDACTED {
                 count += 1;
+                // The field paints it (its text node has no box of its own).
+                if let Some((p, _)) = parent {
+                    masks.extend(page.layout(p).bounds);
+                }
                 Some(REDACTED.to_owned())
             } else {
                 let (base, across) = match joined.get(&id) {
@@ -105,11 +105,11 @@ pub fn redact_recording(recording: &mut Recording) -> Vec<Rect> {
         }
         if node.kind == NodeKind::Element && !node.attrs.is_empty() {
             let secret_meta = node.tag == "meta"
-                && node.attrs.iter().any(|(k, v)| {
-                    ["name", "property", "http-equiv", "itemprop"]
+                && redact::is_secret_meta(|key| {
+                    node.attrs
                         .iter()
-                        .any(|key| k.eq_ignore_ascii_case(key))
-                        && redact::is_secret_meta_name(v)
+                        .find(|(k, _)| k.eq_ignore_ascii_case(key))
+                        .map(|(_, v)| v.as_str())
                 });
             let mut changed: Option<Vec<(String, String)>> = None;
             for (k, (name, value)) in node.attrs.iter().enumerate() {
@@ -269,6 +269,41 @@ mod tests {
         let again = redact_recording(&mut recording);
         assert_eq!(recording.capture.redacted, Some(7));
         assert!(again.is_empty(), "{again:?}");
+    }
+
+    #[test]
+    fn meta_tokens_script_assignments_and_secret_textareas_are_redacted() {
+        let mut b = RecordingBuilder::new();
+        let html = b.html();
+        b.element(
+            html,
+            "meta",
+            &[("name", "csrf-token"), ("content", "q7Hk2pLm9xZ")],
+        );
+        b.element(
+            html,
+            "meta",
+            &[("name", "description"), ("content", "A shop")],
+        );
+        let script = b.element(html, "script", &[]).id();
+        b.text(script, "var config = { dbPassword: \"hunter2!\", user: \"bob\" };");
+        let body = b.body();
+        let area = b
+            .element(body, "textarea", &[("name", "api_key")])
+            .bounds(0.0, 0.0, 100.0, 40.0)
+            .id();
+        b.text(area, "AbCdEf12");
+        let mut recording = b.build();
+        let masks = redact_recording(&mut recording);
+        let json = serde_json::to_string(&recording).unwrap();
+        for secret in ["q7Hk2pLm9xZ", "hunter2!", "AbCdEf12"] {
+            assert!(!json.contains(secret), "{secret} in {json}");
+        }
+        for kept in ["A shop", "user: \\\"bob\\\"", "dbPassword: \\\"[redacted]\\\""] {
+            assert!(json.contains(kept), "{kept} not in {json}");
+        }
+        assert_eq!(recording.capture.redacted, Some(3));
+        assert_eq!(masks.len(), 1, "the textarea's text: {masks:?}");
     }
 
     #[test]
