@@ -648,6 +648,18 @@ fn record_redact_keeps_planted_secrets_off_disk_and_out_of_the_screenshot() {
         stderr.contains(&format!("--redact replaced {redacted} secrets")),
         "{stderr}"
     );
+    let inspected = pagesnap()
+        .arg("inspect")
+        .arg(redacted_out.with_extension("json.gz"))
+        .output()
+        .unwrap();
+    let inspected = String::from_utf8_lossy(&inspected.stdout);
+    assert!(
+        inspected.contains(&format!(
+            "capture:    redacted ({redacted} secrets replaced)"
+        )),
+        "{inspected}"
+    );
     for kept in [
         "Deploy settings",
         "Open my profile",
