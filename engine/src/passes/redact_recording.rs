@@ -286,7 +286,10 @@ mod tests {
             &[("name", "description"), ("content", "A shop")],
         );
         let script = b.element(html, "script", &[]).id();
-        b.text(script, "var config = { dbPassword: \"hunter2!\", user: \"bob\" };");
+        b.text(
+            script,
+            "var config = { dbPassword: \"hunter2!\", user: \"bob\" };",
+        );
         let body = b.body();
         let area = b
             .element(body, "textarea", &[("name", "api_key")])
@@ -299,7 +302,11 @@ mod tests {
         for secret in ["q7Hk2pLm9xZ", "hunter2!", "AbCdEf12"] {
             assert!(!json.contains(secret), "{secret} in {json}");
         }
-        for kept in ["A shop", "user: \\\"bob\\\"", "dbPassword: \\\"[redacted]\\\""] {
+        for kept in [
+            "A shop",
+            "user: \\\"bob\\\"",
+            "dbPassword: \\\"[redacted]\\\"",
+        ] {
             assert!(json.contains(kept), "{kept} not in {json}");
         }
         assert_eq!(recording.capture.redacted, Some(3));
