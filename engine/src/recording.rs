@@ -79,12 +79,14 @@ pub struct CaptureNotes {
     /// Nodes left out past the `--max-nodes` cap (the document-order tail).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cut_nodes: u64,
-    /// Characters of text and attribute values cut past the `--max-text` cap.
+    /// Bytes (UTF-8) of text, attribute values and form values cut past the `--max-text` cap.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cut_text: u64,
-    /// The engine's redaction rules were applied before writing (`record --redact`).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub redacted: bool,
+    /// Present when the engine's redaction rules were applied before writing
+    /// (`record --redact`): how many secrets were replaced (values, texts,
+    /// attribute values, the title, the URL, oracle names), 0 when there were none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub redacted: Option<u64>,
 }
 
 impl CaptureNotes {

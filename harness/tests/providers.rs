@@ -1114,3 +1114,153 @@ fn resume_keeps_the_task_judges_element_names_and_a_judge_miss_stops_the_run() {
         "{err}"
     );
 }
+
+// ---------------------------------------------------------------- planted secrets
+
+/// The planted-secrets corpus (`fixtures/sites/planted_secrets/secrets.txt`),
+/// each secret and, for the long ones, a 12-character piece of its middle:
+/// a secret cut short still leaks.
+fn planted_needles() -> Vec<String> {
+    let list =
+        std::fs::read_to_string(root().join("fixtures/sites/planted_secrets/secrets.txt")).unwrap();
+    let mut out = Vec::new();
+    for secret in list.lines().filter(|l| !l.is_empty()) {
+        out.push(secret.to_owned());
+        if secret.len() >= 24 {
+            let mid = secret.len() / 2;
+            out.push(secret[mid - 6..mid + 6].to_owned());
+        }
+    }
+    assert!(out.len() > 30);
+    out
+}
+
+/// Every file under `dir` (recursively), by path.
+fn files_under(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+                out.push((path, text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Issue 14: one credential of each common format on one page
+/// (`fixtures/planted_secrets/initial`), run through every strategy with an
+/// OpenAI-compatible agent and an LLM judge, the exchanges recorded to a
+/// cassette. No secret is in any request body the server received, in any
+/// file of the run (reports, step pages, cassette), or on stdout/stderr;
+/// what is not secret still reaches the model.
+#[test]
+fn planted_secrets_reach_no_request_report_or_cassette() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("planted.toml");
+    std::fs::write(
+        &suite,
+        "[suite]\nname = \"planted\"\n\n[[task]]\nid = \"rotate\"\n\
+         instruction = \"Rotate the keys (scenario: ok)\"\n\
+         [[task.step]]\nrecording = \"planted_secrets/initial\"\nop = \"click\"\n\
+         target = { selector = \"#rotate\" }\n",
+    )
+    .unwrap();
+    let server = Server::start();
+    let url = server.url();
+    let out = dir.path().join("run");
+    let strategies: Vec<&str> = pagesnap_engine::strategy::STRATEGIES
+        .iter()
+        .map(|s| s.name())
+        .collect();
+    let strategies = strategies.join(",");
+    let mut args = vec![
+        "--agent",
+        "openai:test-model",
+        "--judge",
+        "llm:openai:test-model",
+        "--strategy",
+        strategies.as_str(),
+        "--full-page",
+        "--base-url",
+        url.as_str(),
+        "--cassette",
+        "record",
+    ];
+    args.extend(FAST);
+    let output = pagesnap(&suite, &out, &args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let needles = planted_needles();
+    let leaks = |what: &str, text: &str| {
+        for needle in &needles {
+            assert!(!text.contains(needle.as_str()), "{what} leaks {needle:?}");
+        }
+    };
+    leaks("stdout", &String::from_utf8_lossy(&output.stdout));
+    leaks("stderr", &String::from_utf8_lossy(&output.stderr));
+
+    let seen = server.seen();
+    let asked: Vec<&Seen> = seen
+        .iter()
+        .filter(|s| !s.body.to_string().contains("You are the judge"))
+        .collect();
+    assert_eq!(asked.len(), 6, "one request per strategy");
+    assert!(
+        seen.len() > asked.len(),
+        "the LLM judge was asked too: {}",
+        seen.len()
+    );
+    for request in &seen {
+        let body = request.body.to_string();
+        leaks(&format!("the request for {}", request.strategy), &body);
+    }
+    // What is not secret still reaches the model: the controls in every
+    // strategy, the page's text in those that print it.
+    for request in &asked {
+        let body = request.body.to_string();
+        for kept in ["Open my profile", "Rotate keys"] {
+            assert!(
+                body.contains(kept),
+                "{}: {kept} is missing",
+                request.strategy
+            );
+        }
+        if ["flat", "aria", "html", "html-pruned"].contains(&request.strategy.as_str()) {
+            for kept in [
+                "Card on file",
+                "db.internal.example.com",
+                "AWS secret access key",
+            ] {
+                assert!(
+                    body.contains(kept),
+                    "{}: {kept} is missing",
+                    request.strategy
+                );
+            }
+        }
+    }
+    let files = files_under(&out);
+    let names: Vec<String> = files
+        .iter()
+        .map(|(p, _)| p.strip_prefix(&out).unwrap().display().to_string())
+        .collect();
+    for must in [
+        "cassette.jsonl",
+        "results.jsonl",
+        "results.csv",
+        "report.md",
+        "report.html",
+    ] {
+        assert!(names.iter().any(|n| n == must), "no {must} in {names:?}");
+    }
+    assert!(names.iter().any(|n| n.starts_with("steps/")), "{names:?}");
+    for (path, text) in &files {
+        leaks(&path.display().to_string(), text);
+    }
+}

@@ -666,3 +666,163 @@ fn generated_content_slots_and_display_contents_are_captured_as_chromium_renders
     }
     assert_eq!(aria.matches("Buy now").count(), 1, "{aria}");
 }
+
+/// The planted-secrets corpus (`fixtures/sites/planted_secrets/secrets.txt`),
+/// with a 12-character middle piece of each long secret.
+fn planted_needles() -> Vec<String> {
+    let list =
+        std::fs::read_to_string(repo_root().join("fixtures/sites/planted_secrets/secrets.txt"))
+            .unwrap();
+    let mut out = Vec::new();
+    for secret in list.lines().filter(|l| !l.is_empty()) {
+        out.push(secret.to_owned());
+        if secret.len() >= 24 {
+            let mid = secret.len() / 2;
+            out.push(secret[mid - 6..mid + 6].to_owned());
+        }
+    }
+    out
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Decodes a PNG to 8-bit RGB: (width, height, pixels).
+fn rgb(path: &Path) -> (usize, usize, Vec<u8>) {
+    let mut decoder =
+        png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let (width, height) = (info.width as usize, info.height as usize);
+    let channels = info.line_size / width;
+    let mut out = Vec::with_capacity(width * height * 3);
+    for row in 0..height {
+        let line = &buf[row * info.line_size..row * info.line_size + width * channels];
+        for px in line.chunks_exact(channels) {
+            out.extend_from_slice(&px[..3]);
+        }
+    }
+    (width, height, out)
+}
+
+/// Issue 14: `record --redact` applies the engine's redaction rules before
+/// anything is written: no planted secret is in the recording, and the
+/// boxes of the redacted text and fields are blanked in the screenshot;
+/// the recording says it was redacted. Without the flag the recording is
+/// lossless: every secret is there, and so are its pixels.
+#[test]
+fn record_redact_keeps_planted_secrets_off_disk_and_out_of_the_screenshot() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = repo_root().join("fixtures/sites/planted_secrets/index.html");
+    let redacted_out = dir.path().join("redacted");
+    let output = record(&page, &redacted_out, &["--redact"]);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    assert!(output.status.success(), "{stderr}");
+    let needles = planted_needles();
+    let json = {
+        let bytes = std::fs::read(redacted_out.with_extension("json.gz")).unwrap();
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut text)
+            .unwrap();
+        text
+    };
+    for needle in &needles {
+        for (what, text) in [
+            ("the recording", &json[..]),
+            ("stdout", &stdout),
+            ("stderr", &stderr),
+        ] {
+            assert!(!text.contains(needle.as_str()), "{what} leaks {needle:?}");
+        }
+    }
+    let recording = load(&redacted_out.with_extension("json.gz"));
+    let redacted = recording
+        .capture
+        .redacted
+        .expect("the recording says it was redacted");
+    assert!(redacted >= 20, "{redacted}");
+    assert!(
+        stderr.contains(&format!("--redact replaced {redacted} secrets")),
+        "{stderr}"
+    );
+    let inspected = pagesnap()
+        .arg("inspect")
+        .arg(redacted_out.with_extension("json.gz"))
+        .output()
+        .unwrap();
+    let inspected = String::from_utf8_lossy(&inspected.stdout);
+    assert!(
+        inspected.contains(&format!(
+            "capture:    redacted ({redacted} secrets replaced)"
+        )),
+        "{inspected}"
+    );
+    for kept in [
+        "Deploy settings",
+        "Open my profile",
+        "db.internal.example.com",
+        "Card on file",
+    ] {
+        assert!(json.contains(kept), "the redacted recording lost {kept:?}");
+    }
+
+    // The lossless default, for comparison: the same page, secrets and all.
+    let plain_out = dir.path().join("plain");
+    let output = record(&page, &plain_out, &[]);
+    assert!(output.status.success());
+    let plain = load(&plain_out.with_extension("json.gz"));
+    assert!(plain.capture.redacted.is_none());
+    let plain_json = serde_json::to_string(&plain).unwrap();
+    for needle in &needles {
+        assert!(
+            plain_json.contains(needle.as_str()),
+            "lossless: {needle:?} is kept"
+        );
+    }
+
+    // Every box whose content was redacted is solid grey in the redacted
+    // screenshot, and held glyphs (dark pixels) in the plain one.
+    let (width, height, blanked) = rgb(&redacted_out.with_extension("png"));
+    let (_, _, original) = rgb(&plain_out.with_extension("png"));
+    let mut boxes = 0;
+    for node in &recording.nodes {
+        let shows = node
+            .text
+            .as_deref()
+            .is_some_and(|t| t.contains("[redacted]"))
+            || node.value.as_deref() == Some("[redacted]");
+        let Some(b) = node.bounds.filter(|b| shows && b.width > 0.0) else {
+            continue;
+        };
+        boxes += 1;
+        let mut inked = false;
+        for y in b.y.ceil() as usize..(b.bottom().floor() as usize).min(height) {
+            for x in b.x.ceil() as usize..(b.right().floor() as usize).min(width) {
+                let at = (y * width + x) * 3;
+                assert_eq!(blanked[at..at + 3], [128, 128, 128], "({x}, {y}) in {b:?}");
+                inked |= original[at] < 100;
+            }
+        }
+        assert!(
+            inked,
+            "no glyph was painted in {b:?} of the plain screenshot"
+        );
+    }
+    assert!(boxes >= 12, "{boxes} redacted boxes");
+    // Away from the secrets the screenshot is the page's: the heading.
+    let heading = (25 * width + 100) * 3;
+    assert_eq!(
+        blanked[heading..heading + 3],
+        original[heading..heading + 3]
+    );
+    assert!(
+        blanked[heading] < 100,
+        "the heading's glyphs are still there"
+    );
+}

@@ -49,17 +49,23 @@ pub struct Fitted {
     pub text: String,
     /// Lines dropped.
     pub dropped: usize,
-    /// Target numbers of the refs on dropped lines: no longer in the text, so
-    /// no longer refs of the observation.
-    pub cut_refs: Vec<u32>,
+    /// Target numbers of the refs on the kept lines: the refs the text
+    /// shows, so the only ones the observation may offer.
+    pub shown_refs: Vec<u32>,
 }
 
 impl Fitted {
-    fn whole(text: String) -> Fitted {
+    fn new(lines: &[Line], keep: &[bool], text: String, dropped: usize) -> Fitted {
+        let shown_refs = lines
+            .iter()
+            .zip(keep)
+            .filter(|(_, kept)| **kept)
+            .filter_map(|(line, _)| line.reference)
+            .collect();
         Fitted {
             text,
-            dropped: 0,
-            cut_refs: Vec::new(),
+            dropped,
+            shown_refs,
         }
     }
 }
@@ -71,12 +77,15 @@ impl Fitted {
 /// among the lines that may go is [`fit`]'s. The notice is a `#` comment.
 pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> Fitted {
     let Some(max) = max_tokens else {
-        return Fitted::whole(join_kept(&lines, &vec![true; lines.len()]));
+        let keep = vec![true; lines.len()];
+        let text = join_kept(&lines, &keep);
+        return Fitted::new(&lines, &keep, text, 0);
     };
     let mut total: usize = lines.iter().map(|l| estimate_tokens(&l.text) + 1).sum();
     let mut keep = vec![true; lines.len()];
     if total <= max {
-        return Fitted::whole(join_kept(&lines, &keep));
+        let text = join_kept(&lines, &keep);
+        return Fitted::new(&lines, &keep, text, 0);
     }
     let mut parent: Vec<Option<usize>> = vec![None; lines.len()];
     let mut children = vec![0usize; lines.len()];
@@ -103,7 +112,7 @@ pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> Fitted {
         .map(key)
         .collect();
     let mut dropped = 0;
-    let mut cut_refs = Vec::new();
+    let mut cut_refs = 0;
     let budget = max.saturating_sub(16);
     while total > budget {
         let Some(Reverse((_, _, Reverse(i)))) = leaves.pop() else {
@@ -112,9 +121,7 @@ pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> Fitted {
         keep[i] = false;
         total -= estimate_tokens(&lines[i].text) + 1;
         dropped += 1;
-        if let Some(n) = lines[i].reference {
-            cut_refs.push(n);
-        }
+        cut_refs += usize::from(lines[i].reference.is_some());
         if let Some(p) = parent[i] {
             children[p] -= 1;
             if children[p] == 0 {
@@ -126,14 +133,10 @@ pub fn fit_tree(lines: Vec<Line>, max_tokens: Option<usize>) -> Fitted {
     if dropped > 0 {
         text.push_str(&format!(
             "# … {dropped} more lines ({} with refs) not shown, truncated to fit {max} tokens\n",
-            cut_refs.len()
+            cut_refs
         ));
     }
-    Fitted {
-        text,
-        dropped,
-        cut_refs,
-    }
+    Fitted::new(&lines, &keep, text, dropped)
 }
 
 /// Priority class, least useful first: off-screen text, off-screen refs,
@@ -167,11 +170,13 @@ pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> Fitted {
     let join = join_kept;
     let keep_all = vec![true; lines.len()];
     let Some(max) = max_tokens else {
-        return Fitted::whole(join(&lines, &keep_all));
+        let text = join(&lines, &keep_all);
+        return Fitted::new(&lines, &keep_all, text, 0);
     };
     let mut total: usize = lines.iter().map(|l| estimate_tokens(&l.text) + 1).sum();
     if total <= max {
-        return Fitted::whole(join(&lines, &keep_all));
+        let text = join(&lines, &keep_all);
+        return Fitted::new(&lines, &keep_all, text, 0);
     }
     // Priority classes, least useful first; within a class, deepest and latest first.
     let mut order: Vec<usize> = (0..lines.len()).filter(|&i| !lines[i].pinned).collect();
@@ -183,7 +188,7 @@ pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> Fitted {
     });
     let mut keep = keep_all;
     let mut dropped = 0;
-    let mut cut_refs = Vec::new();
+    let mut cut_refs = 0;
     // Leave room for the notice line.
     let budget = max.saturating_sub(16);
     for i in order {
@@ -193,20 +198,14 @@ pub fn fit(lines: Vec<Line>, max_tokens: Option<usize>) -> Fitted {
         keep[i] = false;
         total -= estimate_tokens(&lines[i].text) + 1;
         dropped += 1;
-        if let Some(n) = lines[i].reference {
-            cut_refs.push(n);
-        }
+        cut_refs += usize::from(lines[i].reference.is_some());
     }
     let mut text = join(&lines, &keep);
     if dropped > 0 {
         text.push_str(&format!(
             "… {dropped} more lines ({} with refs) not shown, truncated to fit {max} tokens\n",
-            cut_refs.len()
+            cut_refs
         ));
     }
-    Fitted {
-        text,
-        dropped,
-        cut_refs,
-    }
+    Fitted::new(&lines, &keep, text, dropped)
 }

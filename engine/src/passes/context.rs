@@ -218,10 +218,7 @@ impl<'p> Context<'p> {
             && name.eq_ignore_ascii_case("content")
             && element.is("meta")
             && !value.is_empty()
-            && ["name", "property", "http-equiv", "itemprop"]
-                .iter()
-                .filter_map(|key| element.attr(key))
-                .any(redact::is_secret_meta_name)
+            && redact::is_secret_meta(|key| element.attr(key))
         {
             self.redactions.set(self.redactions.get() + 1);
             return Some(redact::REDACTED.to_owned());

@@ -9,6 +9,7 @@ mod context;
 mod layers;
 mod options;
 pub mod redact;
+pub mod redact_recording;
 pub mod refs;
 pub mod viewport;
 

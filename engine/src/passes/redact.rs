@@ -160,13 +160,35 @@ pub fn secret_ranges(text: &str) -> Vec<Range<usize>> {
 
 /// The one pass behind [`redact`]: calls `found` with each secret's range,
 /// in order and disjoint; returns how many there were.
-fn scan(text: &str, found: &mut dyn FnMut(Range<usize>)) -> usize {
+fn scan(text: &str, report: &mut dyn FnMut(Range<usize>)) -> usize {
     let bytes = text.as_bytes();
     let mut count = 0;
     let mut at = 0;
     // The character before `at` in the text (`None` at the start).
     let mut before: Option<char> = None;
+    // The end of the last range found: ranges stay in order and disjoint.
+    let last_end = std::cell::Cell::new(0);
+    let found = &mut |range: Range<usize>| {
+        last_end.set(range.end);
+        report(range);
+    };
     while at < bytes.len() {
+        // A PEM private key block spans lines, and its last line may be too
+        // short to look secret on its own: the whole block goes. A text
+        // that starts inside a block (the last words of a page, cut for a
+        // context) loses the key lines before its end line too.
+        if bytes[at] == b'-' {
+            let block = pem_private_key_end(text, at)
+                .map(|end| (at, end))
+                .or_else(|| pem_tail(text, at, last_end.get()));
+            if let Some((start, end)) = block {
+                found(start..end);
+                count += 1;
+                before = text[..end].chars().next_back();
+                at = end;
+                continue;
+            }
+        }
         // IBANs span spaces too (`DE89 3704 0044 …`).
         if bytes[at].is_ascii_uppercase() && before.is_none_or(|c| !c.is_ascii_alphanumeric()) {
             if let Some(end) = iban_end(bytes, at) {
@@ -561,6 +583,31 @@ pub fn redact_assignments(text: &str) -> (Cow<'_, str>, usize) {
     }
 }
 
+/// Elements whose text children are raw text, serialized without escaping
+/// (HTML §13.3, serializing fragments): code, where secrets are assigned
+/// (`password = "…"`, see [`redact_assignments`]).
+pub const RAW_TEXT: &[&str] = &[
+    "script",
+    "style",
+    "xmp",
+    "noembed",
+    "noframes",
+    "plaintext",
+    "noscript",
+];
+
+/// Attributes that name what a `<meta>` element's `content` is.
+const META_NAMES: &[&str] = &["name", "property", "http-equiv", "itemprop"];
+
+/// Whether a `<meta>` element with these attributes holds a credential in
+/// its `content` (its name, property, … says so, see [`is_secret_meta_name`]).
+pub fn is_secret_meta<'a>(mut attr: impl FnMut(&str) -> Option<&'a str>) -> bool {
+    META_NAMES
+        .iter()
+        .filter_map(|key| attr(key))
+        .any(is_secret_meta_name)
+}
+
 /// A `<meta>` name whose content is a credential: CSRF/XSRF tokens,
 /// nonces, API keys, secrets.
 pub fn is_secret_meta_name(name: &str) -> bool {
@@ -609,7 +656,77 @@ fn url_password(token: &str) -> Option<Range<usize>> {
     let userinfo = &authority[..authority.rfind('@')?];
     let colon = userinfo.find(':')?;
     let password = authority_start + colon + 1..authority_start + userinfo.len();
-    (!password.is_empty()).then_some(password)
+    // Already redacted: redacting again finds nothing new.
+    (!password.is_empty() && &token[password.clone()] != REDACTED).then_some(password)
+}
+
+/// The end of a PEM private key block (RFC 7468: `-----BEGIN … PRIVATE
+/// KEY-----` … `-----END … PRIVATE KEY-----`, RSA, EC, OpenSSH and
+/// encrypted keys alike) starting at `start`; a block cut off before its end
+/// line runs to the end of the text. Certificates and public keys are not
+/// secrets and stay. Linear: a block is searched for its end once, and the
+/// scan resumes past it.
+fn pem_private_key_end(text: &str, start: usize) -> Option<usize> {
+    const BEGIN: &str = "-----BEGIN ";
+    const DASHES: &str = "-----";
+    let rest = text.get(start..)?;
+    if !rest.starts_with(BEGIN) {
+        return None;
+    }
+    // The label ends at the next dashes, on the same line.
+    let label_len = rest[BEGIN.len()..].find(DASHES)?;
+    let label = &rest[BEGIN.len()..BEGIN.len() + label_len];
+    if label.contains('\n') || !label.ends_with("PRIVATE KEY") {
+        return None;
+    }
+    let body = start + BEGIN.len() + label_len + DASHES.len();
+    let Some(end_line) = text[body..].find("-----END ") else {
+        return Some(text.len());
+    };
+    let after_end = body + end_line + "-----END ".len();
+    Some(
+        text[after_end..]
+            .find(DASHES)
+            .map_or(text.len(), |k| after_end + k + DASHES.len()),
+    )
+}
+
+/// A PEM private key's end line at `at` (`-----END … PRIVATE KEY-----`)
+/// whose begin line is not in the text: the range from the first of the
+/// base64 lines just before it (not before `floor`, where the previous
+/// secret found ends) to the end of the end line.
+fn pem_tail(text: &str, at: usize, floor: usize) -> Option<(usize, usize)> {
+    const END: &str = "-----END ";
+    const DASHES: &str = "-----";
+    let rest = text.get(at..)?;
+    if !rest.starts_with(END) {
+        return None;
+    }
+    let label_len = rest[END.len()..].find(DASHES)?;
+    let label = &rest[END.len()..END.len() + label_len];
+    if label.contains('\n') || !label.ends_with("PRIVATE KEY") {
+        return None;
+    }
+    let end = at + END.len() + label_len + DASHES.len();
+    let base64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
+    let bytes = text.as_bytes();
+    let mut start = at;
+    // Back over whitespace and base64 words, never past `floor`.
+    let mut k = at;
+    while k > floor {
+        let b = bytes[k - 1];
+        if b.is_ascii_whitespace() {
+            k -= 1;
+        } else if base64(b) {
+            while k > floor && base64(bytes[k - 1]) {
+                k -= 1;
+            }
+            start = k;
+        } else {
+            break;
+        }
+    }
+    Some((start, end))
 }
 
 /// The end of an IBAN starting at `start` (two letters, two check digits,
@@ -946,6 +1063,32 @@ mod tests {
         // `tokens` is not the word `token`; `passwordless`, `hotpink`, `tokenizer` hold no word.
         for id in ["e", "f", "j", "k"] {
             assert!(!is_secret(id), "#{id} is not secret");
+        }
+    }
+
+    #[test]
+    fn redacts_pem_private_key_blocks_whole_and_leaves_certificates() {
+        let key = "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi\nPkPBzGSZP7YinomS\n-----END RSA PRIVATE KEY-----";
+        let (out, n) = redact_text(&format!("key:\n{key}\nrotate it"));
+        assert_eq!((out.as_str(), n), ("key:\n[redacted]\nrotate it", 1));
+        // Flattened into one line (an accessible name), or cut off.
+        let flat = key.replace('\n', " ");
+        assert_eq!(redact_text(&flat), ("[redacted]".to_owned(), 1));
+        let cut = &key[..60];
+        assert_eq!(redact_text(cut), ("[redacted]".to_owned(), 1));
+        // The last words of a page, its begin line cut off.
+        let tail =
+            "Signing key | 9yIJX6uF/AAbc+ PkPBzGSZP7YinomS -----END PRIVATE KEY----- Rotate it";
+        assert_eq!(
+            redact_text(tail),
+            ("Signing key | [redacted] Rotate it".to_owned(), 1)
+        );
+        for text in [
+            "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----",
+            "-----BEGIN PUBLIC KEY----- MIIB -----END PUBLIC KEY-----",
+            "----- a rule of dashes -----",
+        ] {
+            assert_eq!(redact_text(text), (text.to_owned(), 0), "{text}");
         }
     }
 

@@ -6,21 +6,10 @@ use super::shared::meta;
 use crate::analyze::Analyzed;
 use crate::observation::Observation;
 use crate::page::{Namespace, Node, NodeId, ShadowMode};
-use crate::passes::{Context, ObserveError, Options};
+use crate::passes::{Context, ObserveError, Options, redact};
 
 #[doc = include_str!("html.md")]
 pub struct Html;
-
-/// Elements whose text children are serialized without escaping (HTML §13.3, serializing fragments).
-const RAW_TEXT: &[&str] = &[
-    "script",
-    "style",
-    "xmp",
-    "noembed",
-    "noframes",
-    "plaintext",
-    "noscript",
-];
 
 impl Strategy for Html {
     fn name(&self) -> &'static str {
@@ -124,7 +113,7 @@ fn serialize(ctx: &Context<'_>, out: &mut Markup) {
                     .parent(id)
                     .and_then(|p| page.element(p))
                     .is_some_and(|p| {
-                        p.ns == Namespace::Html && RAW_TEXT.contains(&p.name.as_str())
+                        p.ns == Namespace::Html && redact::RAW_TEXT.contains(&p.name.as_str())
                     });
                 let shown = ctx.text(&ctx.text_of(id, text));
                 if raw {

@@ -96,7 +96,7 @@ impl Strategy for Structural {
             .zip(refs)
             .map(|(t, r)| (r, t.id))
             .collect();
-        meta::keep_shown(&ctx, &fitted.cut_refs, &mut refs, &mut meta);
+        meta::keep_shown(&ctx, &fitted.shown_refs, &mut refs, &mut meta);
         Ok(Observation {
             text: fitted.text,
             image: None,

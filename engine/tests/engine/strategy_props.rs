@@ -145,6 +145,13 @@ proptest! {
                 };
                 prop_assert!(observation.text.contains(&printed), "{name}@{budget}: {printed} offered, not shown:\n{}", observation.text);
             }
+            // And the other way: a ref the text shows is offered.
+            if name == "aria" {
+                for piece in observation.text.split("[ref=").skip(1) {
+                    let reference = piece.split(']').next().unwrap_or("");
+                    prop_assert!(observation.resolve(reference).is_some(), "{name}@{budget}: {reference} shown, not offered");
+                }
+            }
         }
     }
 

@@ -223,9 +223,17 @@ impl Chromium {
     /// Closes the browser, waits for the process to exit (killing it if it
     /// does not within a few seconds) and removes its temp profile.
     pub async fn close(mut self) -> Result<()> {
-        let _ = tokio::time::timeout(Duration::from_secs(3), self.browser.close()).await;
-        let exited = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
-        if !matches!(exited, Ok(Ok(_))) {
+        // A browser that does not acknowledge `Browser.close` within a
+        // second is killed at once: the client may be decoding a huge answer
+        // (a 100,000-node snapshot cut by the limit), and waiting on it
+        // would carry the record seconds past its limit.
+        let closing = tokio::time::timeout(Duration::from_secs(1), self.browser.close()).await;
+        let exited = matches!(closing, Ok(Ok(_)))
+            && matches!(
+                tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await,
+                Ok(Ok(_))
+            );
+        if !exited {
             let _ = self.browser.kill().await;
             let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
         }

@@ -142,7 +142,7 @@ impl Phase {
             | "DOM.describeNode"
             | "DOM.resolveNode"
             | "Runtime.callFunctionOn" => Some(Phase::Snapshot),
-            "Accessibility.getFullAXTree" => Some(Phase::AxTree),
+            "Accessibility.getFullAXTree" | "Page.getFrameTree" => Some(Phase::AxTree),
             "Page.captureScreenshot" => Some(Phase::Screenshot),
             _ => None,
         }

@@ -1,6 +1,7 @@
 //! Capturing live pages into Recordings: the `Capture` interface, scripted actions, and the Chromium backend.
 
 mod act;
+mod caps;
 mod chromium;
 mod failure;
 mod live;
@@ -11,6 +12,7 @@ mod snapshot;
 mod state;
 
 pub use act::{Outcome, UserAction, key_names};
+pub use caps::Caps;
 pub use chromium::{Chromium, OpenOptions};
 pub use failure::TabError;
 pub use live::{Live, Timings};
@@ -28,7 +30,7 @@ use pagesnap_engine::recording::Recording;
 /// waits on the browser, it does not compute), timers and I/O enabled.
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+        .worker_threads(4)
         .enable_all()
         .build()
         .context("could not start the async runtime")

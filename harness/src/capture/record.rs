@@ -4,13 +4,18 @@
 //! and the write — shares one budget, the job's `--timeout`: every CDP call
 //! waits at most until the budget's end, and a phase still under way then
 //! fails as [`TabError::OverLimit`] naming the page, the phase and the limit.
-//! Only encoding the recording may run past it, by a tenth of the limit.
+//! Only preparing the recording for the store — `--redact`, the
+//! `--max-nodes`/`--max-text` caps, encoding — may run past it, by a tenth
+//! of the limit.
 
 use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 
+use pagesnap_engine::recording::CaptureNotes;
+
+use super::caps::{self, Caps};
 use super::failure::{Phase, TabError, navigated};
 use super::{Action, Capture, Captured, Chromium, Needs, OpenOptions};
 use crate::store;
@@ -25,6 +30,11 @@ pub struct Job {
     pub options: OpenOptions,
     /// Scripted steps, each followed by a capture (`--then`).
     pub then: Vec<Action>,
+    /// What each recording may hold at most (`--max-nodes`, `--max-text`).
+    pub caps: Caps,
+    /// Apply the engine's redaction rules to every state before it is
+    /// written, the screenshot included (`--redact`).
+    pub redact: bool,
 }
 
 impl Job {
@@ -48,6 +58,8 @@ pub struct Written {
     pub bytes: u64,
     /// Nodes in the recording.
     pub nodes: usize,
+    /// What the capture replaced, cut or redacted (the recording's `capture`).
+    pub notes: CaptureNotes,
 }
 
 /// Records `job` in `chromium` and writes every state (recording, then
@@ -64,8 +76,9 @@ pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
     // ends it at the latest.
     let _ = tokio::time::timeout(std::time::Duration::from_secs(2), session.close()).await;
     let states = states?;
-    // Encoding a large page takes a while; it may run a tenth of the limit
-    // past the budget, then the job fails naming the write.
+    // Redacting, cutting and encoding a large page take a while; they may
+    // run a tenth of the limit past the budget, then the job fails naming
+    // the write.
     let write_deadline = deadline + job.options.timeout / 10;
     let mut written = Vec::new();
     for (stem, captured) in states {
@@ -73,11 +86,14 @@ pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
         let screenshot = captured
             .screenshot
             .context("internal: a recording was captured without its screenshot")?;
-        let nodes = captured.recording.nodes.len();
-        let recording = captured.recording;
+        let mut recording = captured.recording;
+        let (caps, redact) = (job.caps, job.redact);
         let encoded = tokio::time::timeout_at(
             write_deadline.into(),
-            tokio::task::spawn_blocking(move || recording.to_gz_bytes()),
+            tokio::task::spawn_blocking(move || {
+                finish(&mut recording, screenshot, caps, redact)
+                    .map(|(encoded, png)| (encoded, png, recording.nodes.len(), recording.capture))
+            }),
         )
         .await
         .map_err(|_| TabError::OverLimit {
@@ -85,11 +101,42 @@ pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
             phase: Phase::Write,
             limit: job.options.timeout,
         })?
-        .context("internal: the encoder task failed")??;
+        .context("internal: the encoder task failed")?;
+        let (encoded, screenshot, nodes, notes) =
+            encoded.with_context(|| format!("{}: preparing {}", url, stem.display()))?;
         let (path, bytes) = store::write_encoded(&stem, &encoded, Some(&screenshot))?;
-        written.push(Written { path, bytes, nodes });
+        written.push(Written {
+            path,
+            bytes,
+            nodes,
+            notes,
+        });
     }
     Ok(written)
+}
+
+/// Redacts the state when asked (recording and screenshot), then cuts it
+/// to the caps, then encodes it. Redaction comes first so that a secret the
+/// text cap would cut in half is still recognised and removed whole.
+fn finish(
+    recording: &mut pagesnap_engine::recording::Recording,
+    screenshot: Vec<u8>,
+    caps: Caps,
+    redact: bool,
+) -> Result<(Vec<u8>, Vec<u8>)> {
+    let mut screenshot = screenshot;
+    if redact {
+        let masks = pagesnap_engine::passes::redact_recording::redact_recording(recording);
+        screenshot = pagesnap_engine::strategy::som::mask_screenshot(
+            &screenshot,
+            &recording.viewport,
+            recording.scroll,
+            &masks,
+        )
+        .context("blanking the redacted boxes of the screenshot")?;
+    }
+    caps::apply(recording, caps);
+    Ok((recording.to_gz_bytes()?, screenshot))
 }
 
 /// The first state, then one after each scripted step.

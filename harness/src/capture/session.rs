@@ -209,6 +209,31 @@ impl ChromiumSession {
         }
     }
 
+    /// [`Self::call`] for a call whose answer is large (the DOM snapshot, the
+    /// accessibility tree of a big page): decoding it into typed structs takes
+    /// seconds of CPU, in the future that awaits it, where no timer can cut
+    /// in. Awaited in a task of its own, the call is given up at the budget's
+    /// end even while its answer is still being decoded (the task is aborted).
+    pub(super) async fn call_large<T: Send + 'static>(
+        &self,
+        name: &'static str,
+        future: impl Future<Output = chromiumoxide::error::Result<T>> + Send + 'static,
+    ) -> Result<T, TabError> {
+        let task = tokio::spawn(future);
+        let abort = task.abort_handle();
+        let result = self
+            .call(name, async move {
+                task.await.unwrap_or_else(|err| {
+                    Err(chromiumoxide::error::CdpError::ChromeMessage(format!(
+                        "the task awaiting the answer failed: {err}"
+                    )))
+                })
+            })
+            .await;
+        abort.abort();
+        result
+    }
+
     fn gone(&self, gone: Gone, call: &'static str) -> TabError {
         let url = self.url.clone();
         match gone {
@@ -319,8 +344,8 @@ impl ChromiumSession {
                 loop {
                     let matched = match self.eval(&probe).await {
                         Ok(value) => value.as_bool() == Some(true),
-                        // The probe itself ran into the page's budget: the
-                        // same failure as the loop's own check below.
+                        // The budget ran out during a probe: the same
+                        // outcome as running out between probes.
                         Err(err)
                             if matches!(
                                 err.downcast_ref::<TabError>(),
@@ -385,8 +410,14 @@ impl ChromiumSession {
     pub(super) async fn accessibility(&self) -> Result<Vec<AxNode>> {
         let mut out = Vec::new();
         let mut frames = vec![None];
-        if let Ok(all) = self.page.frames().await {
-            let main = self.page.mainframe().await.ok().flatten();
+        // Bounded like every call: while the client decodes a large answer
+        // it answers nothing else, these included.
+        if let Ok(all) = self.call("Page.getFrameTree", self.page.frames()).await {
+            let main = self
+                .call("Page.getFrameTree", self.page.mainframe())
+                .await
+                .ok()
+                .flatten();
             frames.extend(
                 all.into_iter()
                     .filter(|f| Some(f) != main.as_ref())
@@ -398,11 +429,12 @@ impl ChromiumSession {
             if let Some(frame) = frame.clone() {
                 params = params.frame_id(frame);
             }
+            let page = self.page.clone();
+            let params = params.build();
             let tree = match self
-                .call(
-                    "Accessibility.getFullAXTree",
-                    self.page.execute(params.build()),
-                )
+                .call_large("Accessibility.getFullAXTree", async move {
+                    page.execute(params).await
+                })
                 .await
             {
                 Ok(tree) => tree,

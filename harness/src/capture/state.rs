@@ -322,8 +322,12 @@ impl ChromiumSession {
             Err(err) => return (Err(anyhow!("{err}")), None, calls),
         };
         let snapshot = |params: CaptureSnapshotParams| async {
+            let page = self.page.clone();
             let (result, elapsed) =
-                timed(self.call("DOMSnapshot.captureSnapshot", self.page.execute(params))).await;
+                timed(self.call_large("DOMSnapshot.captureSnapshot", async move {
+                    page.execute(params).await
+                }))
+                .await;
             (
                 result.map(|r| r.result).map_err(anyhow::Error::from),
                 elapsed,

@@ -77,6 +77,26 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 counts.document, counts.shadow, counts.iframe
             );
         }
+        let notes = &recording.capture;
+        if !notes.is_empty() {
+            let mut said = Vec::new();
+            if notes.replaced_surrogates > 0 {
+                said.push(format!(
+                    "{} lone surrogates replaced",
+                    notes.replaced_surrogates
+                ));
+            }
+            if notes.cut_nodes > 0 {
+                said.push(format!("{} nodes cut (--max-nodes)", notes.cut_nodes));
+            }
+            if notes.cut_text > 0 {
+                said.push(format!("{} bytes of text cut (--max-text)", notes.cut_text));
+            }
+            if let Some(redacted) = notes.redacted {
+                said.push(format!("redacted ({redacted} secrets replaced)"));
+            }
+            println!("  capture:    {}", said.join(", "));
+        }
         println!(
             "  interactive candidates: {interactive} ({actionable} actionable: visible, not occluded or obscured)"
         );

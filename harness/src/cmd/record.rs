@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::capture::{self, Action, Chromium, Job, OpenOptions, WaitFor};
+use crate::capture::{self, Action, Caps, Chromium, Job, OpenOptions, WaitFor};
 
 /// Arguments of `pagesnap record`.
 #[derive(clap::Args)]
@@ -55,6 +55,20 @@ pub struct Args {
     /// Record every .html/.htm file under this folder into --out, mirroring the folder layout.
     #[arg(long, conflicts_with = "target")]
     each: Option<PathBuf>,
+    /// Keep at most N nodes per recording: past it, the document-order tail (whole subtrees) is cut,
+    /// counted in the recording's `capture.cut_nodes` and said on stderr.
+    #[arg(long, value_name = "N", default_value_t = Caps::DEFAULT_MAX_NODES)]
+    max_nodes: usize,
+    /// Keep at most BYTES of text (text nodes, attribute values, form values, in document order) per
+    /// recording: past it, text is truncated at a character boundary, counted in `capture.cut_text`
+    /// and said on stderr.
+    #[arg(long, value_name = "BYTES", default_value_t = Caps::DEFAULT_MAX_TEXT)]
+    max_text: usize,
+    /// Apply the engine's redaction rules before anything is written: secret field values, secret-like
+    /// text, secrets in URLs and attributes become `[redacted]` in the recording, and their boxes are
+    /// blanked in the screenshot. The default keeps pages as they were (lossless, for research).
+    #[arg(long)]
+    redact: bool,
 }
 
 pub(super) fn parse_viewport(text: &str) -> Result<(u32, u32), String> {
@@ -107,7 +121,11 @@ fn default_page() -> String {
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let timeout = Duration::from_secs(args.timeout);
-    let jobs = if let Some(manifest) = &args.manifest {
+    let caps = Caps {
+        max_nodes: args.max_nodes,
+        max_text: args.max_text,
+    };
+    let mut jobs = if let Some(manifest) = &args.manifest {
         manifest_jobs(manifest, &args.only, timeout)?
     } else if let Some(dir) = &args.each {
         let out = args.out.clone().context("--each needs --out DIR")?;
@@ -137,8 +155,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .map(Action::parse_sequence)
                 .transpose()?
                 .unwrap_or_default(),
+            caps,
+            redact: args.redact,
         }]
     };
+    for job in &mut jobs {
+        job.caps = caps;
+        job.redact = args.redact;
+    }
     check_distinct_outputs(&jobs)?;
     capture::runtime()?.block_on(record_all(jobs, args.each.is_some(), args.network))
 }
@@ -240,6 +264,35 @@ async fn record_one(chromium: &Chromium, job: &Job) -> Result<()> {
             written.bytes as f64 / 1024.0,
             started.elapsed().as_millis()
         );
+        let notes = &written.notes;
+        if notes.cut_nodes > 0 {
+            eprintln!(
+                "warning: {}: {} nodes past --max-nodes {} were cut (the document-order tail, whole \
+                 subtrees); counted in capture.cut_nodes of {}",
+                job.target,
+                notes.cut_nodes,
+                job.caps.max_nodes,
+                written.path.display()
+            );
+        }
+        if notes.cut_text > 0 {
+            eprintln!(
+                "warning: {}: {} bytes of text past --max-text {} were cut (truncated at a character \
+                 boundary); counted in capture.cut_text of {}",
+                job.target,
+                notes.cut_text,
+                job.caps.max_text,
+                written.path.display()
+            );
+        }
+        if let Some(redacted) = notes.redacted {
+            eprintln!(
+                "{}: --redact replaced {redacted} secret{} before writing {}",
+                job.target,
+                if redacted == 1 { "" } else { "s" },
+                written.path.display()
+            );
+        }
     }
     Ok(())
 }
@@ -291,6 +344,8 @@ fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<
                 timeout,
             },
             then,
+            caps: Caps::default(),
+            redact: false,
         });
     }
     if jobs.is_empty() {
@@ -320,6 +375,8 @@ fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<V
                     timeout,
                 },
                 then: Vec::new(),
+                caps: Caps::default(),
+                redact: false,
             }
         })
         .collect())

@@ -104,6 +104,8 @@ async fn record_one(chromium: &Chromium, source: &Path, stem: &Path) -> Result<(
             ..OpenOptions::default()
         },
         then: Vec::new(),
+        caps: capture::Caps::default(),
+        redact: false,
     };
     // The screenshot is written last: a recording counts as cached only when
     // both files exist, so a run killed in between records the page again.

@@ -186,7 +186,7 @@ pub(crate) fn text_observation(
     let printed: Vec<String> = refs.iter().map(|(r, _)| r.clone()).collect();
     let mut meta = meta(ctx, strategy, options, &printed);
     complete(ctx, &mut meta, fitted.dropped);
-    keep_shown(ctx, &fitted.cut_refs, &mut refs, &mut meta);
+    keep_shown(ctx, &fitted.shown_refs, &mut refs, &mut meta);
     Observation {
         text: fitted.text,
         image: None,
@@ -195,34 +195,35 @@ pub(crate) fn text_observation(
     }
 }
 
-/// Drops the refs a token budget cut out of the text, from the
-/// observation's refs and its meta items: an agent can only act on what it
-/// was shown, and target recall counts only those. `refs` and `meta.items`
-/// are in target order.
+/// Keeps only the refs the text shows, in the observation's refs and its
+/// meta items: one a token budget cut, or one inside an element whose
+/// children are not printed (a link in an `<svg>` shown as `- img`), cannot
+/// be acted on, and target recall counts only what was shown. `refs` and
+/// `meta.items` are in target order.
 pub(crate) fn keep_shown(
     ctx: &Context<'_>,
-    cut: &[u32],
+    shown: &[u32],
     refs: &mut Vec<(String, NodeId)>,
     meta: &mut Meta,
 ) {
-    if cut.is_empty() {
+    let shown: HashSet<u32> = shown.iter().copied().collect();
+    if ctx.targets.iter().all(|t| shown.contains(&t.number)) {
         return;
     }
-    let cut: HashSet<u32> = cut.iter().copied().collect();
-    let shown: Vec<bool> = ctx
+    let kept: Vec<bool> = ctx
         .targets
         .iter()
-        .map(|t| !cut.contains(&t.number))
+        .map(|t| shown.contains(&t.number))
         .collect();
     let mut at = 0;
     refs.retain(|_| {
         at += 1;
-        shown.get(at - 1).copied().unwrap_or(true)
+        kept.get(at - 1).copied().unwrap_or(true)
     });
     let mut at = 0;
     meta.items.retain(|_| {
         at += 1;
-        shown.get(at - 1).copied().unwrap_or(true)
+        kept.get(at - 1).copied().unwrap_or(true)
     });
 }
 

@@ -12,7 +12,7 @@ pub use self::tokens::{anthropic_tokens, gemini_tokens, openai_tokens};
 use self::canvas::{Canvas, Mark};
 use super::shared::text::{quote, truncate};
 use crate::analyze::{Analyzed, ModalKind};
-use crate::geom::Viewport;
+use crate::geom::{Point, Rect, Viewport};
 use crate::observation::{Image, ImageMeta, Observation};
 use crate::passes::budget::{self, Line};
 use crate::passes::{Context, ObserveError, Options, viewport};
@@ -98,19 +98,7 @@ impl Strategy for Som {
                 else {
                     continue;
                 };
-                let px = |v: f64, origin: f64| ((v - origin) * scale).round() as i64;
-                // Glyphs overhang their box (descenders, italics, rounding):
-                // the mask reaches past it by a fifth of its height, at
-                // least 3 CSS pixels, and 2 pixels sideways.
-                let pad_y = (b.height * 0.2).max(3.0);
-                let pad_x = 2.0;
-                canvas.fill(
-                    px(b.x - pad_x, view.x),
-                    px(b.y - pad_y, view.y),
-                    px(b.right() + pad_x, view.x),
-                    px(b.bottom() + pad_y, view.y),
-                    REDACTION_GREY,
-                );
+                mask(&mut canvas, &b, &view, scale);
                 ctx.count_redaction();
             }
         }
@@ -123,7 +111,8 @@ impl Strategy for Som {
         }
         let (width, height) = (canvas.width, canvas.height);
         let image = Image {
-            png: encode(&canvas)?,
+            // Fast compression: the model reads it once.
+            png: encode(&canvas, png::Compression::Fast)?,
             width,
             height,
         };
@@ -198,16 +187,64 @@ impl Strategy for Som {
 }
 
 /// The solid grey painted over secret fields and text in the screenshot.
-const REDACTION_GREY: [u8; 3] = [128, 128, 128];
+pub const REDACTION_GREY: [u8; 3] = [128, 128, 128];
 
-/// Encodes the drawn canvas as a PNG (fast compression: the model reads it once).
-fn encode(canvas: &Canvas) -> Result<Vec<u8>, ObserveError> {
+/// Paints [`REDACTION_GREY`] over `b` (document coordinates) on a canvas of
+/// the viewport `view`, `scale` device pixels per CSS pixel. Glyphs overhang
+/// their box (descenders, italics, rounding): the mask reaches past it by a
+/// fifth of its height, at least 3 CSS pixels, and 2 pixels sideways.
+fn mask(canvas: &mut Canvas, b: &Rect, view: &Rect, scale: f64) {
+    let px = |v: f64, origin: f64| ((v - origin) * scale).round() as i64;
+    let pad_y = (b.height * 0.2).max(3.0);
+    let pad_x = 2.0;
+    canvas.fill(
+        px(b.x - pad_x, view.x),
+        px(b.y - pad_y, view.y),
+        px(b.right() + pad_x, view.x),
+        px(b.bottom() + pad_y, view.y),
+        REDACTION_GREY,
+    );
+}
+
+/// Blanks `boxes` (document coordinates, e.g. what
+/// [`crate::passes::redact_recording::redact_recording`] returns) in a
+/// viewport screenshot taken at `scroll`, with the same grey and margins as
+/// `som`'s own mask, and encodes the result for the archive (`record
+/// --redact`). A PNG whose size is not the viewport's is refused as `som`
+/// refuses it ([`size::check`]).
+pub fn mask_screenshot(
+    png: &[u8],
+    viewport: &Viewport,
+    scroll: Point,
+    boxes: &[Rect],
+) -> Result<Vec<u8>, ObserveError> {
+    let mut canvas = decode(png, viewport)?;
+    let scale = viewport.device_scale_factor;
+    let scale = if scale.is_finite() {
+        scale.clamp(0.25, 8.0)
+    } else {
+        1.0
+    };
+    let view = Rect {
+        x: scroll.x,
+        y: scroll.y,
+        width: viewport.width,
+        height: viewport.height,
+    };
+    for b in boxes.iter().filter(|b| b.intersects(&view)) {
+        mask(&mut canvas, b, &view, scale);
+    }
+    encode(&canvas, png::Compression::Balanced)
+}
+
+/// Encodes the drawn canvas as a PNG.
+fn encode(canvas: &Canvas, compression: png::Compression) -> Result<Vec<u8>, ObserveError> {
     let image_error = |e: png::EncodingError| ObserveError::Image(e.to_string());
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, canvas.width, canvas.height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_compression(png::Compression::Fast);
+    encoder.set_compression(compression);
     let mut writer = encoder.write_header().map_err(image_error)?;
     writer.write_image_data(&canvas.rgb).map_err(image_error)?;
     writer.finish().map_err(image_error)?;
