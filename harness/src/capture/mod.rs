@@ -26,8 +26,10 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::recording::Recording;
 
-/// The async runtime Chromium sessions run on: two worker threads (capture
-/// waits on the browser, it does not compute), timers and I/O enabled.
+/// The async runtime Chromium sessions run on: four worker threads, timers
+/// and I/O enabled. Capture mostly waits on the browser, but the CDP client
+/// parses each answer on a worker (seconds for a 100,000-node snapshot), and
+/// the timers that end calls at the page's budget must still fire then.
 pub fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .worker_threads(4)

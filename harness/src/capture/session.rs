@@ -211,27 +211,28 @@ impl ChromiumSession {
 
     /// [`Self::call`] for a call whose answer is large (the DOM snapshot, the
     /// accessibility tree of a big page): decoding it into typed structs takes
-    /// seconds of CPU, in the future that awaits it, where no timer can cut
-    /// in. Awaited in a task of its own, the call is given up at the budget's
-    /// end even while its answer is still being decoded (the task is aborted).
+    /// seconds of CPU inside the future that awaits it. Awaited on a thread
+    /// of the blocking pool, it neither delays the timer that ends the call
+    /// at the budget's end nor holds one of the runtime's workers, which the
+    /// client's own message parsing and the other calls of the capture need
+    /// (with all workers decoding, no timer fired for 6 s past a budget). A
+    /// call given up still runs to its end on that thread (the browser's
+    /// close ends it), which `record` does not wait for.
     pub(super) async fn call_large<T: Send + 'static>(
         &self,
         name: &'static str,
         future: impl Future<Output = chromiumoxide::error::Result<T>> + Send + 'static,
     ) -> Result<T, TabError> {
-        let task = tokio::spawn(future);
-        let abort = task.abort_handle();
-        let result = self
-            .call(name, async move {
-                task.await.unwrap_or_else(|err| {
-                    Err(chromiumoxide::error::CdpError::ChromeMessage(format!(
-                        "the task awaiting the answer failed: {err}"
-                    )))
-                })
+        let runtime = tokio::runtime::Handle::current();
+        let task = tokio::task::spawn_blocking(move || runtime.block_on(future));
+        self.call(name, async move {
+            task.await.unwrap_or_else(|err| {
+                Err(chromiumoxide::error::CdpError::ChromeMessage(format!(
+                    "the task awaiting the answer failed: {err}"
+                )))
             })
-            .await;
-        abort.abort();
-        result
+        })
+        .await
     }
 
     fn gone(&self, gone: Gone, call: &'static str) -> TabError {

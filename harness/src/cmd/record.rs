@@ -164,7 +164,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
         job.redact = args.redact;
     }
     check_distinct_outputs(&jobs)?;
-    capture::runtime()?.block_on(record_all(jobs, args.each.is_some(), args.network))
+    let runtime = capture::runtime()?;
+    let outcome = runtime.block_on(record_all(jobs, args.each.is_some(), args.network));
+    // The browser is closed and its profile removed by now. What may still
+    // run is the decoding of an answer the budget gave up on (see
+    // `ChromiumSession::call_large`): not waited for.
+    runtime.shutdown_background();
+    outcome
 }
 
 /// Refuses, before anything is recorded, two jobs that would write the same
