@@ -218,6 +218,12 @@ fn runs_of_different_suites_are_refused() {
     });
     let output = diff(base_run(), reordered.path(), Some(GATE));
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    // Tags are report categories: a retagged suite's run still compares.
+    let retagged = other_run("tags", |j| {
+        j["tasks"][0]["tags"] = serde_json::json!(["form", "modal"])
+    });
+    let output = diff(base_run(), retagged.path(), Some(GATE));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
 }
 
 #[test]
