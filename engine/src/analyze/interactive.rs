@@ -78,7 +78,9 @@ const WIDGET_ROLES: &[&str] = &[
     "treeitem",
 ];
 
-fn is_widget_role(role: &str) -> bool {
+/// Whether `role` is a widget an agent acts on directly (not a composite
+/// container such as `listbox` or `menu`).
+pub fn is_widget_role(role: &str) -> bool {
     WIDGET_ROLES.contains(&role)
 }
 

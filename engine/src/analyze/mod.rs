@@ -16,7 +16,7 @@ mod visibility;
 pub(crate) mod whitespace;
 
 pub use dom::{Display, Dom, input_type, is_labelable, tabindex};
-pub use interactive::InteractiveReason;
+pub use interactive::{InteractiveReason, is_widget_role};
 pub use modal::{ModalKind, ModalLayer};
 pub use name::{AccName, NameSource, Strength};
 pub use role::{Role, chromium_role_matches, is_valid_role};

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use pagesnap_engine::analyze::Analyzed;
+use pagesnap_engine::analyze::{Analyzed, is_widget_role};
 use pagesnap_engine::observation::{Image, ImageMeta, Item, Meta, Observation};
 use pagesnap_engine::page::{NodeId, Selector};
 use pagesnap_engine::strategy::{self, Options, som};
@@ -26,26 +26,11 @@ pub struct RefCounts {
     pub unassigned: usize,
 }
 
-/// Roles whose lines are expected to carry a ref.
-const INTERACTIVE: &[&str] = &[
-    "button",
-    "checkbox",
-    "combobox",
-    "link",
-    "listbox",
-    "menuitem",
-    "menuitemcheckbox",
-    "menuitemradio",
-    "option",
-    "radio",
-    "searchbox",
-    "slider",
-    "spinbutton",
-    "switch",
-    "tab",
-    "textbox",
-    "treeitem",
-];
+/// Whether a line of this role is expected to carry a ref: the widgets
+/// pagesnap gives refs, and `listbox` (a `<select multiple>`).
+fn expects_ref(role: &str) -> bool {
+    is_widget_role(role) || role == "listbox"
+}
 
 /// The observation of `answer` on `analyzed` (pagesnap's capture of the same
 /// state), named `name`.
@@ -278,7 +263,7 @@ fn assign(
         let found = nodes
             .get(&((*role).to_owned(), (*name).to_owned()))
             .map_or(&[][..], Vec::as_slice);
-        let interactive = INTERACTIVE.contains(role);
+        let interactive = expects_ref(role);
         if found.is_empty() {
             if interactive {
                 counts.unassigned += group.len();
