@@ -4,10 +4,11 @@
 //! instructions counted by callgrind do not (the same binary on the same
 //! input gives the same count, whatever else the machine does). A small
 //! runner of our own rather than a harness crate: one process per page runs
-//! under `valgrind --tool=callgrind`, and each measured step is bracketed by
-//! callgrind client requests (`ZERO_STATS`, then `DUMP_STATS_AT(id)`), so
-//! the page is decoded once per process and setup never counts. The gate
-//! reads the dumps, so it needs nothing but Debian's `valgrind`.
+//! under `valgrind --tool=callgrind`, and each measured step runs inside one
+//! `#[inline(never)]` function that callgrind zeroes its counters before
+//! (`--zero-before`) and dumps them after (`--dump-after`), so the page is
+//! decoded once per process and setup never counts. The gate reads the
+//! dumps, so it needs nothing but Debian's `valgrind`.
 //!
 //! Ids are `<group>/<page>`: `decode`, `page` (build), `analysis`, each
 //! strategy's render of the analysed page, `e2e-aria` (gzip bytes → `aria`
@@ -35,16 +36,50 @@ pub const FIXTURES: &[&str] = &[
 
 /// The corpus sample measured, relative to `../shared/corpus/` (recorded into
 /// `target/bench-corpus/` by `scripts/bench-gate` when missing): a spread of
-/// sizes, and `lwn-1`, whose nested layout tables were the worst ratio to
-/// html5ever's parse.
+/// sizes, `lwn-1`, whose nested layout tables were the worst ratio to
+/// html5ever's parse, and `mathjax`, whose controls of thousands of glyph
+/// spans once made the meta's context quadratic.
 pub const CORPUS: &[&str] = &[
     "readability/aclu",
     "readability/bbc-1",
     "readability/lwn-1",
+    "readability/mathjax",
     "readability/medium-1",
     "readability/mozilla-1",
     "readability/wikipedia-2",
 ];
+
+/// The recordings (`.json.gz`) under `dir`, each keyed by its path inside
+/// `dir` without the extension, in path order.
+pub fn recordings(dir: &Path) -> Result<Vec<(String, PathBuf)>> {
+    let mut found = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let entries = std::fs::read_dir(&folder)
+            .with_context(|| format!("could not read {}", folder.display()))?;
+        for entry in entries {
+            let path = entry?.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if let Some(stem) = path.to_str().and_then(|p| p.strip_suffix(".json.gz")) {
+                let key = Path::new(stem).strip_prefix(dir).unwrap_or(Path::new(stem));
+                found.push((key.display().to_string(), path.clone()));
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Decoded recording → `aria` (page build, analysis, render) and
+/// html5ever's parse of the same page, from measured counts.
+pub fn engine_and_parse(counts: &BTreeMap<String, u64>, key: &str) -> Option<(u64, u64)> {
+    let count = |group: &str| counts.get(&format!("{group}/{key}")).copied();
+    Some((
+        count("page")? + count("analysis")? + count("aria")?,
+        count("html5ever-parse")?,
+    ))
+}
 
 /// A gate breaks when an id grew by more than this many percent.
 pub const THRESHOLD_PERCENT: f64 = 5.0;

@@ -4,6 +4,7 @@
 //! pagesnap-instructions gate [--baseline FILE] [--update] [--only PAGE]... [--jobs N]
 //! pagesnap-instructions measure PAGE RECORDING.json.gz     # what the gate runs under callgrind
 //! pagesnap-instructions corpus                             # the corpus sample's pages
+//! pagesnap-instructions ratios DIR... [--jobs N]            # decoded → aria against the parse, every recording
 //! ```
 //!
 //! Run from the repository root (`scripts/bench-gate` does): fixtures are read
@@ -17,7 +18,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 use pagesnap_benches::instructions::{self, CORPUS, FIXTURES, THRESHOLD_PERCENT};
 
-const USAGE: &str = "usage: pagesnap-instructions gate [--baseline FILE] [--update] [--only PAGE]... [--jobs N]\n       pagesnap-instructions measure PAGE RECORDING.json.gz";
+const USAGE: &str = "usage: pagesnap-instructions gate [--baseline FILE] [--update] [--only PAGE]... [--jobs N]\n       pagesnap-instructions measure PAGE RECORDING.json.gz\n       pagesnap-instructions ratios DIR... [--jobs N]";
 
 fn main() -> ExitCode {
     match run() {
@@ -40,6 +41,7 @@ fn run() -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some("gate") => gate(&args[1..]),
+        Some("ratios") => ratios(&args[1..]),
         Some("corpus") => {
             // The corpus sample, for scripts/bench-gate to record.
             for key in CORPUS {
@@ -176,4 +178,75 @@ fn gate(args: &[String]) -> Result<ExitCode> {
         broken.join(", ")
     );
     Ok(ExitCode::from(1))
+}
+
+/// Every recording under the folders given: decoded recording → `aria`
+/// (page build, analysis, render) against html5ever's parse of the same
+/// page, in instructions, one line per page, then the spread.
+fn ratios(args: &[String]) -> Result<ExitCode> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    let mut jobs = 2;
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        if arg == "--jobs" {
+            let text = args.next().context("--jobs needs a value")?;
+            jobs = text
+                .parse()
+                .ok()
+                .filter(|&n| n > 0)
+                .with_context(|| format!("--jobs {text:?} is not a positive number"))?;
+        } else if arg.starts_with("--") {
+            bail!("unknown argument {arg:?}\n{USAGE}");
+        } else {
+            dirs.push(PathBuf::from(arg));
+        }
+    }
+    if dirs.is_empty() {
+        bail!("ratios needs a folder of recordings\n{USAGE}");
+    }
+    let mut pages = Vec::new();
+    for dir in &dirs {
+        let found = instructions::recordings(dir)?;
+        if found.is_empty() {
+            bail!("{}: no recordings (.json.gz) in it", dir.display());
+        }
+        pages.extend(found);
+    }
+    let exe = std::env::current_exe().context("could not find this program's path")?;
+    let counts = instructions::count(&exe, &pages, jobs)?;
+    println!(
+        "{:<56} {:>13} {:>13} {:>7}",
+        "page", "decoded→aria", "parse", "ratio"
+    );
+    let mut ratios = Vec::new();
+    for (key, _) in &pages {
+        let Some((engine, parse)) = instructions::engine_and_parse(&counts, key) else {
+            bail!("{key}: a step of decoded → aria or the parse was not measured");
+        };
+        let ratio = engine as f64 / parse.max(1) as f64;
+        println!("{key:<56} {engine:>13} {parse:>13} {ratio:>6.2}×");
+        ratios.push((ratio, key.as_str()));
+    }
+    ratios.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let at = |q: f64| ratios[((ratios.len() - 1) as f64 * q).round() as usize].0;
+    let over: Vec<String> = ratios
+        .iter()
+        .rev()
+        .filter(|(r, _)| *r > 1.5)
+        .map(|(r, k)| format!("{k} {r:.2}×"))
+        .collect();
+    println!(
+        "{} pages: median {:.2}×, quartiles {:.2}–{:.2}×, worst {:.2}×; above 1.5×: {}",
+        ratios.len(),
+        at(0.5),
+        at(0.25),
+        at(0.75),
+        at(1.0),
+        if over.is_empty() {
+            "none".to_owned()
+        } else {
+            over.join(", ")
+        }
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -161,6 +161,12 @@ pub fn secret_ranges(text: &str) -> Vec<Range<usize>> {
 /// The one pass behind [`redact`]: calls `found` with each secret's range,
 /// in order and disjoint; returns how many there were.
 fn scan(text: &str, report: &mut dyn FnMut(Range<usize>)) -> usize {
+    scan_with(text, report, true)
+}
+
+/// [`scan`], stepping over what can start no secret at once when `skip`
+/// holds, character by character when not (the tests compare the two).
+fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> usize {
     let bytes = text.as_bytes();
     let mut count = 0;
     let mut at = 0;
@@ -173,6 +179,12 @@ fn scan(text: &str, report: &mut dyn FnMut(Range<usize>)) -> usize {
         report(range);
     };
     while at < bytes.len() {
+        // A space between words starts nothing.
+        if skip && bytes[at] == b' ' {
+            before = Some(' ');
+            at += 1;
+            continue;
+        }
         // A PEM private key block spans lines, and its last line may be too
         // short to look secret on its own: the whole block goes. A text
         // that starts inside a block (the last words of a page, cut for a
@@ -242,8 +254,58 @@ fn scan(text: &str, report: &mut dyn FnMut(Range<usize>)) -> usize {
         }
         before = Some(c);
         at += c.len_utf8();
+        // Inside a token only a `-` (a PEM line), or an uppercase letter or
+        // a digit after a character that is not alphanumeric (an IBAN, a
+        // card number), can start a secret: the ASCII bytes in between are
+        // stepped over at once.
+        if skip && !c.is_whitespace() {
+            let mut last = c;
+            while let Some(&b) = bytes.get(at) {
+                let starts = b == b'-'
+                    || ((b.is_ascii_uppercase() || b.is_ascii_digit())
+                        && !last.is_ascii_alphanumeric());
+                if !b.is_ascii() || b.is_ascii_whitespace() || b == 0x0b || starts {
+                    break;
+                }
+                last = char::from(b);
+                at += 1;
+            }
+            before = Some(last);
+        }
     }
     count
+}
+
+/// Whether [`redact`] surely leaves more than `chars` characters of `text`,
+/// counted without scanning for secrets: only [`untouched_words`] count.
+/// Whitespace collapsing keeps them too.
+pub fn keeps_more_than(text: &str, chars: usize) -> bool {
+    let mut kept = 0;
+    untouched_words(text).any(|word| {
+        kept += word.len();
+        kept > chars
+    })
+}
+
+/// Words no secret can touch: between ASCII spaces, shorter than the
+/// shortest secret token, printable ASCII without digits, with a lowercase
+/// letter (so no IBAN group); none when the text holds `-----` (a PEM block
+/// takes whole words).
+fn untouched_words(text: &str) -> impl Iterator<Item = Range<usize>> + '_ {
+    let pem = text.contains("-----");
+    text.split(|c: char| c.is_ascii_whitespace())
+        .filter(move |word| {
+            !pem && word.len() < MIN_SECRET
+                && word
+                    .bytes()
+                    .all(|b| b.is_ascii_graphic() && !b.is_ascii_digit())
+                && word.bytes().any(|b| b.is_ascii_lowercase())
+        })
+        .map(move |word| {
+            // `split` yields subslices of `text`.
+            let start = word.as_ptr() as usize - text.as_ptr() as usize;
+            start..start + word.len()
+        })
 }
 
 /// Secrets that run across text nodes: an API key split over two `<code>`
@@ -1105,6 +1167,92 @@ mod tests {
             "«internationalization» — “Straßenbahnhaltestelle”",
         ] {
             assert_eq!(redact_text(text), (text.to_owned(), 0), "{text}");
+        }
+    }
+
+    /// Pieces of text around which secrets start and end: words, digits,
+    /// separators, non-ASCII letters and spaces, and secrets of each kind.
+    const PIECES: &[&str] = &[
+        "word",
+        "Word",
+        "a",
+        "X",
+        "42",
+        "2015",
+        " ",
+        "  ",
+        "\n",
+        "\u{a0}",
+        "\u{3000}",
+        "-",
+        "--",
+        "-----",
+        ".",
+        ":",
+        "=",
+        "/",
+        "?",
+        "(",
+        ")",
+        "\"",
+        "é",
+        "«",
+        "—",
+        "DE89",
+        "3704",
+        "0044",
+        "0532",
+        "0130",
+        "00",
+        "DE89370400440532013000",
+        "4242",
+        "4242424242424242",
+        "078-05-1120",
+        "password=",
+        "token:",
+        "https://user:hunter2@example.com/x",
+        "sk-live-4f9a8b7c6d5e4f3a2b1c",
+        "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0In0.abcDEF123_-x",
+        "-----BEGIN PRIVATE KEY-----",
+        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+        "-----END PRIVATE KEY-----",
+        "internationalization",
+        "x4242",
+        "a_b-c",
+        "AKIA",
+        "Zq9xWv3Lk8Rt2Yp7Mn4Bc6Hd1Jf5Gs0T",
+        "GB82 WEST 1234 5698 7654 32",
+        "WEST",
+        "GB82",
+    ];
+
+    proptest::proptest! {
+        /// Stepping over what starts no secret finds exactly the ranges the
+        /// character-by-character scan finds.
+        #[test]
+        fn skipping_finds_what_the_character_scan_finds(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..40)
+        ) {
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            let mut fast = Vec::new();
+            let n_fast = scan_with(&text, &mut |r| fast.push(r), true);
+            let mut slow = Vec::new();
+            let n_slow = scan_with(&text, &mut |r| slow.push(r), false);
+            proptest::prop_assert_eq!(&fast, &slow, "{:?}", text);
+            proptest::prop_assert_eq!(n_fast, n_slow);
+        }
+
+        /// The words counted as kept are kept: no secret found overlaps one.
+        #[test]
+        fn untouched_words_are_never_redacted(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..40),
+        ) {
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            let secrets = secret_ranges(&text);
+            for word in untouched_words(&text) {
+                let hit = secrets.iter().find(|s| s.start < word.end && word.start < s.end);
+                proptest::prop_assert!(hit.is_none(), "{:?}: {:?} in {:?}", text, &text[word], hit);
+            }
         }
     }
 }

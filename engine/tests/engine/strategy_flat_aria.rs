@@ -98,6 +98,50 @@ mod aria_format {
     }
 
     #[test]
+    fn a_name_past_900_characters_is_not_printed_and_a_lone_text_equal_to_it_goes() {
+        // Layout cells named from a whole article: the name is not printed,
+        // the content is; a lone text child equal to the name is dropped as
+        // Playwright drops it, however long.
+        let words = "lorem ipsum dolor sit amet ".repeat(60);
+        let secret = "sk_live_4f9a8b7c6d5e4f3a2b1c0d9e";
+        let page = Page::from_html(&format!(
+            r#"<table><tr><td>{words}<a href="/a">Next</a> {secret}</td><td>{words}</td><td>short</td></tr></table>"#
+        ));
+        let text = observe("aria", &page).text;
+        let lines: Vec<&str> = text.lines().filter(|l| l.contains("- cell")).collect();
+        assert_eq!(lines[0].trim(), "- cell:", "{text}");
+        assert_eq!(lines[1].trim(), "- cell", "{text}");
+        assert_eq!(lines[2].trim(), "- cell \"short\"", "{text}");
+        assert!(text.contains("- link \"Next\" [ref=e1]"), "{text}");
+        assert!(text.contains("lorem ipsum dolor"), "{text}");
+        assert!(!text.contains(secret), "{text}");
+    }
+
+    #[test]
+    fn a_nameless_control_reads_its_first_words_across_pieces() {
+        // Words run across elements (glyph spans): the first twelve are kept
+        // whole, however many pieces follow.
+        let glyphs = "<span>x</span>".repeat(3000);
+        let page = Page::from_html(&format!(
+            r#"<div tabindex="0" onclick="go()"><span>qua</span><span>dratic</span> one two three four five six seven eight nine ten {glyphs} <span>never</span></div>"#
+        ));
+        let observation = observe("aria", &page);
+        let item = observation
+            .meta
+            .items
+            .iter()
+            .find(|i| i.name.is_empty())
+            .unwrap_or_else(|| panic!("no nameless item: {}", observation.text));
+        assert_eq!(
+            item.context,
+            format!(
+                "quadratic one two three four five six seven eight nine ten {}",
+                "x".repeat(3000)
+            )
+        );
+    }
+
+    #[test]
     fn text_equal_to_name_is_not_repeated_and_text_is_inlined() {
         let page = Page::from_html(
             r#"<button>Go</button><p>Just text</p><a href="/x">Read <em>more</em></a>"#,

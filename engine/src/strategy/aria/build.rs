@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use crate::analyze::{Checked, Hidden, Invalid, NameSource, input_type};
 use crate::page::{Node, NodeId};
-use crate::passes::Context;
+use crate::passes::{Context, redact};
 use crate::strategy::shared::text::normalize_whitespace;
 use crate::strategy::shared::walk::{
     Step, is_block, is_user_agent_root, scope_or_descendant, walk,
@@ -23,6 +23,11 @@ pub(super) struct AriaNode<'p> {
     pub(super) id: NodeId,
     pub(super) role: &'static str,
     pub(super) name: String,
+    /// The name surely runs past the [`MAX_NAME_CHARS`] Playwright prints, so
+    /// it was neither redacted nor normalised (`name` is empty): a layout
+    /// cell named from a whole article. [`shown_name`] gives it when a lone
+    /// text child must be compared with it.
+    pub(super) long_name: bool,
     /// ` [checked]` … ` [selected]`, already rendered.
     pub(super) states: String,
     pub(super) reference: Option<u32>,
@@ -40,6 +45,14 @@ pub(super) struct Tree<'p> {
 }
 
 pub(super) const ROOT: usize = 0;
+
+/// Playwright prints a name of at most this many characters.
+pub(super) const MAX_NAME_CHARS: usize = 900;
+
+/// The name as printed: redacted, then whitespace normalised.
+fn shown_name(ctx: &Context<'_>, id: NodeId) -> String {
+    normalize_whitespace(&ctx.name(id))
+}
 
 /// Hidden from the accessibility tree: the whole subtree is skipped, as
 /// Playwright's `isElementHiddenForAria` does in its default mode.
@@ -151,19 +164,24 @@ pub(super) fn to_aria_node<'p>(ctx: &Context<'p>, id: NodeId) -> Option<AriaNode
     // An iframe is named by its `title` (HTML-AAM), like any named generic.
     // Chromium names a `<dt>` from its content, Playwright's YAML does not
     // (`- term: Subtotal`): the line keeps Playwright's form.
-    let from_content = ctx
-        .analysis
-        .name(id)
-        .is_some_and(|n| n.source == NameSource::Text);
-    let name = if role == "term" && from_content {
+    let computed = ctx.analysis.name(id);
+    let from_content = computed.is_some_and(|n| n.source == NameSource::Text);
+    // Redacting and normalising a name of a whole article's text costs more
+    // than printing the article; one surely too long to print is left.
+    let long_name = from_content
+        && computed.is_some_and(|n| {
+            n.text.len() > MAX_NAME_CHARS && redact::keeps_more_than(&n.text, MAX_NAME_CHARS)
+        });
+    let name = if (role == "term" && from_content) || long_name {
         String::new()
     } else {
-        normalize_whitespace(&ctx.name(id))
+        shown_name(ctx, id)
     };
     let mut node = AriaNode {
         id,
         role,
         name,
+        long_name,
         states: states_suffix(ctx, id, role),
         reference,
         new: reference.is_some() && ctx.is_new(id),
@@ -192,6 +210,7 @@ pub(super) fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
             id: NodeId::ROOT,
             role: "fragment",
             name: String::new(),
+            long_name: false,
             states: String::new(),
             reference: None,
             ref_only: false,
@@ -311,6 +330,7 @@ pub(super) fn finish<'p>(ctx: &Context<'p>, tree: &mut Tree<'p>, index: usize) {
                 let node = &tree.nodes[n];
                 let empty_generic = node.role == "generic"
                     && node.name.is_empty()
+                    && !node.long_name
                     && node.reference.is_none()
                     && !node.obscured
                     && node.children.is_empty()
@@ -324,7 +344,7 @@ pub(super) fn finish<'p>(ctx: &Context<'p>, tree: &mut Tree<'p>, index: usize) {
     flush(&mut buffer, buffer_in_viewport, &mut merged);
     let node = &mut tree.nodes[index];
     if let [Child::Text(text, _)] = merged.as_slice()
-        && *text == node.name
+        && ((node.long_name && *text == shown_name(ctx, node.id)) || *text == node.name)
     {
         merged.clear();
     }
@@ -335,6 +355,7 @@ pub(super) fn finish<'p>(ctx: &Context<'p>, tree: &mut Tree<'p>, index: usize) {
     // `- generic "Close dialog" [ref=e5]: X`.
     if node.ref_only
         && node.name.is_empty()
+        && !node.long_name
         && matches!(node.children.as_slice(), [Child::Text(..)])
     {
         node.role = "text";

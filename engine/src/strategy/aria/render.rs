@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use super::build::{AriaNode, Child, ROOT, Tree};
+use super::build::{AriaNode, Child, MAX_NAME_CHARS, ROOT, Tree};
 use super::yaml::{json_string, yaml_escape_key, yaml_escape_value};
 use crate::page::NodeId;
 use crate::passes::Context;
@@ -107,7 +107,7 @@ fn indented(depth: usize, rest: usize) -> String {
 /// characters, YAML's key limit), states, then our ref and marks.
 pub(super) fn key(node: &AriaNode<'_>) -> String {
     let mut key = node.role.to_owned();
-    if !node.name.is_empty() && node.name.chars().count() <= 900 {
+    if !node.name.is_empty() && node.name.chars().count() <= MAX_NAME_CHARS {
         key.push(' ');
         if node.name.len() > 1 && node.name.starts_with('/') && node.name.ends_with('/') {
             key.push_str(&node.name);

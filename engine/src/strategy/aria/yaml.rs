@@ -86,7 +86,16 @@ fn yaml_needs_quotes(text: &str) -> bool {
     let mut at = 0;
     while at < bytes.len() {
         // Most bytes are plain ASCII that no rule below looks at.
-        if matches!(bytes[at], b'#'..=b'9' | b';'..=b'_' | b'a'..=b'z' | b'!' | b'"' | b'~') {
+        if matches!(bytes[at], b'#'..=b'9' | b';'..=b'_' | b'a'..=b'z' | b'!' | b'"' | b'|' | b'~')
+        {
+            at += 1;
+            continue;
+        }
+        // A space matters only before `#`.
+        if bytes[at] == b' ' {
+            if bytes.get(at + 1) == Some(&b'#') {
+                return true;
+            }
             at += 1;
             continue;
         }
@@ -117,6 +126,10 @@ fn js_number_like(text: &str) -> bool {
     let s = text.trim_matches(js_space);
     if s.is_empty() {
         return true;
+    }
+    // Every number starts with a digit, a sign, a point or `Infinity`.
+    if !matches!(s.as_bytes()[0], b'0'..=b'9' | b'+' | b'-' | b'.' | b'I') {
+        return false;
     }
     let radix = |prefix: [&str; 2], radix: u32| {
         prefix

@@ -136,11 +136,23 @@ fn context(ctx: &Context<'_>, id: NodeId) -> String {
         // what every strategy prints for it.
         // Read only as far as the words kept: once a word follows them,
         // later text cannot change them.
+        // Words are counted piece by piece (a word may run across pieces):
+        // re-reading what was kept at every piece is quadratic in a control
+        // holding thousands of glyph spans and no spaces (MathJax).
         let mut own = String::new();
-        for piece in ctx.page.texts(id) {
+        let mut words = 0;
+        let mut in_word = false;
+        'pieces: for piece in ctx.page.texts(id) {
             own.push_str(piece);
-            if own.split_whitespace().nth(CONTEXT_WORDS).is_some() {
-                break;
+            for c in piece.chars() {
+                let starts = !in_word && !c.is_whitespace();
+                in_word = !c.is_whitespace();
+                if starts {
+                    words += 1;
+                    if words > CONTEXT_WORDS {
+                        break 'pieces;
+                    }
+                }
             }
         }
         let own: Vec<&str> = own.split_whitespace().take(CONTEXT_WORDS).collect();
