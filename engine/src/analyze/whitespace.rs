@@ -38,8 +38,21 @@ pub(crate) fn collapse(text: &str, space: fn(char) -> bool) -> String {
     let mut at = 0;
     while at < bytes.len() {
         let start = at;
-        while at < bytes.len() && CLASS[usize::from(bytes[at])] == 0 {
-            at += 1;
+        while at < bytes.len() {
+            if CLASS[usize::from(bytes[at])] == 0 {
+                at += 1;
+            } else if bytes[at] == b' '
+                && at > start
+                && bytes
+                    .get(at + 1)
+                    .is_some_and(|&b| CLASS[usize::from(b)] == 0)
+            {
+                // One space between words is already collapsed: the run
+                // goes on, copied whole.
+                at += 2;
+            } else {
+                break;
+            }
         }
         let end = if at > start {
             at

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
+use std::sync::LazyLock;
 
 use crate::analyze::Analysis;
 use crate::page::{Namespace, Node, NodeId, Page};
@@ -46,13 +47,16 @@ const SECRET_WORDS: &[&str] = &[
 
 /// Per node: an input/textarea whose value is secret by what the field is.
 pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
-    let mut out = vec![false; page.len()];
     // `_` and `-` count as spaces on both sides, so `api_key`, `api-key` and
-    // `api key` are one word; every secret word starts with a letter.
-    let words: Vec<String> = SECRET_WORDS
-        .iter()
-        .map(|w| w.replace(['_', '-'], " "))
-        .collect();
+    // `api key` are one word; every secret word starts with a letter. Made
+    // once per process: a page without fields should not pay for it.
+    static WORDS: LazyLock<Vec<String>> = LazyLock::new(|| {
+        SECRET_WORDS
+            .iter()
+            .map(|w| w.replace(['_', '-'], " "))
+            .collect()
+    });
+    let mut out = vec![false; page.len()];
     // One buffer for every field: lowercased, `_`/`-` as spaces.
     let mut haystack = String::new();
     let push = |haystack: &mut String, text: &str| {
@@ -89,7 +93,7 @@ pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
         if let Some(name) = analysis.name(element.id()) {
             push(&mut haystack, &name.text);
         }
-        let hit = contains_any_word(&haystack, &words);
+        let hit = contains_any_word(&haystack, &WORDS);
         let value_secret = || {
             element
                 .layout()
@@ -179,11 +183,28 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
         report(range);
     };
     while at < bytes.len() {
-        // A space between words starts nothing.
-        if skip && bytes[at] == b' ' {
-            before = Some(' ');
-            at += 1;
-            continue;
+        if skip {
+            let b = bytes[at];
+            // A space between words starts nothing.
+            if b == b' ' {
+                before = Some(' ');
+                at += 1;
+                continue;
+            }
+            // Nor does a short word without digits (an IBAN's head holds
+            // two, a PEM line opens with `-`): the token rule below would
+            // step over it too.
+            if b.is_ascii_graphic() && b != b'-' && before.is_none_or(char::is_whitespace) {
+                let (end, digit) = token_end(text, at);
+                if end - at < MIN_SECRET && !digit {
+                    before = match bytes[end - 1] {
+                        last if last.is_ascii() => Some(char::from(last)),
+                        _ => text[..end].chars().next_back(),
+                    };
+                    at = end;
+                    continue;
+                }
+            }
         }
         // A PEM private key block spans lines, and its last line may be too
         // short to look secret on its own: the whole block goes. A text
@@ -490,23 +511,44 @@ fn token_end(text: &str, start: usize) -> (usize, bool) {
     let mut digit = false;
     while at < bytes.len() {
         let b = bytes[at];
-        if b.is_ascii() {
-            // `char::is_whitespace` on ASCII: the five `u8` ones and vertical tab.
-            if b.is_ascii_whitespace() || b == 0x0b {
-                return (at, digit);
+        match TOKEN_BYTE[usize::from(b)] {
+            PLAIN => at += 1,
+            DIGIT => {
+                digit = true;
+                at += 1;
             }
-            digit |= b.is_ascii_digit();
-            at += 1;
-        } else {
-            match text[at..].chars().next() {
+            // `char::is_whitespace` on ASCII: the five `u8` ones and vertical tab.
+            SPACE => return (at, digit),
+            _ => match text[at..].chars().next() {
                 Some(c) if c.is_whitespace() => return (at, digit),
                 Some(c) => at += c.len_utf8(),
                 None => break,
-            }
+            },
         }
     }
     (bytes.len(), digit)
 }
+
+/// What a byte is to [`token_end`].
+const PLAIN: u8 = 0;
+const DIGIT: u8 = 1;
+const SPACE: u8 = 2;
+/// A byte of a character outside ASCII, which may be whitespace.
+const WIDE: u8 = 3;
+const TOKEN_BYTE: [u8; 256] = {
+    let mut class = [PLAIN; 256];
+    let mut b = 0;
+    while b < 256 {
+        class[b] = match b as u8 {
+            b'0'..=b'9' => DIGIT,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' => SPACE,
+            0x80..=0xff => WIDE,
+            _ => PLAIN,
+        };
+        b += 1;
+    }
+    class
+};
 
 /// Bytes of the shortest token [`looks_secret`] accepts.
 const MIN_SECRET: usize = 12;
