@@ -82,3 +82,51 @@ fn the_gate_fails_on_growth_and_missing_ids_and_passes_on_its_own_counts() {
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output).contains("no such page"), "{}", text(&output));
 }
+
+#[test]
+fn ratios_measure_every_recording_under_a_folder_and_name_an_empty_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let pages = dir.path().join("pages");
+    std::fs::create_dir_all(pages.join("forms")).unwrap();
+    for (from, to) in [
+        ("fixtures/login/initial", "forms/login"),
+        ("fixtures/checkout_modal/initial", "modal"),
+    ] {
+        for ext in ["json.gz", "png"] {
+            std::fs::copy(
+                root().join(format!("{from}.{ext}")),
+                pages.join(format!("{to}.{ext}")),
+            )
+            .unwrap();
+        }
+    }
+    let ratios = |dir: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_pagesnap-instructions"))
+            .args(["ratios"])
+            .arg(dir)
+            .output()
+            .expect("pagesnap-instructions runs")
+    };
+    let output = ratios(&pages);
+    assert!(output.status.success(), "{}", text(&output));
+    let out = text(&output);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[1].starts_with("forms/login "), "{out}");
+    assert!(lines[2].starts_with("modal "), "{out}");
+    for line in &lines[1..3] {
+        // engine instructions, parse instructions, their ratio.
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let engine: f64 = fields[1].parse().unwrap();
+        let parse: f64 = fields[2].parse().unwrap();
+        assert!(engine > 0.0 && parse > 0.0, "{line}");
+        let ratio: f64 = fields[3].trim_end_matches('×').parse().unwrap();
+        assert!((ratio - engine / parse).abs() < 0.01, "{line}");
+    }
+    assert!(lines[3].starts_with("2 pages: median "), "{out}");
+
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let output = ratios(&empty);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("no recordings"), "{}", text(&output));
+}
