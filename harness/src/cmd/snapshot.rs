@@ -86,14 +86,7 @@ fn is_recording(target: &str) -> bool {
 async fn live(args: &Args, strategy: &dyn Strategy, options: &Options<'_>) -> Result<Observation> {
     let chromium = Chromium::launch(args.network).await?;
     let result = async {
-        let open = OpenOptions {
-            width: args.viewport.0,
-            height: args.viewport.1,
-            scroll_y: args.scroll_y,
-            wait_for: args.wait_for.as_deref().map(WaitFor::parse),
-            timeout: Duration::from_secs(args.timeout),
-        };
-        let session = chromium.open(&args.target, &open).await?;
+        let session = chromium.open(&args.target, &open_options(args)).await?;
         let needs = if args.save.is_some() {
             Needs::RECORD
         } else {
@@ -117,6 +110,17 @@ async fn live(args: &Args, strategy: &dyn Strategy, options: &Options<'_>) -> Re
     .await;
     chromium.close().await?;
     result
+}
+
+/// How a live target is opened: viewport, scroll, wait and the page's time limit.
+fn open_options(args: &Args) -> OpenOptions {
+    OpenOptions {
+        width: args.viewport.0,
+        height: args.viewport.1,
+        scroll_y: args.scroll_y,
+        wait_for: args.wait_for.as_deref().map(WaitFor::parse),
+        timeout: Duration::from_secs(args.timeout),
+    }
 }
 
 /// `page` for `…/page.html`; the host for a URL (`127.0.0.1_8000`).
@@ -227,14 +231,7 @@ fn external(args: &Args) -> Result<Observation> {
     capture::runtime()?.block_on(async {
         let chromium = Chromium::launch(args.network).await?;
         let result = async {
-            let open = OpenOptions {
-                width: args.viewport.0,
-                height: args.viewport.1,
-                scroll_y: args.scroll_y,
-                wait_for: args.wait_for.as_deref().map(WaitFor::parse),
-                timeout: Duration::from_secs(args.timeout),
-            };
-            let session = chromium.open(&args.target, &open).await?;
+            let session = chromium.open(&args.target, &open_options(args)).await?;
             let mut program = Program::new(external, chromium.websocket_url());
             let observed = crate::external::observe(
                 &mut program,
