@@ -132,19 +132,7 @@ mod tests {
         }
     }
 
-    fn row(task: &str, strategy: &str, step: usize, success: bool) -> Row {
-        let mut r: Row = serde_json::from_value(serde_json::json!({
-            "task": task, "strategy": strategy, "step": step, "recording": "r",
-            "expected_op": "click", "expected_target": "#x", "expected_value": null,
-            "op": null, "ref": null, "value": null, "node": null, "hallucinated": false,
-            "target_recall": null, "op_ok": false, "element_ok": null, "value_ok": null,
-            "success": false, "op_f1": 0.0, "refs": 0, "input_tokens": 0, "image_tokens": 0,
-            "output_tokens": 0, "engine_us": 0, "agent_us": 0, "error": null, "raw": ""
-        }))
-        .unwrap();
-        r.success = success;
-        r
-    }
+    use crate::results::row::test_row as row;
 
     #[test]
     fn a_task_counts_in_each_of_its_tags_and_untagged_tasks_last() {

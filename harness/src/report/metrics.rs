@@ -494,16 +494,7 @@ mod tests {
     }
 
     fn judged(task: &str, success: bool, judge: Option<bool>) -> Row {
-        let mut row: Row = serde_json::from_value(serde_json::json!({
-            "task": task, "strategy": "s", "step": 1, "recording": "r",
-            "expected_op": "click", "expected_target": "#x", "expected_value": null,
-            "op": null, "ref": null, "value": null, "node": null, "hallucinated": false,
-            "target_recall": null, "op_ok": false, "element_ok": null, "value_ok": null,
-            "success": false, "op_f1": 0.0, "refs": 0, "input_tokens": 0, "image_tokens": 0,
-            "output_tokens": 0, "engine_us": 0, "agent_us": 0, "error": null, "raw": ""
-        }))
-        .unwrap();
-        row.success = success;
+        let mut row = crate::results::row::test_row(task, "s", 1, success);
         row.judge = judge;
         row
     }

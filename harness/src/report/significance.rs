@@ -232,7 +232,6 @@ fn paired_bootstrap(tasks: &[(f64, f64, f64)]) -> Estimate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agent::Op;
 
     #[test]
     fn mcnemar_exact_matches_known_values() {
@@ -293,18 +292,7 @@ mod tests {
     }
 
     fn row(task: &str, step: usize, strategy: &str, success: bool) -> Row {
-        let mut r: Row = serde_json::from_value(serde_json::json!({
-            "task": task, "strategy": strategy, "step": step, "recording": "r",
-            "expected_op": "click", "expected_target": "#x", "expected_value": null,
-            "op": null, "ref": null, "value": null, "node": null, "hallucinated": false,
-            "target_recall": null, "op_ok": false, "element_ok": null, "value_ok": null,
-            "success": false, "op_f1": 0.0, "refs": 0, "input_tokens": 0, "image_tokens": 0,
-            "output_tokens": 0, "engine_us": 0, "agent_us": 0, "error": null, "raw": ""
-        }))
-        .unwrap();
-        r.success = success;
-        r.expected_op = Op::Click;
-        r
+        crate::results::row::test_row(task, strategy, step, success)
     }
 
     #[test]

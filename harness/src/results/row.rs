@@ -163,3 +163,20 @@ impl Row {
 
 /// (task, strategy, step): what identifies a row in a run.
 pub type Key = (String, String, usize);
+
+/// A row for the report's unit tests: a click on `#x`, judged `success`,
+/// every other field empty.
+#[cfg(test)]
+pub(crate) fn test_row(task: &str, strategy: &str, step: usize, success: bool) -> Row {
+    let mut row: Row = serde_json::from_value(serde_json::json!({
+        "task": task, "strategy": strategy, "step": step, "recording": "r",
+        "expected_op": "click", "expected_target": "#x", "expected_value": null,
+        "op": null, "ref": null, "value": null, "node": null, "hallucinated": false,
+        "target_recall": null, "op_ok": false, "element_ok": null, "value_ok": null,
+        "success": false, "op_f1": 0.0, "refs": 0, "input_tokens": 0, "image_tokens": 0,
+        "output_tokens": 0, "engine_us": 0, "agent_us": 0, "error": null, "raw": ""
+    }))
+    .expect("the template is a row");
+    row.success = success;
+    row
+}
