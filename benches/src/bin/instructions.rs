@@ -69,14 +69,7 @@ fn gate(args: &[String]) -> Result<ExitCode> {
             "--baseline" => baseline = PathBuf::from(value("--baseline")?),
             "--update" => update = true,
             "--only" => only.push(value("--only")?),
-            "--jobs" => {
-                let text = value("--jobs")?;
-                jobs = text
-                    .parse()
-                    .ok()
-                    .filter(|&n| n > 0)
-                    .with_context(|| format!("--jobs {text:?} is not a positive number"))?;
-            }
+            "--jobs" => jobs = parse_jobs(&value("--jobs")?)?,
             other => bail!("unknown argument {other:?}\n{USAGE}"),
         }
     }
@@ -189,12 +182,7 @@ fn ratios(args: &[String]) -> Result<ExitCode> {
     let mut args = args.iter();
     while let Some(arg) = args.next() {
         if arg == "--jobs" {
-            let text = args.next().context("--jobs needs a value")?;
-            jobs = text
-                .parse()
-                .ok()
-                .filter(|&n| n > 0)
-                .with_context(|| format!("--jobs {text:?} is not a positive number"))?;
+            jobs = parse_jobs(args.next().context("--jobs needs a value")?)?;
         } else if arg.starts_with("--") {
             bail!("unknown argument {arg:?}\n{USAGE}");
         } else {
@@ -249,4 +237,12 @@ fn ratios(args: &[String]) -> Result<ExitCode> {
         }
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--jobs N`: how many callgrind processes run at a time, at least one.
+fn parse_jobs(text: &str) -> Result<usize> {
+    text.parse()
+        .ok()
+        .filter(|&n| n > 0)
+        .with_context(|| format!("--jobs {text:?} is not a positive number"))
 }
