@@ -39,6 +39,7 @@
 #![deny(missing_docs)]
 
 pub mod analyze;
+mod bytes;
 pub mod geom;
 pub mod observation;
 pub mod page;

@@ -1,5 +1,7 @@
 //! Whitespace collapsing, the inner loop of every accessible name and every printed text: one pass that copies runs of plain bytes whole.
 
+use crate::bytes;
+
 /// What a byte starts: 0 nothing to decide (copied with its run), 1 an ASCII
 /// whitespace character, 2 a character that may be whitespace or dropped.
 ///
@@ -24,6 +26,13 @@ const CLASS: [u8; 256] = {
     class
 };
 
+/// Whether a byte outside ASCII may start a whitespace character (or a
+/// zero-width space, soft hyphen or BOM): any other such byte is part of a
+/// character that is none of them.
+pub(crate) fn may_start_space(b: u8) -> bool {
+    CLASS[usize::from(b)] == 2
+}
+
 /// Removes zero-width spaces and soft hyphens, turns each run of characters
 /// for which `space` holds (ASCII whitespace always does) into one space,
 /// and trims both ends.
@@ -39,8 +48,26 @@ pub(crate) fn collapse(text: &str, space: fn(char) -> bool) -> String {
     while at < bytes.len() {
         let start = at;
         while at < bytes.len() {
+            // Eight bytes at once while none is whitespace, a control or
+            // outside ASCII; the byte found is then read as below.
+            if let Some(word) = bytes::word(bytes, at) {
+                let stop = bytes::below(word, b'!') | bytes::non_ascii(word);
+                if stop == 0 {
+                    at += 8;
+                    continue;
+                }
+                at += bytes::first(stop);
+            }
             if CLASS[usize::from(bytes[at])] == 0 {
                 at += 1;
+                // Outside ASCII eight bytes at once would stop at every
+                // byte: one by one to the next ASCII byte.
+                while bytes
+                    .get(at)
+                    .is_some_and(|&b| b >= 0x80 && CLASS[usize::from(b)] == 0)
+                {
+                    at += 1;
+                }
             } else if bytes[at] == b' '
                 && at > start
                 && bytes

@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::LazyLock;
 
-use crate::analyze::Analysis;
+use crate::analyze::{Analysis, whitespace};
+use crate::bytes;
 use crate::page::{Namespace, Node, NodeId, Page};
 
 /// What replaces a secret.
@@ -183,6 +184,16 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
         report(range);
     };
     while at < bytes.len() {
+        if skip && before.is_none_or(char::is_whitespace) {
+            let next = plain_words_end(bytes, at);
+            if next > at {
+                // Whatever whitespace came last: `before` is only asked
+                // whether it is whitespace or alphanumeric.
+                before = Some(' ');
+                at = next;
+                continue;
+            }
+        }
         if skip {
             let b = bytes[at];
             // A space between words starts nothing.
@@ -260,7 +271,7 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
             let (end, digit) = token_end(text, at);
             if end - at >= MIN_SECRET {
                 let n = redact_token(text, at..end, found);
-                if n > 0 {
+                if n > 0 || (skip && !may_start_more(&bytes[at..end])) {
                     count += n;
                     before = text[..end].chars().next_back();
                     at = end;
@@ -282,6 +293,26 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
         if skip && !c.is_whitespace() {
             let mut last = c;
             while let Some(&b) = bytes.get(at) {
+                // Outside ASCII only whitespace ends the token, and few
+                // bytes may start it: the rest are stepped one by one (a
+                // character's bytes all go, as none may start a space).
+                if !b.is_ascii() {
+                    if whitespace::may_start_space(b) {
+                        let c = text[at..]
+                            .chars()
+                            .next()
+                            .unwrap_or(char::REPLACEMENT_CHARACTER);
+                        if c.is_whitespace() {
+                            break;
+                        }
+                        at += c.len_utf8();
+                    } else {
+                        at += 1;
+                    }
+                    // Neither alphanumeric nor whitespace, as the character is.
+                    last = char::REPLACEMENT_CHARACTER;
+                    continue;
+                }
                 let starts = b == b'-'
                     || ((b.is_ascii_uppercase() || b.is_ascii_digit())
                         && !last.is_ascii_alphanumeric());
@@ -296,6 +327,102 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
     }
     count
 }
+
+/// Whether a token [`redact_token`] found nothing in may still start a
+/// secret past its first character: a card or SSN (nine digits at least,
+/// or digits running on past its end), an IBAN (`AA99`) or a PEM line.
+fn may_start_more(token: &[u8]) -> bool {
+    let mut digits = 0;
+    let mut dashes = 0;
+    // How much of `AA99` the bytes read so far end with.
+    let mut iban = 0;
+    for &b in token {
+        digits += usize::from(b.is_ascii_digit());
+        dashes = if b == b'-' { dashes + 1 } else { 0 };
+        iban = match (iban, b.is_ascii_uppercase(), b.is_ascii_digit()) {
+            (0 | 3, true, _) => 1,
+            (1 | 2, true, _) => 2,
+            (2 | 3, _, true) => iban + 1,
+            _ => 0,
+        };
+        if dashes == 5 || iban == 4 {
+            return true;
+        }
+    }
+    digits >= 9 || token.last().is_some_and(u8::is_ascii_digit)
+}
+
+/// From `at`, the start of a word, past every word that can start no
+/// secret and the ASCII whitespace after it. Returns where the scan must
+/// look next: the start of a word, or the end of the text.
+///
+/// A word here is printable ASCII without digits, between ASCII
+/// whitespace, not opening with `-`. One shorter than the shortest secret
+/// is what [`scan_with`] steps over too. A longer one holding none of
+/// `A`–`Z`, `-`, `_`, `:`, `=` is no secret either: every key prefix and
+/// JWT needs an uppercase letter, `-` or `_`; high-entropy keys, cards,
+/// SSNs and IBANs need digits; PEM lines `-`; URL passwords and secret-key
+/// values `:` or `=`.
+fn plain_words_end(bytes: &[u8], mut at: usize) -> usize {
+    loop {
+        if bytes.get(at).is_none_or(|&b| b == b'-') {
+            return at;
+        }
+        let end = word_end(bytes, at);
+        let class = |b: &u8| WORD_BYTE[usize::from(*b)];
+        if bytes.get(end).is_some_and(|b| class(b) == OTHER)
+            || (end - at >= MIN_SECRET && bytes[at..end].iter().any(|b| class(b) == MARK))
+        {
+            return at;
+        }
+        at = end;
+        while bytes.get(at).is_some_and(|b| class(b) == BLANK) {
+            at += 1;
+        }
+    }
+}
+
+/// The first byte from `at` that is no part of a plain word (whitespace, a
+/// digit, a control, a byte outside ASCII), or the end; eight at a time.
+fn word_end(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(word) = bytes::word(bytes, at) {
+        let stop = bytes::below(word, b'!')
+            | bytes::within(word, b'0', b'9')
+            | bytes::equal(word, 0x7f)
+            | bytes::non_ascii(word);
+        if stop != 0 {
+            return at + bytes::first(stop);
+        }
+        at += 8;
+    }
+    bytes[at..]
+        .iter()
+        .position(|&b| WORD_BYTE[usize::from(b)] & (BLANK | OTHER) != 0)
+        .map_or(bytes.len(), |len| at + len)
+}
+
+/// What a byte is to [`plain_words_end`], as bits: 0 part of a plain word;
+/// [`MARK`] part of a word that may be a secret when long; [`BLANK`] ASCII
+/// whitespace (what `char::is_whitespace` accepts); [`OTHER`] something
+/// left to the full scan (digits, controls, bytes outside ASCII).
+const MARK: u8 = 1;
+const BLANK: u8 = 2;
+const OTHER: u8 = 4;
+const WORD_BYTE: [u8; 256] = {
+    let mut class = [OTHER; 256];
+    let mut b = 0;
+    while b < 256 {
+        class[b] = match b as u8 {
+            b'0'..=b'9' => OTHER,
+            b'A'..=b'Z' | b'-' | b'_' | b':' | b'=' => MARK,
+            b'!'..=b'~' => 0,
+            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' => BLANK,
+            _ => OTHER,
+        };
+        b += 1;
+    }
+    class
+};
 
 /// Whether [`redact`] surely leaves more than `chars` characters of `text`,
 /// counted without scanning for secrets: only [`untouched_words`] count.
@@ -510,7 +637,21 @@ fn token_end(text: &str, start: usize) -> (usize, bool) {
     let mut at = start;
     let mut digit = false;
     while at < bytes.len() {
-        let b = bytes[at];
+        // Eight bytes at once while none is whitespace, a digit or outside
+        // ASCII (control characters stop the jump too, and are stepped).
+        while let Some(word) = bytes::word(bytes, at) {
+            let stop = bytes::below(word, b' ' + 1)
+                | bytes::within(word, b'0', b'9')
+                | bytes::non_ascii(word);
+            if stop != 0 {
+                at += bytes::first(stop);
+                break;
+            }
+            at += 8;
+        }
+        let Some(&b) = bytes.get(at) else {
+            break;
+        };
         match TOKEN_BYTE[usize::from(b)] {
             PLAIN => at += 1,
             DIGIT => {
@@ -519,6 +660,7 @@ fn token_end(text: &str, start: usize) -> (usize, bool) {
             }
             // `char::is_whitespace` on ASCII: the five `u8` ones and vertical tab.
             SPACE => return (at, digit),
+            _ if !whitespace::may_start_space(b) => at += 1,
             _ => match text[at..].chars().next() {
                 Some(c) if c.is_whitespace() => return (at, digit),
                 Some(c) => at += c.len_utf8(),
@@ -583,16 +725,18 @@ fn redact_token(text: &str, token: Range<usize>, replace: &mut dyn FnMut(Range<u
     // ... and then `=` or `:` (`?password=…`, `"token":"…"`): the next
     // piece is its value.
     let mut value_of_secret_key = false;
+    // Every delimiter is ASCII: bytes are read, and a piece still starts and
+    // ends on a character boundary.
+    let bytes = token.as_bytes();
     let from = piece_start;
-    for (i, c) in token[from..]
-        .char_indices()
-        .map(|(i, c)| (i + from, c))
-        .chain([(token.len(), '/')])
+    for (i, b) in (from..token.len())
+        .map(|i| (i, bytes[i]))
+        .chain([(token.len(), b'/')])
     {
-        if is_piece_delimiter(c) {
+        if PIECE_DELIMITER[usize::from(b)] {
             let piece = &token[piece_start..i];
-            let quote = matches!(c, '"' | '\'');
-            let assigns = matches!(c, '=' | ':');
+            let quote = matches!(b, b'"' | b'\'');
+            let assigns = matches!(b, b'=' | b':');
             if !piece.is_empty() {
                 if (value_of_secret_key && piece.len() >= 4) || looks_secret(piece) {
                     replace(start + piece_start..start + i);
@@ -606,7 +750,7 @@ fn redact_token(text: &str, token: Range<usize>, replace: &mut dyn FnMut(Range<u
                 key_before = false;
                 value_of_secret_key = false;
             }
-            piece_start = i + c.len_utf8();
+            piece_start = i + 1;
         }
     }
     found
@@ -752,7 +896,13 @@ fn is_secret_key(key: &str) -> bool {
 /// The password of a URL's userinfo (`scheme://user:password@host`), as a
 /// byte range of `token`.
 fn url_password(token: &str) -> Option<Range<usize>> {
-    let authority_start = token.find("://")? + 3;
+    // `://`, found from its colons (a searcher costs more to set up than
+    // a URL takes to read).
+    let bytes = token.as_bytes();
+    let authority_start = (0..bytes.len().saturating_sub(2))
+        .filter(|&i| bytes[i] == b':')
+        .find(|&i| bytes[i + 1] == b'/' && bytes[i + 2] == b'/')?
+        + 3;
     let authority_len = token[authority_start..]
         .find(['/', '?', '#'])
         .unwrap_or(token.len() - authority_start);
@@ -900,31 +1050,18 @@ fn iban_checks(iban: &[u8]) -> bool {
 }
 
 /// Where a token splits into pieces, each checked with [`looks_secret`]
-/// (URL and key-value delimiters). A `match`, not a search of a delimiter
-/// string: it runs for every character of every token long enough to hide a
-/// secret.
-fn is_piece_delimiter(c: char) -> bool {
-    matches!(
-        c,
-        '/' | '?'
-            | '&'
-            | '='
-            | '#'
-            | ':'
-            | ';'
-            | ','
-            | '\''
-            | '"'
-            | '('
-            | ')'
-            | '<'
-            | '>'
-            | '['
-            | ']'
-            | '{'
-            | '}'
-    )
-}
+/// (URL and key-value delimiters), by byte: it is read for every byte of
+/// every token long enough to hide a secret.
+const PIECE_DELIMITER: [bool; 256] = {
+    let mut delimiter = [false; 256];
+    let all = b"/?&=#:;,'\"()<>[]{}";
+    let mut k = 0;
+    while k < all.len() {
+        delimiter[all[k] as usize] = true;
+        k += 1;
+    }
+    delimiter
+};
 
 /// End of the longest run of ASCII digits from `start`, groups joined by
 /// single spaces or dashes (`4242 4242-4242`).
@@ -1238,6 +1375,8 @@ mod tests {
         ")",
         "\"",
         "é",
+        "ひらがな",
+        "漢字",
         "«",
         "—",
         "DE89",
@@ -1266,6 +1405,16 @@ mod tests {
         "GB82 WEST 1234 5698 7654 32",
         "WEST",
         "GB82",
+        "\t",
+        "\u{7f}",
+        "_",
+        "sk",
+        "ghp_",
+        "xoxb",
+        "@",
+        "'",
+        ",",
+        "experimentation.",
     ];
 
     proptest::proptest! {

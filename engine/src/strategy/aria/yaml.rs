@@ -2,6 +2,8 @@
 
 use std::borrow::Cow;
 
+use crate::analyze::whitespace;
+use crate::bytes;
 use crate::strategy::shared::text::js_space;
 
 /// `JSON.stringify` of a string.
@@ -85,10 +87,41 @@ fn yaml_needs_quotes(text: &str) -> bool {
     };
     let mut at = 0;
     while at < bytes.len() {
+        // Eight bytes at once while none is a control, `#`, `:`, `` ` ``,
+        // `{`–DEL or outside ASCII: no rule below looks at the others but
+        // a space before `#`, which is caught at the `#`.
+        if let Some(word) = bytes::word(bytes, at) {
+            let stop = bytes::below(word, b' ')
+                | bytes::equal(word, b'#')
+                | bytes::equal(word, b':')
+                | bytes::equal(word, b'`')
+                | bytes::within(word, b'{', 0x7f)
+                | bytes::non_ascii(word);
+            if stop == 0 {
+                at += 8;
+                continue;
+            }
+            at += bytes::first(stop);
+            if at > 0 && bytes[at] == b'#' && bytes[at - 1] == b' ' {
+                return true;
+            }
+        }
         // Most bytes are plain ASCII that no rule below looks at.
         if matches!(bytes[at], b'#'..=b'9' | b';'..=b'_' | b'a'..=b'z' | b'!' | b'"' | b'|' | b'~')
         {
             at += 1;
+            continue;
+        }
+        // Outside ASCII only spaces and controls matter, and few bytes may
+        // start one: the others are stepped one by one, to the next ASCII.
+        if !bytes[at].is_ascii() && !whitespace::may_start_space(bytes[at]) {
+            at += 1;
+            while bytes
+                .get(at)
+                .is_some_and(|&b| !b.is_ascii() && !whitespace::may_start_space(b))
+            {
+                at += 1;
+            }
             continue;
         }
         // A space matters only before `#`.
@@ -165,6 +198,45 @@ fn js_number_like(text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// Playwright's `yamlStringNeedsQuotes`, regex by regex, character by
+    /// character.
+    fn reference(text: &str) -> bool {
+        let chars: Vec<char> = text.chars().collect();
+        let (Some(&first), Some(&last)) = (chars.first(), chars.last()) else {
+            return true;
+        };
+        let control =
+            |c: char| matches!(u32::from(c), 0..=8 | 0x0b | 0x0c | 0x0e..=0x1f | 0x7f..=0x9f);
+        let after = |i: usize| chars.get(i + 1).copied();
+        js_space(first)
+            || js_space(last)
+            || chars.iter().any(|&c| control(c))
+            || first == '-'
+            || (0..chars.len())
+                .any(|i| matches!(chars[i], '\n' | ':') && after(i).is_none_or(js_space))
+            || (0..chars.len()).any(|i| js_space(chars[i]) && after(i) == Some('#'))
+            || chars
+                .iter()
+                .any(|&c| matches!(c, '\n' | '\r' | '{' | '}' | '`'))
+            || matches!(
+                first,
+                '&' | '*' | ']' | ',' | '?' | '!' | '>' | '|' | '@' | '"' | '\'' | '#' | '%' | '['
+            )
+            || js_number_like(text)
+            || ["y", "n", "yes", "no", "true", "false", "on", "off", "null"]
+                .contains(&text.to_lowercase().as_str())
+    }
+
+    proptest! {
+        #[test]
+        fn needs_quotes_as_playwright_decides(
+            text in "[a-z #:{}`\t\n\r\x0b\u{7f}\u{85}\u{a0}\u{2028}\u{3000}\u{feff}éあ|~1.-]{0,40}"
+        ) {
+            prop_assert_eq!(yaml_needs_quotes(&text), reference(&text), "{:?}", text);
+        }
+    }
 
     #[test]
     fn yaml_quoting_follows_playwright() {

@@ -368,17 +368,26 @@ fn strength_word(strength: Strength) -> &'static str {
     }
 }
 
-/// FNV-1a over the page's content and the options: equal ids mean the same
-/// input, so the same observation.
+/// A 64-bit hash of the page's content and the options: equal ids mean
+/// the same input, so the same observation.
 fn snapshot_id(page: &Page, strategy: &str, options: &Options<'_>) -> String {
+    // rustc's FxHash step, eight bytes at a time; the tail and the length
+    // close each piece, so `ab`+`c` and `a`+`bc` differ.
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut mix = |word: u64| {
+        hash = (hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    };
     let mut feed = |bytes: &[u8]| {
-        for &b in bytes {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut eight = [0u8; 8];
+            eight.copy_from_slice(word);
+            mix(u64::from_le_bytes(eight));
         }
-        hash ^= 0xff;
-        hash = hash.wrapping_mul(0x0100_0000_01b3);
+        let mut tail = [0u8; 8];
+        tail[..words.remainder().len()].copy_from_slice(words.remainder());
+        mix(u64::from_le_bytes(tail));
+        mix(bytes.len() as u64);
     };
     feed(strategy.as_bytes());
     feed(page.url.as_bytes());
