@@ -21,6 +21,10 @@ use pagesnap_engine::page::Page;
 use pagesnap_engine::recording::Recording;
 use pagesnap_engine::strategy::{Options, STRATEGIES};
 
+/// The allocator `pagesnap` ships with.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The pages: every fixture, then the corpus sample that has been recorded.
 fn pages() -> Vec<(String, PathBuf)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");

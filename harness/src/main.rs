@@ -5,6 +5,12 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use pagesnap_harness::cmd;
 
+/// mimalloc: the engine allocates many small strings per observation, and
+/// glibc's malloc costs it about a tenth of its instructions (README,
+/// Performance).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// pagesnap decides what an LLM web agent sees: it records pages with headless
 /// Chromium and turns them into observations, then measures which observation
 /// strategy works best.

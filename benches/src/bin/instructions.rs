@@ -12,6 +12,10 @@
 //! status: 0 within the gate, 1 an id grew more than 5% or a baseline id is
 //! missing, 2 bad input or a failed measurement.
 
+/// The allocator `pagesnap` ships with, so counts are the shipped engine's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
