@@ -161,6 +161,21 @@ impl<'p> Context<'p> {
         out.into_owned()
     }
 
+    /// [`Context::text`] of a text the caller owns: returned as it is when
+    /// nothing in it is redacted, without a copy.
+    pub fn text_owned(&self, text: String) -> String {
+        if !self.redact {
+            return text;
+        }
+        let (out, n) = redact::redact(&text);
+        self.redactions.set(self.redactions.get() + n);
+        let redacted = match out {
+            Cow::Borrowed(_) => None,
+            Cow::Owned(redacted) => Some(redacted),
+        };
+        redacted.unwrap_or(text)
+    }
+
     /// A text node's text before per-text redaction: the page's, or, where
     /// a secret runs across this node and its inline neighbours, the text
     /// with that secret cut out (counted once, where it starts). Strategies

@@ -304,29 +304,32 @@ pub(super) fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
 pub(super) fn finish<'p>(ctx: &Context<'p>, tree: &mut Tree<'p>, index: usize) {
     let children = std::mem::take(&mut tree.nodes[index].children);
     let mut merged = Vec::with_capacity(children.len());
-    let mut buffer = String::new();
+    // The texts since the last node: joined only when there are several.
+    let mut pending: Vec<Cow<'p, str>> = Vec::new();
     let mut buffer_in_viewport = false;
-    let flush = |buffer: &mut String, in_viewport: bool, merged: &mut Vec<Child<'p>>| {
-        if buffer.is_empty() {
-            return;
-        }
-        let text = normalize_whitespace(buffer);
-        buffer.clear();
-        if !text.is_empty() {
-            merged.push(Child::Text(Cow::Owned(ctx.text(&text)), in_viewport));
-        }
-    };
+    let flush =
+        |pending: &mut Vec<Cow<'p, str>>, in_viewport: bool, merged: &mut Vec<Child<'p>>| {
+            let text = match pending.as_slice() {
+                [] => return,
+                [one] => normalize_whitespace(one),
+                several => normalize_whitespace(&several.concat()),
+            };
+            pending.clear();
+            if !text.is_empty() {
+                merged.push(Child::Text(Cow::Owned(ctx.text_owned(text)), in_viewport));
+            }
+        };
     for child in children {
         match child {
             Child::Text(text, in_viewport) => {
-                if buffer.is_empty() {
+                if pending.is_empty() {
                     buffer_in_viewport = in_viewport;
                 }
                 buffer_in_viewport |= in_viewport && !text.trim().is_empty();
-                buffer.push_str(&text);
+                pending.push(text);
             }
             Child::Node(n) => {
-                flush(&mut buffer, buffer_in_viewport, &mut merged);
+                flush(&mut pending, buffer_in_viewport, &mut merged);
                 let node = &tree.nodes[n];
                 let empty_generic = node.role == "generic"
                     && node.name.is_empty()
@@ -341,7 +344,7 @@ pub(super) fn finish<'p>(ctx: &Context<'p>, tree: &mut Tree<'p>, index: usize) {
             }
         }
     }
-    flush(&mut buffer, buffer_in_viewport, &mut merged);
+    flush(&mut pending, buffer_in_viewport, &mut merged);
     let node = &mut tree.nodes[index];
     if let [Child::Text(text, _)] = merged.as_slice()
         && ((node.long_name && *text == shown_name(ctx, node.id)) || *text == node.name)

@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+use crate::analyze::whitespace;
 use crate::analyze::{Checked, ModalKind, NameSource, Strength};
 use crate::observation::{Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta};
 use crate::page::{Node, NodeId, Page};
@@ -113,14 +114,9 @@ fn context(ctx: &Context<'_>, id: NodeId) -> String {
                 let visible = parent.is_some_and(|p| analysis.visibility[p.index()].is_visible());
                 if visible {
                     // The words nearest the node: the end of this text.
-                    let mut last: Vec<&str> = text
-                        .split_whitespace()
-                        .rev()
-                        .take(CONTEXT_WORDS - words)
-                        .collect();
+                    let last = last_words(text, CONTEXT_WORDS - words);
                     if !last.is_empty() {
                         words += last.len();
-                        last.reverse();
                         before.push(last.join(" "));
                     }
                 }
@@ -338,6 +334,57 @@ fn honesty(counts: &Counts) -> Honesty {
     }
 }
 
+/// The last `n` whitespace-separated words of `text` (as `split_whitespace`
+/// splits it), in order; read backwards byte by byte, decoding only the
+/// characters outside ASCII that may be whitespace.
+fn last_words(text: &str, n: usize) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    // Where the character ending at `end` starts, and whether it is
+    // whitespace.
+    let before = |end: usize| -> (usize, bool) {
+        let b = bytes[end - 1];
+        if b.is_ascii() {
+            return (end - 1, b.is_ascii_whitespace() || b == 0x0b);
+        }
+        let start = (0..end)
+            .rev()
+            .find(|&i| !(0x80..0xc0).contains(&bytes[i]))
+            .unwrap_or(0);
+        let space = whitespace::may_start_space(bytes[start])
+            && text[start..end]
+                .chars()
+                .next()
+                .is_some_and(char::is_whitespace);
+        (start, space)
+    };
+    let mut words = Vec::with_capacity(n);
+    let mut end = bytes.len();
+    while words.len() < n && end > 0 {
+        // Back over the whitespace, then over the word.
+        while end > 0 {
+            let (start, space) = before(end);
+            if !space {
+                break;
+            }
+            end = start;
+        }
+        let mut start = end;
+        while start > 0 {
+            let (previous, space) = before(start);
+            if space {
+                break;
+            }
+            start = previous;
+        }
+        if start < end {
+            words.push(&text[start..end]);
+        }
+        end = start;
+    }
+    words.reverse();
+    words
+}
+
 /// Nodes walked back from an item to find its context.
 const CONTEXT_NODES: usize = 400;
 
@@ -427,4 +474,22 @@ fn snapshot_id(page: &Page, strategy: &str, options: &Options<'_>) -> String {
         feed(previous.meta.snapshot_id.as_bytes());
     }
     format!("{hash:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn last_words_are_split_whitespace_read_from_the_end(
+            text in "[a-z1 \t\n\x0b\u{85}\u{a0}\u{3000}\u{feff}éあ—]{0,40}",
+            n in 0usize..6,
+        ) {
+            let mut want: Vec<&str> = text.split_whitespace().rev().take(n).collect();
+            want.reverse();
+            prop_assert_eq!(last_words(&text, n), want);
+        }
+    }
 }
