@@ -527,17 +527,8 @@ fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, (String, us
         }
         // Just past the whitespace character at `i` (which may be wider
         // than a byte: U+00A0).
-        let past = |i: usize| i + joined[i..].chars().next().map_or(1, char::len_utf8);
-        let word_start = |end: usize| {
-            joined[..end]
-                .rfind(|c: char| c.is_whitespace())
-                .map_or(0, past)
-        };
-        let word_end = |start: usize| {
-            joined[start..]
-                .find(|c: char| c.is_whitespace())
-                .map_or(bytes.len(), |i| start + i)
-        };
+        let word_start = |end: usize| token_start(&joined, end);
+        let word_end = |start: usize| token_end(&joined, start).0;
         let (token_start, token_end) = (word_start(at - left), word_end(at + right));
         let window = if left + right == 0 && token_end - token_start >= MIN_SECRET {
             // A token split between nodes (`sk-proj-` + `4f9a…`).
@@ -669,6 +660,39 @@ fn token_end(text: &str, start: usize) -> (usize, bool) {
         }
     }
     (bytes.len(), digit)
+}
+
+/// Where the whitespace-delimited token ending at `end` starts: just past
+/// the last whitespace character before `end`, or 0. Read backwards by
+/// byte, decoding only characters outside ASCII that may be whitespace.
+fn token_start(text: &str, end: usize) -> usize {
+    let bytes = text.as_bytes();
+    let mut at = end;
+    while at > 0 {
+        let b = bytes[at - 1];
+        if b.is_ascii() {
+            if TOKEN_BYTE[usize::from(b)] == SPACE {
+                return at;
+            }
+            at -= 1;
+            continue;
+        }
+        // Back to the character's first byte.
+        let mut start = at - 1;
+        while start > 0 && (0x80..0xc0).contains(&bytes[start]) {
+            start -= 1;
+        }
+        if whitespace::may_start_space(bytes[start])
+            && text[start..at]
+                .chars()
+                .next()
+                .is_some_and(char::is_whitespace)
+        {
+            return at;
+        }
+        at = start;
+    }
+    0
 }
 
 /// What a byte is to [`token_end`].
@@ -1431,6 +1455,29 @@ mod tests {
             let n_slow = scan_with(&text, &mut |r| slow.push(r), false);
             proptest::prop_assert_eq!(&fast, &slow, "{:?}", text);
             proptest::prop_assert_eq!(n_fast, n_slow);
+        }
+
+        /// Tokens found from either end are `split_whitespace`'s.
+        #[test]
+        fn token_ends_are_where_whitespace_is(
+            picks in proptest::collection::vec(0..PIECES.len(), 0..12),
+            cut in 0usize..200,
+        ) {
+            let text: String = picks.iter().map(|&i| PIECES[i]).collect();
+            let mut at = cut.min(text.len());
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let want_start = text[..at]
+                .char_indices()
+                .rev()
+                .find(|(_, c)| c.is_whitespace())
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let want_end = text[at..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |i| at + i);
+            proptest::prop_assert_eq!(token_start(&text, at), want_start);
+            proptest::prop_assert_eq!(token_end(&text, at).0, want_end);
         }
 
         /// The words counted as kept are kept: no secret found overlaps one.

@@ -1,7 +1,5 @@
 //! Render: the model tree printed as Playwright's YAML lines, refs and states included.
 
-use std::fmt::Write as _;
-
 use super::build::{AriaNode, Child, MAX_NAME_CHARS, ROOT, Tree};
 use super::yaml::{json_string, yaml_escape_key, yaml_escape_value};
 use crate::page::NodeId;
@@ -106,8 +104,12 @@ fn indented(depth: usize, rest: usize) -> String {
 /// Playwright's `createKey`: role, JSON-quoted name (omitted past 900
 /// characters, YAML's key limit), states, then our ref and marks.
 pub(super) fn key(node: &AriaNode<'_>) -> String {
-    let mut key = node.role.to_owned();
-    if !node.name.is_empty() && node.name.chars().count() <= MAX_NAME_CHARS {
+    let mut key = String::with_capacity(node.role.len() + node.name.len() + node.states.len() + 24);
+    key.push_str(node.role);
+    // Fewer bytes than the limit are fewer characters: only longer names
+    // are counted.
+    let short = node.name.len() <= MAX_NAME_CHARS || node.name.chars().count() <= MAX_NAME_CHARS;
+    if !node.name.is_empty() && short {
         key.push(' ');
         if node.name.len() > 1 && node.name.starts_with('/') && node.name.ends_with('/') {
             key.push_str(&node.name);
@@ -117,8 +119,9 @@ pub(super) fn key(node: &AriaNode<'_>) -> String {
     }
     key.push_str(&node.states);
     if let Some(number) = node.reference {
-        // Writing to a `String` cannot fail.
-        let _ = write!(key, " [ref=e{number}]");
+        key.push_str(" [ref=e");
+        push_number(&mut key, number);
+        key.push(']');
         if node.new {
             key.push_str(" [new]");
         }
@@ -127,4 +130,38 @@ pub(super) fn key(node: &AriaNode<'_>) -> String {
         key.push_str(" [obscured]");
     }
     key
+}
+
+/// Appends `number` in decimal, without the formatting machinery (a ref is
+/// written on every line that has one).
+fn push_number(out: &mut String, number: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut rest = number;
+    loop {
+        at -= 1;
+        // `rest % 10` is a digit.
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_number;
+
+    #[test]
+    fn numbers_are_written_as_format_writes_them() {
+        for n in [0, 7, 10, 99, 100, 4_187, 48_140, u32::MAX] {
+            let mut out = String::from("e");
+            push_number(&mut out, n);
+            assert_eq!(out, format!("e{n}"));
+        }
+    }
 }

@@ -10,19 +10,30 @@ use crate::strategy::shared::text::js_space;
 pub(super) fn json_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
+    // Runs of bytes that need no escape are copied whole: only `"`, `\\`
+    // and ASCII controls do.
+    let mut copied = 0;
+    for (at, b) in text.bytes().enumerate() {
+        let escape = match b {
+            b'"' => "\\\"",
+            b'\\' => "\\\\",
+            0x08 => "\\b",
+            0x0c => "\\f",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            b'\t' => "\\t",
+            0..0x20 => "",
+            _ => continue,
+        };
+        out.push_str(&text[copied..at]);
+        copied = at + 1;
+        if escape.is_empty() {
+            out.push_str(&format!("\\u{b:04x}"));
+        } else {
+            out.push_str(escape);
         }
     }
+    out.push_str(&text[copied..]);
     out.push('"');
     out
 }
@@ -42,7 +53,23 @@ pub(super) fn yaml_escape_value(text: &str) -> Cow<'_, str> {
     }
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
-    for c in text.chars() {
+    // Runs of bytes that need no escape are copied whole: only `\\`, `"`
+    // and controls do (those past ASCII, U+0080–U+009F, start with `C2`).
+    let bytes = text.as_bytes();
+    let mut copied = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        if !ESCAPE_START[usize::from(bytes[at])] {
+            at += 1;
+            continue;
+        }
+        out.push_str(&text[copied..at]);
+        let c = text[at..]
+            .chars()
+            .next()
+            .unwrap_or(char::REPLACEMENT_CHARACTER);
+        at += c.len_utf8();
+        copied = at;
         match c {
             '\\' => out.push_str("\\\\"),
             '"' => out.push_str("\\\""),
@@ -55,9 +82,25 @@ pub(super) fn yaml_escape_value(text: &str) -> Cow<'_, str> {
             c => out.push(c),
         }
     }
+    out.push_str(&text[copied..]);
     out.push('"');
     Cow::Owned(out)
 }
+
+/// The bytes that may start a character [`yaml_escape_value`] escapes.
+const ESCAPE_START: [bool; 256] = {
+    let mut starts = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        starts[b] = true;
+        b += 1;
+    }
+    starts[b'\\' as usize] = true;
+    starts[b'"' as usize] = true;
+    starts[0x7f] = true;
+    starts[0xc2] = true;
+    starts
+};
 
 /// `[\x00-\x1f\x7f-\x9f]`.
 fn is_control(c: char) -> bool {
@@ -230,6 +273,46 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn json_strings_are_json(text in "[a-z \\\\\"\u{8}\u{c}\n\r\t\x01\u{1f}\u{7f}\u{85}éあ]{0,30}") {
+            let want = serde_json::to_string(&text).unwrap_or_default();
+            prop_assert_eq!(json_string(&text), want);
+        }
+    }
+
+    /// Playwright's escape, character by character.
+    fn reference_escape(text: &str) -> String {
+        let mut out = String::from('"');
+        for c in text.chars() {
+            match c {
+                '\\' => out.push_str("\\\\"),
+                '"' => out.push_str("\\\""),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                c if is_control(c) => out.push_str(&format!("\\x{:02x}", u32::from(c))),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    proptest! {
+        #[test]
+        fn escapes_as_playwright_does(
+            text in "[a-z \\\\\"\u{8}\u{c}\n\r\t\x01\u{7f}\u{85}\u{9f}\u{a0}éあ:-]{0,30}"
+        ) {
+            let escaped = yaml_escape_value(&text);
+            if yaml_needs_quotes(&text) {
+                prop_assert_eq!(escaped.as_ref(), reference_escape(&text));
+            } else {
+                prop_assert_eq!(escaped.as_ref(), text.as_str());
+            }
+        }
+
         #[test]
         fn needs_quotes_as_playwright_decides(
             text in "[a-z #:{}`\t\n\r\x0b\u{7f}\u{85}\u{a0}\u{2028}\u{3000}\u{feff}éあ|~1.-]{0,40}"
