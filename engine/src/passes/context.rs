@@ -251,6 +251,20 @@ impl<'p> Context<'p> {
         self.redactions.get()
     }
 
+    /// [`Context::name`] borrowed from the analysis when nothing in it is
+    /// redacted.
+    pub fn name_ref(&self, id: NodeId) -> Cow<'p, str> {
+        let Some(name) = self.analysis.name(id) else {
+            return Cow::Borrowed("");
+        };
+        if !self.redact {
+            return Cow::Borrowed(&name.text);
+        }
+        let (out, n) = redact::redact(&name.text);
+        self.redactions.set(self.redactions.get() + n);
+        out
+    }
+
     /// The accessible name as shown.
     pub fn name(&self, id: NodeId) -> String {
         self.analysis

@@ -51,7 +51,7 @@ pub(super) const MAX_NAME_CHARS: usize = 900;
 
 /// The name as printed: redacted, then whitespace normalised.
 fn shown_name(ctx: &Context<'_>, id: NodeId) -> String {
-    normalize_whitespace(&ctx.name(id))
+    normalize_whitespace(&ctx.name_ref(id))
 }
 
 /// Hidden from the accessibility tree: the whole subtree is skipped, as

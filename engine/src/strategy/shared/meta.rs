@@ -93,12 +93,12 @@ fn context(ctx: &Context<'_>, id: NodeId) -> String {
         .and_then(|h| analysis.name(h))
         .map(|n| n.text.clone())
         .unwrap_or_default();
-    let mut before: Vec<String> = Vec::new();
-    let mut words = 0;
+    // The words before the node, nearest first.
+    let mut words: Vec<&str> = Vec::with_capacity(CONTEXT_WORDS);
     // Text after the heading only: its own text is the heading.
     let stop = heading_at.map_or(first, |h| ctx.page.subtree_end(h).index());
     for i in (stop..id.index()).rev() {
-        if words >= CONTEXT_WORDS {
+        if words.len() >= CONTEXT_WORDS {
             break;
         }
         let node = NodeId::from_index(i);
@@ -114,19 +114,15 @@ fn context(ctx: &Context<'_>, id: NodeId) -> String {
                 let visible = parent.is_some_and(|p| analysis.visibility[p.index()].is_visible());
                 if visible {
                     // The words nearest the node: the end of this text.
-                    let last = last_words(text, CONTEXT_WORDS - words);
-                    if !last.is_empty() {
-                        words += last.len();
-                        before.push(last.join(" "));
-                    }
+                    push_last_words(text, CONTEXT_WORDS - words.len(), &mut words);
                 }
             }
             Node::Element(_) if ctx.ref_number(node).is_some() => break,
             _ => {}
         }
     }
-    before.reverse();
-    let mut text = before.join(" ");
+    words.reverse();
+    let mut text = words.join(" ");
     if analysis.name(id).is_none_or(|n| n.text.trim().is_empty()) {
         // A nameless control (clickable div, icon button): its own text is
         // what every strategy prints for it.
@@ -334,10 +330,11 @@ fn honesty(counts: &Counts) -> Honesty {
     }
 }
 
-/// The last `n` whitespace-separated words of `text` (as `split_whitespace`
-/// splits it), in order; read backwards byte by byte, decoding only the
-/// characters outside ASCII that may be whitespace.
-fn last_words(text: &str, n: usize) -> Vec<&str> {
+/// Pushes the last `n` whitespace-separated words of `text` (as
+/// `split_whitespace` splits it) onto `out`, the last word first; read
+/// backwards byte by byte, decoding only the characters outside ASCII that
+/// may be whitespace.
+fn push_last_words<'t>(text: &'t str, n: usize, out: &mut Vec<&'t str>) {
     let bytes = text.as_bytes();
     // Where the character ending at `end` starts, and whether it is
     // whitespace.
@@ -357,9 +354,9 @@ fn last_words(text: &str, n: usize) -> Vec<&str> {
                 .is_some_and(char::is_whitespace);
         (start, space)
     };
-    let mut words = Vec::with_capacity(n);
+    let mut pushed = 0;
     let mut end = bytes.len();
-    while words.len() < n && end > 0 {
+    while pushed < n && end > 0 {
         // Back over the whitespace, then over the word.
         while end > 0 {
             let (start, space) = before(end);
@@ -377,12 +374,11 @@ fn last_words(text: &str, n: usize) -> Vec<&str> {
             start = previous;
         }
         if start < end {
-            words.push(&text[start..end]);
+            out.push(&text[start..end]);
+            pushed += 1;
         }
         end = start;
     }
-    words.reverse();
-    words
 }
 
 /// Nodes walked back from an item to find its context.
@@ -487,9 +483,11 @@ mod tests {
             text in "[a-z1 \t\n\x0b\u{85}\u{a0}\u{3000}\u{feff}éあ—]{0,40}",
             n in 0usize..6,
         ) {
-            let mut want: Vec<&str> = text.split_whitespace().rev().take(n).collect();
-            want.reverse();
-            prop_assert_eq!(last_words(&text, n), want);
+            let want: Vec<&str> = text.split_whitespace().rev().take(n).collect();
+            let mut got = vec!["kept"];
+            push_last_words(&text, n, &mut got);
+            prop_assert_eq!(&got[..1], &["kept"]);
+            prop_assert_eq!(&got[1..], &want[..]);
         }
     }
 }
