@@ -183,6 +183,15 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
         last_end.set(range.end);
         report(range);
     };
+    // The last token read: its start, end and whether it holds a digit.
+    let mut token = (usize::MAX, 0, false);
+    let mut token_at = |at: usize| {
+        if token.0 != at {
+            let (end, digit) = token_end(text, at);
+            token = (at, end, digit);
+        }
+        (token.1, token.2)
+    };
     while at < bytes.len() {
         if skip && before.is_none_or(char::is_whitespace) {
             let next = plain_words_end(bytes, at);
@@ -206,7 +215,7 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
             // two, a PEM line opens with `-`): the token rule below would
             // step over it too.
             if b.is_ascii_graphic() && b != b'-' && before.is_none_or(char::is_whitespace) {
-                let (end, digit) = token_end(text, at);
+                let (end, digit) = token_at(at);
                 if end - at < MIN_SECRET && !digit {
                     before = match bytes[end - 1] {
                         last if last.is_ascii() => Some(char::from(last)),
@@ -268,10 +277,10 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
         };
         // Whitespace-delimited tokens; none shorter than MIN_SECRET can hold one.
         if !c.is_whitespace() && before.is_none_or(char::is_whitespace) {
-            let (end, digit) = token_end(text, at);
+            let (end, digit) = token_at(at);
             if end - at >= MIN_SECRET {
                 let n = redact_token(text, at..end, found);
-                if n > 0 || (skip && !may_start_more(&bytes[at..end])) {
+                if n > 0 || (skip && !may_start_more(&bytes[at..end], digit)) {
                     count += n;
                     before = text[..end].chars().next_back();
                     at = end;
@@ -331,7 +340,12 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
 /// Whether a token [`redact_token`] found nothing in may still start a
 /// secret past its first character: a card or SSN (nine digits at least,
 /// or digits running on past its end), an IBAN (`AA99`) or a PEM line.
-fn may_start_more(token: &[u8]) -> bool {
+/// `digit` tells whether the token holds an ASCII digit: without one, only
+/// a PEM line can start.
+fn may_start_more(token: &[u8], digit: bool) -> bool {
+    if !digit {
+        return memchr::memchr_iter(b'-', token).any(|i| token[i..].starts_with(b"-----"));
+    }
     let mut digits = 0;
     let mut dashes = 0;
     // How much of `AA99` the bytes read so far end with.
@@ -762,7 +776,9 @@ fn redact_token(text: &str, token: Range<usize>, replace: &mut dyn FnMut(Range<u
             let quote = matches!(b, b'"' | b'\'');
             let assigns = matches!(b, b'=' | b':');
             if !piece.is_empty() {
-                if (value_of_secret_key && piece.len() >= 4) || looks_secret(piece) {
+                // The whole token less its punctuation was tested above.
+                let tested = piece_start == lead && i == lead + trimmed.len();
+                if (value_of_secret_key && piece.len() >= 4) || (!tested && looks_secret(piece)) {
                     replace(start + piece_start..start + i);
                     found += 1;
                 }
@@ -920,13 +936,11 @@ fn is_secret_key(key: &str) -> bool {
 /// The password of a URL's userinfo (`scheme://user:password@host`), as a
 /// byte range of `token`.
 fn url_password(token: &str) -> Option<Range<usize>> {
-    // `://`, found from its colons (a searcher costs more to set up than
-    // a URL takes to read).
+    // `://`, found from its colons (a substring searcher costs more to set
+    // up than a URL takes to read).
     let bytes = token.as_bytes();
-    let authority_start = (0..bytes.len().saturating_sub(2))
-        .filter(|&i| bytes[i] == b':')
-        .find(|&i| bytes[i + 1] == b'/' && bytes[i + 2] == b'/')?
-        + 3;
+    let authority_start =
+        memchr::memchr_iter(b':', bytes).find(|&i| bytes.get(i + 1..i + 3) == Some(b"//"))? + 3;
     let authority_len = token[authority_start..]
         .find(['/', '?', '#'])
         .unwrap_or(token.len() - authority_start);
@@ -1146,38 +1160,53 @@ pub fn looks_secret(token: &str) -> bool {
         return true;
     }
     // Long high-entropy strings mixing letters and digits (not URLs, paths or words).
-    if token.len() >= 24
-        && token
-            .chars()
-            .all(|c| is_b64url(c) || c == '+' || c == '/' || c == '=')
-        && !token.contains("//")
-        && token.chars().any(|c| c.is_ascii_digit())
-        && token.chars().any(|c| c.is_ascii_alphabetic())
-        && entropy(token) >= 3.5
-    {
-        return true;
+    token.len() >= 24 && key_shaped(token.as_bytes()) && entropy(token) >= 3.5
+}
+
+/// Whether `token` is made of base64 (standard or URL-safe) and `=` only,
+/// holds no `//` (a URL), and mixes ASCII letters and digits: one pass over
+/// the bytes (a character outside ASCII is none of these, nor are its bytes).
+fn key_shaped(token: &[u8]) -> bool {
+    let (mut digit, mut letter, mut slash) = (false, false, false);
+    for &b in token {
+        match b {
+            b'0'..=b'9' => digit = true,
+            b'a'..=b'z' | b'A'..=b'Z' => letter = true,
+            b'/' if slash => return false,
+            b'-' | b'_' | b'+' | b'=' | b'/' => {}
+            _ => return false,
+        }
+        slash = b == b'/';
     }
-    false
+    digit && letter
 }
 
 fn is_b64url(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '-' || c == '_'
 }
 
+/// Shannon entropy of the token's bytes, in bits per byte. The bytes that
+/// occur are summed in byte order (a bit set of them is walked, not all 256
+/// counts), so the float result does not depend on how they are found.
 fn entropy(token: &str) -> f64 {
     let mut counts = [0u32; 256];
+    let mut seen = [0u64; 4];
     for b in token.bytes() {
-        counts[b as usize] += 1;
+        counts[usize::from(b)] += 1;
+        seen[usize::from(b >> 6)] |= 1 << (b & 63);
     }
     let n = token.len() as f64;
-    counts
-        .iter()
-        .filter(|&&c| c > 0)
-        .map(|&c| {
-            let p = f64::from(c) / n;
-            -p * p.log2()
-        })
-        .sum()
+    // As `Iterator::sum` of floats starts.
+    let mut sum = -0.0;
+    for (k, mut bits) in seen.into_iter().enumerate() {
+        while bits != 0 {
+            let b = k * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let p = f64::from(counts[b]) / n;
+            sum += -p * p.log2();
+        }
+    }
+    sum
 }
 
 /// 13–19 digits (separators skipped) passing the Luhn check; with dots,
@@ -1481,6 +1510,40 @@ mod tests {
                 .map_or(text.len(), |i| at + i);
             proptest::prop_assert_eq!(token_start(&text, at), want_start);
             proptest::prop_assert_eq!(token_end(&text, at).0, want_end);
+        }
+
+        /// The high-entropy rule read byte by byte, with its entropy summed
+        /// over the bytes that occur, decides as the rule written with
+        /// `char` iterators and a sum over all 256 counts does.
+        #[test]
+        fn key_shape_and_entropy_match_the_rule_written_plainly(
+            token in "[a-zA-Z0-9_/+=\\-.:é]{0,40}",
+        ) {
+            let plain_entropy = |token: &str| -> f64 {
+                let mut counts = [0u32; 256];
+                for b in token.bytes() {
+                    counts[usize::from(b)] += 1;
+                }
+                let n = token.len() as f64;
+                counts
+                    .iter()
+                    .filter(|&&c| c > 0)
+                    .map(|&c| {
+                        let p = f64::from(c) / n;
+                        -p * p.log2()
+                    })
+                    .sum()
+            };
+            let plain_shape = token
+                .chars()
+                .all(|c| is_b64url(c) || c == '+' || c == '/' || c == '=')
+                && !token.contains("//")
+                && token.chars().any(|c| c.is_ascii_digit())
+                && token.chars().any(|c| c.is_ascii_alphabetic());
+            proptest::prop_assert_eq!(key_shaped(token.as_bytes()), plain_shape);
+            if !token.is_empty() {
+                proptest::prop_assert_eq!(entropy(&token).to_bits(), plain_entropy(&token).to_bits());
+            }
         }
 
         /// The words counted as kept are kept: no secret found overlaps one.
