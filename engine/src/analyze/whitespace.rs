@@ -28,9 +28,82 @@ const CLASS: [u8; 256] = {
 
 /// Whether a byte outside ASCII may start a whitespace character (or a
 /// zero-width space, soft hyphen or BOM): any other such byte is part of a
-/// character that is none of them.
+/// character that is none of them. [`may_be_space`] looks at one byte more.
 pub(crate) fn may_start_space(b: u8) -> bool {
     CLASS[usize::from(b)] == 2
+}
+
+/// Whether the character starting at `at` may be whitespace (or a
+/// zero-width space, soft hyphen or BOM), judged from its first two bytes:
+/// `C2 85`, `C2 A0`, `C2 AD`, `E1 9A`, `E2 80`, `E2 81`, `E3 80`, `EF BB`
+/// start every such character, and few others (CJK text, whose characters
+/// start `E3 81`–`E3 83` or `E4`–`E9`, never needs decoding). False for a
+/// continuation byte and for ASCII, which callers test themselves.
+#[inline]
+pub(crate) fn may_be_space(bytes: &[u8], at: usize) -> bool {
+    bytes.get(at).is_some_and(|&first| {
+        CLASS[usize::from(first)] == 2 && second_may_be_space(first, bytes.get(at + 1).copied())
+    })
+}
+
+/// [`may_be_space`] for a first byte [`CLASS`] marks 2, given the byte
+/// after it.
+#[inline]
+fn second_may_be_space(first: u8, second: Option<u8>) -> bool {
+    match first {
+        0xc2 => matches!(second, Some(0x85 | 0xa0 | 0xad)),
+        0xe1 => second == Some(0x9a),
+        0xe2 => matches!(second, Some(0x80 | 0x81)),
+        0xe3 => second == Some(0x80),
+        _ => second == Some(0xbb),
+    }
+}
+
+/// From `at`, past the bytes outside ASCII that belong to characters which
+/// cannot be whitespace (nor zero-width spaces, soft hyphens, BOMs): where
+/// the next ASCII byte, possible space or the end is.
+#[inline]
+pub(crate) fn past_plain_wide(bytes: &[u8], mut at: usize) -> usize {
+    while let Some(&b) = bytes.get(at) {
+        if b < 0x80
+            || (CLASS[usize::from(b)] == 2 && second_may_be_space(b, bytes.get(at + 1).copied()))
+        {
+            break;
+        }
+        at += 1;
+    }
+    at
+}
+
+/// The length in bytes of the UTF-8 character whose first byte is `lead`
+/// (1 for ASCII, and for a continuation byte, which starts none).
+#[inline]
+pub(crate) fn char_width(lead: u8) -> usize {
+    match lead {
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xff => 4,
+        _ => 1,
+    }
+}
+
+/// Whether `text` is whitespace only (`char::is_whitespace`), as
+/// `text.trim().is_empty()` says, decoding only the characters outside ASCII
+/// that may be whitespace.
+pub(crate) fn is_blank(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        match CLASS[usize::from(bytes[at])] {
+            1 => at += 1,
+            2 if may_be_space(bytes, at) => match text[at..].chars().next() {
+                Some(c) if c.is_whitespace() => at += c.len_utf8(),
+                _ => return false,
+            },
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// Removes zero-width spaces and soft hyphens, turns each run of characters
@@ -58,17 +131,18 @@ pub(crate) fn collapse(text: &str, space: fn(char) -> bool) -> String {
                 }
                 at += bytes::first(stop);
             }
-            if CLASS[usize::from(bytes[at])] == 0 {
-                at += 1;
+            let b = bytes[at];
+            if b >= 0x80 {
                 // Outside ASCII eight bytes at once would stop at every
-                // byte: one by one to the next ASCII byte.
-                while bytes
-                    .get(at)
-                    .is_some_and(|&b| b >= 0x80 && CLASS[usize::from(b)] == 0)
-                {
-                    at += 1;
+                // byte: one by one to the next ASCII byte or possible space.
+                let next = past_plain_wide(bytes, at);
+                if next == at {
+                    break;
                 }
-            } else if bytes[at] == b' '
+                at = next;
+            } else if CLASS[usize::from(b)] == 0 {
+                at += 1;
+            } else if b == b' '
                 && at > start
                 && bytes
                     .get(at + 1)
@@ -154,6 +228,8 @@ mod tests {
                 let mut buf = [0; 4];
                 let first = c.encode_utf8(&mut buf).as_bytes()[0];
                 assert_ne!(CLASS[usize::from(first)], 0, "{c:?}");
+                let bytes = c.encode_utf8(&mut buf).as_bytes();
+                assert!(first.is_ascii() || may_be_space(bytes, 0), "{c:?}");
             }
         }
     }
@@ -174,9 +250,17 @@ mod tests {
 
     proptest! {
         #[test]
-        fn matches_the_reference(text in "[a \\t\\n\u{a0}\u{85}\u{ad}\u{200b}\u{2003}\u{feff}é日\u{1680}\u{180e}\u{2028}]{0,40}") {
+        fn matches_the_reference(text in "[a \\t\\n\u{a0}\u{85}\u{ad}\u{200b}\u{2003}\u{feff}é日\u{1680}\u{180e}\u{2028}\u{3000}、あ—\u{205f}\u{2060}\u{fefe}\u{1681}¢]{0,40}") {
             prop_assert_eq!(collapse(&text, rust_space), reference(&text, rust_space));
             prop_assert_eq!(collapse(&text, js_space), reference(&text, js_space));
+            prop_assert_eq!(is_blank(&text), text.trim().is_empty());
+        }
+
+        #[test]
+        fn blank_is_what_trims_to_nothing(
+            text in "[ \t\n\x0b\x0c\r\x1c\u{a0}\u{85}\u{ad}\u{1680}\u{2003}\u{2028}\u{205f}\u{3000}\u{feff}\u{200b}、]{0,12}"
+        ) {
+            prop_assert_eq!(is_blank(&text), text.trim().is_empty(), "{:?}", text);
         }
     }
 }

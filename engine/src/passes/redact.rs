@@ -303,10 +303,10 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
             let mut last = c;
             while let Some(&b) = bytes.get(at) {
                 // Outside ASCII only whitespace ends the token, and few
-                // bytes may start it: the rest are stepped one by one (a
-                // character's bytes all go, as none may start a space).
+                // characters may be whitespace: the rest are stepped a
+                // character at a time.
                 if !b.is_ascii() {
-                    if whitespace::may_start_space(b) {
+                    if whitespace::may_be_space(bytes, at) {
                         let c = text[at..]
                             .chars()
                             .next()
@@ -316,7 +316,8 @@ fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> us
                         }
                         at += c.len_utf8();
                     } else {
-                        at += 1;
+                        // `at` starts a character: all of it goes.
+                        at += whitespace::char_width(b);
                     }
                     // Neither alphanumeric nor whitespace, as the character is.
                     last = char::REPLACEMENT_CHARACTER;
@@ -665,7 +666,11 @@ fn token_end(text: &str, start: usize) -> (usize, bool) {
             }
             // `char::is_whitespace` on ASCII: the five `u8` ones and vertical tab.
             SPACE => return (at, digit),
-            _ if !whitespace::may_start_space(b) => at += 1,
+            // Outside ASCII eight bytes at once would stop at every byte:
+            // one by one to the next ASCII byte or possible space.
+            _ if !whitespace::may_be_space(bytes, at) => {
+                at = whitespace::past_plain_wide(bytes, at + 1);
+            }
             _ => match text[at..].chars().next() {
                 Some(c) if c.is_whitespace() => return (at, digit),
                 Some(c) => at += c.len_utf8(),

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use crate::analyze::{Checked, Hidden, Invalid, NameSource, input_type};
+use crate::analyze::{Checked, Hidden, Invalid, NameSource, input_type, whitespace};
 use crate::page::{Node, NodeId};
 use crate::passes::{Context, redact};
 use crate::strategy::shared::text::normalize_whitespace;
@@ -325,7 +325,7 @@ pub(super) fn finish<'p>(ctx: &Context<'p>, tree: &mut Tree<'p>, index: usize) {
                 if pending.is_empty() {
                     buffer_in_viewport = in_viewport;
                 }
-                buffer_in_viewport |= in_viewport && !text.trim().is_empty();
+                buffer_in_viewport |= in_viewport && !whitespace::is_blank(&text);
                 pending.push(text);
             }
             Child::Node(n) => {

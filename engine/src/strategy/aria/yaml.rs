@@ -157,12 +157,13 @@ fn yaml_needs_quotes(text: &str) -> bool {
         }
         // Outside ASCII only spaces and controls matter, and few bytes may
         // start one: the others are stepped one by one, to the next ASCII.
-        if !bytes[at].is_ascii() && !whitespace::may_start_space(bytes[at]) {
+        // (The C1 controls, U+0080–U+009F, start with `C2` as some spaces do.)
+        let plain = |at: usize| {
+            !bytes[at].is_ascii() && bytes[at] != 0xc2 && !whitespace::may_be_space(bytes, at)
+        };
+        if plain(at) {
             at += 1;
-            while bytes
-                .get(at)
-                .is_some_and(|&b| !b.is_ascii() && !whitespace::may_start_space(b))
-            {
+            while at < bytes.len() && plain(at) {
                 at += 1;
             }
             continue;
@@ -315,7 +316,7 @@ mod tests {
 
         #[test]
         fn needs_quotes_as_playwright_decides(
-            text in "[a-z #:{}`\t\n\r\x0b\u{7f}\u{85}\u{a0}\u{2028}\u{3000}\u{feff}éあ|~1.-]{0,40}"
+            text in "[a-z #:{}`\t\n\r\x0b\u{7f}\u{80}\u{85}\u{9f}\u{a0}¢\u{2028}\u{2060}—\u{3000}、\u{feff}\u{fefe}éあ|~1.-]{0,40}"
         ) {
             prop_assert_eq!(yaml_needs_quotes(&text), reference(&text), "{:?}", text);
         }
