@@ -205,21 +205,24 @@ pub(super) fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
     let page = ctx.page;
     let analysis = ctx.analysis;
     let any_scope = scope_or_descendant(ctx);
-    let mut tree = Tree {
-        nodes: vec![AriaNode {
-            id: NodeId::ROOT,
-            role: "fragment",
-            name: String::new(),
-            long_name: false,
-            states: String::new(),
-            reference: None,
-            ref_only: false,
-            new: false,
-            obscured: false,
-            props: Vec::new(),
-            children: Vec::new(),
-        }],
-    };
+    // At most one model node per element and the root: room for them all
+    // up front, as growing a vector of nodes this size copies it each time.
+    let elements = page.ids().filter(|&id| page.element(id).is_some()).count();
+    let mut nodes = Vec::with_capacity(elements + 1);
+    nodes.push(AriaNode {
+        id: NodeId::ROOT,
+        role: "fragment",
+        name: String::new(),
+        long_name: false,
+        states: String::new(),
+        reference: None,
+        ref_only: false,
+        new: false,
+        obscured: false,
+        props: Vec::new(),
+        children: Vec::new(),
+    });
+    let mut tree = Tree { nodes };
     // Open model nodes; `opened[i]` says whether element i opened one.
     let mut open = vec![ROOT];
     let mut opened = vec![false; page.len()];

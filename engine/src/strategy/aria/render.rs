@@ -12,6 +12,14 @@ pub(super) fn render(ctx: &Context<'_>, tree: &Tree<'_>, lines: &mut Vec<Line>) 
         Text(&'t str, bool, usize),
     }
     let in_viewport = |id: NodeId| ctx.analysis.visibility[id.index()].in_viewport;
+    // A line per node, prop and text child at most: reserved once, as
+    // growing the lines copies them all each time.
+    lines.reserve(
+        tree.nodes
+            .iter()
+            .map(|node| 1 + node.props.len() + node.children.len())
+            .sum(),
+    );
     let mut stack: Vec<Work<'_>> = Vec::new();
     for child in tree.nodes[ROOT].children.iter().rev() {
         stack.push(match child {
