@@ -152,7 +152,14 @@ fn class(line: &Line) -> u8 {
 
 /// The kept lines, each ending in a newline.
 fn join_kept(lines: &[Line], keep: &[bool]) -> String {
-    let mut out = String::new();
+    // Sized once: growing the text would copy it again at every doubling.
+    let len = lines
+        .iter()
+        .zip(keep)
+        .filter(|(_, k)| **k)
+        .map(|(line, _)| line.text.len() + 1)
+        .sum();
+    let mut out = String::with_capacity(len);
     for (line, &k) in lines.iter().zip(keep) {
         if k {
             out.push_str(&line.text);

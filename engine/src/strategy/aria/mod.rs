@@ -109,7 +109,7 @@ fn header(ctx: &Context<'_>) -> Vec<Line> {
         ModalKind::None => {}
     }
     for line in viewport::position_lines(ctx.analysis) {
-        lines.push(Line::pinned(format!("# {line}")));
+        lines.push(Line::pinned(["# ", &line].concat()));
     }
     if !ctx.full_page && viewport::interactive_below(ctx.page, ctx.analysis) > 0 {
         lines.push(Line::pinned(

@@ -1,7 +1,6 @@
 //! The meta every observation carries: its items (ref, role, name and how strong it is, zone, states, context), counts, honesty figures, viewport and modal facts.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use crate::analyze::whitespace;
 use crate::analyze::{Checked, ModalKind, NameSource, Strength};
@@ -210,15 +209,14 @@ pub(crate) fn keep_shown(
     refs: &mut Vec<(String, NodeId)>,
     meta: &mut Meta,
 ) {
-    let shown: HashSet<u32> = shown.iter().copied().collect();
-    if ctx.targets.iter().all(|t| shown.contains(&t.number)) {
+    // Sorted and searched: a hash set of thousands of refs costs more.
+    let mut shown = shown.to_vec();
+    shown.sort_unstable();
+    let is_shown = |number: u32| shown.binary_search(&number).is_ok();
+    if ctx.targets.iter().all(|t| is_shown(t.number)) {
         return;
     }
-    let kept: Vec<bool> = ctx
-        .targets
-        .iter()
-        .map(|t| shown.contains(&t.number))
-        .collect();
+    let kept: Vec<bool> = ctx.targets.iter().map(|t| is_shown(t.number)).collect();
     let mut at = 0;
     refs.retain(|_| {
         at += 1;
