@@ -262,29 +262,48 @@ impl Chromium {
     }
 }
 
+/// How long a navigation's answer is awaited once the page has loaded (or
+/// failed to): it names the network error behind Chromium's error page.
+const NAVIGATION_GRACE: Duration = Duration::from_secs(2);
+
 /// Waits for load, `wait_for`, the scroll and settling, starting over after
 /// the load when the page navigates again meanwhile (until the budget runs out).
 async fn prepare(
     session: &ChromiumSession,
     options: &OpenOptions,
     deadline: Instant,
-    navigation: tokio::task::JoinHandle<Option<String>>,
+    mut navigation: tokio::task::JoinHandle<Option<String>>,
     network: bool,
 ) -> Result<()> {
     let loaded = session
         .wait_loaded(deadline.saturating_duration_since(Instant::now()))
         .await;
-    if navigation.is_finished() {
-        if let Ok(Some(error)) = navigation.await {
-            let hint = if !network && error.contains("ERR_NAME_NOT_RESOLVED") {
-                " (only 127.0.0.1 and localhost resolve unless --network is given: recordings \
-                 are offline by default)"
-            } else {
-                ""
-            };
-            bail!("loading {} failed: {error}{hint}", session.url());
-        }
+    // The navigation's answer names why a page failed (ERR_NAME_NOT_RESOLVED,
+    // …); on a busy machine it can arrive a moment after Chromium's error
+    // page has loaded, so there it gets a short grace. (Elsewhere it is not
+    // awaited: for some pages it never comes.)
+    let grace = if navigation.is_finished() {
+        Some(Duration::ZERO)
+    } else if session.on_error_page().await {
+        Some(NAVIGATION_GRACE.min(deadline.saturating_duration_since(Instant::now())))
     } else {
+        None
+    };
+    // (A timeout polls its future first: a finished navigation answers at once.)
+    let answer = match grace {
+        Some(grace) => tokio::time::timeout(grace, &mut navigation).await,
+        None => Ok(Ok(None)),
+    };
+    if let Ok(Ok(Some(error))) = answer {
+        let hint = if !network && error.contains("ERR_NAME_NOT_RESOLVED") {
+            " (only 127.0.0.1 and localhost resolve unless --network is given: recordings \
+             are offline by default)"
+        } else {
+            ""
+        };
+        bail!("loading {} failed: {error}{hint}", session.url());
+    }
+    if !navigation.is_finished() {
         navigation.abort();
     }
     loaded?;

@@ -297,14 +297,17 @@ impl ChromiumSession {
         }
     }
 
+    /// Whether the tab shows Chromium's own error page, which it loads for
+    /// unreachable URLs and missing files instead of failing navigation.
+    pub(super) async fn on_error_page(&self) -> bool {
+        self.eval("location.href")
+            .await
+            .is_ok_and(|href| href.as_str().is_some_and(is_error_page))
+    }
+
     pub(super) async fn check_loaded(&self) -> Result<()> {
-        // Chromium shows its own error page for unreachable URLs and missing
-        // files instead of failing navigation.
         let href = self.eval("location.href").await?;
-        if href
-            .as_str()
-            .is_some_and(|h| h.starts_with("chrome-error://"))
-        {
+        if href.as_str().is_some_and(is_error_page) {
             bail!(
                 "loading {} failed: the browser showed its error page (the page or a redirect it made could not load)",
                 self.url
@@ -524,4 +527,9 @@ impl Capture for ChromiumSession {
     async fn capture(&mut self) -> Result<Captured> {
         Ok(self.capture_with(Needs::RECORD).await?.0)
     }
+}
+
+/// Whether a tab's `location.href` is Chromium's own error page.
+fn is_error_page(href: &str) -> bool {
+    href.starts_with("chrome-error://")
 }
