@@ -40,6 +40,7 @@
 
 pub mod analyze;
 mod bytes;
+mod digits;
 pub mod geom;
 pub mod observation;
 pub mod page;

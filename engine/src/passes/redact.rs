@@ -1415,6 +1415,10 @@ mod tests {
     const PIECES: &[&str] = &[
         "word",
         "Word",
+        "the quick brown fox, ",
+        "jumps (over) the lazy; dog! ",
+        "lowercasewordsrunlong ",
+        "plasma.[81] ",
         "a",
         "X",
         "42",

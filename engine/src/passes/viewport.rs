@@ -8,12 +8,17 @@ use crate::page::Page;
 pub fn position_lines(analysis: &Analysis) -> Vec<String> {
     let p = analysis.position;
     let plural = |n: u32| if n == 1 { "viewport" } else { "viewports" };
-    let mut lines = vec![format!(
-        "Page position: {} {} above, {} below.",
-        p.pages_above,
-        plural(p.pages_above),
-        p.pages_below
-    )];
+    // Written piece by piece: the formatting machinery costs more than the
+    // rest of a small page's header.
+    let mut position = String::with_capacity(48);
+    position.push_str("Page position: ");
+    crate::digits::push_decimal(&mut position, p.pages_above);
+    position.push(' ');
+    position.push_str(plural(p.pages_above));
+    position.push_str(" above, ");
+    crate::digits::push_decimal(&mut position, p.pages_below);
+    position.push_str(" below.");
+    let mut lines = vec![position];
     if p.at_top {
         lines.push("You are at the top of the page.".to_owned());
     }

@@ -972,3 +972,85 @@ fn aria_under_a_token_budget_is_valid_yaml_and_keeps_every_line_under_its_parent
         }
     }
 }
+
+mod snapshot_ids {
+    use super::*;
+
+    /// The meta's snapshot id: 16 lowercase hex digits, equal for equal
+    /// input, and changed by the page, the strategy and every option that
+    /// changes the observation.
+    #[test]
+    fn equal_inputs_share_an_id_and_any_difference_changes_it() {
+        let page = Page::from_html(r#"<p>Hello</p><a href="/x">Go</a>"#);
+        let other = Page::from_html(r#"<p>Hello!</p><a href="/x">Go</a>"#);
+        let id = |name: &str, page: &Page, options: &Options<'_>| {
+            observe_with(name, page, options).meta.snapshot_id
+        };
+        let base = Options::default();
+        let first = id("aria", &page, &base);
+        assert_eq!(first.len(), 16, "{first}");
+        assert!(
+            first
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')),
+            "{first}"
+        );
+        assert_eq!(first, id("aria", &page, &base));
+        let layers = || {
+            vec![Layer {
+                name: "main".to_owned(),
+                selectors: vec!["p".to_owned()],
+            }]
+        };
+        let mut all = vec![
+            first,
+            id("flat", &page, &base),
+            id("aria", &other, &base),
+            id(
+                "aria",
+                &page,
+                &Options {
+                    full_page: Some(true),
+                    ..Options::default()
+                },
+            ),
+            id(
+                "aria",
+                &page,
+                &Options {
+                    full_page: Some(false),
+                    ..Options::default()
+                },
+            ),
+            id(
+                "aria",
+                &page,
+                &Options {
+                    max_tokens: Some(500),
+                    ..Options::default()
+                },
+            ),
+            id(
+                "aria",
+                &page,
+                &Options {
+                    redact: false,
+                    ..Options::default()
+                },
+            ),
+            id(
+                "aria",
+                &page,
+                &Options {
+                    layers: layers(),
+                    active_layers: vec!["main".to_owned()],
+                    ..Options::default()
+                },
+            ),
+        ];
+        let count = all.len();
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), count, "{all:?}");
+    }
+}

@@ -128,7 +128,7 @@ pub(super) fn key(node: &AriaNode<'_>) -> String {
     key.push_str(&node.states);
     if let Some(number) = node.reference {
         key.push_str(" [ref=e");
-        push_number(&mut key, number);
+        crate::digits::push_decimal(&mut key, number);
         key.push(']');
         if node.new {
             key.push_str(" [new]");
@@ -138,38 +138,4 @@ pub(super) fn key(node: &AriaNode<'_>) -> String {
         key.push_str(" [obscured]");
     }
     key
-}
-
-/// Appends `number` in decimal, without the formatting machinery (a ref is
-/// written on every line that has one).
-fn push_number(out: &mut String, number: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    let mut rest = number;
-    loop {
-        at -= 1;
-        // `rest % 10` is a digit.
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_number;
-
-    #[test]
-    fn numbers_are_written_as_format_writes_them() {
-        for n in [0, 7, 10, 99, 100, 4_187, 48_140, u32::MAX] {
-            let mut out = String::from("e");
-            push_number(&mut out, n);
-            assert_eq!(out, format!("e{n}"));
-        }
-    }
 }

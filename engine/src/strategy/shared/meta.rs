@@ -457,17 +457,26 @@ fn snapshot_id(page: &Page, strategy: &str, options: &Options<'_>) -> String {
             feed(&[u8::from(c)]);
         }
     }
-    feed(
-        format!(
-            "{:?}|{:?}|{:?}|{}",
-            options.full_page, options.max_tokens, options.active_layers, options.redact
-        )
-        .as_bytes(),
-    );
+    let full_page = match options.full_page {
+        None => 0,
+        Some(false) => 1,
+        Some(true) => 2,
+    };
+    feed(&[full_page, u8::from(options.redact)]);
+    match options.max_tokens {
+        Some(max) => feed(&(max as u64).to_le_bytes()),
+        None => feed(b"-"),
+    }
+    for layer in &options.active_layers {
+        feed(layer.as_bytes());
+    }
+    feed(&(options.active_layers.len() as u64).to_le_bytes());
     if let Some(previous) = options.previous {
         feed(previous.meta.snapshot_id.as_bytes());
     }
-    format!("{hash:016x}")
+    let mut id = String::with_capacity(16);
+    crate::digits::push_hex16(&mut id, hash);
+    id
 }
 
 #[cfg(test)]
