@@ -997,10 +997,16 @@ mod snapshot_ids {
         );
         assert_eq!(first, id("aria", &page, &base));
         let layers = || {
-            vec![Layer {
-                name: "main".to_owned(),
-                selectors: vec!["p".to_owned()],
-            }]
+            vec![
+                Layer {
+                    name: "main".to_owned(),
+                    selectors: vec!["p".to_owned()],
+                },
+                Layer {
+                    name: "links".to_owned(),
+                    selectors: vec!["a".to_owned()],
+                },
+            ]
         };
         let mut all = vec![
             first,
@@ -1044,6 +1050,15 @@ mod snapshot_ids {
                 &Options {
                     layers: layers(),
                     active_layers: vec!["main".to_owned()],
+                    ..Options::default()
+                },
+            ),
+            id(
+                "aria",
+                &page,
+                &Options {
+                    layers: layers(),
+                    active_layers: vec!["links".to_owned()],
                     ..Options::default()
                 },
             ),
