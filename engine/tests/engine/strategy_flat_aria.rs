@@ -996,7 +996,7 @@ mod snapshot_ids {
             "{first}"
         );
         assert_eq!(first, id("aria", &page, &base));
-        let layers = || {
+        fn layers() -> Vec<Layer> {
             vec![
                 Layer {
                     name: "main".to_owned(),
@@ -1007,61 +1007,28 @@ mod snapshot_ids {
                     selectors: vec!["a".to_owned()],
                 },
             ]
+        }
+        let with = |change: fn(&mut Options<'_>)| {
+            let mut options = Options::default();
+            change(&mut options);
+            id("aria", &page, &options)
         };
         let mut all = vec![
             first,
             id("flat", &page, &base),
             id("aria", &other, &base),
-            id(
-                "aria",
-                &page,
-                &Options {
-                    full_page: Some(true),
-                    ..Options::default()
-                },
-            ),
-            id(
-                "aria",
-                &page,
-                &Options {
-                    full_page: Some(false),
-                    ..Options::default()
-                },
-            ),
-            id(
-                "aria",
-                &page,
-                &Options {
-                    max_tokens: Some(500),
-                    ..Options::default()
-                },
-            ),
-            id(
-                "aria",
-                &page,
-                &Options {
-                    redact: false,
-                    ..Options::default()
-                },
-            ),
-            id(
-                "aria",
-                &page,
-                &Options {
-                    layers: layers(),
-                    active_layers: vec!["main".to_owned()],
-                    ..Options::default()
-                },
-            ),
-            id(
-                "aria",
-                &page,
-                &Options {
-                    layers: layers(),
-                    active_layers: vec!["links".to_owned()],
-                    ..Options::default()
-                },
-            ),
+            with(|o| o.full_page = Some(true)),
+            with(|o| o.full_page = Some(false)),
+            with(|o| o.max_tokens = Some(500)),
+            with(|o| o.redact = false),
+            with(|o| {
+                o.layers = layers();
+                o.active_layers = vec!["main".to_owned()];
+            }),
+            with(|o| {
+                o.layers = layers();
+                o.active_layers = vec!["links".to_owned()];
+            }),
         ];
         let count = all.len();
         all.sort();
