@@ -267,9 +267,6 @@ impl<'p> Context<'p> {
 
     /// The accessible name as shown.
     pub fn name(&self, id: NodeId) -> String {
-        self.analysis
-            .name(id)
-            .map(|n| self.text(&n.text))
-            .unwrap_or_default()
+        self.name_ref(id).into_owned()
     }
 }
