@@ -40,6 +40,7 @@
 
 pub mod analyze;
 mod bytes;
+mod chunk;
 mod digits;
 pub mod geom;
 pub mod observation;

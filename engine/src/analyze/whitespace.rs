@@ -1,6 +1,7 @@
 //! Whitespace collapsing, the inner loop of every accessible name and every printed text: one pass that copies runs of plain bytes whole.
 
 use crate::bytes;
+use crate::chunk::{self, Chunk};
 
 /// What a byte starts: 0 nothing to decide (copied with its run), 1 an ASCII
 /// whitespace character, 2 a character that may be whitespace or dropped.
@@ -121,9 +122,25 @@ pub(crate) fn collapse(text: &str, space: fn(char) -> bool) -> String {
     while at < bytes.len() {
         let start = at;
         while at < bytes.len() {
-            // Eight bytes at once while none is whitespace, a control or
-            // outside ASCII; the byte found is then read as below.
-            if let Some(word) = bytes::word(bytes, at) {
+            // Sixteen bytes at once while none is whitespace, a control or
+            // outside ASCII but single spaces between such bytes (already
+            // collapsed); the byte found is then read as below. A space in
+            // the last byte, whose neighbour is in the next chunk, stops, as
+            // does one that would start the run (the text's first byte).
+            if let Some(chunk) = Chunk::load(bytes, at) {
+                let stop = chunk.below_or_wide(b'!');
+                let mut lone = chunk.equal(b' ') & !((stop >> 1) | 1 << (chunk::LEN - 1));
+                if at == start {
+                    lone &= !1;
+                }
+                let hard = stop & !lone;
+                if hard == 0 {
+                    at += chunk::LEN;
+                    continue;
+                }
+                at += hard.trailing_zeros() as usize;
+            } else if let Some(word) = bytes::word(bytes, at) {
+                // Eight bytes at once near the end.
                 let stop = bytes::below(word, b'!') | bytes::non_ascii(word);
                 if stop == 0 {
                     at += 8;
@@ -158,6 +175,15 @@ pub(crate) fn collapse(text: &str, space: fn(char) -> bool) -> String {
         let end = if at > start {
             at
         } else if CLASS[usize::from(bytes[at])] == 1 {
+            // Indentation is long: sixteen bytes at once.
+            while let Some(chunk) = Chunk::load(bytes, at) {
+                let blank = chunk.equal(b' ') | chunk.within(b'\t', b'\r');
+                let run = blank.trailing_ones() as usize;
+                at += run;
+                if run < chunk::LEN {
+                    break;
+                }
+            }
             while at < bytes.len() && CLASS[usize::from(bytes[at])] == 1 {
                 at += 1;
             }

@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use crate::analyze::whitespace;
 use crate::bytes;
+use crate::chunk::{self, Chunk};
 use crate::strategy::shared::text::js_space;
 
 /// `JSON.stringify` of a string.
@@ -130,10 +131,25 @@ fn yaml_needs_quotes(text: &str) -> bool {
     };
     let mut at = 0;
     while at < bytes.len() {
-        // Eight bytes at once while none is a control, `#`, `:`, `` ` ``,
-        // `{`–DEL or outside ASCII: no rule below looks at the others but
-        // a space before `#`, which is caught at the `#`.
-        if let Some(word) = bytes::word(bytes, at) {
+        // Sixteen bytes at once (eight near the end) while none is a
+        // control, `#`, `:`, `` ` ``, `{`–DEL or outside ASCII: no rule
+        // below looks at the others but a space before `#`, which is caught
+        // at the `#`.
+        if let Some(chunk) = Chunk::load(bytes, at) {
+            let stop = chunk.below_or_wide(b' ')
+                | chunk.equal(b'#')
+                | chunk.equal(b':')
+                | chunk.equal(b'`')
+                | chunk.within(b'{', 0x7f);
+            if stop == 0 {
+                at += chunk::LEN;
+                continue;
+            }
+            at += stop.trailing_zeros() as usize;
+            if at > 0 && bytes[at] == b'#' && bytes[at - 1] == b' ' {
+                return true;
+            }
+        } else if let Some(word) = bytes::word(bytes, at) {
             let stop = bytes::below(word, b' ')
                 | bytes::equal(word, b'#')
                 | bytes::equal(word, b':')
