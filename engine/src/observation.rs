@@ -45,7 +45,8 @@ pub struct Image {
 pub struct Meta {
     /// Strategy name.
     pub strategy: String,
-    /// Hash of the recording and the options: equal ids mean equal observations.
+    /// Hash of the recording's DOM, text, box origins and form state and of
+    /// the options (computed styles and box sizes are not hashed).
     pub snapshot_id: String,
     /// Where the viewport is.
     pub viewport: ViewportMeta,

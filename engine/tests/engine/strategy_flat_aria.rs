@@ -1029,6 +1029,11 @@ mod snapshot_ids {
                 o.layers = layers();
                 o.active_layers = vec!["links".to_owned()];
             }),
+            with(|o| {
+                o.layers = layers();
+                o.layers[0].selectors = vec!["a".to_owned()];
+                o.active_layers = vec!["main".to_owned()];
+            }),
         ];
         let count = all.len();
         all.sort();

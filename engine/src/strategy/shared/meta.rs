@@ -409,8 +409,12 @@ fn strength_word(strength: Strength) -> &'static str {
     }
 }
 
-/// A 64-bit hash of the page's content and the options: equal ids mean
-/// the same input, so the same observation.
+/// A 64-bit hash of the page's content and the options: the strategy, the
+/// URL and scroll, every node's tag, attributes and text, each box's
+/// origin, form values and checked states, the options (scope, redaction,
+/// budget, active layers with their selectors) and the previous
+/// observation's id. Computed styles and box sizes are not read: a change
+/// to them alone (a `:hover` rule turning `visibility` on) keeps the id.
 fn snapshot_id(page: &Page, strategy: &str, options: &Options<'_>) -> String {
     // rustc's FxHash step, eight bytes at a time; the tail and the length
     // close each piece, so `ab`+`c` and `a`+`bc` differ.
@@ -467,8 +471,16 @@ fn snapshot_id(page: &Page, strategy: &str, options: &Options<'_>) -> String {
         Some(max) => feed(&(max as u64).to_le_bytes()),
         None => feed(b"-"),
     }
-    for layer in &options.active_layers {
-        feed(layer.as_bytes());
+    // An active layer by its name and its definition: the same name with
+    // other selectors shows other nodes.
+    for name in &options.active_layers {
+        feed(name.as_bytes());
+        if let Some(layer) = options.layers.iter().find(|layer| layer.name == *name) {
+            for selector in &layer.selectors {
+                feed(selector.as_bytes());
+            }
+            feed(&(layer.selectors.len() as u64).to_le_bytes());
+        }
     }
     feed(&(options.active_layers.len() as u64).to_le_bytes());
     if let Some(previous) = options.previous {
