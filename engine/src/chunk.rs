@@ -93,6 +93,7 @@ mod imp {
 mod imp {
     pub(super) use super::portable::*;
 }
+
 /// The same tests on two eight-byte words: used where SSE2 is not, and
 /// compared with it in the tests.
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
