@@ -2,9 +2,11 @@
 //!
 //! The rooms follow the data, record → replay | live → report:
 //!
-//! - [`capture`] records live pages with Chromium; [`store`] reads and writes
-//!   recordings with their screenshots; [`observe`] is the harness's one door
-//!   into the engine (page, analysis, observation).
+//! - The browser engine is the crate `pagesnap-browser` (launch or attach,
+//!   one tab's session, capture, act); [`record`] writes what it captures into
+//!   the store; [`store`] reads and writes recordings with their screenshots;
+//!   [`observe`] (re-exported from the browser crate) is the one door into the
+//!   engine (page, analysis, observation).
 //! - [`suite`] loads tasks over recordings; [`agent`] chooses actions;
 //!   [`judge`] decides whether they were right ([`judge::rule`] against the
 //!   suite, [`judge::llm`] by asking a model); [`tokens`] counts.
@@ -19,18 +21,20 @@
 
 pub mod agent;
 pub mod bench;
-pub mod capture;
 pub mod cmd;
 pub mod external;
 pub mod judge;
 pub mod live;
-pub mod observe;
 pub mod observer;
 pub mod progress;
+pub mod record;
 pub mod replay;
 pub mod report;
 pub mod results;
+pub mod signals;
 pub mod store;
 pub mod suite;
 pub mod tokens;
 pub mod variant;
+
+pub use pagesnap_browser::observe;

@@ -11,9 +11,9 @@ use anyhow::{Result, bail};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
 
-use crate::capture::{Captured, ChromiumSession};
 use crate::external::{self, External, Program};
 use crate::results::ExternalStep;
+use pagesnap_browser::{Captured, ChromiumSession};
 
 /// What an episode observes the page with.
 #[derive(Clone)]

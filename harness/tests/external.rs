@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use pagesnap_harness::capture::{self, Chromium, OpenOptions, Outcome, UserAction};
+use pagesnap_browser::{self as capture, Chromium, OpenOptions, Outcome, UserAction};
 use pagesnap_harness::external::{self, Program};
 use pagesnap_harness::live::server::Server;
 use serde_json::Value;

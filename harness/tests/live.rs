@@ -7,11 +7,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::page::CrashParams;
+use pagesnap_browser::{
+    self as capture, Chromium, ChromiumSession, Needs, OpenOptions, TabError, WaitFor,
+};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, STRATEGIES};
-use pagesnap_harness::capture::{
-    self, Action, Capture, Chromium, ChromiumSession, Needs, OpenOptions, TabError, WaitFor,
-};
 use pagesnap_harness::{observe, store};
 
 mod common;
@@ -120,7 +120,8 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
             states += 1;
             let steps = entry.get("then").and_then(toml::Value::as_array);
             for (k, step) in steps.into_iter().flatten().enumerate() {
-                let action = Action::parse(step.as_str().unwrap()).unwrap();
+                let action =
+                    pagesnap_harness::record::steps::parse(step.as_str().unwrap()).unwrap();
                 session.apply(&action).await.unwrap();
                 compare_state(&mut session, &format!("{label}.step{}", k + 1), dir.path()).await;
                 states += 1;

@@ -18,9 +18,9 @@ use pagesnap_engine::recording::NodeKind;
 use pagesnap_engine::strategy::{Options, Strategy};
 use serde::Serialize;
 
-use crate::capture::{Chromium, ChromiumSession, Needs, OpenOptions};
 use crate::external::{External, Program};
 use crate::report::metrics::quantile;
+use pagesnap_browser::{Chromium, ChromiumSession, Needs, OpenOptions};
 use playwright::Playwright;
 
 /// What to measure.

@@ -8,8 +8,8 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 
 use crate::bench::{self, Config, Event, PageResult, Summary};
-use crate::capture::{self, OpenOptions};
 use crate::observer::Observer;
+use pagesnap_browser::OpenOptions;
 
 /// Arguments of `pagesnap bench-live`.
 #[derive(clap::Args)]
@@ -107,7 +107,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         archive: args.archive,
     };
     let json = args.json;
-    let outcome = capture::runtime()?.block_on(bench::run(&config, |event| {
+    let outcome = pagesnap_browser::runtime()?.block_on(bench::run(&config, |event| {
         if json {
             print_json(&event);
         } else {

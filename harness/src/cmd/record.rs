@@ -8,7 +8,10 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::capture::{self, Action, Caps, Chromium, Job, OpenOptions, WaitFor};
+use pagesnap_browser::{Chromium, OpenOptions, WaitFor};
+
+use crate::record::{self, Caps, Job, steps};
+use crate::signals::Signals;
 
 /// Arguments of `pagesnap record`.
 #[derive(clap::Args)]
@@ -152,7 +155,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             then: args
                 .then
                 .as_deref()
-                .map(Action::parse_sequence)
+                .map(steps::parse_sequence)
                 .transpose()?
                 .unwrap_or_default(),
             caps,
@@ -164,7 +167,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         job.redact = args.redact;
     }
     check_distinct_outputs(&jobs)?;
-    let runtime = capture::runtime()?;
+    let runtime = pagesnap_browser::runtime()?;
     let outcome = runtime.block_on(record_all(jobs, args.each.is_some(), args.network));
     // The browser is closed and its profile removed by now. What may still
     // run is the decoding of an answer the budget gave up on (see
@@ -198,7 +201,7 @@ fn check_distinct_outputs(jobs: &[Job]) -> Result<()> {
 /// before the browser starts: either stops the work, closes the browser,
 /// removes its profile and ends with 130 or 143.
 async fn record_all(jobs: Vec<Job>, keep_going: bool, network: bool) -> Result<ExitCode> {
-    let mut signals = capture::Signals::install()?;
+    let mut signals = Signals::install()?;
     // Dropping a launch under way kills the browser (chromiumoxide spawns it
     // with kill-on-drop) and removes the profile.
     let chromium = tokio::select! {
@@ -261,7 +264,7 @@ async fn record_jobs(
 
 async fn record_one(chromium: &Chromium, job: &Job) -> Result<()> {
     let started = Instant::now();
-    for written in capture::record(chromium, job).await? {
+    for written in record::record(chromium, job).await? {
         println!(
             "recorded {} → {} ({} nodes, {:.1} KiB, {} ms)",
             job.target,
@@ -336,7 +339,7 @@ fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<
         let then = entry
             .then
             .iter()
-            .map(|step| Action::parse(step))
+            .map(|step| steps::parse(step))
             .collect::<Result<Vec<_>>>()
             .with_context(context)?;
         jobs.push(Job {

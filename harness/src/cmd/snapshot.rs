@@ -9,9 +9,9 @@ use anyhow::{Context, Result, bail};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Layer, Options, STRATEGIES, Strategy};
 
-use crate::capture::{self, Chromium, Needs, OpenOptions, WaitFor};
 use crate::external::Program;
 use crate::{observe, store};
+use pagesnap_browser::{Chromium, Needs, OpenOptions, WaitFor};
 
 /// Arguments of `pagesnap snapshot`.
 #[derive(clap::Args)]
@@ -228,7 +228,7 @@ fn external(args: &Args) -> Result<Observation> {
     let Some(external) = observer.first().and_then(|o| o.external()).cloned() else {
         bail!("{}: not an external strategy", args.strategy);
     };
-    capture::runtime()?.block_on(async {
+    pagesnap_browser::runtime()?.block_on(async {
         let chromium = Chromium::launch(args.network).await?;
         let result = async {
             let session = chromium.open(&args.target, &open_options(args)).await?;
@@ -303,7 +303,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 args.target
             );
         }
-        capture::runtime()?.block_on(live(
+        pagesnap_browser::runtime()?.block_on(live(
             &args,
             found,
             &Options {

@@ -24,8 +24,8 @@ use pagesnap_engine::observation::Observation;
 pub use program::{ExternalError, Program};
 pub use resolve::RefCounts;
 
-use crate::capture::{Captured, ChromiumSession, Needs};
 use crate::results::ExternalStep;
+use pagesnap_browser::{Captured, ChromiumSession, Needs};
 
 /// The prefix that marks an external strategy's name on the command line and in reports.
 pub const PREFIX: &str = "ext:";

@@ -4,7 +4,7 @@
 //! observation is rendered with the previous one, as `snapshot --previous`
 //! does). A ref resolves to its node through the observation's
 //! `meta.items[].backendId`, and the action runs on that node as a user
-//! would ([`crate::capture::UserAction`]). What cannot run — a covered
+//! would ([`pagesnap_browser::UserAction`]). What cannot run — a covered
 //! click, a node gone, a ref the observation does not have, an answer that is
 //! no action — is shown to the agent at the next step and counted; it never
 //! stops the episode. What stops it early (the page never loads, the tab
@@ -21,12 +21,12 @@ use pagesnap_engine::observation::Observation;
 use super::page;
 use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
-use crate::capture::{Chromium, ChromiumSession, OpenOptions, Outcome, UserAction};
 use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
 use crate::observer::{self, Attached, Observer};
 use crate::results::{Episode, StepLog};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
+use pagesnap_browser::{Chromium, ChromiumSession, OpenOptions, Outcome, UserAction};
 
 /// What every episode of a run shares.
 pub struct Setting<'a> {

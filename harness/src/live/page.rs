@@ -3,8 +3,8 @@
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-use crate::capture::ChromiumSession;
 use crate::suite::live::{LiveTask, Source};
+use pagesnap_browser::ChromiumSession;
 
 /// The page's verdict on an episode.
 #[derive(Clone, Debug, Default, PartialEq)]

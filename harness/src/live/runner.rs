@@ -11,7 +11,6 @@ use anyhow::{Context, Result, bail};
 use super::episode::{self, Setting, Spec};
 use super::server::Server;
 use crate::agent::Agent;
-use crate::capture::{self, Chromium};
 use crate::external::Program;
 use crate::judge::llm::LlmJudge;
 use crate::observer::{Attached, Observer};
@@ -21,6 +20,7 @@ use crate::results::jsonl::{self, Appender};
 use crate::results::manifest::{self, LiveSettings, Manifest, TaskInfo};
 use crate::results::{Episode, EpisodeKey};
 use crate::suite::live::{LiveSuite, LiveTask, Source};
+use pagesnap_browser::Chromium;
 
 /// What to run.
 pub struct Config<'a> {
@@ -192,7 +192,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         timeout: config.timeout,
         viewport: (1280, 720),
     };
-    let runtime = capture::runtime()?;
+    let runtime = pagesnap_browser::runtime()?;
     let next = AtomicUsize::new(0);
     let produced: Mutex<Vec<Episode>> = Mutex::new(Vec::new());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);

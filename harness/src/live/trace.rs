@@ -7,9 +7,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
-use crate::capture::Captured;
 use crate::results::Episode;
 use crate::store;
+use pagesnap_browser::Captured;
 
 /// File name of the episode row inside a trace folder.
 pub const FILE: &str = "trace.json";

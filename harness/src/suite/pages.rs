@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 
-use crate::capture::{self, Chromium, Job, OpenOptions};
+use pagesnap_browser::{Chromium, OpenOptions};
+
+use crate::record::{self, Job};
 use crate::store;
 
 /// One page to record: its key, the HTML file, and where the suite names it
@@ -70,7 +72,7 @@ pub fn record_missing(pages: &Path, cache: &Path, wanted: &[Wanted]) -> Result<u
         cache.display()
     );
     let started = Instant::now();
-    capture::runtime()?.block_on(async {
+    pagesnap_browser::runtime()?.block_on(async {
         let chromium = Chromium::launch(false).await?;
         let mut result = Ok(());
         for (page, source) in &jobs {
@@ -104,11 +106,11 @@ async fn record_one(chromium: &Chromium, source: &Path, stem: &Path) -> Result<(
             ..OpenOptions::default()
         },
         then: Vec::new(),
-        caps: capture::Caps::default(),
+        caps: record::Caps::default(),
         redact: false,
     };
     // The screenshot is written last: a recording counts as cached only when
     // both files exist, so a run killed in between records the page again.
-    capture::record(chromium, &job).await?;
+    record::record(chromium, &job).await?;
     Ok(())
 }

@@ -15,10 +15,14 @@ use anyhow::{Context, Result};
 
 use pagesnap_engine::recording::CaptureNotes;
 
-use super::caps::{self, Caps};
-use super::failure::{Phase, TabError, navigated};
-use super::{Action, Capture, Captured, Chromium, Needs, OpenOptions};
+use pagesnap_browser::{Captured, Chromium, ChromiumSession, OpenOptions, Phase, Step, TabError};
+
 use crate::store;
+
+mod caps;
+pub mod steps;
+
+pub use caps::Caps;
 
 /// One page to record.
 pub struct Job {
@@ -29,7 +33,7 @@ pub struct Job {
     /// Viewport, scroll, wait and load limit.
     pub options: OpenOptions,
     /// Scripted steps, each followed by a capture (`--then`).
-    pub then: Vec<Action>,
+    pub then: Vec<Step>,
     /// What each recording may hold at most (`--max-nodes`, `--max-text`).
     pub caps: Caps,
     /// Apply the engine's redaction rules to every state before it is
@@ -82,7 +86,7 @@ pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
     let write_deadline = deadline + job.options.timeout / 10;
     let mut written = Vec::new();
     for (stem, captured) in states {
-        // `Capture::capture` takes everything `Needs::RECORD` names, the screenshot included.
+        // `ChromiumSession::capture` takes everything `Needs::RECORD` names, the screenshot included.
         let screenshot = captured
             .screenshot
             .context("internal: a recording was captured without its screenshot")?;
@@ -141,33 +145,21 @@ fn finish(
 
 /// The first state, then one after each scripted step.
 async fn capture_states(
-    session: &mut super::ChromiumSession,
+    session: &mut ChromiumSession,
     job: &Job,
 ) -> Result<Vec<(PathBuf, Captured)>> {
     let stems = job.stems();
     let mut states = Vec::with_capacity(stems.len());
     let mut stems = stems.into_iter();
     if let Some(stem) = stems.next() {
-        states.push((stem, capture_steady(session).await?));
+        states.push((stem, session.capture().await?));
     }
     for ((k, action), stem) in job.then.iter().enumerate().zip(stems) {
         session
             .apply(action)
             .await
             .with_context(|| format!("step {} of --then", k + 1))?;
-        states.push((stem, capture_steady(session).await?));
+        states.push((stem, session.capture().await?));
     }
     Ok(states)
-}
-
-/// Captures the state, starting over when the page navigates during the
-/// capture (a reload loop is refused by name once the budget runs out).
-async fn capture_steady(session: &super::ChromiumSession) -> Result<Captured> {
-    loop {
-        match session.capture_with(Needs::RECORD).await {
-            Ok((captured, _)) => return Ok(captured),
-            Err(err) if navigated(&err) => session.after_navigation().await?,
-            Err(err) => return Err(err),
-        }
-    }
 }

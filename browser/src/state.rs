@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow};
@@ -24,7 +24,6 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams,
-    ReleaseObjectGroupParams,
 };
 use chromiumoxide::surrogates::REPLACED_SURROGATES;
 use pagesnap_engine::recording::{
@@ -32,10 +31,10 @@ use pagesnap_engine::recording::{
 };
 use pagesnap_engine::strategy::Strategy;
 
-use super::Captured;
-use super::failure::{Phase, TabError};
-use super::session::ChromiumSession;
-use super::snapshot::{self, Boxes, COMPUTED_STYLES, Extras};
+use crate::Captured;
+use crate::failure::Phase;
+use crate::session::ChromiumSession;
+use crate::snapshot::{self, Boxes, COMPUTED_STYLES, Extras};
 
 /// What one capture gathers besides the DOM snapshot and the page facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,11 +140,6 @@ const BOXES_JS: &str = "function (...elements) { return elements.map((e) => e in
     ? [e.scrollLeft, e.scrollTop, e.scrollWidth, e.scrollHeight, \
        e.clientLeft, e.clientTop, e.clientWidth, e.clientHeight] : null); }";
 
-/// Numbers the object group each capture's script handles live in: a group
-/// is released after its capture without waiting, so it must not be one the
-/// next capture uses.
-static GROUPS: AtomicU64 = AtomicU64::new(0);
-
 /// Title, focus, modal dialogs and shadow hosts, by backend node id.
 #[derive(Default)]
 struct Facts {
@@ -171,10 +165,7 @@ impl ChromiumSession {
         let surrogates_before = REPLACED_SURROGATES.load(Ordering::Relaxed);
         let mut timings = CaptureTimings::default();
         let captured_at = now_rfc3339();
-        let group = format!(
-            "pagesnap-capture-{}",
-            GROUPS.fetch_add(1, Ordering::Relaxed)
-        );
+        let group = self.object_group("capture");
         let screenshot = async {
             if let Some(png) = needs.screenshot {
                 Some(timed(self.screenshot(png)).await)
@@ -229,12 +220,8 @@ impl ChromiumSession {
                 facts.extras.boxes.extend(boxes?);
             }
         }
-        // Handles would otherwise live as long as the page: release them
-        // without waiting (the next capture uses another group).
-        let page = self.page.clone();
-        tokio::spawn(async move {
-            let _ = page.execute(ReleaseObjectGroupParams::new(group)).await;
-        });
+        // Handles would otherwise live as long as the page.
+        self.release_group(group);
         let screenshot = match screenshot {
             Some((png, elapsed)) => {
                 timings.add("Page.captureScreenshot", elapsed);
@@ -404,9 +391,7 @@ impl ChromiumSession {
                         arguments.push(CallArgument::builder().object_id(object).build());
                     }
                 }
-                Err(err @ (TabError::Closed { .. } | TabError::Crashed { .. })) => {
-                    return Err(err.into());
-                }
+                Err(err) if err.is_gone() => return Err(err.into()),
                 Err(_) => {}
             }
         }

@@ -6,10 +6,10 @@ use anyhow::{Context, Result};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
 
-use super::Captured;
-use super::session::ChromiumSession;
-use super::state::{CaptureTimings, Needs};
+use crate::Captured;
 use crate::observe;
+use crate::session::ChromiumSession;
+use crate::state::{CaptureTimings, Needs};
 
 /// One live observation and what it cost.
 pub struct Live {

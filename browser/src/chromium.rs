@@ -14,9 +14,9 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 use futures::StreamExt;
 
-use super::WaitFor;
-use super::failure::{Phase, Watch, navigated};
-use super::session::ChromiumSession;
+use crate::WaitFor;
+use crate::failure::{Phase, Watch, navigated};
+use crate::session::ChromiumSession;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
 /// CI), no GPU, and no background networking — this machine's closed network
@@ -203,6 +203,7 @@ impl Chromium {
             limit: options.timeout,
             deadline: Some(deadline),
             phase: std::sync::Mutex::new(Phase::Load),
+            groups: std::sync::atomic::AtomicU64::new(0),
         };
         match prepare(&session, options, deadline, navigation, self.network).await {
             Ok(()) => Ok(session),
@@ -371,7 +372,7 @@ fn resolve_target(target: &str) -> Result<(String, String)> {
 
 /// How a URL is stored: a `file://` URL of a file under the working
 /// directory as `file:<relative path>`, anything else as it is.
-pub(super) fn display_url(url: &str) -> String {
+pub(crate) fn display_url(url: &str) -> String {
     let Some(path) = url.strip_prefix("file://") else {
         return url.to_owned();
     };

@@ -94,6 +94,20 @@ pub enum TabError {
     },
 }
 
+impl TabError {
+    /// Whether the tab itself is gone (crashed or closed): every later call
+    /// on it fails too, so no caller may read this as a local failure.
+    pub fn is_gone(&self) -> bool {
+        matches!(self, TabError::Closed { .. } | TabError::Crashed { .. })
+    }
+}
+
+/// Whether `err` is a [`TabError`] for a tab that is gone ([`TabError::is_gone`]).
+pub fn is_gone(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<TabError>()
+        .is_some_and(TabError::is_gone)
+}
+
 /// A phase of recording one page, named in [`TabError::OverLimit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {

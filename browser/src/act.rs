@@ -19,13 +19,11 @@ use chromiumoxide::cdp::browser_protocol::input::{
     DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
     MouseButton,
 };
-use chromiumoxide::cdp::js_protocol::runtime::{
-    CallArgument, CallFunctionOnParams, ReleaseObjectGroupParams,
-};
+use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParams};
 use serde::Deserialize;
 
-use super::failure::TabError;
-use super::session::ChromiumSession;
+use crate::failure::TabError;
+use crate::session::ChromiumSession;
 
 /// One action on the live page.
 #[derive(Clone, Debug, PartialEq)]
@@ -426,7 +424,7 @@ impl ChromiumSession {
                     "({SCROLL_JS}).call(document.documentElement, {}, {})",
                     args[0], args[1]
                 );
-                serde_json::from_value(self.eval(&script).await?).unwrap_or_default()
+                self.answer(Some(self.eval(&script).await?))?
             }
         };
         if let Some(failed) = failure(&answer, backend_id.unwrap_or(0)) {
@@ -487,40 +485,37 @@ impl ChromiumSession {
     }
 
     /// Calls `function` on the node, in the node's own JavaScript world.
-    /// A node that no longer exists is `{error: "stale"}`.
+    /// A node that no longer exists is `{error: "stale"}`; a tab that is
+    /// gone, a call left unanswered and an answer that is not what the
+    /// scripts return are errors, never a silent success.
     async fn call_on(
         &self,
         backend_id: u64,
         function: &str,
         arguments: Vec<serde_json::Value>,
     ) -> Result<Answer> {
-        const GROUP: &str = "pagesnap-act";
         let id = i64::try_from(backend_id)
             .map_err(|_| anyhow!("backend node id {backend_id} out of range"))?;
+        let group = self.object_group("act");
         let resolved = self
             .call(
                 "DOM.resolveNode",
                 self.page.execute(
                     ResolveNodeParams::builder()
                         .backend_node_id(BackendNodeId::new(id))
-                        .object_group(GROUP)
+                        .object_group(group.clone())
                         .build(),
                 ),
             )
             .await;
         let object = match resolved {
             Ok(resolved) => resolved.result.object.object_id,
-            Err(
-                err @ (TabError::Closed { .. }
-                | TabError::Crashed { .. }
-                | TabError::NoAnswer { .. }),
-            ) => {
-                return Err(err.into());
-            }
             // "No node with given id found": the node left the document.
-            Err(_) => None,
+            Err(TabError::Failed { .. }) => None,
+            Err(err) => return Err(err.into()),
         };
         let Some(object) = object else {
+            self.release_group(group);
             return Ok(Answer {
                 error: Some("stale".to_owned()),
                 ..Answer::default()
@@ -541,12 +536,9 @@ impl ChromiumSession {
             .map_err(|err| anyhow!("{err}"))?;
         let result = self
             .call("Runtime.callFunctionOn", self.page.execute(params))
-            .await?
-            .result;
-        let page = self.page.clone();
-        tokio::spawn(async move {
-            let _ = page.execute(ReleaseObjectGroupParams::new(GROUP)).await;
-        });
+            .await;
+        self.release_group(group);
+        let result = result?.result;
         if let Some(exception) = &result.exception_details {
             return Err(anyhow!(
                 "{}: acting on node {backend_id} failed in the page: {}",
@@ -554,7 +546,26 @@ impl ChromiumSession {
                 exception.text
             ));
         }
-        Ok(serde_json::from_value(result.result.value.unwrap_or_default()).unwrap_or_default())
+        self.answer(result.result.value)
+    }
+
+    /// Reads a script's answer; anything but an object of the known fields is
+    /// a named error (a page that replaced `Object` or `JSON` can cause it).
+    fn answer(&self, value: Option<serde_json::Value>) -> Result<Answer> {
+        match value {
+            Some(value @ serde_json::Value::Object(_)) => serde_json::from_value(value.clone())
+                .map_err(|err| {
+                    anyhow!(
+                        "{}: the action script answered {value}, which is not an action answer: {err}",
+                        self.url()
+                    )
+                }),
+            other => Err(anyhow!(
+                "{}: the action script answered {}, not an object",
+                self.url(),
+                other.map_or_else(|| "nothing".to_owned(), |v| v.to_string())
+            )),
+        }
     }
 
     /// A left click (move, press, release) at viewport point `(x, y)`.

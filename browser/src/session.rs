@@ -1,34 +1,37 @@
 //! One open tab: scripts, load and selector waits, settling, and the scripted actions of `--then`.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
-use chromiumoxide::cdp::js_protocol::runtime::EvaluateParams;
+use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, ReleaseObjectGroupParams};
 use pagesnap_engine::recording::{AxNode, DomCounts};
 
-use super::failure::{Gone, Phase, TabError, Watch};
-use super::{Action, Capture, Captured, Needs, WaitFor};
+use crate::WaitFor;
+use crate::failure::{Gone, Phase, TabError, Watch, is_gone};
 
 /// One open tab.
 pub struct ChromiumSession {
-    pub(super) page: CdpPage,
-    pub(super) version: String,
-    pub(super) url: String,
-    pub(super) display_url: String,
-    pub(super) target: TargetId,
-    pub(super) watch: Watch,
+    pub(crate) page: CdpPage,
+    pub(crate) version: String,
+    pub(crate) url: String,
+    pub(crate) display_url: String,
+    pub(crate) target: TargetId,
+    pub(crate) watch: Watch,
     /// How long one CDP call may go unanswered; when recording, also the
     /// page's whole budget.
-    pub(super) limit: Duration,
+    pub(crate) limit: Duration,
     /// When recording: the moment the page's budget runs out. Every call
     /// waits at most until then.
-    pub(super) deadline: Option<Instant>,
+    pub(crate) deadline: Option<Instant>,
     /// What the session is doing, for naming a call cut by the deadline.
-    pub(super) phase: std::sync::Mutex<Phase>,
+    pub(crate) phase: std::sync::Mutex<Phase>,
+    /// Numbers the object groups script handles live in ([`Self::object_group`]).
+    pub(crate) groups: AtomicU64,
 }
 
 const COUNTS_JS: &str = r#"(() => {
@@ -71,9 +74,9 @@ impl ChromiumSession {
 
     /// How a URL the tab shows is stored: the target as given when it is the
     /// URL loaded, a local file under the working directory as `file:<relative>`.
-    pub(super) fn stored_url(&self, url: &str) -> String {
-        let stored = super::chromium::display_url(url);
-        if url == self.url || stored == super::chromium::display_url(&self.url) {
+    pub(crate) fn stored_url(&self, url: &str) -> String {
+        let stored = crate::chromium::display_url(url);
+        if url == self.url || stored == crate::chromium::display_url(&self.url) {
             self.display_url.clone()
         } else {
             stored
@@ -81,10 +84,10 @@ impl ChromiumSession {
     }
 
     /// After a call failed because the page navigated (see
-    /// [`super::failure::navigated`]): waits for the new document to load and
+    /// [`crate::failure::navigated`]): waits for the new document to load and
     /// settle, so that the caller can try again. Only within a budget; past
     /// it, or without one, the page is refused as [`TabError::KeptNavigating`].
-    pub(super) async fn after_navigation(&self) -> Result<()> {
+    pub(crate) async fn after_navigation(&self) -> Result<()> {
         let kept = || TabError::KeptNavigating {
             url: self.url.clone(),
             limit: self.limit,
@@ -99,7 +102,7 @@ impl ChromiumSession {
             return Err(kept().into());
         }
         match self.settle().await {
-            Err(err) if !super::failure::navigated(&err) => return Err(err),
+            Err(err) if !crate::failure::navigated(&err) => return Err(err),
             _ => {}
         }
         self.enter(phase);
@@ -107,6 +110,25 @@ impl ChromiumSession {
             return Err(kept().into());
         }
         Ok(())
+    }
+
+    /// A fresh object group for the script handles of one capture or one
+    /// action. The one policy for handles: each use takes its own group and
+    /// releases it without waiting ([`Self::release_group`]), so a release
+    /// still in flight can never free a handle the next call resolved.
+    pub(crate) fn object_group(&self, what: &str) -> String {
+        format!(
+            "pagesnap-{what}-{}",
+            self.groups.fetch_add(1, Ordering::Relaxed)
+        )
+    }
+
+    /// Releases `group`'s handles without waiting for the answer.
+    pub(crate) fn release_group(&self, group: String) {
+        let page = self.page.clone();
+        tokio::spawn(async move {
+            let _ = page.execute(ReleaseObjectGroupParams::new(group)).await;
+        });
     }
 
     /// Closes the tab.
@@ -126,7 +148,7 @@ impl ChromiumSession {
     }
 
     /// Names what the session does next, for errors of calls cut by the deadline.
-    pub(super) fn enter(&self, phase: Phase) {
+    pub(crate) fn enter(&self, phase: Phase) {
         if let Ok(mut current) = self.phase.lock() {
             *current = phase;
         }
@@ -137,7 +159,7 @@ impl ChromiumSession {
     }
 
     /// The budget ran out during `phase`.
-    pub(super) fn over_limit(&self, phase: Phase) -> TabError {
+    pub(crate) fn over_limit(&self, phase: Phase) -> TabError {
         TabError::OverLimit {
             url: self.url.clone(),
             phase,
@@ -163,7 +185,7 @@ impl ChromiumSession {
     /// Awaits one CDP call, unless the tab crashes or closes first, or the
     /// call goes unanswered past the session's limit: each gives a
     /// [`TabError`] naming the page and the call.
-    pub(super) async fn call<T>(
+    pub(crate) async fn call<T>(
         &self,
         name: &'static str,
         future: impl Future<Output = chromiumoxide::error::Result<T>>,
@@ -218,7 +240,7 @@ impl ChromiumSession {
     /// (with all workers decoding, no timer fired for 6 s past a budget). A
     /// call given up still runs to its end on that thread (the browser's
     /// close ends it), which `record` does not wait for.
-    pub(super) async fn call_large<T: Send + 'static>(
+    pub(crate) async fn call_large<T: Send + 'static>(
         &self,
         name: &'static str,
         future: impl Future<Output = chromiumoxide::error::Result<T>> + Send + 'static,
@@ -265,7 +287,7 @@ impl ChromiumSession {
             .unwrap_or(serde_json::Value::Null))
     }
 
-    pub(super) async fn wait_loaded(&self, limit: Duration) -> Result<()> {
+    pub(crate) async fn wait_loaded(&self, limit: Duration) -> Result<()> {
         let started = Instant::now();
         loop {
             // A page that navigates away mid-poll destroys the context; retry.
@@ -275,14 +297,7 @@ impl ChromiumSession {
                 .await
             {
                 Ok(state) if state.as_str() == Some("complete") => return Ok(()),
-                Err(err)
-                    if matches!(
-                        err.downcast_ref::<TabError>(),
-                        Some(TabError::Closed { .. } | TabError::Crashed { .. })
-                    ) =>
-                {
-                    return Err(err);
-                }
+                Err(err) if is_gone(&err) => return Err(err),
                 // Not loaded yet, or a navigation replaced the context.
                 Ok(_) | Err(_) => {}
             }
@@ -299,13 +314,13 @@ impl ChromiumSession {
 
     /// Whether the tab shows Chromium's own error page, which it loads for
     /// unreachable URLs and missing files instead of failing navigation.
-    pub(super) async fn on_error_page(&self) -> bool {
+    pub(crate) async fn on_error_page(&self) -> bool {
         self.eval("location.href")
             .await
             .is_ok_and(|href| href.as_str().is_some_and(is_error_page))
     }
 
-    pub(super) async fn check_loaded(&self) -> Result<()> {
+    pub(crate) async fn check_loaded(&self) -> Result<()> {
         let href = self.eval("location.href").await?;
         if href.as_str().is_some_and(is_error_page) {
             bail!(
@@ -316,7 +331,7 @@ impl ChromiumSession {
         Ok(())
     }
 
-    pub(super) async fn wait_for(
+    pub(crate) async fn wait_for(
         &self,
         wait: &WaitFor,
         limit: Duration,
@@ -392,26 +407,26 @@ impl ChromiumSession {
 
     /// The first element matching `selector`; a closed or crashed tab is
     /// named as such, anything else as no match.
-    async fn find(&self, selector: &str) -> Result<chromiumoxide::Element> {
+    pub(crate) async fn find(&self, selector: &str) -> Result<chromiumoxide::Element> {
         match self
             .call("DOM.querySelector", self.page.find_element(selector))
             .await
         {
             Ok(element) => Ok(element),
-            Err(err @ (TabError::Closed { .. } | TabError::Crashed { .. })) => Err(err.into()),
+            Err(err) if err.is_gone() => Err(err.into()),
             Err(_) => Err(anyhow!("{}: no element matches {selector:?}", self.url)),
         }
     }
 
     /// Element counts as page scripts see them (main document, open shadow trees, iframes).
-    pub(super) async fn counts(&self) -> Option<DomCounts> {
+    pub(crate) async fn counts(&self) -> Option<DomCounts> {
         self.eval(COUNTS_JS)
             .await
             .ok()
             .and_then(|v| v.as_str().and_then(|s| serde_json::from_str(s).ok()))
     }
 
-    pub(super) async fn accessibility(&self) -> Result<Vec<AxNode>> {
+    pub(crate) async fn accessibility(&self) -> Result<Vec<AxNode>> {
         let mut out = Vec::new();
         let mut frames = vec![None];
         // Bounded like every call: while the client decodes a large answer
@@ -442,9 +457,7 @@ impl ChromiumSession {
                 .await
             {
                 Ok(tree) => tree,
-                Err(err @ (TabError::Closed { .. } | TabError::Crashed { .. })) => {
-                    return Err(err.into());
-                }
+                Err(err) if err.is_gone() => return Err(err.into()),
                 // Out-of-process frames have no tree in this session; skip them.
                 Err(_) => continue,
             };
@@ -473,59 +486,6 @@ impl ChromiumSession {
             }
         }
         Ok(out)
-    }
-}
-
-impl Capture for ChromiumSession {
-    async fn apply(&mut self, action: &Action) -> Result<()> {
-        self.enter(Phase::Step);
-        match action {
-            Action::Click(selector) => {
-                let element = self.find(selector).await?;
-                self.call("click", element.click())
-                    .await
-                    .with_context(|| format!("clicking {selector:?}"))?;
-            }
-            Action::Type(selector, text) => {
-                let element = self.find(selector).await?;
-                self.call("click", element.click())
-                    .await
-                    .with_context(|| format!("focusing {selector:?}"))?;
-                self.call("typing", element.type_str(text))
-                    .await
-                    .with_context(|| format!("typing into {selector:?}"))?;
-            }
-            Action::Select(selector, value) => {
-                let script = format!(
-                    r#"(() => {{
-                        const el = document.querySelector({sel});
-                        if (!el || el.tagName !== 'SELECT') return 'not a <select>';
-                        const want = {val};
-                        const opt = [...el.options].find(o => o.value === want || o.label === want || o.text.trim() === want);
-                        if (!opt) return 'no option ' + JSON.stringify(want);
-                        el.value = opt.value;
-                        el.dispatchEvent(new Event('input', {{ bubbles: true }}));
-                        el.dispatchEvent(new Event('change', {{ bubbles: true }}));
-                        return 'ok';
-                    }})()"#,
-                    sel = serde_json::to_string(selector)?,
-                    val = serde_json::to_string(value)?,
-                );
-                let outcome = self.eval(&script).await?;
-                if outcome.as_str() != Some("ok") {
-                    bail!("{}: select {selector:?} {value:?}: {}", self.url, outcome);
-                }
-            }
-            Action::Scroll(px) => {
-                self.eval(&format!("window.scrollBy(0, {px})")).await?;
-            }
-            Action::Wait(delay) => tokio::time::sleep(*delay).await,
-        }
-        self.settle().await
-    }
-
-    async fn capture(&mut self) -> Result<Captured> {
-        Ok(self.capture_with(Needs::RECORD).await?.0)
     }
 }
 
