@@ -416,3 +416,95 @@ fn needs_follow_the_strategy() {
         assert!(!needs.oracle && !needs.stable_counts);
     }
 }
+
+/// `record --then` steps and live episodes act through one actuator: the same
+/// steps, given as selectors to [`ChromiumSession::apply`] and as nodes to
+/// [`ChromiumSession::perform`], leave two tabs in the same state; a step a
+/// user could not perform (a covered button) fails naming what covers it.
+#[test]
+fn scripted_steps_and_live_actions_act_alike() {
+    use pagesnap_browser::{Outcome, Step, UserAction};
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("form.html");
+    std::fs::write(
+        &html,
+        r#"<input id=t value=old><select id=c><option value=fr>France</option><option value=de>Germany</option></select>
+           <button id=add onclick="const li=document.createElement('li');li.textContent=document.getElementById('t').value+'/'+document.getElementById('c').value;document.getElementById('l').append(li)">Add</button><ul id=l></ul>
+           <div style="position:relative"><button id=hidden-behind>Behind</button><div id=veil style="position:absolute;inset:0;background:#fff">veil</div></div>
+           <div style="height:3000px"></div>"#,
+    )
+    .unwrap();
+    let page = html.to_str().unwrap();
+    let steps = [
+        Step::Type("#t".into(), "milk".into()),
+        // The live actuator's select is forgiving of spacing and case.
+        Step::Select("#c".into(), " germany ".into()),
+        Step::Click("#add".into()),
+        Step::Scroll(400.0),
+    ];
+    let aria = pagesnap_engine::strategy::by_name("aria").unwrap();
+    let runtime = capture::runtime().unwrap();
+    runtime.block_on(async {
+        let chromium = Chromium::launch(false).await.unwrap();
+        let options = OpenOptions::default();
+        let mut scripted = chromium.open(page, &options).await.unwrap();
+        for step in &steps {
+            scripted.apply(step).await.unwrap();
+        }
+        let mut live = chromium.open(page, &options).await.unwrap();
+        for step in &steps {
+            let node = |selector: &str| {
+                let cdp = live.cdp().clone();
+                let selector = selector.to_owned();
+                async move {
+                    let element = cdp.find_element(selector).await.unwrap();
+                    u64::try_from(*element.backend_node_id.inner()).unwrap()
+                }
+            };
+            let action = match step {
+                Step::Type(s, text) => UserAction::Type {
+                    backend_id: node(s).await,
+                    text: text.clone(),
+                },
+                Step::Select(s, value) => UserAction::Select {
+                    backend_id: node(s).await,
+                    value: value.clone(),
+                },
+                Step::Click(s) => UserAction::Click {
+                    backend_id: node(s).await,
+                },
+                Step::Scroll(px) => UserAction::Scroll {
+                    backend_id: None,
+                    dy: Some(*px),
+                    up: false,
+                },
+                Step::Wait(_) => unreachable!(),
+            };
+            assert!(
+                matches!(live.perform(&action).await.unwrap(), Outcome::Done { .. }),
+                "{step}"
+            );
+        }
+        // (Observed without a screenshot: a background tab does not paint.)
+        let a = scripted.observe(aria, &Options::default()).await.unwrap();
+        let b = live.observe(aria, &Options::default()).await.unwrap();
+        let (text_a, text_b) = (a.observation.text, b.observation.text);
+        assert_eq!(text_a, text_b);
+        let (a, b) = (a.captured.recording, b.captured.recording);
+        // Typing replaced the field's content; the option chosen is Germany.
+        assert!(text_a.contains("milk/de"), "{text_a}");
+        assert_eq!((a.scroll.y, b.scroll.y), (400.0, 400.0));
+
+        // (On the front tab: a background tab runs no animation frames.)
+        let err = live
+            .apply(&Step::Click("#hidden-behind".into()))
+            .await
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("covered") && err.contains("veil") && err.contains("#hidden-behind"),
+            "{err}"
+        );
+        chromium.close().await.unwrap();
+    });
+}
