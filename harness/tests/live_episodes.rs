@@ -74,7 +74,8 @@ fn config<'a>(
         out: out.to_path_buf(),
         resume: false,
         progress: progress::Mode::Quiet,
-        timeout: Duration::from_secs(30),
+        open: pagesnap_browser::OpenOptions::default(),
+        network: false,
     }
 }
 

@@ -366,7 +366,7 @@ const FAST: &[&str] = &[
     "2",
     "--retry-base-ms",
     "5",
-    "--timeout",
+    "--model-timeout",
     "0.5",
 ];
 

@@ -3,13 +3,11 @@
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::Duration;
 
 use anyhow::{Result, bail};
 
 use crate::bench::{self, Config, Event, PageResult, Summary};
 use crate::observer::Observer;
-use pagesnap_browser::OpenOptions;
 
 /// Arguments of `pagesnap bench-live`.
 #[derive(clap::Args)]
@@ -46,25 +44,16 @@ pub struct Args {
     /// compact screenshot) instead of only what the strategy needs: the cost of each call of a recording.
     #[arg(long)]
     archive: bool,
-    /// Viewport size in CSS pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720", value_parser = super::record::parse_viewport)]
-    viewport: (u32, u32),
-    /// Limit in seconds for loading a page and for each browser call.
-    #[arg(long, default_value_t = 30)]
-    timeout: u64,
-    /// Let pages reach the network (by default only 127.0.0.1/localhost resolve).
-    #[arg(long)]
-    network: bool,
+    #[command(flatten)]
+    browser: super::flags::BrowserArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
     let mut strategies = Vec::new();
     let mut externals = Vec::new();
-    for observer in super::flags::observers_named(
-        &args.strategy,
-        &args.external,
-        Duration::from_secs(args.timeout),
-    )? {
+    for observer in
+        super::flags::observers_named(&args.strategy, &args.external, args.browser.timeout())?
+    {
         match observer {
             Observer::Engine(strategy) => strategies.push(strategy),
             Observer::External(external) => externals.push(external),
@@ -95,13 +84,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         strategies,
         externals,
         runs: args.runs as usize,
-        open: OpenOptions {
-            width: args.viewport.0,
-            height: args.viewport.1,
-            timeout: Duration::from_secs(args.timeout),
-            ..OpenOptions::default()
-        },
-        network: args.network,
+        open: args.browser.open_options(),
+        network: args.browser.network,
         vs_playwright: args.vs_playwright,
         cold: args.cold,
         archive: args.archive,

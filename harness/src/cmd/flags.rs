@@ -1,6 +1,9 @@
-//! Flags several subcommands read the same way: `--strategy NAME[,NAME…]`.
+//! Flags several subcommands read the same way: `--strategy NAME[,NAME…]`, and the browser flags of every command that opens a page.
+
+use std::time::Duration;
 
 use anyhow::{Result, bail};
+use pagesnap_browser::{OpenOptions, WaitFor};
 use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 
 use crate::external::{self, UserProgram};
@@ -125,4 +128,73 @@ mod tests {
         let chosen = strategies_named(&names("aria,flat")).map(|v| v.len()).ok();
         assert_eq!(chosen, Some(2));
     }
+}
+
+/// How every command that opens a live page opens it (`record`, `snapshot`,
+/// `live`, `bench-live`, `mcp`): declared once, flattened into each.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BrowserArgs {
+    /// Viewport size in CSS pixels, WIDTHxHEIGHT.
+    #[arg(long, default_value = "1280x720", value_parser = parse_viewport)]
+    pub viewport: (u32, u32),
+    /// Scroll the window to this y (CSS pixels) before the first observation; Chromium clamps it to the page.
+    #[arg(long, value_name = "PX")]
+    pub scroll_y: Option<f64>,
+    /// After load, wait until an element matches this CSS selector, or for a delay such as `300ms`.
+    #[arg(long, value_name = "SELECTOR|DELAY")]
+    pub wait_for: Option<String>,
+    /// Limit in seconds for loading a page (with --wait-for) and for each browser call.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, alias = "page-timeout", value_parser = parse_seconds)]
+    pub timeout: f64,
+    /// Let pages reach the network. By default only 127.0.0.1/localhost resolve, so pages load offline and
+    /// reproducibly, and missing third-party resources fail fast instead of stalling the load.
+    #[arg(long)]
+    pub network: bool,
+}
+
+impl BrowserArgs {
+    /// The page limit.
+    pub fn timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.timeout)
+    }
+
+    /// How a page is opened with these flags.
+    pub fn open_options(&self) -> OpenOptions {
+        OpenOptions {
+            width: self.viewport.0,
+            height: self.viewport.1,
+            scroll_y: self.scroll_y,
+            wait_for: self.wait_for.as_deref().map(WaitFor::parse),
+            timeout: self.timeout(),
+        }
+    }
+}
+
+/// A positive, finite number of seconds.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(secs) if secs.is_finite() && secs > 0.0 => Ok(secs),
+        _ => Err(format!("{text:?} is not a positive number of seconds")),
+    }
+}
+
+/// `WIDTHxHEIGHT`, e.g. `1280x720`.
+pub fn parse_viewport(text: &str) -> Result<(u32, u32), String> {
+    let (w, h) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT (e.g. 1280x720)"))?;
+    let w: u32 = w
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?}: bad width {w:?}"))?;
+    let h: u32 = h
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?}: bad height {h:?}"))?;
+    if !(100..=10_000).contains(&w) || !(100..=10_000).contains(&h) {
+        return Err(format!(
+            "{text:?}: width and height must be between 100 and 10000"
+        ));
+    }
+    Ok((w, h))
 }

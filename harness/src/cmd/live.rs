@@ -23,7 +23,7 @@ pub struct Args {
     /// it speaks pagesnap.external/1 (README, "External strategies"). Repeatable.
     #[arg(long, value_name = "NAME=COMMAND")]
     external: Vec<String>,
-    /// Limit of one answer of an external program, in seconds (default: --page-timeout).
+    /// Limit of one answer of an external program, in seconds (default: --timeout).
     #[arg(long, value_name = "SECS")]
     external_timeout: Option<f64>,
     /// The agent: `baseline`, `openai:MODEL` or `anthropic:MODEL` (as for `run`).
@@ -52,9 +52,8 @@ pub struct Args {
     /// Continue the run in --out: episodes already in results.jsonl are kept, the others run.
     #[arg(long)]
     resume: bool,
-    /// Page load limit and the limit of every browser call, in seconds.
-    #[arg(long, default_value_t = 30.0)]
-    page_timeout: f64,
+    #[command(flatten)]
+    browser: super::flags::BrowserArgs,
     /// No progress display on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -72,10 +71,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.max_steps == Some(0) {
         bail!("--max-steps must be at least 1");
     }
-    if !(args.page_timeout.is_finite() && args.page_timeout > 0.0) {
-        bail!("--page-timeout must be a positive number of seconds");
-    }
-    let external_timeout = args.external_timeout.unwrap_or(args.page_timeout);
+    let external_timeout = args.external_timeout.unwrap_or(args.browser.timeout);
     if !(external_timeout.is_finite() && external_timeout > 0.0) {
         bail!("--external-timeout must be a positive number of seconds");
     }
@@ -116,7 +112,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         out: args.out.clone(),
         resume: args.resume,
         progress: progress::Mode::detect(args.quiet),
-        timeout: Duration::from_secs_f64(args.page_timeout),
+        open: args.browser.open_options(),
+        network: args.browser.network,
     };
     let outcome = live::run(&config)?;
     if outcome.resumed > 0 {

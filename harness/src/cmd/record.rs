@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use pagesnap_browser::{Chromium, OpenOptions, WaitFor};
 
+use super::flags::BrowserArgs;
 use crate::record::{self, Caps, Job, steps};
 use crate::signals::Signals;
 
@@ -29,32 +30,16 @@ pub struct Args {
     /// with --each, the output directory.
     #[arg(long, short)]
     out: Option<PathBuf>,
-    /// Viewport size in CSS pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720", value_parser = parse_viewport)]
-    viewport: (u32, u32),
-    /// Scroll the window to this y (CSS pixels) before the first capture; Chromium clamps it to the page.
-    #[arg(long)]
-    scroll_y: Option<f64>,
-    /// After load, wait until an element matches this CSS selector, or for a delay such as `300ms`.
-    #[arg(long)]
-    wait_for: Option<String>,
     /// Scripted steps separated by `;` — `click SEL`, `type SEL TEXT`, `select SEL VALUE`, `scroll PX`,
     /// `wait MS` — with a recording written after each step (<OUT>.step<K>).
     #[arg(long)]
     then: Option<String>,
-    /// Limit in seconds for loading a page and for --wait-for.
-    #[arg(long, default_value_t = 30)]
-    timeout: u64,
     /// Re-record every fixture listed in a manifest (paths in it are relative to the manifest's folder).
     #[arg(long, conflicts_with_all = ["target", "each"])]
     manifest: Option<PathBuf>,
     /// With --manifest: only record entries whose site matches (repeatable).
     #[arg(long)]
     only: Vec<String>,
-    /// Let the page reach the network. By default only 127.0.0.1/localhost resolve, so recordings are
-    /// offline and reproducible, and missing third-party resources fail fast instead of stalling the load.
-    #[arg(long)]
-    network: bool,
     /// Record every .html/.htm file under this folder into --out, mirroring the folder layout.
     #[arg(long, conflicts_with = "target")]
     each: Option<PathBuf>,
@@ -72,26 +57,8 @@ pub struct Args {
     /// blanked in the screenshot. The default keeps pages as they were (lossless, for research).
     #[arg(long)]
     redact: bool,
-}
-
-pub(super) fn parse_viewport(text: &str) -> Result<(u32, u32), String> {
-    let (w, h) = text
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("{text:?} is not WIDTHxHEIGHT (e.g. 1280x720)"))?;
-    let w: u32 = w
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?}: bad width {w:?}"))?;
-    let h: u32 = h
-        .trim()
-        .parse()
-        .map_err(|_| format!("{text:?}: bad height {h:?}"))?;
-    if !(100..=10_000).contains(&w) || !(100..=10_000).contains(&h) {
-        return Err(format!(
-            "{text:?}: width and height must be between 100 and 10000"
-        ));
-    }
-    Ok((w, h))
+    #[command(flatten)]
+    browser: BrowserArgs,
 }
 
 /// A fixture manifest (`fixtures/manifest.toml`).
@@ -123,7 +90,7 @@ fn default_page() -> String {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
-    let timeout = Duration::from_secs(args.timeout);
+    let timeout = args.browser.timeout();
     let caps = Caps {
         max_nodes: args.max_nodes,
         max_text: args.max_text,
@@ -132,7 +99,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         manifest_jobs(manifest, &args.only, timeout)?
     } else if let Some(dir) = &args.each {
         let out = args.out.clone().context("--each needs --out DIR")?;
-        each_jobs(dir, &out, &args, timeout)?
+        each_jobs(dir, &out, &args)?
     } else {
         let target = args
             .target
@@ -145,13 +112,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         vec![Job {
             target,
             out,
-            options: OpenOptions {
-                width: args.viewport.0,
-                height: args.viewport.1,
-                scroll_y: args.scroll_y,
-                wait_for: args.wait_for.as_deref().map(WaitFor::parse),
-                timeout,
-            },
+            options: args.browser.open_options(),
             then: args
                 .then
                 .as_deref()
@@ -168,7 +129,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     check_distinct_outputs(&jobs)?;
     let runtime = pagesnap_browser::runtime()?;
-    let outcome = runtime.block_on(record_all(jobs, args.each.is_some(), args.network));
+    let outcome = runtime.block_on(record_all(jobs, args.each.is_some(), args.browser.network));
     // The browser is closed and its profile removed by now. What may still
     // run is the decoding of an answer the budget gave up on (see
     // `ChromiumSession::call_large`): not waited for.
@@ -327,7 +288,7 @@ fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<
             )
         };
         let (width, height) = match &entry.viewport {
-            Some(v) => parse_viewport(v)
+            Some(v) => super::flags::parse_viewport(v)
                 .map_err(anyhow::Error::msg)
                 .with_context(context)?,
             None => (1280, 720),
@@ -363,7 +324,7 @@ fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<
     Ok(jobs)
 }
 
-fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<Vec<Job>> {
+fn each_jobs(dir: &Path, out: &Path, args: &Args) -> Result<Vec<Job>> {
     let pages = collect_html(dir)?;
     if pages.is_empty() {
         bail!("{}: no .html files found", dir.display());
@@ -376,13 +337,7 @@ fn each_jobs(dir: &Path, out: &Path, args: &Args, timeout: Duration) -> Result<V
             Job {
                 target: page.display().to_string(),
                 out: out.join(stem),
-                options: OpenOptions {
-                    width: args.viewport.0,
-                    height: args.viewport.1,
-                    scroll_y: args.scroll_y,
-                    wait_for: args.wait_for.as_deref().map(WaitFor::parse),
-                    timeout,
-                },
+                options: args.browser.open_options(),
                 then: Vec::new(),
                 caps: Caps::default(),
                 redact: false,

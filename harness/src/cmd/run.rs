@@ -33,6 +33,9 @@ pub struct Args {
     judge: String,
     #[command(flatten)]
     model: ModelArgs,
+    /// The old name of --model-timeout (kept for one release; `live` uses --timeout for the page).
+    #[arg(long = "timeout", value_name = "SECS", hide = true)]
+    legacy_timeout: Option<f64>,
     /// Output folder for run.json, results.jsonl, results.csv, timings.csv, summary.json, report.md and report.html.
     #[arg(long, default_value = "reports/latest")]
     out: PathBuf,
@@ -80,8 +83,8 @@ pub(super) struct ModelArgs {
     #[arg(long)]
     api_key_env: Option<String>,
     /// Timeout of one attempt, in seconds.
-    #[arg(long, default_value_t = 60.0)]
-    timeout: f64,
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    model_timeout: f64,
     /// Retries after a 429, 5xx, timeout or connection error (exponential backoff with jitter;
     /// Retry-After honoured, capped at 60 s).
     #[arg(long, default_value_t = 4)]
@@ -113,7 +116,7 @@ impl ModelArgs {
             base_url: self.base_url.clone(),
             api_key_env: self.api_key_env.clone(),
             http: agent::http::HttpOptions {
-                timeout: agent::llm::timeout(self.timeout)?,
+                timeout: agent::llm::timeout(self.model_timeout)?,
                 max_retries: self.max_retries,
                 retry_base: std::time::Duration::from_millis(self.retry_base_ms),
                 concurrency: self.concurrency,
@@ -182,7 +185,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .unwrap_or_else(|| args.out.join("recordings"));
     // Held until the reports are written: nothing else writes into --out meanwhile.
     let _lock = OutLock::acquire(&args.out)?;
-    let options = args.model.options(&args.out)?;
+    let mut model = args.model;
+    if let Some(secs) = args.legacy_timeout {
+        model.model_timeout = secs;
+    }
+    let options = model.options(&args.out)?;
     agent::check_cassette(&args.agent, &args.judge, &options)?;
     let agent = agent::by_name(&args.agent, &options)?;
     let judge = judge_named(&args.judge, &options)?;

@@ -3,15 +3,13 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use std::time::Duration;
-
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Layer, Options, STRATEGIES, Strategy};
 
 use crate::external::Program;
 use crate::{observe, store};
-use pagesnap_browser::{Chromium, Needs, OpenOptions, WaitFor};
+use pagesnap_browser::{Chromium, Needs};
 
 /// Arguments of `pagesnap snapshot`.
 #[derive(clap::Args)]
@@ -56,21 +54,9 @@ pub struct Args {
     /// directory, as `<page>.json.gz` + `<page>.png`.
     #[arg(long, value_name = "DIR")]
     save: Option<PathBuf>,
-    /// Live: viewport size in CSS pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720", value_parser = super::record::parse_viewport)]
-    viewport: (u32, u32),
-    /// Live: scroll the window to this y (CSS pixels) before observing.
-    #[arg(long)]
-    scroll_y: Option<f64>,
-    /// Live: after load, wait until an element matches this CSS selector, or for a delay such as `300ms`.
-    #[arg(long)]
-    wait_for: Option<String>,
-    /// Live: limit in seconds for loading the page and for each browser call.
-    #[arg(long, default_value_t = 30)]
-    timeout: u64,
-    /// Live: let the page reach the network (by default only 127.0.0.1/localhost resolve).
-    #[arg(long)]
-    network: bool,
+    /// How a live page is opened (ignored for a recording).
+    #[command(flatten)]
+    browser: super::flags::BrowserArgs,
     /// An external strategy program, NAME=COMMAND (run with `sh -c`), observed with `--strategy ext:NAME`.
     #[arg(long, value_name = "NAME=COMMAND")]
     external: Vec<String>,
@@ -84,9 +70,11 @@ fn is_recording(target: &str) -> bool {
 /// Launches Chromium, loads the page, observes it once (keeping the
 /// recording with `--save`) and closes the browser.
 async fn live(args: &Args, strategy: &dyn Strategy, options: &Options<'_>) -> Result<Observation> {
-    let chromium = Chromium::launch(args.network).await?;
+    let chromium = Chromium::launch(args.browser.network).await?;
     let result = async {
-        let session = chromium.open(&args.target, &open_options(args)).await?;
+        let session = chromium
+            .open(&args.target, &args.browser.open_options())
+            .await?;
         let needs = if args.save.is_some() {
             Needs::RECORD
         } else {
@@ -110,17 +98,6 @@ async fn live(args: &Args, strategy: &dyn Strategy, options: &Options<'_>) -> Re
     .await;
     chromium.close().await?;
     result
-}
-
-/// How a live target is opened: viewport, scroll, wait and the page's time limit.
-fn open_options(args: &Args) -> OpenOptions {
-    OpenOptions {
-        width: args.viewport.0,
-        height: args.viewport.1,
-        scroll_y: args.scroll_y,
-        wait_for: args.wait_for.as_deref().map(WaitFor::parse),
-        timeout: Duration::from_secs(args.timeout),
-    }
 }
 
 /// `page` for `…/page.html`; the host for a URL (`127.0.0.1_8000`).
@@ -223,22 +200,24 @@ fn external(args: &Args) -> Result<Observation> {
     let observer = super::flags::observers_named(
         std::slice::from_ref(&args.strategy),
         &args.external,
-        Duration::from_secs(args.timeout),
+        args.browser.timeout(),
     )?;
     let Some(external) = observer.first().and_then(|o| o.external()).cloned() else {
         bail!("{}: not an external strategy", args.strategy);
     };
     pagesnap_browser::runtime()?.block_on(async {
-        let chromium = Chromium::launch(args.network).await?;
+        let chromium = Chromium::launch(args.browser.network).await?;
         let result = async {
-            let session = chromium.open(&args.target, &open_options(args)).await?;
+            let session = chromium
+                .open(&args.target, &args.browser.open_options())
+                .await?;
             let mut program = Program::new(external, chromium.websocket_url());
             let observed = crate::external::observe(
                 &mut program,
                 &session,
                 chromium.websocket_url(),
                 1,
-                args.viewport,
+                args.browser.viewport,
             )
             .await;
             program.stop().await;

@@ -40,10 +40,8 @@ pub struct Setting<'a> {
     pub judge: Option<&'a LlmJudge>,
     /// The run folder (traces go under `traces/`).
     pub out: &'a Path,
-    /// Load and per-call limit.
-    pub timeout: Duration,
-    /// Viewport width and height.
-    pub viewport: (u32, u32),
+    /// How the page is opened: viewport, scroll, wait, load and per-call limit.
+    pub open: OpenOptions,
 }
 
 /// Which episode to run.
@@ -114,13 +112,7 @@ pub async fn run(
     };
     let mut trace = Trace::create(&setting.out.join(&trace_rel))?;
     let url = format!("{}{}", setting.base_url, spec.task.path);
-    let options = OpenOptions {
-        width: setting.viewport.0,
-        height: setting.viewport.1,
-        timeout: setting.timeout,
-        ..OpenOptions::default()
-    };
-    let result = match browser.open(&url, &options).await {
+    let result = match browser.open(&url, &setting.open).await {
         Ok(session) => {
             let result = drive(&session, attached, setting, spec, &mut episode, &mut trace).await;
             session.close().await;
@@ -183,7 +175,7 @@ async fn drive(
             previous.as_ref(),
             attached.as_deref_mut(),
             n,
-            setting.viewport,
+            (setting.open.width, setting.open.height),
         )
         .await?;
         trace.state(&Trace::state_name(n), &live.captured)?;
@@ -333,7 +325,7 @@ async fn drive(
         previous.as_ref(),
         attached,
         episode.steps + 1,
-        setting.viewport,
+        (setting.open.width, setting.open.height),
     )
     .await?;
     trace.state("final", &last.captured)?;

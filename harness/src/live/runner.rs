@@ -4,7 +4,6 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
@@ -20,7 +19,7 @@ use crate::results::jsonl::{self, Appender};
 use crate::results::manifest::{self, LiveSettings, Manifest, TaskInfo};
 use crate::results::{Episode, EpisodeKey};
 use crate::suite::live::{LiveSuite, LiveTask, Source};
-use pagesnap_browser::Chromium;
+use pagesnap_browser::{Chromium, OpenOptions};
 
 /// What to run.
 pub struct Config<'a> {
@@ -50,8 +49,10 @@ pub struct Config<'a> {
     pub resume: bool,
     /// How progress is shown on stderr.
     pub progress: progress::Mode,
-    /// Page load and per-call limit.
-    pub timeout: Duration,
+    /// How each episode's page is opened: viewport, scroll, wait, load and per-call limit.
+    pub open: OpenOptions,
+    /// Whether pages may reach the network (`--network`).
+    pub network: bool,
 }
 
 /// What a run produced.
@@ -189,8 +190,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         agent: config.agent,
         judge: config.judge,
         out: &config.out,
-        timeout: config.timeout,
-        viewport: (1280, 720),
+        open: config.open.clone(),
     };
     let runtime = pagesnap_browser::runtime()?;
     let next = AtomicUsize::new(0);
@@ -200,7 +200,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         for _ in 0..config.jobs.min(units.len().max(1)) {
             scope.spawn(|| {
                 let worked = runtime.handle().block_on(async {
-                    let browser = Chromium::launch(false).await?;
+                    let browser = Chromium::launch(config.network).await?;
                     // External strategies, each with its own browser (its
                     // program attaches to it; pagesnap's strategies never
                     // share a browser with another client), started when the
@@ -227,20 +227,21 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                             let episode = match spec.strategy.external() {
                                 None => episode::run(&browser, None, &setting, &spec).await?,
                                 Some(external) => {
-                                    let (browser, program) =
-                                        match externals.entry(external.name.clone()) {
-                                            std::collections::btree_map::Entry::Occupied(e) => {
-                                                e.into_mut()
-                                            }
-                                            std::collections::btree_map::Entry::Vacant(e) => {
-                                                let browser = Chromium::launch(false).await?;
-                                                let program = Program::new(
-                                                    std::sync::Arc::clone(external),
-                                                    browser.websocket_url(),
-                                                );
-                                                e.insert((browser, program))
-                                            }
-                                        };
+                                    let (browser, program) = match externals
+                                        .entry(external.name.clone())
+                                    {
+                                        std::collections::btree_map::Entry::Occupied(e) => {
+                                            e.into_mut()
+                                        }
+                                        std::collections::btree_map::Entry::Vacant(e) => {
+                                            let browser = Chromium::launch(config.network).await?;
+                                            let program = Program::new(
+                                                std::sync::Arc::clone(external),
+                                                browser.websocket_url(),
+                                            );
+                                            e.insert((browser, program))
+                                        }
+                                    };
                                     let ws = browser.websocket_url().to_owned();
                                     let mut attached = Attached { program, ws: &ws };
                                     episode::run(browser, Some(&mut attached), &setting, &spec)
