@@ -56,6 +56,11 @@ pub enum UserAction {
         /// Scroll up rather than down (when `dy` is none).
         up: bool,
     },
+    /// Move the mouse over the element's visible centre (menus that open on hover).
+    Hover {
+        /// The element.
+        backend_id: u64,
+    },
     /// Press one key (focusing `backend_id` first, if given).
     Press {
         /// The element to focus first.
@@ -352,6 +357,7 @@ impl ChromiumSession {
             UserAction::Select { backend_id, value } => self.select(*backend_id, value).await?,
             UserAction::Scroll { backend_id, dy, up } => self.scroll(*backend_id, *dy, *up).await?,
             UserAction::Press { backend_id, key } => self.press(*backend_id, key).await?,
+            UserAction::Hover { backend_id } => self.hover(*backend_id).await?,
         };
         // Let the page react before the next look: a click may have started
         // a navigation (wait for the new document's load), then handlers,
@@ -367,6 +373,23 @@ impl ChromiumSession {
             Err(failed) => return Ok(failed),
         };
         self.mouse_click(point).await?;
+        Ok(Outcome::ok())
+    }
+
+    async fn hover(&self, backend_id: u64) -> Result<Outcome> {
+        let (x, y) = match self.point_of(backend_id).await? {
+            Ok(point) => point,
+            Err(failed) => return Ok(failed),
+        };
+        self.call(
+            "Input.dispatchMouseEvent",
+            self.page.execute(DispatchMouseEventParams::new(
+                DispatchMouseEventType::MouseMoved,
+                x,
+                y,
+            )),
+        )
+        .await?;
         Ok(Outcome::ok())
     }
 

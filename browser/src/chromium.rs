@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
+use chromiumoxide::Page as CdpPage;
 use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
 use chromiumoxide::cdp::browser_protocol::page::{
@@ -45,15 +46,26 @@ const OFFLINE_FLAG: &str =
 
 const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
 
-/// A running headless Chromium.
+/// A Chromium that pagesnap drives: one it launched (headless, with a fresh
+/// profile, dying with pagesnap) or one someone else runs that it attached to
+/// over CDP (`--cdp-endpoint`), whose life is not pagesnap's to end.
 pub struct Chromium {
     browser: Browser,
     handler: tokio::task::JoinHandle<()>,
     version: String,
     watch: Watch,
-    profile: tempfile::TempDir,
+    /// What pagesnap owns of a browser it launched; none when attached.
+    owned: Option<Owned>,
     /// Whether hosts other than loopback resolve (`--network`).
     network: bool,
+    /// The tabs this process opened, closed on [`Chromium::close`] when attached.
+    opened: std::sync::Mutex<Vec<chromiumoxide::cdp::browser_protocol::target::TargetId>>,
+}
+
+/// A launched browser's profile and the watchdog that kills it if pagesnap dies.
+struct Owned {
+    profile: tempfile::TempDir,
+    watchdog: Option<std::process::Child>,
 }
 
 impl Chromium {
@@ -89,7 +101,7 @@ impl Chromium {
             .request_timeout(Duration::from_secs(60))
             .build()
             .map_err(|err| anyhow!("invalid Chromium configuration: {err}"))?;
-        let (browser, mut handler) = Browser::launch(config)
+        let (mut browser, mut handler) = Browser::launch(config)
             .await
             .with_context(|| format!("could not launch {}", executable.display()))?;
         // The handler drives the websocket; it must be polled for the whole
@@ -104,13 +116,133 @@ impl Chromium {
         let watch = Watch::start(&browser)
             .await
             .context("could not listen for crashed and closed tabs")?;
+        let watchdog = browser
+            .get_mut_child()
+            .and_then(|child| child.as_mut_inner().id())
+            .and_then(|pid| watchdog(pid, profile.path()));
         Ok(Chromium {
             browser,
             handler,
             version,
             watch,
-            profile,
+            owned: Some(Owned { profile, watchdog }),
             network,
+            opened: std::sync::Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Attaches to a browser someone else runs, by its CDP endpoint:
+    /// `http://host:port` (its `/json/version` names the websocket) or the
+    /// websocket itself (`ws://host:port/devtools/browser/…`). pagesnap opens
+    /// and closes only its own tabs there and never closes the browser.
+    pub async fn attach(endpoint: &str) -> Result<Chromium> {
+        let ws = if endpoint.starts_with("ws://") || endpoint.starts_with("wss://") {
+            endpoint.to_owned()
+        } else if endpoint.starts_with("http://") {
+            crate::endpoint::websocket_of(endpoint).await?
+        } else {
+            bail!(
+                "--cdp-endpoint {endpoint:?}: expected http://HOST:PORT or ws://HOST:PORT/devtools/browser/ID"
+            );
+        };
+        let (browser, mut handler) = tokio::time::timeout(
+            Duration::from_secs(10),
+            Browser::connect(ws.clone()),
+        )
+        .await
+        .map_err(|_| {
+            anyhow!(
+                "--cdp-endpoint {endpoint}: the browser did not accept the connection within 10 s"
+            )
+        })?
+        .with_context(|| format!("--cdp-endpoint {endpoint}: could not connect to {ws}"))?;
+        let handler = tokio::spawn(async move { while handler.next().await.is_some() {} });
+        let version = browser
+            .version()
+            .await
+            .map(|v| v.product)
+            .unwrap_or_else(|_| "Chromium (unknown version)".to_owned());
+        let watch = Watch::start(&browser)
+            .await
+            .context("could not listen for crashed and closed tabs")?;
+        let mut chromium = Chromium {
+            browser,
+            handler,
+            version,
+            watch,
+            owned: None,
+            network: true,
+            opened: std::sync::Mutex::new(Vec::new()),
+        };
+        // The tabs that were open before we came are pages of the browser too.
+        let _ = chromium.browser.fetch_targets().await;
+        Ok(chromium)
+    }
+
+    /// Whether this browser was attached to rather than launched.
+    pub fn attached(&self) -> bool {
+        self.owned.is_none()
+    }
+
+    /// The browser's page tabs, in the browser's order.
+    pub async fn tabs(&self) -> Result<Vec<Tab>> {
+        let targets = self
+            .browser
+            .execute(chromiumoxide::cdp::browser_protocol::target::GetTargetsParams::default())
+            .await
+            .context("could not list the browser's tabs (Target.getTargets)")?;
+        Ok(targets
+            .result
+            .target_infos
+            .into_iter()
+            .filter(|t| t.r#type == "page")
+            .map(|t| Tab {
+                id: t.target_id.as_ref().to_owned(),
+                url: t.url,
+                title: t.title,
+                opener: t.opener_id.map(|o| o.as_ref().to_owned()),
+            })
+            .collect())
+    }
+
+    /// A session on a tab that is already open (one the page opened, or the
+    /// agent's own tab of an attached browser), by its target id. Its
+    /// viewport is left as it is; later calls wait at most `limit` each.
+    pub async fn adopt(&self, id: &str, limit: Duration) -> Result<ChromiumSession> {
+        let target = chromiumoxide::cdp::browser_protocol::target::TargetId::new(id);
+        let mut page = self.browser.get_page(target.clone()).await;
+        if page.is_err() {
+            // A tab opened by someone else may not be known to the client yet.
+            let _ = self
+                .browser
+                .execute(
+                    chromiumoxide::cdp::browser_protocol::target::SetDiscoverTargetsParams::new(
+                        true,
+                    ),
+                )
+                .await;
+            for _ in 0..20 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                page = self.browser.get_page(target.clone()).await;
+                if page.is_ok() {
+                    break;
+                }
+            }
+        }
+        let page = page.map_err(|_| anyhow!("no tab with id {id:?} (list them with page_tabs)"))?;
+        accept_dialogs(&page).await?;
+        let url = page.url().await.ok().flatten().unwrap_or_default();
+        Ok(ChromiumSession {
+            version: self.version.clone(),
+            display_url: display_url(&url),
+            url,
+            target,
+            watch: self.watch.clone(),
+            limit,
+            deadline: None,
+            phase: std::sync::Mutex::new(Phase::Load),
+            groups: std::sync::atomic::AtomicU64::new(0),
+            page,
         })
     }
 
@@ -164,20 +296,10 @@ impl Chromium {
         .await
         .map_err(budget("setting the viewport"))?
         .context("could not set the viewport")?;
-        // alert()/confirm()/prompt() would block the page (and its load
-        // event) forever; accept each dialog as a user clicking OK would.
-        let mut dialogs = page
-            .event_listener::<EventJavascriptDialogOpening>()
-            .await
-            .context("could not listen for JavaScript dialogs")?;
-        let dialog_page = page.clone();
-        tokio::spawn(async move {
-            while dialogs.next().await.is_some() {
-                let _ = dialog_page
-                    .execute(HandleJavaScriptDialogParams::new(true))
-                    .await;
-            }
-        });
+        accept_dialogs(&page).await?;
+        if let Ok(mut opened) = self.opened.lock() {
+            opened.push(page.target_id().clone());
+        }
         // `Page.navigate` runs in the background while we poll
         // `readyState` ourselves: chromiumoxide resolves the command only
         // after lifecycle events that never come for some pages (scripts
@@ -222,8 +344,26 @@ impl Chromium {
     }
 
     /// Closes the browser, waits for the process to exit (killing it if it
-    /// does not within a few seconds) and removes its temp profile.
+    /// does not within a few seconds) and removes its temp profile. An
+    /// attached browser is not closed: only the tabs this process opened are,
+    /// and the connection is dropped.
     pub async fn close(mut self) -> Result<()> {
+        let Some(owned) = self.owned.take() else {
+            let opened = self.opened.lock().map(|o| o.clone()).unwrap_or_default();
+            for target in opened {
+                let _ = tokio::time::timeout(
+                    Duration::from_secs(2),
+                    self.browser.execute(
+                        chromiumoxide::cdp::browser_protocol::target::CloseTargetParams::new(
+                            target,
+                        ),
+                    ),
+                )
+                .await;
+            }
+            self.handler.abort();
+            return Ok(());
+        };
         // A browser that does not acknowledge `Browser.close` within a
         // second is killed at once: the client may be decoding a huge answer
         // (a 100,000-node snapshot cut by the limit), and waiting on it
@@ -239,7 +379,11 @@ impl Chromium {
             let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
         }
         self.handler.abort();
-        let profile = self.profile.path().to_owned();
+        if let Some(mut watchdog) = owned.watchdog {
+            let _ = watchdog.kill();
+            let _ = watchdog.wait();
+        }
+        let profile = owned.profile.path().to_owned();
         // Helpers of the browser (the crash handler) may still be writing
         // into the profile for a moment after it exits.
         for _ in 0..20 {
@@ -250,7 +394,8 @@ impl Chromium {
                 _ => break,
             }
         }
-        self.profile
+        owned
+            .profile
             .close()
             .or_else(|err| {
                 if err.kind() == std::io::ErrorKind::NotFound {
@@ -261,6 +406,65 @@ impl Chromium {
             })
             .with_context(|| format!("could not remove the profile {}", profile.display()))
     }
+}
+
+/// A tab of the browser, as `page_tabs` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Tab {
+    /// The CDP target id.
+    pub id: String,
+    /// The URL it shows.
+    pub url: String,
+    /// Its title.
+    pub title: String,
+    /// The tab that opened it (`window.open`, a `target=_blank` link), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub opener: Option<String>,
+}
+
+/// alert()/confirm()/prompt() would block the page (and its load event)
+/// forever; accept each dialog as a user clicking OK would.
+async fn accept_dialogs(page: &CdpPage) -> Result<()> {
+    let mut dialogs = page
+        .event_listener::<EventJavascriptDialogOpening>()
+        .await
+        .context("could not listen for JavaScript dialogs")?;
+    let dialog_page = page.clone();
+    tokio::spawn(async move {
+        while dialogs.next().await.is_some() {
+            let _ = dialog_page
+                .execute(HandleJavaScriptDialogParams::new(true))
+                .await;
+        }
+    });
+    Ok(())
+}
+
+/// Starts a watchdog that kills the browser `pid` (and removes its profile)
+/// as soon as this process is gone, however it ended — SIGKILL included, which
+/// no handler of ours can see. It is a shell polling this process's pid, in
+/// its own process group so that a Ctrl-C to pagesnap's group does not end it
+/// first. `None` when no shell can be started (the browser then only dies with
+/// an orderly exit).
+fn watchdog(pid: u32, profile: &Path) -> Option<std::process::Child> {
+    use std::os::unix::process::CommandExt;
+    let script = r#"while kill -0 "$1" 2>/dev/null; do sleep 0.2; done
+kill -KILL "$2" 2>/dev/null
+pkill -KILL -f -- "--user-data-dir=$3" 2>/dev/null
+sleep 0.5; rm -rf -- "$3""#;
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg("pagesnap-watchdog")
+        .arg(std::process::id().to_string())
+        .arg(pid.to_string())
+        .arg(profile)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .ok()
 }
 
 /// How long a navigation's answer is awaited once the page has loaded (or
@@ -372,7 +576,7 @@ fn resolve_target(target: &str) -> Result<(String, String)> {
 
 /// How a URL is stored: a `file://` URL of a file under the working
 /// directory as `file:<relative path>`, anything else as it is.
-pub(crate) fn display_url(url: &str) -> String {
+pub fn display_url(url: &str) -> String {
     let Some(path) = url.strip_prefix("file://") else {
         return url.to_owned();
     };
@@ -413,4 +617,75 @@ fn percent_decoded(text: &str) -> String {
         }
     }
     String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+impl ChromiumSession {
+    /// Loads `target` in this tab, as a user typing it into the address bar
+    /// would: waits for load, `options.wait_for` and settling within
+    /// `options.timeout` (past it, the error names what was still under
+    /// way; the tab keeps whatever it shows).
+    pub async fn navigate(
+        &mut self,
+        target: &str,
+        options: &OpenOptions,
+        network: bool,
+    ) -> Result<()> {
+        let (url, display_url) = resolve_target(target)?;
+        self.url = url.clone();
+        self.display_url = display_url;
+        self.limit = options.timeout;
+        let deadline = Instant::now() + options.timeout;
+        self.set_deadline(Some(deadline));
+        self.enter(Phase::Load);
+        let page = self.page.clone();
+        let navigation = tokio::spawn(async move {
+            page.execute(NavigateParams::new(url))
+                .await
+                .ok()
+                .and_then(|response| response.result.error_text)
+        });
+        let result = prepare(self, options, deadline, navigation, network).await;
+        self.set_deadline(None);
+        result
+    }
+
+    /// Goes back one entry in the tab's history, then waits for load and
+    /// settling within `limit`. `Ok(false)`: there was nothing to go back to.
+    pub async fn back(&mut self, limit: Duration) -> Result<bool> {
+        let before = self.eval("[location.href, history.length]").await?;
+        self.eval("history.back(); true").await?;
+        let href = before
+            .get(0)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let started = Instant::now();
+        // history.back() is asynchronous; a page with no earlier entry stays.
+        loop {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            match self.eval("location.href").await {
+                Ok(now) if now.as_str() != Some(href.as_str()) => break,
+                Ok(_) | Err(_) if started.elapsed() < Duration::from_millis(1500).min(limit) => {}
+                Ok(_) => return Ok(false),
+                Err(err) if navigated(&err) => {}
+                Err(err) => return Err(err),
+            }
+        }
+        let left = limit.saturating_sub(started.elapsed());
+        self.wait_loaded(left).await?;
+        self.settle().await?;
+        self.refresh_url().await;
+        Ok(true)
+    }
+
+    /// Re-reads the URL the tab shows (after a navigation the page made).
+    pub async fn refresh_url(&mut self) {
+        if let Ok(href) = self.eval("location.href").await
+            && let Some(href) = href.as_str()
+            && href != self.url
+        {
+            self.url = href.to_owned();
+            self.display_url = display_url(href);
+        }
+    }
 }

@@ -7,6 +7,7 @@
 
 mod act;
 mod chromium;
+mod endpoint;
 mod failure;
 mod live;
 pub mod observe;
@@ -16,7 +17,7 @@ mod snapshot;
 mod state;
 
 pub use act::{Outcome, UserAction, key_names};
-pub use chromium::{Chromium, OpenOptions};
+pub use chromium::{Chromium, OpenOptions, Tab, display_url};
 pub use failure::{Phase, TabError, navigated};
 pub use live::{Live, Timings};
 pub use script::Step;

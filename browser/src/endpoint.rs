@@ -1,0 +1,66 @@
+//! A CDP endpoint given as `http://host:port`: its `/json/version` names the browser's websocket.
+//!
+//! One HTTP/1.0 GET over a plain TCP stream, so that the browser engine needs
+//! no HTTP client: the DevTools HTTP handler answers it and closes.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow, bail};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// The `webSocketDebuggerUrl` that `endpoint`'s `/json/version` names.
+pub async fn websocket_of(endpoint: &str) -> Result<String> {
+    let rest = endpoint
+        .strip_prefix("http://")
+        .ok_or_else(|| anyhow!("--cdp-endpoint {endpoint:?}: expected http://HOST:PORT"))?;
+    let authority = rest.split('/').next().unwrap_or_default();
+    if authority.is_empty() {
+        bail!("--cdp-endpoint {endpoint:?}: no host");
+    }
+    let address = if authority.contains(':') {
+        authority.to_owned()
+    } else {
+        format!("{authority}:80")
+    };
+    let exchange = async {
+        let mut stream = tokio::net::TcpStream::connect(&address)
+            .await
+            .with_context(|| {
+                format!("--cdp-endpoint {endpoint}: could not connect to {address}")
+            })?;
+        let request = format!(
+            "GET /json/version HTTP/1.0\r\nHost: {authority}\r\nAccept: application/json\r\n\r\n"
+        );
+        stream.write_all(request.as_bytes()).await?;
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).await?;
+        anyhow::Ok(answer)
+    };
+    let answer = tokio::time::timeout(Duration::from_secs(10), exchange)
+        .await
+        .map_err(|_| {
+            anyhow!("--cdp-endpoint {endpoint}: /json/version did not answer within 10 s")
+        })??;
+    let text = String::from_utf8_lossy(&answer);
+    let body = text
+        .split_once("\r\n\r\n")
+        .map(|(_, body)| body)
+        .ok_or_else(|| anyhow!("--cdp-endpoint {endpoint}: /json/version answered no HTTP body"))?;
+    let version: serde_json::Value = serde_json::from_str(body.trim()).with_context(|| {
+        format!("--cdp-endpoint {endpoint}: /json/version is not JSON (is this a Chromium DevTools port?)")
+    })?;
+    let ws = version
+        .get("webSocketDebuggerUrl")
+        .and_then(serde_json::Value::as_str)
+        .ok_or_else(|| {
+            anyhow!("--cdp-endpoint {endpoint}: /json/version names no webSocketDebuggerUrl")
+        })?;
+    // The browser names its websocket by the address it listens on; reach it
+    // the way the endpoint was reached (a port forwarded or mapped elsewhere).
+    Ok(
+        match ws.strip_prefix("ws://").and_then(|r| r.split_once('/')) {
+            Some((_, path)) => format!("ws://{authority}/{path}"),
+            None => ws.to_owned(),
+        },
+    )
+}
