@@ -175,6 +175,25 @@ const EDITABLE_JS: &str = r#"function () {
   return { error: 'not-editable' };
 }"#;
 
+/// Refuses, before any click, an element typing cannot go into: a button, a
+/// select, a disabled or read-only field, a non-text input (`{error}`), so
+/// that `type` on a button never clicks it. Anything else (a label, a
+/// container that focuses a field when clicked) is `{ok}` and decided after
+/// the click by [`EDITABLE_JS`].
+const TYPEABLE_JS: &str = r#"function () {
+  const el = this;
+  if (!el.isConnected) return { error: 'stale' };
+  if (el.nodeType !== 1 || el.isContentEditable) return { ok: true };
+  const tag = el.tagName;
+  if (tag === 'BUTTON' || tag === 'SELECT' || tag === 'OPTION') return { error: 'not-editable' };
+  if (tag === 'INPUT') {
+    const textual = /^(|text|search|email|url|tel|password|number|date|time|datetime-local|month|week)$/;
+    if (!textual.test((el.getAttribute('type') || '').trim().toLowerCase())) return { error: 'not-editable' };
+  }
+  if ((tag === 'INPUT' || tag === 'TEXTAREA') && (el.disabled || el.readOnly)) return { error: 'not-editable' };
+  return { ok: true };
+}"#;
+
 /// Chooses option `value` of `this` (a `<select>` or an `<option>` in one).
 const SELECT_JS: &str = r#"function (want) {
   let el = this;
@@ -394,6 +413,10 @@ impl ChromiumSession {
     }
 
     async fn type_into(&self, backend_id: u64, text: &str) -> Result<Outcome> {
+        let answer = self.call_on(backend_id, TYPEABLE_JS, Vec::new()).await?;
+        if let Some(failed) = failure(&answer, backend_id) {
+            return Ok(failed);
+        }
         let point = match self.point_of(backend_id).await? {
             Ok(point) => point,
             Err(failed) => return Ok(failed),
@@ -517,6 +540,25 @@ impl ChromiumSession {
         function: &str,
         arguments: Vec<serde_json::Value>,
     ) -> Result<Answer> {
+        match self.call_function_on(backend_id, function, arguments).await? {
+            Some(value) => self.answer(Some(value)),
+            None => Ok(Answer {
+                error: Some("stale".to_owned()),
+                ..Answer::default()
+            }),
+        }
+    }
+
+    /// Calls `function` with `this` bound to the node (backend node id) and
+    /// returns its value (promises awaited); `Ok(None)` when the node left
+    /// the document. The node's handle lives in an object group of its own,
+    /// released afterwards ([`ChromiumSession::object_group`]).
+    pub async fn call_function_on(
+        &self,
+        backend_id: u64,
+        function: &str,
+        arguments: Vec<serde_json::Value>,
+    ) -> Result<Option<serde_json::Value>> {
         let id = i64::try_from(backend_id)
             .map_err(|_| anyhow!("backend node id {backend_id} out of range"))?;
         let group = self.object_group("act");
@@ -539,10 +581,7 @@ impl ChromiumSession {
         };
         let Some(object) = object else {
             self.release_group(group);
-            return Ok(Answer {
-                error: Some("stale".to_owned()),
-                ..Answer::default()
-            });
+            return Ok(None);
         };
         let params = CallFunctionOnParams::builder()
             .function_declaration(function)
@@ -564,12 +603,12 @@ impl ChromiumSession {
         let result = result?.result;
         if let Some(exception) = &result.exception_details {
             return Err(anyhow!(
-                "{}: acting on node {backend_id} failed in the page: {}",
+                "{}: a script on node {backend_id} failed in the page: {}",
                 self.url(),
                 exception.text
             ));
         }
-        self.answer(result.result.value)
+        Ok(Some(result.result.value.unwrap_or(serde_json::Value::Null)))
     }
 
     /// Reads a script's answer; anything but an object of the known fields is

@@ -16,7 +16,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use futures::StreamExt;
 
 use crate::WaitFor;
-use crate::failure::{Phase, Watch, navigated};
+use crate::failure::{Phase, TabError, Watch, is_gone, navigated};
 use crate::session::ChromiumSession;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
@@ -631,22 +631,73 @@ impl ChromiumSession {
         network: bool,
     ) -> Result<()> {
         let (url, display_url) = resolve_target(target)?;
+        // A page still loading (a request that never ends) is stopped first:
+        // the CDP client runs one navigation at a time per tab, and the old
+        // one would hold the new one back until its load.
+        // The old document is marked, so that its `complete` is not taken
+        // for the new one's (a change of the fragment alone keeps the document).
+        let old = self
+            .eval(
+                "(document.readyState === 'complete' || window.stop(), \
+                 window.__pagesnapOld = true, location.href.split('#')[0])",
+            )
+            .await
+            .ok();
+        let same_document = old
+            .as_ref()
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|href| url.split('#').next() == Some(href) && url.contains('#'));
         self.url = url.clone();
         self.display_url = display_url;
         self.limit = options.timeout;
         let deadline = Instant::now() + options.timeout;
         self.set_deadline(Some(deadline));
         self.enter(Phase::Load);
-        let page = self.page.clone();
-        let navigation = tokio::spawn(async move {
-            page.execute(NavigateParams::new(url))
-                .await
-                .ok()
-                .and_then(|response| response.result.error_text)
-        });
-        let result = prepare(self, options, deadline, navigation, network).await;
+        // The navigation is the page's own (`location.assign`), not
+        // `Page.navigate`: the CDP client tracks one `Page.navigate` per tab
+        // and drops the next one while an earlier never finished loading. A
+        // failed load still shows as Chromium's error page, which `prepare`
+        // names.
+        let assign = format!(
+            "location.assign({}); true",
+            serde_json::Value::String(url.clone())
+        );
+        if let Err(err) = self.eval(&assign).await {
+            self.set_deadline(None);
+            return Err(err);
+        }
+        let navigation = tokio::spawn(async { None });
+        let committed = if same_document {
+            Ok(())
+        } else {
+            self.wait_committed(deadline).await
+        };
+        let result = match committed {
+            Ok(()) => prepare(self, options, deadline, navigation, network).await,
+            Err(err) => Err(err),
+        };
         self.set_deadline(None);
         result
+    }
+
+    /// Waits until the tab shows a document other than the one marked
+    /// before a navigation.
+    async fn wait_committed(&self, deadline: Instant) -> Result<()> {
+        loop {
+            match self.eval("window.__pagesnapOld === true").await {
+                Ok(serde_json::Value::Bool(false)) => return Ok(()),
+                Err(err) if is_gone(&err) => return Err(err),
+                _ => {}
+            }
+            if Instant::now() >= deadline {
+                return Err(TabError::NeverLoaded {
+                    url: self.url.clone(),
+                    limit: self.limit,
+                }
+                .into());
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
     }
 
     /// Goes back one entry in the tab's history, then waits for load and

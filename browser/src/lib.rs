@@ -18,7 +18,7 @@ mod state;
 
 pub use act::{Outcome, UserAction, key_names};
 pub use chromium::{Chromium, OpenOptions, Tab, display_url};
-pub use failure::{Phase, TabError, navigated};
+pub use failure::{Phase, TabError, is_gone, navigated};
 pub use live::{Live, Timings};
 pub use script::Step;
 pub use session::ChromiumSession;

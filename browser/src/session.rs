@@ -394,12 +394,16 @@ impl ChromiumSession {
         Ok(())
     }
 
-    /// Waits for fonts and two animation frames so layout reflects the last change.
+    /// Waits for fonts and two animation frames so layout reflects the last
+    /// change. A tab in the background runs no animation frames (a tab the
+    /// page opened came to the front, or an attached browser shows another):
+    /// there a timer ends the wait after a second instead.
     pub async fn settle(&self) -> Result<()> {
         self.enter(Phase::Settle);
         self.eval(
             "(async () => { try { await document.fonts.ready; } catch (e) {} \
-             await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))); return true; })()",
+             await Promise.race([new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))), \
+             new Promise(r => setTimeout(r, 1000))]); return true; })()",
         )
         .await?;
         Ok(())

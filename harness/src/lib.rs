@@ -25,6 +25,7 @@ pub mod cmd;
 pub mod external;
 pub mod judge;
 pub mod live;
+pub mod mcp;
 pub mod observer;
 pub mod progress;
 pub mod record;

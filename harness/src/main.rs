@@ -41,6 +41,8 @@ enum Command {
     Run(cmd::run::Args),
     /// Run a live suite: agents act on real pages in Chromium, the page (MiniWoB++ reward or a JS predicate) decides success.
     Live(cmd::live::Args),
+    /// Serve the page tools over MCP (stdio or Streamable HTTP) so that any agent sees and acts on a tab through pagesnap.
+    Mcp(cmd::mcp::Args),
     /// Turn a live run's traces into an offline suite (replayed by `run`): a live run becomes a regression test.
     TraceToSuite(cmd::trace_to_suite::Args),
     /// Join the folders of a sharded run (`run --shard K/N`) into one run folder with every report.
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::BenchLive(args) => cmd::bench_live::run(args),
         Command::Run(args) => cmd::run::run(args),
         Command::Live(args) => cmd::live::run(args),
+        Command::Mcp(args) => cmd::mcp::run(args),
         Command::TraceToSuite(args) => cmd::trace_to_suite::run(args),
         Command::Merge(args) => cmd::merge::run(args),
         Command::Diff(args) => cmd::diff::run(args),

@@ -6,6 +6,7 @@ pub mod diff;
 mod flags;
 pub mod inspect;
 pub mod live;
+pub mod mcp;
 pub mod merge;
 pub mod record;
 pub mod run;

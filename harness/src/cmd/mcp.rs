@@ -1,0 +1,98 @@
+//! `pagesnap mcp`: serve the page tools over MCP (stdio, or Streamable HTTP with `--port`), on a Chromium pagesnap launches or one it attaches to (`--cdp-endpoint`).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use pagesnap_browser::Chromium;
+
+use super::flags::{BrowserArgs, strategy_named};
+use crate::mcp::layers::Layers;
+use crate::mcp::secrets::Secrets;
+use crate::mcp::{self, Config, Transport};
+
+#[derive(clap::Args)]
+#[command(after_help = "Tools: page_navigate {url}, page_snapshot {strategy?, full_page?, max_tokens?, layers?, ref?}, \
+page_find {text | regex}, page_scroll {direction, screens?, ref?}, page_action {ref, op, value?}, page_back {}, \
+page_tabs {op, id?}.\n\nExamples:\n  \
+pagesnap mcp                                   # stdio, its own headless Chromium\n  \
+pagesnap mcp --port 8931                       # Streamable HTTP at http://127.0.0.1:8931/mcp\n  \
+pagesnap mcp --cdp-endpoint http://127.0.0.1:9222   # observe and act on a browser someone else runs")]
+pub struct Args {
+    /// Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port, printed on stderr).
+    #[arg(long, value_name = "PORT")]
+    port: Option<u16>,
+    /// The address to bind with --port (default 127.0.0.1; anything else exposes the browser to that network).
+    #[arg(long, value_name = "HOST", default_value = "127.0.0.1", requires = "port")]
+    host: String,
+    /// With --port: an Origin allowed besides localhost/127.0.0.1 (e.g. `https://app.example:*`); requests
+    /// from any other Origin are refused with 403. Repeatable.
+    #[arg(long, value_name = "ORIGIN", requires = "port")]
+    allowed_origin: Vec<String>,
+    /// Attach to a browser someone else runs instead of launching one: `http://HOST:PORT` (its
+    /// --remote-debugging-port) or `ws://HOST:PORT/devtools/browser/ID`. pagesnap never closes it; it
+    /// observes the browser's first tab until told otherwise (page_tabs), and closes only tabs it opened.
+    #[arg(long, value_name = "URL")]
+    cdp_endpoint: Option<String>,
+    /// The strategy page_snapshot and every action result use unless a call names another:
+    /// aria, flat, structural, som, html-pruned or html.
+    #[arg(long, default_value = "aria")]
+    strategy: String,
+    /// Known secrets (dotenv: NAME=value per line): shown as <secret:NAME> in every result, and typed by
+    /// the server when a page_action value says {secret:NAME} (the value is never echoed).
+    #[arg(long, value_name = "FILE")]
+    secrets: Option<PathBuf>,
+    /// Named layers (TOML: `default = ["content"]` and `[layers.content] selectors = ["#content"]`) that
+    /// page_snapshot's `layers` argument names; the default layers apply when a call names none.
+    #[arg(long, value_name = "FILE")]
+    layers_config: Option<PathBuf>,
+    /// Let page_navigate open file:// URLs (refused by default: they read this machine's files).
+    #[arg(long)]
+    allow_file_urls: bool,
+    #[command(flatten)]
+    browser: BrowserArgs,
+}
+
+pub fn run(args: Args) -> Result<ExitCode> {
+    let strategy = strategy_named(&args.strategy)?;
+    let secrets = match &args.secrets {
+        Some(path) => Secrets::load(path)?,
+        None => Secrets::default(),
+    };
+    let layers = match &args.layers_config {
+        Some(path) => Layers::load(path)?,
+        None => Layers::default(),
+    };
+    if args.cdp_endpoint.is_some() && args.browser.network {
+        bail!("--network applies to a browser pagesnap launches; an attached browser (--cdp-endpoint) keeps its own network");
+    }
+    let transport = match args.port {
+        None => Transport::Stdio,
+        Some(port) => Transport::Http {
+            host: args.host.clone(),
+            port,
+            allowed_origins: args.allowed_origin.clone(),
+        },
+    };
+    let config = Config {
+        strategy,
+        open: args.browser.open_options(),
+        network: args.browser.network,
+        layers,
+        secrets,
+        allow_file_urls: args.allow_file_urls,
+    };
+    pagesnap_browser::runtime()?.block_on(async {
+        let chromium = match &args.cdp_endpoint {
+            Some(endpoint) => Chromium::attach(endpoint).await?,
+            None => Chromium::launch(args.browser.network).await?,
+        };
+        eprintln!(
+            "pagesnap mcp: {} {}",
+            if chromium.attached() { "attached to" } else { "launched" },
+            chromium.version()
+        );
+        mcp::serve(chromium, config, transport).await
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

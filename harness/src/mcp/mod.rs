@@ -1,0 +1,13 @@
+//! `pagesnap mcp`: the tool server through which agents see and act on a browser tab — the seed's page_snapshot / page_scroll contract and actions by ref, over MCP (stdio or Streamable HTTP), on pagesnap's own Chromium or one it attaches to.
+
+mod error;
+pub mod layers;
+mod readiness;
+pub mod secrets;
+mod serve;
+mod tabs;
+mod tools;
+
+pub use readiness::Readiness;
+pub use serve::{Transport, serve};
+pub use tabs::Config;

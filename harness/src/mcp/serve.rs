@@ -1,0 +1,109 @@
+//! Serving the tools: over stdio (one client, the default) or Streamable HTTP on 127.0.0.1 (any number of sessions, one shared browser), until the client leaves or a signal comes; the browser pagesnap launched is closed on the way out.
+
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use pagesnap_browser::Chromium;
+use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::sync::Mutex;
+use tokio_util::sync::CancellationToken;
+
+use super::tabs::{Browsing, Config};
+use super::tools::Server;
+
+/// How clients reach the server.
+#[derive(Clone, Debug)]
+pub enum Transport {
+    /// JSON-RPC over stdin/stdout.
+    Stdio,
+    /// Streamable HTTP at `http://HOST:PORT/mcp`.
+    Http {
+        /// The address to bind.
+        host: String,
+        /// The port (0: any free one, printed on stderr).
+        port: u16,
+        /// Origins allowed besides the server's own (`http://localhost:*` style).
+        allowed_origins: Vec<String>,
+    },
+}
+
+/// Runs the server until the client disconnects (stdio) or SIGINT/SIGTERM,
+/// then closes the browser (attached: only pagesnap's own tabs).
+pub async fn serve(chromium: Chromium, config: Config, transport: Transport) -> Result<()> {
+    let browsing = Arc::new(Mutex::new(Browsing::new(chromium, config).await?));
+    let served = tokio::select! {
+        result = run(browsing.clone(), transport) => result,
+        () = stopped() => Ok(()),
+    };
+    // Every call holds the lock while it runs: the one in flight ends first.
+    browsing.lock().await.close().await?;
+    served
+}
+
+async fn stopped() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let (Ok(mut interrupt), Ok(mut terminate)) =
+        (signal(SignalKind::interrupt()), signal(SignalKind::terminate()))
+    else {
+        return std::future::pending().await;
+    };
+    tokio::select! {
+        _ = interrupt.recv() => {}
+        _ = terminate.recv() => {}
+    }
+}
+
+async fn run(browsing: Arc<Mutex<Browsing>>, transport: Transport) -> Result<()> {
+    match transport {
+        Transport::Stdio => {
+            let running = Server::new(browsing)
+                .serve(rmcp::transport::stdio())
+                .await
+                .context("the MCP client did not initialise the session")?;
+            running.waiting().await.context("the MCP session failed")?;
+            Ok(())
+        }
+        Transport::Http {
+            host,
+            port,
+            allowed_origins,
+        } => {
+            let listener = tokio::net::TcpListener::bind((host.as_str(), port))
+                .await
+                .with_context(|| format!("could not listen on {host}:{port}"))?;
+            let address = listener.local_addr()?;
+            let cancel = CancellationToken::new();
+            let mut origins = vec![
+                "http://localhost:*".to_owned(),
+                "http://127.0.0.1:*".to_owned(),
+                "http://[::1]:*".to_owned(),
+            ];
+            origins.extend(allowed_origins);
+            let mut hosts = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
+            if !hosts.contains(&host) {
+                hosts.push(host.clone());
+            }
+            let config = StreamableHttpServerConfig::default()
+                .with_cancellation_token(cancel.child_token())
+                .with_allowed_hosts(hosts)
+                .with_allowed_origins(origins);
+            let service = StreamableHttpService::new(
+                move || Ok(Server::new(browsing.clone())),
+                LocalSessionManager::default().into(),
+                config,
+            );
+            let app = axum::Router::new().nest_service("/mcp", service);
+            eprintln!("pagesnap mcp: listening on http://{address}/mcp");
+            let result = axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    stopped().await;
+                    cancel.cancel();
+                })
+                .await
+                .context("the HTTP server failed");
+            result
+        }
+    }
+}

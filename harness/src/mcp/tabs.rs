@@ -1,0 +1,611 @@
+//! The browser the tools share (the seed's engine, created once): its tabs, each tab's last observation and refs, observing and acting through `pagesnap-browser`.
+//!
+//! Calls are serialised by the server (one lock around this state), so an
+//! observation and an action never interleave on a tab.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use pagesnap_browser::{Chromium, ChromiumSession, OpenOptions, Outcome, TabError, UserAction};
+use pagesnap_engine::observation::{Item, Observation};
+use pagesnap_engine::passes::{Layer, Options};
+use pagesnap_engine::strategy::Strategy;
+use serde_json::json;
+
+use super::error::{Kind, ToolError};
+use super::layers::Layers;
+use super::readiness::{self, Readiness};
+use super::secrets::Secrets;
+
+/// How the server was configured.
+pub struct Config {
+    /// The strategy a snapshot uses when it names none.
+    pub strategy: &'static dyn Strategy,
+    /// Viewport, load limit, wait.
+    pub open: OpenOptions,
+    /// Whether pages may reach hosts other than loopback.
+    pub network: bool,
+    /// Layers and default layers.
+    pub layers: Layers,
+    /// Known secrets.
+    pub secrets: Secrets,
+    /// Whether `file:` URLs may be opened.
+    pub allow_file_urls: bool,
+}
+
+/// One tab pagesnap has observed or acted on.
+struct TabState {
+    session: ChromiumSession,
+    /// The last observation (stable refs, new-element marks, `changes`).
+    last: Option<Observation>,
+    /// Every ref this tab has shown, with its element: a node keeps its ref.
+    refs: BTreeMap<String, Item>,
+}
+
+/// The shared browser and its tabs.
+pub struct Browsing {
+    /// None once closed (the server is stopping).
+    chromium: Option<Chromium>,
+    config: Config,
+    tabs: BTreeMap<String, TabState>,
+    current: Option<String>,
+    /// Tab ids already reported, so that a tab the page opens is announced once.
+    known_tabs: BTreeSet<String>,
+}
+
+/// What one observation produced.
+pub struct Seen {
+    /// The observation (text and meta already masked).
+    pub observation: Observation,
+    /// `freshness` for the meta.
+    pub freshness: serde_json::Value,
+}
+
+/// What a snapshot asks for.
+#[derive(Default)]
+pub struct Request {
+    /// The strategy (none: the server's default).
+    pub strategy: Option<&'static dyn Strategy>,
+    /// Whole page instead of the viewport.
+    pub full_page: Option<bool>,
+    /// Token budget.
+    pub max_tokens: Option<usize>,
+    /// Layer ids (none: the configured default layers).
+    pub layers: Option<Vec<String>>,
+    /// Limit to one element's subtree.
+    pub scope: Option<String>,
+}
+
+/// What an action did, for its result.
+pub struct Acted {
+    /// The element acted on (`button "Add"`).
+    pub element: Option<String>,
+    /// A note from the actuator (a scroll that could not move).
+    pub note: Option<String>,
+    /// What was still going on when the readiness budget ran out.
+    pub pending: Option<String>,
+    /// Page scroll before and after (page_scroll).
+    pub scroll: Option<(f64, f64)>,
+}
+
+/// Changes between two observations of a tab.
+pub struct Changes {
+    /// Refs that are new.
+    pub new: Vec<String>,
+    /// Refs whose element left the page.
+    pub removed: Vec<String>,
+}
+
+impl Browsing {
+    /// The browser, with no tab selected (attached: the browser's first tab).
+    pub async fn new(chromium: Chromium, config: Config) -> anyhow::Result<Browsing> {
+        let tabs = chromium.tabs().await?;
+        let attached = chromium.attached();
+        let mut browsing = Browsing {
+            chromium: Some(chromium),
+            config,
+            tabs: BTreeMap::new(),
+            current: None,
+            known_tabs: BTreeSet::new(),
+        };
+        browsing.known_tabs = tabs.iter().map(|t| t.id.clone()).collect();
+        if attached
+            && let Some(first) = tabs.first()
+        {
+            browsing.select(&first.id.clone()).await?;
+        }
+        Ok(browsing)
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Closes the browser (attached: only the tabs pagesnap opened); later calls fail by name.
+    pub async fn close(&mut self) -> anyhow::Result<()> {
+        self.tabs.clear();
+        self.current = None;
+        match self.chromium.take() {
+            Some(chromium) => chromium.close().await,
+            None => Ok(()),
+        }
+    }
+
+    fn chromium(&self) -> Result<&Chromium, ToolError> {
+        self.chromium
+            .as_ref()
+            .ok_or_else(|| ToolError::new(Kind::Browser, "the server is shutting down"))
+    }
+
+    fn current(&self) -> Result<&TabState, ToolError> {
+        self.current
+            .as_ref()
+            .and_then(|id| self.tabs.get(id))
+            .ok_or_else(no_tab)
+    }
+
+    fn current_mut(&mut self) -> Result<&mut TabState, ToolError> {
+        let id = self.current.clone().ok_or_else(no_tab)?;
+        self.tabs.get_mut(&id).ok_or_else(no_tab)
+    }
+
+    /// A gone tab is forgotten, so the next call says there is no tab rather
+    /// than failing on it again.
+    fn forget_if_gone(&mut self, err: &anyhow::Error) {
+        if pagesnap_browser::is_gone(err)
+            && let Some(id) = self.current.take()
+        {
+            self.tabs.remove(&id);
+        }
+    }
+
+    /// Opens `url` in the current tab (or a new one when there is none).
+    /// `Some(pending)` when the load did not finish within the page limit.
+    pub async fn navigate(&mut self, url: &str) -> Result<Option<String>, ToolError> {
+        self.check_url(url)?;
+        let options = self.config.open.clone();
+        let network = self.config.network;
+        let result = match self.current_mut() {
+            Ok(tab) => {
+                tab.last = None;
+                tab.session.navigate(url, &options, network).await
+            }
+            Err(_) => match self.chromium()?.open(url, &options).await {
+                Ok(session) => {
+                    let id = session.target_id().to_owned();
+                    self.known_tabs.insert(id.clone());
+                    self.tabs.insert(
+                        id.clone(),
+                        TabState {
+                            session,
+                            last: None,
+                            refs: BTreeMap::new(),
+                        },
+                    );
+                    self.current = Some(id);
+                    Ok(())
+                }
+                Err(err) => Err(err),
+            },
+        };
+        match result {
+            Ok(()) => {}
+            Err(err) => match err.downcast_ref::<TabError>() {
+                // The page is there, only not finished: show what there is.
+                Some(TabError::NeverLoaded { .. } | TabError::OverLimit { .. })
+                    if self.current.is_some() =>
+                {
+                    return Ok(Some(self.mask(&err.to_string())));
+                }
+                _ => {
+                    self.forget_if_gone(&err);
+                    return Err(ToolError::new(Kind::Navigation, self.mask(&format!("{err:#}"))));
+                }
+            },
+        }
+        let tab = self.current()?;
+        readiness::wait(&tab.session, Readiness::NAVIGATE)
+            .await
+            .map_err(|err| self.browser_error(&err))
+    }
+
+    fn check_url(&self, url: &str) -> Result<(), ToolError> {
+        let lower = url.trim().to_ascii_lowercase();
+        let allowed = lower.starts_with("http://")
+            || lower.starts_with("https://")
+            || lower == "about:blank"
+            || (self.config.allow_file_urls && lower.starts_with("file://"));
+        if allowed {
+            Ok(())
+        } else {
+            Err(ToolError::new(
+                Kind::RefusedUrl,
+                format!(
+                    "refused URL {url:?}: only http:// and https:// URLs (and about:blank) are opened{}",
+                    if self.config.allow_file_urls {
+                        ", and file:// URLs"
+                    } else {
+                        " (file:// needs the server's --allow-file-urls)"
+                    }
+                ),
+            ))
+        }
+    }
+
+    /// Goes back in the current tab; `false` when there was nothing to go back to.
+    pub async fn back(&mut self) -> Result<bool, ToolError> {
+        let limit = self.config.open.timeout;
+        let tab = self.current_mut()?;
+        tab.last = None;
+        match tab.session.back(limit).await {
+            Ok(moved) => Ok(moved),
+            Err(err) => Err(self.browser_error(&err)),
+        }
+    }
+
+    /// Observes the current tab.
+    pub async fn observe(&mut self, request: &Request) -> Result<Seen, ToolError> {
+        let strategy = request.strategy.unwrap_or(self.config.strategy);
+        let mut layers: Vec<Layer> = self.config.layers.layers.clone();
+        let mut active = request
+            .layers
+            .clone()
+            .unwrap_or_else(|| self.config.layers.default.clone());
+        if let Some(reference) = &request.scope {
+            let item = self.item(reference)?;
+            let selector = self.selector_of(item.backend_id, reference).await?;
+            layers.push(Layer {
+                name: SCOPE_LAYER.to_owned(),
+                selectors: vec![selector],
+            });
+            active = vec![SCOPE_LAYER.to_owned()];
+        } else if let Some(unknown) = active
+            .iter()
+            .find(|name| !layers.iter().any(|l| &l.name == *name))
+        {
+            let known: Vec<&str> = layers.iter().map(|l| l.name.as_str()).collect();
+            return Err(ToolError::new(
+                Kind::BadArgument,
+                format!(
+                    "unknown layer {unknown:?} (configured: {})",
+                    if known.is_empty() {
+                        "none; configure them with --layers-config FILE".to_owned()
+                    } else {
+                        known.join(", ")
+                    }
+                ),
+            ));
+        }
+        let tab = self.current()?;
+        let options = Options {
+            full_page: request.full_page.or(Some(false)),
+            max_tokens: request.max_tokens,
+            layers,
+            active_layers: active,
+            previous: tab.last.as_ref(),
+            redact: true,
+            screenshot: None,
+        };
+        let live = tab.session.observe(strategy, &options).await;
+        let live = match live {
+            Ok(live) => live,
+            Err(err) => {
+                let error = self.browser_error(&err);
+                self.forget_if_gone(&err);
+                return Err(error);
+            }
+        };
+        let mut observation = live.observation;
+        let recording = &live.captured.recording;
+        let freshness = json!({
+            "capturedAt": recording.captured_at,
+            "url": recording.url,
+            "title": self.mask(&recording.title),
+            "tab": tab.session.target_id(),
+        });
+        observation.text = self.mask_known(&observation.text);
+        let tab = self.current_mut()?;
+        for item in &observation.meta.items {
+            tab.refs.insert(item.reference.clone(), item.clone());
+        }
+        tab.last = Some(observation.clone());
+        Ok(Seen {
+            observation,
+            freshness,
+        })
+    }
+
+    /// The element a ref names in the current tab.
+    pub fn item(&self, reference: &str) -> Result<Item, ToolError> {
+        let tab = self.current()?;
+        match tab.refs.get(reference) {
+            Some(item) if item.backend_id != 0 => Ok(item.clone()),
+            _ => Err(ToolError::new(
+                Kind::UnknownRef,
+                format!(
+                    "unknown ref {reference:?}: this tab has shown no such ref; take a page_snapshot and use a ref from it"
+                ),
+            )),
+        }
+    }
+
+    /// A CSS path to the node, for scoping a snapshot to its subtree.
+    async fn selector_of(&self, backend_id: u64, reference: &str) -> Result<String, ToolError> {
+        let tab = self.current()?;
+        let answer = tab
+            .session
+            .call_function_on(backend_id, SELECTOR_JS, Vec::new())
+            .await
+            .map_err(|err| self.browser_error(&err))?;
+        match answer.as_ref().and_then(serde_json::Value::as_str) {
+            Some(selector) if !selector.is_empty() => Ok(selector.to_owned()),
+            _ => Err(ToolError::new(
+                Kind::Action("stale"),
+                format!(
+                    "ref {reference:?}: the element is no longer on the page, or lives in a shadow root or frame a snapshot cannot be scoped to"
+                ),
+            )),
+        }
+    }
+
+    /// The visible height of a scroll container, for scrolling it by screens.
+    pub async fn client_height(&self, backend_id: u64) -> Result<f64, ToolError> {
+        let tab = self.current()?;
+        let answer = tab
+            .session
+            .call_function_on(backend_id, "function () { return this.clientHeight; }", Vec::new())
+            .await
+            .map_err(|err| self.browser_error(&err))?;
+        match answer.and_then(|v| v.as_f64()) {
+            Some(height) if height > 0.0 => Ok(height),
+            Some(_) => Err(ToolError::new(
+                Kind::Action("hidden"),
+                "the element has no height on screen, so it cannot be scrolled",
+            )),
+            None => Err(ToolError::new(
+                Kind::Action("stale"),
+                "the element no longer exists on the page (it was removed or replaced); use a ref from the current observation",
+            )),
+        }
+    }
+
+    /// Performs `action` on the current tab as the live runner does, then
+    /// waits for `readiness`.
+    pub async fn act(
+        &mut self,
+        action: UserAction,
+        readiness: Readiness,
+    ) -> Result<Acted, ToolError> {
+        let tab = self.current()?;
+        let before = match &action {
+            UserAction::Scroll { .. } => Some(scroll_y(&tab.session).await),
+            _ => None,
+        };
+        let outcome = tab.session.perform(&action).await;
+        let mut pending = None;
+        let note = match outcome {
+            Ok(Outcome::Done { note }) => note,
+            Ok(Outcome::Failed { kind, message }) => {
+                return Err(ToolError::new(Kind::Action(kind), self.mask(&message)));
+            }
+            Err(err) => match err.downcast_ref::<TabError>() {
+                // A click that started a navigation that did not finish.
+                Some(TabError::NeverLoaded { .. } | TabError::OverLimit { .. }) => {
+                    pending = Some(self.mask(&err.to_string()));
+                    None
+                }
+                _ => {
+                    let error = self.browser_error(&err);
+                    self.forget_if_gone(&err);
+                    return Err(error);
+                }
+            },
+        };
+        let tab = self.current_mut()?;
+        // A tab the page opened comes to the front; the agent's tab stays
+        // the one observed (a background tab paints no screenshot).
+        let _ = tab.session.cdp().bring_to_front().await;
+        tab.session.refresh_url().await;
+        if pending.is_none() {
+            let tab = self.current()?;
+            pending = readiness::wait(&tab.session, readiness)
+                .await
+                .map_err(|err| self.browser_error(&err))?;
+        }
+        let tab = self.current()?;
+        let scroll = match before {
+            Some(before) => Some((before, scroll_y(&tab.session).await)),
+            None => None,
+        };
+        Ok(Acted {
+            element: None,
+            note,
+            pending,
+            scroll,
+        })
+    }
+
+    /// What changed between the tab's observation before an action and after.
+    pub fn changes(before: Option<&Observation>, after: &Observation) -> Changes {
+        let new = after
+            .meta
+            .items
+            .iter()
+            .filter(|i| i.new)
+            .map(|i| i.reference.clone())
+            .collect();
+        let present: BTreeSet<u64> = after.meta.items.iter().map(|i| i.backend_id).collect();
+        let removed = before
+            .map(|b| {
+                b.meta
+                    .items
+                    .iter()
+                    .filter(|i| !present.contains(&i.backend_id))
+                    .map(|i| i.reference.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        Changes { new, removed }
+    }
+
+    /// The current tab's last observation.
+    pub fn last(&self) -> Option<&Observation> {
+        self.current().ok().and_then(|t| t.last.as_ref())
+    }
+
+    /// Tabs the page opened since the last look (announced once, never followed).
+    pub async fn new_tabs(&mut self) -> Vec<pagesnap_browser::Tab> {
+        let Ok(chromium) = self.chromium() else {
+            return Vec::new();
+        };
+        let Ok(tabs) = chromium.tabs().await else {
+            return Vec::new();
+        };
+        let mut fresh = Vec::new();
+        for tab in tabs {
+            if self.known_tabs.insert(tab.id.clone()) {
+                fresh.push(tab);
+            }
+        }
+        fresh
+    }
+
+    /// Every tab, with which one is current.
+    pub async fn list_tabs(&mut self) -> Result<serde_json::Value, ToolError> {
+        let tabs = self
+            .chromium()?
+            .tabs()
+            .await
+            .map_err(|err| ToolError::new(Kind::Browser, format!("{err:#}")))?;
+        for tab in &tabs {
+            self.known_tabs.insert(tab.id.clone());
+        }
+        Ok(serde_json::Value::Array(
+            tabs.iter()
+                .map(|t| {
+                    let mut value = json!({
+                        "id": t.id,
+                        "url": self.mask(&t.url),
+                        "title": self.mask(&t.title),
+                        "current": self.current.as_deref() == Some(t.id.as_str()),
+                    });
+                    if let Some(opener) = &t.opener {
+                        value["opener"] = json!(opener);
+                    }
+                    value
+                })
+                .collect(),
+        ))
+    }
+
+    /// Makes tab `id` the current one.
+    pub async fn select(&mut self, id: &str) -> Result<(), ToolError> {
+        if !self.tabs.contains_key(id) {
+            let session = self
+                .chromium()?
+                .adopt(id, self.config.open.timeout)
+                .await
+                .map_err(|err| ToolError::new(Kind::NoTab, format!("{err:#}")))?;
+            self.tabs.insert(
+                id.to_owned(),
+                TabState {
+                    session,
+                    last: None,
+                    refs: BTreeMap::new(),
+                },
+            );
+        }
+        // A background tab runs no animation frames: bring it to the front.
+        if let Some(tab) = self.tabs.get(id) {
+            let _ = tab.session.cdp().bring_to_front().await;
+        }
+        self.current = Some(id.to_owned());
+        Ok(())
+    }
+
+    /// Closes tab `id`; the current tab is then none.
+    pub async fn close_tab(&mut self, id: &str) -> Result<(), ToolError> {
+        let listed = self
+            .chromium()?
+            .tabs()
+            .await
+            .map_err(|err| ToolError::new(Kind::Browser, format!("{err:#}")))?;
+        if !listed.iter().any(|t| t.id == id) {
+            return Err(ToolError::new(
+                Kind::NoTab,
+                format!("no tab with id {id:?} (list them with page_tabs {{\"op\": \"list\"}})"),
+            ));
+        }
+        let session = match self.tabs.remove(id) {
+            Some(tab) => tab.session,
+            None => self
+                .chromium()?
+                .adopt(id, self.config.open.timeout)
+                .await
+                .map_err(|err| ToolError::new(Kind::NoTab, format!("{err:#}")))?,
+        };
+        session.close().await;
+        if self.current.as_deref() == Some(id) {
+            self.current = None;
+        }
+        Ok(())
+    }
+
+    /// `text` (a message, a URL, a title: not already through the engine)
+    /// with secret-like values redacted, then known secrets named.
+    pub fn mask(&self, text: &str) -> String {
+        let redacted = pagesnap_engine::passes::redact::redact_text(text).0;
+        self.config.secrets.mask(&redacted)
+    }
+
+    /// Text the engine already redacted, with known secrets named.
+    pub fn mask_known(&self, text: &str) -> String {
+        self.config.secrets.mask(text)
+    }
+
+    /// A browser failure as a tool error (its message masked).
+    fn browser_error(&self, err: &anyhow::Error) -> ToolError {
+        let kind = if pagesnap_browser::is_gone(err) {
+            Kind::TabGone
+        } else {
+            Kind::Browser
+        };
+        let mut message = self.mask(&format!("{err:#}"));
+        if kind == Kind::TabGone {
+            message.push_str(
+                "; open a page with page_navigate or choose another tab with page_tabs",
+            );
+        }
+        ToolError::new(kind, message)
+    }
+}
+
+/// The layer a `ref`-scoped snapshot uses.
+const SCOPE_LAYER: &str = "ref";
+
+/// A CSS path from the document to `this` by `:nth-child` (empty in a shadow root or frame).
+const SELECTOR_JS: &str = r#"function () {
+  if (!this.isConnected || this.nodeType !== 1 || this.getRootNode() !== document) return '';
+  const parts = [];
+  for (let el = this; el && el.nodeType === 1 && el !== document.documentElement; el = el.parentElement) {
+    const index = [...el.parentElement.children].indexOf(el) + 1;
+    parts.unshift(el.tagName.toLowerCase() + ':nth-child(' + index + ')');
+  }
+  return ':root > ' + parts.join(' > ');
+}"#;
+
+fn no_tab() -> ToolError {
+    ToolError::new(
+        Kind::NoTab,
+        "no tab is open: open a page with page_navigate {\"url\": …} (or choose one with page_tabs)",
+    )
+}
+
+async fn scroll_y(session: &ChromiumSession) -> f64 {
+    session
+        .eval("window.scrollY")
+        .await
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(0.0)
+}

@@ -1,0 +1,620 @@
+//! The tools (`page_navigate`, `page_snapshot`, `page_find`, `page_scroll`, `page_action`, `page_back`, `page_tabs`): their argument schemas, and results that carry the text an agent reads in `content` and the meta in `structuredContent`.
+
+use std::sync::Arc;
+
+use base64::Engine as _;
+use pagesnap_browser::UserAction;
+use pagesnap_engine::observation::Observation;
+use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::Parameters;
+use rmcp::model::{
+    CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
+};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use tokio::sync::Mutex;
+
+use super::error::{Kind, ToolError};
+use super::readiness::Readiness;
+use super::tabs::{Acted, Browsing, Request, Seen};
+
+/// The server: every session shares one browser, and calls are serialised on it.
+#[derive(Clone)]
+pub struct Server {
+    browsing: Arc<Mutex<Browsing>>,
+    tool_router: ToolRouter<Self>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NavigateArgs {
+    /// The URL to open in the current tab (http:// or https://). A tab is opened when none is.
+    pub url: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotArgs {
+    /// How the page is written: `aria` (Playwright-style YAML with [ref=eN]), `flat` (indexed
+    /// [N]<tag> lines), `structural` (3×3 zones with name sources), `som` (a screenshot with numbered
+    /// boxes plus a legend), `html-pruned` or `html`. Default: the server's --strategy.
+    pub strategy: Option<String>,
+    /// true: the whole page; false (default): only what is in the viewport, with hints of what is
+    /// above and below (scroll with page_scroll to see it).
+    pub full_page: Option<bool>,
+    /// Cut the text to about this many tokens (least useful content first); the text says so when cut.
+    pub max_tokens: Option<usize>,
+    /// Named layers to show (configured on the server with --layers-config); default: its default layers.
+    pub layers: Option<Vec<String>>,
+    /// Show only this element's subtree (a ref from an earlier result).
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindArgs {
+    /// Find elements whose name or nearby text contains this text (case-insensitive).
+    pub text: Option<String>,
+    /// Or: whose name or nearby text matches this regular expression (Rust syntax).
+    pub regex: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Up,
+    Down,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScrollArgs {
+    /// `up` or `down`.
+    pub direction: Direction,
+    /// How far, in viewport heights (fractions allowed). Default 0.75.
+    pub screens: Option<f64>,
+    /// Scroll this scroll container (a ref) instead of the page.
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Op {
+    Click,
+    Type,
+    Select,
+    Press,
+    Hover,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Click => "click",
+            Op::Type => "type",
+            Op::Select => "select",
+            Op::Press => "press",
+            Op::Hover => "hover",
+        }
+    }
+
+    fn readiness(self) -> Readiness {
+        match self {
+            Op::Click | Op::Press => Readiness::CLICK,
+            Op::Type => Readiness::NONE,
+            Op::Select => Readiness::SELECT,
+            Op::Hover => Readiness::HOVER,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionArgs {
+    /// The element: a ref from a snapshot of this tab (`e12` in aria, `12` in flat).
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// `click` (a real mouse click at its visible centre), `type` (replace a field's text with `value`;
+    /// `{secret:NAME}` types a server-side secret), `select` (choose the option `value` of a <select>),
+    /// `press` (focus it, press the key `value`: Enter, Tab, Escape, ArrowDown, …), `hover`.
+    pub op: Op,
+    /// The text to type, the option to choose, or the key to press.
+    pub value: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum TabsOp {
+    List,
+    Select,
+    Close,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TabsArgs {
+    /// `list` the tabs, `select` one (id) to observe and act on, or `close` one (id).
+    pub op: TabsOp,
+    /// The tab id (from `list`), for `select` and `close`.
+    pub id: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+/// `CallToolResult` or the error result.
+fn done(result: Result<CallToolResult, ToolError>) -> CallToolResult {
+    result.unwrap_or_else(ToolError::into_result)
+}
+
+#[tool_router]
+impl Server {
+    /// A server on `browsing`.
+    pub fn new(browsing: Arc<Mutex<Browsing>>) -> Server {
+        Server {
+            browsing,
+            tool_router: Self::tool_router(),
+        }
+    }
+
+    #[tool(
+        name = "page_navigate",
+        description = "Open a URL in the current tab (a tab is opened when there is none). Waits for the page to load and settle, then returns a snapshot of the viewport (as page_snapshot does, with the server's default strategy). Result: the snapshot text; structuredContent {action: {op, url}, snapshot: meta, incomplete, pending?}."
+    )]
+    async fn page_navigate(&self, Parameters(args): Parameters<NavigateArgs>) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let pending = browsing.navigate(&args.url).await?;
+                let seen = browsing.observe(&Request::default()).await?;
+                let action = json!({ "op": "navigate", "url": browsing.mask(&args.url) });
+                Ok(action_result(&browsing, action, None, &seen, None, pending, Vec::new()))
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_snapshot",
+        description = "What the current tab shows, as text an agent can act on: every interactive element with a ref (use the ref with page_action), nearby text, and hints of what is above and below the viewport. Viewport only by default (full_page for everything). Elements behind a modal dialog are marked [obscured] and get no ref; secrets are redacted. A node keeps its ref across calls; new elements are marked. structuredContent is the meta: snapshotId, viewport position, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness."
+    )]
+    async fn page_snapshot(&self, Parameters(args): Parameters<SnapshotArgs>) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let request = Request {
+                    strategy: args.strategy.as_deref().map(strategy_named).transpose()?,
+                    full_page: args.full_page,
+                    max_tokens: args.max_tokens,
+                    layers: args.layers.clone(),
+                    scope: args.reference.clone(),
+                };
+                if args.max_tokens == Some(0) {
+                    return Err(ToolError::new(Kind::BadArgument, "max_tokens must be at least 1"));
+                }
+                let seen = browsing.observe(&request).await?;
+                Ok(snapshot_result(&browsing, &seen))
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_find",
+        description = "Find elements on the whole page (not only the viewport) by text or regex over their name and nearby text, without reading a whole snapshot. Returns each match's ref, role, name, whether it is in the viewport (scroll to it with page_scroll or act on it directly), and its context."
+    )]
+    async fn page_find(&self, Parameters(args): Parameters<FindArgs>) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let matcher = Matcher::new(&args)?;
+                let seen = browsing
+                    .observe(&Request {
+                        full_page: Some(true),
+                        ..Request::default()
+                    })
+                    .await?;
+                let mut lines = Vec::new();
+                let mut found = Vec::new();
+                for item in &seen.observation.meta.items {
+                    if !(matcher.matches(&item.name) || matcher.matches(&item.context)) {
+                        continue;
+                    }
+                    let in_viewport = item.zone != "offscreen";
+                    lines.push(format!(
+                        "- {} {:?} [ref={}]{}{}",
+                        item.role,
+                        item.name,
+                        item.reference,
+                        if in_viewport { "" } else { " (off screen)" },
+                        if item.context.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" — {}", item.context)
+                        }
+                    ));
+                    found.push(json!({
+                        "ref": item.reference,
+                        "role": item.role,
+                        "name": item.name,
+                        "inViewport": in_viewport,
+                        "zone": item.zone,
+                        "context": item.context,
+                    }));
+                }
+                let text = if lines.is_empty() {
+                    format!("no element matches {}", matcher.describe())
+                } else {
+                    format!(
+                        "{} element(s) match {}:\n{}",
+                        lines.len(),
+                        matcher.describe(),
+                        lines.join("\n")
+                    )
+                };
+                let mut structured = json!({ "matches": found, "snapshotId": seen.observation.meta.snapshot_id });
+                browsing.config().secrets.mask_json(&mut structured);
+                let mut result = CallToolResult::success(vec![ContentBlock::text(browsing.mask(&text))]);
+                result.structured_content = Some(structured);
+                Ok(result)
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_scroll",
+        description = "Scroll the page (or the scroll container `ref` names) up or down by `screens` viewport heights (default 0.75), wait for lazy content, and return the new viewport's snapshot. structuredContent {action: {scrolled_px, at_top, at_bottom}, snapshot: meta, incomplete}."
+    )]
+    async fn page_scroll(&self, Parameters(args): Parameters<ScrollArgs>) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let screens = args.screens.unwrap_or(0.75);
+                if !(screens.is_finite() && screens > 0.0 && screens <= 100.0) {
+                    return Err(ToolError::new(
+                        Kind::BadArgument,
+                        format!("screens must be a number above 0 and at most 100, not {screens}"),
+                    ));
+                }
+                let backend_id = match &args.reference {
+                    Some(reference) => Some(browsing.item(reference)?.backend_id),
+                    None => None,
+                };
+                let height = f64::from(browsing.config().open.height);
+                let sign = match args.direction {
+                    Direction::Up => -1.0,
+                    Direction::Down => 1.0,
+                };
+                // The page scrolls by viewport heights, a container by its own height.
+                let height = match backend_id {
+                    None => height,
+                    Some(id) => browsing.client_height(id).await?,
+                };
+                let before = browsing.last().cloned();
+                let acted = browsing
+                    .act(
+                        UserAction::Scroll {
+                            backend_id,
+                            dy: Some(sign * screens * height),
+                            up: sign < 0.0,
+                        },
+                        Readiness::SCROLL,
+                    )
+                    .await?;
+                let seen = browsing.observe(&Request::default()).await?;
+                let viewport = seen.observation.meta.viewport;
+                let scrolled = acted.scroll.map_or(0.0, |(a, b)| b - a);
+                let mut action = json!({
+                    "op": "scroll",
+                    "direction": match args.direction { Direction::Up => "up", Direction::Down => "down" },
+                    "screens": screens,
+                    "scrolled_px": scrolled.round(),
+                    "at_top": viewport.at_top,
+                    "at_bottom": viewport.at_bottom,
+                });
+                if let Some(reference) = &args.reference {
+                    action["ref"] = json!(reference);
+                }
+                let pending = acted.pending.clone();
+                let new_tabs = browsing.new_tabs().await;
+                Ok(action_result(&browsing, action, Some(&acted), &seen, before.as_ref(), pending, new_tabs))
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_action",
+        description = "Act on an element by its ref as a user would: `click` (a real mouse click at its visible centre; if something covers it, nothing is clicked and the error names what covers it), `type` (replaces the field's text with `value`; write {secret:NAME} to type a server-side secret, never shown), `select` (the option `value` of a <select>), `press` (the key `value`, e.g. Enter), `hover`. Waits briefly for the page to react, then returns the new snapshot and what changed: {action: {op, ref, element, outcome}, snapshot: meta, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, unknown-ref."
+    )]
+    async fn page_action(&self, Parameters(args): Parameters<ActionArgs>) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let item = browsing.item(&args.reference)?;
+                let backend_id = item.backend_id;
+                let value = || -> Result<String, ToolError> {
+                    args.value.clone().ok_or_else(|| {
+                        ToolError::new(
+                            Kind::BadArgument,
+                            format!("op {} needs a value", args.op.name()),
+                        )
+                    })
+                };
+                let action = match args.op {
+                    Op::Click => UserAction::Click { backend_id },
+                    Op::Hover => UserAction::Hover { backend_id },
+                    Op::Type => UserAction::Type {
+                        backend_id,
+                        text: browsing
+                            .config()
+                            .secrets
+                            .substitute(&value()?)
+                            .map_err(|m| ToolError::new(Kind::BadArgument, m))?,
+                    },
+                    Op::Select => UserAction::Select {
+                        backend_id,
+                        value: value()?,
+                    },
+                    Op::Press => UserAction::Press {
+                        backend_id: Some(backend_id),
+                        key: value()?,
+                    },
+                };
+                let before = browsing.last().cloned();
+                let mut acted = browsing.act(action, args.op.readiness()).await?;
+                let element = format!("{} {:?}", item.role, item.name);
+                acted.element = Some(element.clone());
+                let seen = browsing.observe(&Request::default()).await?;
+                let mut action = json!({
+                    "op": args.op.name(),
+                    "ref": args.reference,
+                    "element": element,
+                    "outcome": "done",
+                });
+                // A typed value is never echoed (it may hold a secret).
+                if let Some(value) = &args.value
+                    && args.op != Op::Type
+                {
+                    action["value"] = json!(value);
+                }
+                if let Some(note) = &acted.note {
+                    action["note"] = json!(note);
+                }
+                let pending = acted.pending.clone();
+                let new_tabs = browsing.new_tabs().await;
+                Ok(action_result(&browsing, action, Some(&acted), &seen, before.as_ref(), pending, new_tabs))
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_back",
+        description = "Go back one page in the current tab's history, then return the snapshot."
+    )]
+    async fn page_back(&self, Parameters(_args): Parameters<NoArgs>) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let moved = browsing.back().await?;
+                let seen = browsing.observe(&Request::default()).await?;
+                let action = json!({ "op": "back", "moved": moved });
+                let note = (!moved).then(|| "there is no earlier page in this tab's history".to_owned());
+                let acted = Acted { element: None, note, pending: None, scroll: None };
+                Ok(action_result(&browsing, action, Some(&acted), &seen, None, None, Vec::new()))
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_tabs",
+        description = "List the browser's tabs (a tab the page opens is listed here, never followed silently), select one to observe and act on, or close one."
+    )]
+    async fn page_tabs(&self, Parameters(args): Parameters<TabsArgs>) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let id = || {
+                    args.id.clone().ok_or_else(|| {
+                        ToolError::new(Kind::BadArgument, "select and close need the tab's id (from list)")
+                    })
+                };
+                match args.op {
+                    TabsOp::List => {}
+                    TabsOp::Select => browsing.select(&id()?).await?,
+                    TabsOp::Close => browsing.close_tab(&id()?).await?,
+                }
+                let tabs = browsing.list_tabs().await?;
+                let lines: Vec<String> = tabs
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|t| {
+                        format!(
+                            "{} {} {:?} {}",
+                            if t["current"] == json!(true) { "*" } else { "-" },
+                            t["id"].as_str().unwrap_or_default(),
+                            t["title"].as_str().unwrap_or_default(),
+                            t["url"].as_str().unwrap_or_default()
+                        )
+                    })
+                    .collect();
+                let text = if lines.is_empty() {
+                    "no tabs".to_owned()
+                } else {
+                    format!("tabs (* current):\n{}", lines.join("\n"))
+                };
+                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                result.structured_content = Some(json!({ "tabs": tabs }));
+                Ok(result)
+            }
+            .await,
+        )
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("pagesnap", env!("CARGO_PKG_VERSION")))
+            .with_instructions(
+                "pagesnap shows a browser tab as text an agent can act on. Open a page with page_navigate, \
+                 read it with page_snapshot (viewport only; page_scroll or full_page for more), locate \
+                 targets with page_find, and act with page_action using the refs the snapshots show. Every \
+                 action returns the page after it.",
+            )
+    }
+}
+
+/// The strategy a `strategy` argument names; the error lists the known ones.
+fn strategy_named(name: &str) -> Result<&'static dyn Strategy, ToolError> {
+    strategy::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = STRATEGIES.iter().map(|s| s.name()).collect();
+        ToolError::new(
+            Kind::BadArgument,
+            format!("unknown strategy {name:?} (known: {})", known.join(", ")),
+        )
+    })
+}
+
+/// The content blocks of an observation: its text, and for `som` its PNG.
+fn blocks(observation: &Observation, text: String) -> Vec<ContentBlock> {
+    let mut blocks = vec![ContentBlock::text(text)];
+    if let Some(image) = &observation.image {
+        blocks.push(ContentBlock::image(
+            base64::engine::general_purpose::STANDARD.encode(&image.png),
+            "image/png",
+        ));
+    }
+    blocks
+}
+
+/// The meta of an observation with its freshness, masked.
+fn meta_json(browsing: &Browsing, seen: &Seen) -> serde_json::Value {
+    let mut meta = serde_json::to_value(&seen.observation.meta).unwrap_or_else(|_| json!({}));
+    meta["freshness"] = seen.freshness.clone();
+    browsing.config().secrets.mask_json(&mut meta);
+    meta
+}
+
+fn snapshot_result(browsing: &Browsing, seen: &Seen) -> CallToolResult {
+    let mut result = CallToolResult::success(blocks(&seen.observation, seen.observation.text.clone()));
+    result.structured_content = Some(meta_json(browsing, seen));
+    result
+}
+
+/// An action's result: what it did, what changed, whether the page was
+/// ready, and the snapshot after it.
+fn action_result(
+    browsing: &Browsing,
+    action: serde_json::Value,
+    acted: Option<&Acted>,
+    seen: &Seen,
+    before: Option<&Observation>,
+    pending: Option<String>,
+    new_tabs: Vec<pagesnap_browser::Tab>,
+) -> CallToolResult {
+    let changes = Browsing::changes(before, &seen.observation);
+    let mut head = Vec::new();
+    let op = action["op"].as_str().unwrap_or_default();
+    let mut line = match (&action["ref"], acted.and_then(|a| a.element.as_deref())) {
+        (serde_json::Value::String(r), Some(element)) => format!("{op} {r} ({element}): done"),
+        (serde_json::Value::String(r), None) => format!("{op} {r}: done"),
+        _ if op == "scroll" => format!(
+            "scrolled {} px{}{}",
+            action["scrolled_px"],
+            if action["at_top"] == json!(true) { ", at the top" } else { "" },
+            if action["at_bottom"] == json!(true) { ", at the bottom" } else { "" }
+        ),
+        _ if op == "navigate" => format!("opened {}", action["url"].as_str().unwrap_or_default()),
+        _ => format!("{op}: done"),
+    };
+    if let Some(note) = acted.and_then(|a| a.note.as_deref()) {
+        line.push_str(&format!(" — {note}"));
+    }
+    head.push(format!("### Action\n{line}"));
+    if before.is_some() && (!changes.new.is_empty() || !changes.removed.is_empty()) {
+        head.push(format!(
+            "### Changes\nnew: {}\nremoved: {}",
+            if changes.new.is_empty() { "none".to_owned() } else { changes.new.join(", ") },
+            if changes.removed.is_empty() { "none".to_owned() } else { changes.removed.join(", ") }
+        ));
+    }
+    if let Some(pending) = &pending {
+        head.push(format!("### Incomplete\n{pending} — the snapshot below is the best available; take another with page_snapshot"));
+    }
+    if !new_tabs.is_empty() {
+        let tabs: Vec<String> = new_tabs
+            .iter()
+            .map(|t| format!("{} {}", t.id, browsing.mask(&t.url)))
+            .collect();
+        head.push(format!(
+            "### New tabs (not followed; page_tabs select to switch)\n{}",
+            tabs.join("\n")
+        ));
+    }
+    head.push(format!("### Page\n{}", seen.observation.text));
+    let text = browsing.mask_known(&head.join("\n\n"));
+    let mut structured = json!({
+        "action": action,
+        "snapshot": meta_json(browsing, seen),
+        "changes": { "new": changes.new, "removed": changes.removed },
+        "incomplete": pending.is_some(),
+    });
+    if let Some(pending) = pending {
+        structured["pending"] = json!(pending);
+    }
+    if !new_tabs.is_empty() {
+        structured["newTabs"] = serde_json::to_value(&new_tabs).unwrap_or_default();
+    }
+    browsing.config().secrets.mask_json(&mut structured);
+    let mut result = CallToolResult::success(blocks(&seen.observation, text));
+    result.structured_content = Some(structured);
+    result
+}
+
+/// `text` (case-insensitive substring) or `regex`.
+enum Matcher {
+    Text(String),
+    Regex(regex::Regex),
+}
+
+impl Matcher {
+    fn new(args: &FindArgs) -> Result<Matcher, ToolError> {
+        match (&args.text, &args.regex) {
+            (Some(text), None) if !text.trim().is_empty() => Ok(Matcher::Text(text.trim().to_lowercase())),
+            (None, Some(pattern)) => regex::RegexBuilder::new(pattern)
+                .case_insensitive(true)
+                .size_limit(1 << 20)
+                .build()
+                .map(Matcher::Regex)
+                .map_err(|err| ToolError::new(Kind::BadArgument, format!("regex {pattern:?}: {err}"))),
+            (Some(_), Some(_)) => Err(ToolError::new(Kind::BadArgument, "give text or regex, not both")),
+            _ => Err(ToolError::new(Kind::BadArgument, "give a non-empty text or a regex to find")),
+        }
+    }
+
+    fn matches(&self, haystack: &str) -> bool {
+        match self {
+            Matcher::Text(text) => haystack.to_lowercase().contains(text),
+            Matcher::Regex(regex) => regex.is_match(haystack),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Matcher::Text(text) => format!("text {text:?}"),
+            Matcher::Regex(regex) => format!("regex {:?}", regex.as_str()),
+        }
+    }
+}

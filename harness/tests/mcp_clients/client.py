@@ -1,0 +1,337 @@
+"""Drives `pagesnap mcp` through the official MCP Python SDK, as an agent would, and checks what it gets.
+
+Usage: client.py PAGESNAP_BINARY (stdio | http | attach) SITES_DIR
+
+The pages come from a 127.0.0.1 HTTP server this script starts: the fixture sites (modal and
+planted-secrets pages) and a few pages of its own. Every assertion names what it checks; the
+script exits non-zero on the first failure. pagesnap's stderr is kept and checked for secrets.
+"""
+
+import asyncio
+import http.server
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+PAGESNAP, MODE, SITES = sys.argv[1], sys.argv[2], sys.argv[3]
+
+FORM = """<!doctype html><title>Order form</title>
+<h1>Order</h1>
+<label>Item <input id=item></label>
+<label>Country <select id=country><option value=fr>France</option><option value=de>Germany</option></select></label>
+<span style="position:relative;display:inline-block"><button id=add onclick="const li=document.createElement('li');li.textContent=document.getElementById('item').value+' to '+document.getElementById('country').value;document.getElementById('list').append(li)">Add item</button><span id=veil style="display:none;position:absolute;left:0;top:0;right:0;bottom:0;background:#fff">Veil over it</span></span>
+<button onclick="document.getElementById('veil').style.display='block'">Put a veil</button>
+<ul id=list></ul>
+<a href="second.html">Go to second page</a>
+<a href="second.html" target="_blank">Open in a new tab</a>
+<div style="height:2500px"></div>
+<button id=bottom>Button at the bottom</button>
+"""
+SECOND = "<!doctype html><title>Second</title><h1>Second page</h1><button>Only on the second page</button>"
+SLOW = "<!doctype html><title>Slow</title><h1>Slow</h1><img src='/never'>"
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, directory=SITES, **kwargs)
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        own = {"/form.html": FORM, "/second.html": SECOND, "/slow.html": SLOW}
+        if self.path == "/never":
+            time.sleep(60)
+            return
+        if self.path in own:
+            body = own[self.path].encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+
+class Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+
+httpd = Server(("127.0.0.1", 0), Handler)
+threading.Thread(target=httpd.serve_forever, daemon=True).start()
+BASE = f"http://127.0.0.1:{httpd.server_address[1]}"
+SECRETS = [line.strip() for line in open(os.path.join(SITES, "planted_secrets", "secrets.txt")) if line.strip()]
+CHECKS = []
+
+
+def check(condition, what, detail=""):
+    if not condition:
+        raise AssertionError(f"{what}: {detail}"[:3000])
+    CHECKS.append(what)
+
+
+def first(found, what, among):
+    check(len(found) >= 1, f"{what} is found", among)
+    return found[0]
+
+
+def text_of(result):
+    return "\n".join(block.text for block in result.content if getattr(block, "type", "") == "text")
+
+
+def everything(result):
+    return text_of(result) + json.dumps(result.structured_content)
+
+
+async def call(session, name, args):
+    result = await session.call_tool(name, args)
+    return result
+
+
+async def ok(session, name, args):
+    result = await call(session, name, args)
+    check(not result.is_error, f"{name} {json.dumps(args)} succeeds", text_of(result))
+    check(isinstance(result.structured_content, dict), f"{name} has structuredContent")
+    return result
+
+
+async def fails(session, name, args, kind):
+    result = await call(session, name, args)
+    check(result.is_error, f"{name} {json.dumps(args)} fails", text_of(result))
+    error = (result.structured_content or {}).get("error", {})
+    check(error.get("kind") == kind, f"{name} {json.dumps(args)} fails as {kind}", json.dumps(result.structured_content))
+    return result
+
+
+def ref_of(result, role, name):
+    for item in items_of(result):
+        if item["role"] == role and name in item["name"]:
+            return item["ref"]
+    raise AssertionError(f"no {role} {name!r} among {[(i['role'], i['name']) for i in items_of(result)]}")
+
+
+def items_of(result):
+    s = result.structured_content
+    meta = s.get("snapshot", s)
+    return meta.get("items", [])
+
+
+async def scenario(session, leak_log):
+    tools = await session.list_tools()
+    names = sorted(t.name for t in tools.tools)
+    check(names == ["page_action", "page_back", "page_find", "page_navigate", "page_scroll", "page_snapshot", "page_tabs"], "the seven tools are listed", names)
+    for tool in tools.tools:
+        check(tool.description and len(tool.description) > 40, f"{tool.name} has a description")
+        check(tool.input_schema.get("type") == "object", f"{tool.name} has an object input schema")
+    action_schema = next(t for t in tools.tools if t.name == "page_action").input_schema
+    check("ref" in action_schema["properties"] and "op" in action_schema["properties"], "page_action's schema names ref and op")
+
+    # A call before any page: a clear error, and the server keeps serving.
+    await fails(session, "page_snapshot", {}, "no-tab")
+    await fails(session, "page_navigate", {"url": "file:///etc/passwd"}, "refused-url")
+    bad = await call(session, "page_navigate", {"nope": 1})
+    check(bad.is_error, "malformed arguments are an error result", text_of(bad))
+
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/form.html"})
+    check("### Page" in text_of(nav) and "Add item" in text_of(nav), "navigate returns the snapshot", text_of(nav))
+    check(nav.structured_content["incomplete"] is False, "a quick page is complete")
+
+    # Every strategy; som brings its PNG.
+    for strategy in ["aria", "flat", "structural", "som", "html-pruned", "html"]:
+        snap = await ok(session, "page_snapshot", {"strategy": strategy})
+        check(snap.structured_content["strategy"] == strategy, f"snapshot names strategy {strategy}")
+        check(snap.structured_content["snapshotId"], f"{strategy} snapshot has a snapshotId")
+        check(snap.structured_content["freshness"]["url"].endswith("/form.html"), f"{strategy} snapshot has freshness")
+        images = [b for b in snap.content if getattr(b, "type", "") == "image"]
+        check((len(images) == 1) == (strategy == "som"), f"{strategy}: an image exactly when som")
+    await fails(session, "page_snapshot", {"strategy": "nope"}, "bad-argument")
+    await fails(session, "page_snapshot", {"layers": ["nope"]}, "bad-argument")
+
+    # Viewport by default: the bottom button is announced, not shown; full_page shows it.
+    snap = await ok(session, "page_snapshot", {})
+    check("Button at the bottom" not in text_of(snap), "the default snapshot is viewport-scoped")
+    check(snap.structured_content["viewport"]["pagesBelow"] >= 1, "pages below are counted")
+    full = await ok(session, "page_snapshot", {"full_page": True})
+    check("Button at the bottom" in text_of(full), "full_page shows the whole page")
+    cut = await ok(session, "page_snapshot", {"full_page": True, "max_tokens": 40})
+    check(len(text_of(cut)) < len(text_of(full)), "max_tokens cuts the text", text_of(cut))
+
+    # Find, then refs stay stable across calls.
+    found = await ok(session, "page_find", {"text": "bottom"})
+    matches = found.structured_content["matches"]
+    check(any(m["name"] == "Button at the bottom" and not m["inViewport"] for m in matches), "find locates an off-screen target", matches)
+    found_re = await ok(session, "page_find", {"regex": "^add\\s+ITEM$"})
+    check(len(found_re.structured_content["matches"]) == 1, "find by regex", found_re.structured_content)
+    await fails(session, "page_find", {"regex": "("}, "bad-argument")
+    add = ref_of(full, "button", "Add item")
+    check(ref_of(snap, "button", "Add item") == add, "a node keeps its ref across snapshots")
+
+    # Type + select + click through refs.
+    item = ref_of(snap, "textbox", "Item")
+    country = ref_of(snap, "combobox", "Country")
+    typed = await ok(session, "page_action", {"ref": item, "op": "type", "value": "milk"})
+    check(typed.structured_content["action"]["outcome"] == "done", "type is done")
+    await ok(session, "page_action", {"ref": country, "op": "select", "value": "Germany"})
+    clicked = await ok(session, "page_action", {"ref": add, "op": "click"})
+    check("milk to de" in text_of(clicked), "the click's effect is in its snapshot", text_of(clicked))
+    check(clicked.structured_content["action"]["element"].startswith("button"), "the action names its element")
+    check("changes" in clicked.structured_content, "the action lists changes")
+    await fails(session, "page_action", {"ref": country, "op": "select", "value": "Atlantis"}, "no-option")
+    await fails(session, "page_action", {"ref": add, "op": "type", "value": "x"}, "not-editable")
+    await fails(session, "page_action", {"ref": "e9999", "op": "click"}, "unknown-ref")
+    await fails(session, "page_action", {"ref": add, "op": "press", "value": "Hyper"}, "unknown-key")
+    bad_op = await call(session, "page_action", {"ref": add, "op": "teleport"})
+    check(bad_op.is_error, "an unknown op is an error", text_of(bad_op))
+
+    # A covered click names what covers it; nothing is clicked. (Once covered, the snapshot
+    # gives the button no ref; the agent still holds the one it was shown.)
+    veiled = await ok(session, "page_action", {"ref": ref_of(snap, "button", "Put a veil"), "op": "click"})
+    check(add not in [i["ref"] for i in items_of(veiled)], "a covered button gets no ref", text_of(veiled))
+    covered = await fails(session, "page_action", {"ref": add, "op": "click"}, "covered")
+    check("Veil over it" in text_of(covered), "covered names the covering element", text_of(covered))
+    after = text_of(await ok(session, "page_snapshot", {}))
+    check(after.count("milk to de") == 1, "nothing was clicked", after)
+    await ok(session, "page_navigate", {"url": f"{BASE}/form.html"})
+
+    # Scroll the page and a container.
+    scrolled = await ok(session, "page_scroll", {"direction": "down", "screens": 1})
+    action = scrolled.structured_content["action"]
+    check(action["scrolled_px"] > 0 and action["at_top"] is False, "page scroll moves down", action)
+    up = await ok(session, "page_scroll", {"direction": "up", "screens": 5})
+    check(up.structured_content["action"]["at_top"] is True, "scrolling far up reaches the top", up.structured_content["action"])
+    await ok(session, "page_navigate", {"url": f"{BASE}/scroll_container/index.html"})
+    snap = await ok(session, "page_snapshot", {})
+    box = ref_of(snap, "list", "Items")
+    check("Item 40" not in text_of(snap), "the list's later items are out of its view", text_of(snap))
+    inner = await ok(session, "page_scroll", {"direction": "down", "screens": 3, "ref": box})
+    check(inner.structured_content["action"]["at_top"] is True, "scrolling a container leaves the page where it was")
+    check("Item 1SKU" not in text_of(inner), "the container scrolled past its first items", text_of(inner))
+    scope = await ok(session, "page_snapshot", {"ref": box})
+    check("View" in text_of(scope) and "Jump to top" not in text_of(scope), "ref scopes a snapshot to a subtree", text_of(scope))
+    await ok(session, "page_navigate", {"url": f"{BASE}/form.html"})
+    await fails(session, "page_scroll", {"direction": "down", "screens": -1}, "bad-argument")
+
+    # A link that opens a tab: listed, not followed.
+    snap = await ok(session, "page_snapshot", {})
+    newtab = ref_of(snap, "link", "Open in a new tab")
+    opened = await ok(session, "page_action", {"ref": newtab, "op": "click"})
+    check(opened.structured_content.get("newTabs"), "a tab the page opens is announced", json.dumps(opened.structured_content)[:500])
+    check(opened.structured_content["snapshot"]["freshness"]["url"].endswith("/form.html"), "the new tab is not followed")
+    tabs = await ok(session, "page_tabs", {"op": "list"})
+    check(len(tabs.structured_content["tabs"]) >= 2, "page_tabs lists the new tab")
+    other = first([t["id"] for t in tabs.structured_content["tabs"] if t["url"].endswith("/second.html")], "the opened tab", tabs.structured_content)
+    await ok(session, "page_tabs", {"op": "close", "id": other})
+    await fails(session, "page_tabs", {"op": "select", "id": "no-such-tab"}, "no-tab")
+
+    # Navigate by link, then back; a ref from the old page is stale or unknown.
+    link = ref_of(snap, "link", "Go to second page")
+    went = await ok(session, "page_action", {"ref": link, "op": "click"})
+    check("Only on the second page" in text_of(went), "a click that navigates shows the new page", text_of(went))
+    stale = await call(session, "page_action", {"ref": add, "op": "click"})
+    check(stale.is_error and stale.structured_content["error"]["kind"] in ("stale", "unknown-ref"), "an old page's ref is refused by name", text_of(stale))
+    back = await ok(session, "page_back", {})
+    check("Add item" in text_of(back), "back returns to the form", text_of(back))
+
+    # A page that never finishes loading: a best-effort snapshot, flagged incomplete — never a hang.
+    started = time.monotonic()
+    slow = await call(session, "page_navigate", {"url": f"{BASE}/slow.html"})
+    check(time.monotonic() - started < 30, "a never-loading page does not hang the call")
+    if not slow.is_error:
+        check(slow.structured_content["incomplete"] is True, "a never-loading page is incomplete", json.dumps(slow.structured_content)[:400])
+
+    # The modal page: no refs behind the dialog, [obscured] marks.
+    modal = await ok(session, "page_navigate", {"url": f"{BASE}/checkout_modal/index.html"})
+    text = text_of(modal)
+    check("[obscured]" in text, "the background of a modal is marked obscured", text)
+    names = [i["name"] for i in items_of(modal)]
+    check("Buy now" not in names, "no ref on a button behind the modal", names)
+
+    # The planted secrets page: no secret in any result.
+    page = await ok(session, "page_navigate", {"url": f"{BASE}/planted_secrets/index.html"})
+    outputs = [everything(page)]
+    for strategy in ["aria", "flat", "structural", "som", "html-pruned", "html"]:
+        outputs.append(everything(await ok(session, "page_snapshot", {"strategy": strategy, "full_page": True})))
+    outputs.append(everything(await ok(session, "page_find", {"regex": "."})))
+    for secret in SECRETS:
+        for out in outputs:
+            check(secret not in out, "no planted secret in any result", secret)
+
+    # Known secrets: typed by name, never echoed, masked when the page shows them.
+    await ok(session, "page_navigate", {"url": f"{BASE}/form.html"})
+    snap = await ok(session, "page_snapshot", {})
+    item = ref_of(snap, "textbox", "Item")
+    typed = await ok(session, "page_action", {"ref": item, "op": "type", "value": "{secret:ORDER_CODE}"})
+    click = await ok(session, "page_action", {"ref": ref_of(snap, "button", "Add item"), "op": "click"})
+    check("order-code-7781" not in everything(typed) + everything(click), "a typed secret is never echoed")
+    check("<secret:ORDER_CODE>" in text_of(click), "a known secret on the page is shown by name", text_of(click))
+    await fails(session, "page_action", {"ref": item, "op": "type", "value": "{secret:NOPE}"}, "bad-argument")
+
+    # Two calls at once are serialised, both answered.
+    a, b = await asyncio.gather(
+        call(session, "page_snapshot", {}), call(session, "page_scroll", {"direction": "down"})
+    )
+    check(not a.is_error and not b.is_error, "two calls at once both succeed", text_of(a) + text_of(b))
+
+
+async def main():
+    secrets_file = tempfile.NamedTemporaryFile("w", suffix=".env", delete=False)
+    secrets_file.write("ORDER_CODE=order-code-7781\n")
+    secrets_file.close()
+    stderr = tempfile.TemporaryFile("w+")
+    args = ["mcp", "--secrets", secrets_file.name, "--timeout", "8"]
+    if MODE == "stdio":
+        params = StdioServerParameters(command=PAGESNAP, args=args)
+        async with stdio_client(params, errlog=stderr) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                await scenario(session, stderr)
+    elif MODE == "http":
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = subprocess.Popen([PAGESNAP] + args + ["--port", str(port)], stderr=stderr)
+        try:
+            url = f"http://127.0.0.1:{port}/mcp"
+            for _ in range(200):
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            async with streamable_http_client(url) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    await scenario(session, stderr)
+            # A foreign Origin is refused (DNS rebinding), and the server keeps serving.
+            import urllib.request
+            request = urllib.request.Request(url, method="POST", data=b"{}", headers={"Origin": "http://evil.example", "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+            try:
+                urllib.request.urlopen(request, timeout=5)
+                check(False, "a foreign Origin is refused")
+            except urllib.error.HTTPError as err:
+                check(err.code == 403, "a foreign Origin is refused with 403", err.code)
+            check(server.poll() is None, "the server still runs after the refused request")
+        finally:
+            server.terminate()
+            server.wait(timeout=20)
+    else:
+        raise SystemExit(f"unknown mode {MODE}")
+    stderr.seek(0)
+    log = stderr.read()
+    for secret in SECRETS + ["order-code-7781"]:
+        check(secret not in log, "no secret in the server's stderr", secret)
+    print(f"ok: {len(CHECKS)} checks ({MODE})")
+
+
+asyncio.run(main())
