@@ -540,7 +540,10 @@ impl ChromiumSession {
         function: &str,
         arguments: Vec<serde_json::Value>,
     ) -> Result<Answer> {
-        match self.call_function_on(backend_id, function, arguments).await? {
+        match self
+            .call_function_on(backend_id, function, arguments)
+            .await?
+        {
             Some(value) => self.answer(Some(value)),
             None => Ok(Answer {
                 error: Some("stale".to_owned()),

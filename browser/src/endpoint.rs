@@ -1,6 +1,6 @@
 //! A CDP endpoint given as `http://host:port`: its `/json/version` names the browser's websocket.
 //!
-//! One HTTP/1.0 GET over a plain TCP stream, so that the browser engine needs
+//! One HTTP/1.1 GET over a plain TCP stream, so that the browser engine needs
 //! no HTTP client: the DevTools HTTP handler answers it and closes.
 
 use std::time::Duration;
@@ -28,12 +28,31 @@ pub async fn websocket_of(endpoint: &str) -> Result<String> {
             .with_context(|| {
                 format!("--cdp-endpoint {endpoint}: could not connect to {address}")
             })?;
+        // HTTP/1.1: the DevTools handler does not answer HTTP/1.0, and keeps
+        // the connection open, so the body is read by its Content-Length.
         let request = format!(
-            "GET /json/version HTTP/1.0\r\nHost: {authority}\r\nAccept: application/json\r\n\r\n"
+            "GET /json/version HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
         );
         stream.write_all(request.as_bytes()).await?;
         let mut answer = Vec::new();
-        stream.read_to_end(&mut answer).await?;
+        let mut chunk = [0u8; 4096];
+        loop {
+            let n = stream.read(&mut chunk).await?;
+            if n == 0 {
+                break;
+            }
+            answer.extend_from_slice(&chunk[..n]);
+            if let Some(end) = answer.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&answer[..end]).to_ascii_lowercase();
+                let length = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok());
+                if length.is_some_and(|length| answer.len() >= end + 4 + length) {
+                    break;
+                }
+            }
+        }
         anyhow::Ok(answer)
     };
     let answer = tokio::time::timeout(Duration::from_secs(10), exchange)

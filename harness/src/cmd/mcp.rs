@@ -12,18 +12,25 @@ use crate::mcp::secrets::Secrets;
 use crate::mcp::{self, Config, Transport};
 
 #[derive(clap::Args)]
-#[command(after_help = "Tools: page_navigate {url}, page_snapshot {strategy?, full_page?, max_tokens?, layers?, ref?}, \
+#[command(
+    after_help = "Tools: page_navigate {url}, page_snapshot {strategy?, full_page?, max_tokens?, layers?, ref?}, \
 page_find {text | regex}, page_scroll {direction, screens?, ref?}, page_action {ref, op, value?}, page_back {}, \
 page_tabs {op, id?}.\n\nExamples:\n  \
 pagesnap mcp                                   # stdio, its own headless Chromium\n  \
 pagesnap mcp --port 8931                       # Streamable HTTP at http://127.0.0.1:8931/mcp\n  \
-pagesnap mcp --cdp-endpoint http://127.0.0.1:9222   # observe and act on a browser someone else runs")]
+pagesnap mcp --cdp-endpoint http://127.0.0.1:9222   # observe and act on a browser someone else runs"
+)]
 pub struct Args {
     /// Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port, printed on stderr).
     #[arg(long, value_name = "PORT")]
     port: Option<u16>,
     /// The address to bind with --port (default 127.0.0.1; anything else exposes the browser to that network).
-    #[arg(long, value_name = "HOST", default_value = "127.0.0.1", requires = "port")]
+    #[arg(
+        long,
+        value_name = "HOST",
+        default_value = "127.0.0.1",
+        requires = "port"
+    )]
     host: String,
     /// With --port: an Origin allowed besides localhost/127.0.0.1 (e.g. `https://app.example:*`); requests
     /// from any other Origin are refused with 403. Repeatable.
@@ -64,7 +71,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => Layers::default(),
     };
     if args.cdp_endpoint.is_some() && args.browser.network {
-        bail!("--network applies to a browser pagesnap launches; an attached browser (--cdp-endpoint) keeps its own network");
+        bail!(
+            "--network applies to a browser pagesnap launches; an attached browser (--cdp-endpoint) keeps its own network"
+        );
     }
     let transport = match args.port {
         None => Transport::Stdio,
@@ -89,7 +98,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         };
         eprintln!(
             "pagesnap mcp: {} {}",
-            if chromium.attached() { "attached to" } else { "launched" },
+            if chromium.attached() {
+                "attached to"
+            } else {
+                "launched"
+            },
             chromium.version()
         );
         mcp::serve(chromium, config, transport).await

@@ -40,8 +40,12 @@ impl Layers {
     /// selectors = ["#content"]
     /// ```
     pub fn load(path: &Path) -> Result<Layers> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("--layers-config {}: could not read the file", path.display()))?;
+        let text = std::fs::read_to_string(path).with_context(|| {
+            format!(
+                "--layers-config {}: could not read the file",
+                path.display()
+            )
+        })?;
         Layers::parse(&text).with_context(|| format!("--layers-config {}", path.display()))
     }
 
@@ -90,6 +94,9 @@ mod tests {
         let err = Layers::parse("default = [\"x\"]\n[layers.a]\nselectors = [\"a\"]\n")
             .unwrap_err()
             .to_string();
-        assert!(err.contains("\"x\"") && err.contains("configured: a"), "{err}");
+        assert!(
+            err.contains("\"x\"") && err.contains("configured: a"),
+            "{err}"
+        );
     }
 }

@@ -39,7 +39,10 @@ impl Secrets {
                 .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
                 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             if !valid {
-                bail!("line {}: {name:?} is not a secret name (letters, digits, _)", n + 1);
+                bail!(
+                    "line {}: {name:?} is not a secret name (letters, digits, _)",
+                    n + 1
+                );
             }
             let value = value.trim();
             let value = ['"', '\'']
@@ -147,7 +150,9 @@ mod tests {
 
     #[test]
     fn bad_lines_are_named() {
-        let err = Secrets::parse("OK=1\nnot a line\n").unwrap_err().to_string();
+        let err = Secrets::parse("OK=1\nnot a line\n")
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("line 2"), "{err}");
         let err = Secrets::parse("A=\n").unwrap_err().to_string();
         assert!(err.contains("empty"), "{err}");

@@ -44,9 +44,10 @@ pub async fn serve(chromium: Chromium, config: Config, transport: Transport) -> 
 
 async fn stopped() {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut interrupt), Ok(mut terminate)) =
-        (signal(SignalKind::interrupt()), signal(SignalKind::terminate()))
-    else {
+    let (Ok(mut interrupt), Ok(mut terminate)) = (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) else {
         return std::future::pending().await;
     };
     tokio::select! {
@@ -81,7 +82,11 @@ async fn run(browsing: Arc<Mutex<Browsing>>, transport: Transport) -> Result<()>
                 "http://[::1]:*".to_owned(),
             ];
             origins.extend(allowed_origins);
-            let mut hosts = vec!["localhost".to_owned(), "127.0.0.1".to_owned(), "::1".to_owned()];
+            let mut hosts = vec![
+                "localhost".to_owned(),
+                "127.0.0.1".to_owned(),
+                "::1".to_owned(),
+            ];
             if !hosts.contains(&host) {
                 hosts.push(host.clone());
             }
@@ -96,14 +101,13 @@ async fn run(browsing: Arc<Mutex<Browsing>>, transport: Transport) -> Result<()>
             );
             let app = axum::Router::new().nest_service("/mcp", service);
             eprintln!("pagesnap mcp: listening on http://{address}/mcp");
-            let result = axum::serve(listener, app)
+            axum::serve(listener, app)
                 .with_graceful_shutdown(async move {
                     stopped().await;
                     cancel.cancel();
                 })
                 .await
-                .context("the HTTP server failed");
-            result
+                .context("the HTTP server failed")
         }
     }
 }

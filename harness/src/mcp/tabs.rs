@@ -108,9 +108,7 @@ impl Browsing {
             known_tabs: BTreeSet::new(),
         };
         browsing.known_tabs = tabs.iter().map(|t| t.id.clone()).collect();
-        if attached
-            && let Some(first) = tabs.first()
-        {
+        if attached && let Some(first) = tabs.first() {
             browsing.select(&first.id.clone()).await?;
         }
         Ok(browsing)
@@ -199,7 +197,10 @@ impl Browsing {
                 }
                 _ => {
                     self.forget_if_gone(&err);
-                    return Err(ToolError::new(Kind::Navigation, self.mask(&format!("{err:#}"))));
+                    return Err(ToolError::new(
+                        Kind::Navigation,
+                        self.mask(&format!("{err:#}")),
+                    ));
                 }
             },
         }
@@ -353,7 +354,11 @@ impl Browsing {
         let tab = self.current()?;
         let answer = tab
             .session
-            .call_function_on(backend_id, "function () { return this.clientHeight; }", Vec::new())
+            .call_function_on(
+                backend_id,
+                "function () { return this.clientHeight; }",
+                Vec::new(),
+            )
             .await
             .map_err(|err| self.browser_error(&err))?;
         match answer.and_then(|v| v.as_f64()) {
@@ -572,9 +577,8 @@ impl Browsing {
         };
         let mut message = self.mask(&format!("{err:#}"));
         if kind == Kind::TabGone {
-            message.push_str(
-                "; open a page with page_navigate or choose another tab with page_tabs",
-            );
+            message
+                .push_str("; open a page with page_navigate or choose another tab with page_tabs");
         }
         ToolError::new(kind, message)
     }

@@ -7,9 +7,8 @@ use pagesnap_browser::UserAction;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{
-    CallToolResult, ContentBlock, Implementation, ServerCapabilities, ServerConfig,
+    CallToolResult, ContentBlock, Implementation, JsonObject, ServerCapabilities, ServerConfig,
 };
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 use schemars::JsonSchema;
@@ -148,6 +147,33 @@ pub struct TabsArgs {
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}
 
+/// A tool's input schema, from its argument type (the descriptions are its doc comments).
+fn input_schema<T: JsonSchema + 'static>() -> Arc<JsonObject> {
+    rmcp::handler::server::common::schema_for_input::<T>()
+        .unwrap_or_else(|_| rmcp::handler::server::common::schema_for_type::<T>())
+}
+
+/// The arguments of `tool`, or a `bad-argument` error naming the field and
+/// what was wrong (read here rather than by the SDK, so that malformed
+/// arguments fail with a kind like every other failure).
+fn parse<T: serde::de::DeserializeOwned>(
+    tool: &str,
+    arguments: JsonObject,
+) -> Result<T, ToolError> {
+    serde_path_to_error::deserialize(serde_json::Value::Object(arguments)).map_err(|err| {
+        let path = err.path().to_string();
+        let at = if path == "." {
+            String::new()
+        } else {
+            format!(" at `{path}`")
+        };
+        ToolError::new(
+            Kind::BadArgument,
+            format!("{tool}: invalid arguments{at}: {}", err.into_inner()),
+        )
+    })
+}
+
 /// `CallToolResult` or the error result.
 fn done(result: Result<CallToolResult, ToolError>) -> CallToolResult {
     result.unwrap_or_else(ToolError::into_result)
@@ -165,16 +191,26 @@ impl Server {
 
     #[tool(
         name = "page_navigate",
+        input_schema = input_schema::<NavigateArgs>(),
         description = "Open a URL in the current tab (a tab is opened when there is none). Waits for the page to load and settle, then returns a snapshot of the viewport (as page_snapshot does, with the server's default strategy). Result: the snapshot text; structuredContent {action: {op, url}, snapshot: meta, incomplete, pending?}."
     )]
-    async fn page_navigate(&self, Parameters(args): Parameters<NavigateArgs>) -> CallToolResult {
+    async fn page_navigate(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
         done(
             async {
+                let args: NavigateArgs = parse("page_navigate", arguments)?;
                 let pending = browsing.navigate(&args.url).await?;
                 let seen = browsing.observe(&Request::default()).await?;
                 let action = json!({ "op": "navigate", "url": browsing.mask(&args.url) });
-                Ok(action_result(&browsing, action, None, &seen, None, pending, Vec::new()))
+                Ok(action_result(
+                    &browsing,
+                    action,
+                    None,
+                    &seen,
+                    None,
+                    pending,
+                    Vec::new(),
+                ))
             }
             .await,
         )
@@ -182,12 +218,14 @@ impl Server {
 
     #[tool(
         name = "page_snapshot",
+        input_schema = input_schema::<SnapshotArgs>(),
         description = "What the current tab shows, as text an agent can act on: every interactive element with a ref (use the ref with page_action), nearby text, and hints of what is above and below the viewport. Viewport only by default (full_page for everything). Elements behind a modal dialog are marked [obscured] and get no ref; secrets are redacted. A node keeps its ref across calls; new elements are marked. structuredContent is the meta: snapshotId, viewport position, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness."
     )]
-    async fn page_snapshot(&self, Parameters(args): Parameters<SnapshotArgs>) -> CallToolResult {
+    async fn page_snapshot(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
         done(
             async {
+                let args: SnapshotArgs = parse("page_snapshot", arguments)?;
                 let request = Request {
                     strategy: args.strategy.as_deref().map(strategy_named).transpose()?,
                     full_page: args.full_page,
@@ -196,7 +234,10 @@ impl Server {
                     scope: args.reference.clone(),
                 };
                 if args.max_tokens == Some(0) {
-                    return Err(ToolError::new(Kind::BadArgument, "max_tokens must be at least 1"));
+                    return Err(ToolError::new(
+                        Kind::BadArgument,
+                        "max_tokens must be at least 1",
+                    ));
                 }
                 let seen = browsing.observe(&request).await?;
                 Ok(snapshot_result(&browsing, &seen))
@@ -207,12 +248,14 @@ impl Server {
 
     #[tool(
         name = "page_find",
+        input_schema = input_schema::<FindArgs>(),
         description = "Find elements on the whole page (not only the viewport) by text or regex over their name and nearby text, without reading a whole snapshot. Returns each match's ref, role, name, whether it is in the viewport (scroll to it with page_scroll or act on it directly), and its context."
     )]
-    async fn page_find(&self, Parameters(args): Parameters<FindArgs>) -> CallToolResult {
+    async fn page_find(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
         done(
             async {
+                let args: FindArgs = parse("page_find", arguments)?;
                 let matcher = Matcher::new(&args)?;
                 let seen = browsing
                     .observe(&Request {
@@ -258,9 +301,11 @@ impl Server {
                         lines.join("\n")
                     )
                 };
-                let mut structured = json!({ "matches": found, "snapshotId": seen.observation.meta.snapshot_id });
+                let mut structured =
+                    json!({ "matches": found, "snapshotId": seen.observation.meta.snapshot_id });
                 browsing.config().secrets.mask_json(&mut structured);
-                let mut result = CallToolResult::success(vec![ContentBlock::text(browsing.mask(&text))]);
+                let mut result =
+                    CallToolResult::success(vec![ContentBlock::text(browsing.mask(&text))]);
                 result.structured_content = Some(structured);
                 Ok(result)
             }
@@ -270,12 +315,14 @@ impl Server {
 
     #[tool(
         name = "page_scroll",
+        input_schema = input_schema::<ScrollArgs>(),
         description = "Scroll the page (or the scroll container `ref` names) up or down by `screens` viewport heights (default 0.75), wait for lazy content, and return the new viewport's snapshot. structuredContent {action: {scrolled_px, at_top, at_bottom}, snapshot: meta, incomplete}."
     )]
-    async fn page_scroll(&self, Parameters(args): Parameters<ScrollArgs>) -> CallToolResult {
+    async fn page_scroll(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
         done(
             async {
+                let args: ScrollArgs = parse("page_scroll", arguments)?;
                 let screens = args.screens.unwrap_or(0.75);
                 if !(screens.is_finite() && screens > 0.0 && screens <= 100.0) {
                     return Err(ToolError::new(
@@ -332,12 +379,14 @@ impl Server {
 
     #[tool(
         name = "page_action",
+        input_schema = input_schema::<ActionArgs>(),
         description = "Act on an element by its ref as a user would: `click` (a real mouse click at its visible centre; if something covers it, nothing is clicked and the error names what covers it), `type` (replaces the field's text with `value`; write {secret:NAME} to type a server-side secret, never shown), `select` (the option `value` of a <select>), `press` (the key `value`, e.g. Enter), `hover`. Waits briefly for the page to react, then returns the new snapshot and what changed: {action: {op, ref, element, outcome}, snapshot: meta, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, unknown-ref."
     )]
-    async fn page_action(&self, Parameters(args): Parameters<ActionArgs>) -> CallToolResult {
+    async fn page_action(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
         done(
             async {
+                let args: ActionArgs = parse("page_action", arguments)?;
                 let item = browsing.item(&args.reference)?;
                 let backend_id = item.backend_id;
                 let value = || -> Result<String, ToolError> {
@@ -390,7 +439,15 @@ impl Server {
                 }
                 let pending = acted.pending.clone();
                 let new_tabs = browsing.new_tabs().await;
-                Ok(action_result(&browsing, action, Some(&acted), &seen, before.as_ref(), pending, new_tabs))
+                Ok(action_result(
+                    &browsing,
+                    action,
+                    Some(&acted),
+                    &seen,
+                    before.as_ref(),
+                    pending,
+                    new_tabs,
+                ))
             }
             .await,
         )
@@ -398,18 +455,34 @@ impl Server {
 
     #[tool(
         name = "page_back",
+        input_schema = input_schema::<NoArgs>(),
         description = "Go back one page in the current tab's history, then return the snapshot."
     )]
-    async fn page_back(&self, Parameters(_args): Parameters<NoArgs>) -> CallToolResult {
+    async fn page_back(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
         done(
             async {
+                let _args: NoArgs = parse("page_back", arguments)?;
                 let moved = browsing.back().await?;
                 let seen = browsing.observe(&Request::default()).await?;
                 let action = json!({ "op": "back", "moved": moved });
-                let note = (!moved).then(|| "there is no earlier page in this tab's history".to_owned());
-                let acted = Acted { element: None, note, pending: None, scroll: None };
-                Ok(action_result(&browsing, action, Some(&acted), &seen, None, None, Vec::new()))
+                let note =
+                    (!moved).then(|| "there is no earlier page in this tab's history".to_owned());
+                let acted = Acted {
+                    element: None,
+                    note,
+                    pending: None,
+                    scroll: None,
+                };
+                Ok(action_result(
+                    &browsing,
+                    action,
+                    Some(&acted),
+                    &seen,
+                    None,
+                    None,
+                    Vec::new(),
+                ))
             }
             .await,
         )
@@ -417,15 +490,20 @@ impl Server {
 
     #[tool(
         name = "page_tabs",
+        input_schema = input_schema::<TabsArgs>(),
         description = "List the browser's tabs (a tab the page opens is listed here, never followed silently), select one to observe and act on, or close one."
     )]
-    async fn page_tabs(&self, Parameters(args): Parameters<TabsArgs>) -> CallToolResult {
+    async fn page_tabs(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
         done(
             async {
+                let args: TabsArgs = parse("page_tabs", arguments)?;
                 let id = || {
                     args.id.clone().ok_or_else(|| {
-                        ToolError::new(Kind::BadArgument, "select and close need the tab's id (from list)")
+                        ToolError::new(
+                            Kind::BadArgument,
+                            "select and close need the tab's id (from list)",
+                        )
                     })
                 };
                 match args.op {
@@ -441,7 +519,11 @@ impl Server {
                     .map(|t| {
                         format!(
                             "{} {} {:?} {}",
-                            if t["current"] == json!(true) { "*" } else { "-" },
+                            if t["current"] == json!(true) {
+                                "*"
+                            } else {
+                                "-"
+                            },
                             t["id"].as_str().unwrap_or_default(),
                             t["title"].as_str().unwrap_or_default(),
                             t["url"].as_str().unwrap_or_default()
@@ -508,7 +590,8 @@ fn meta_json(browsing: &Browsing, seen: &Seen) -> serde_json::Value {
 }
 
 fn snapshot_result(browsing: &Browsing, seen: &Seen) -> CallToolResult {
-    let mut result = CallToolResult::success(blocks(&seen.observation, seen.observation.text.clone()));
+    let mut result =
+        CallToolResult::success(blocks(&seen.observation, seen.observation.text.clone()));
     result.structured_content = Some(meta_json(browsing, seen));
     result
 }
@@ -533,8 +616,16 @@ fn action_result(
         _ if op == "scroll" => format!(
             "scrolled {} px{}{}",
             action["scrolled_px"],
-            if action["at_top"] == json!(true) { ", at the top" } else { "" },
-            if action["at_bottom"] == json!(true) { ", at the bottom" } else { "" }
+            if action["at_top"] == json!(true) {
+                ", at the top"
+            } else {
+                ""
+            },
+            if action["at_bottom"] == json!(true) {
+                ", at the bottom"
+            } else {
+                ""
+            }
         ),
         _ if op == "navigate" => format!("opened {}", action["url"].as_str().unwrap_or_default()),
         _ => format!("{op}: done"),
@@ -546,8 +637,16 @@ fn action_result(
     if before.is_some() && (!changes.new.is_empty() || !changes.removed.is_empty()) {
         head.push(format!(
             "### Changes\nnew: {}\nremoved: {}",
-            if changes.new.is_empty() { "none".to_owned() } else { changes.new.join(", ") },
-            if changes.removed.is_empty() { "none".to_owned() } else { changes.removed.join(", ") }
+            if changes.new.is_empty() {
+                "none".to_owned()
+            } else {
+                changes.new.join(", ")
+            },
+            if changes.removed.is_empty() {
+                "none".to_owned()
+            } else {
+                changes.removed.join(", ")
+            }
         ));
     }
     if let Some(pending) = &pending {
@@ -592,15 +691,25 @@ enum Matcher {
 impl Matcher {
     fn new(args: &FindArgs) -> Result<Matcher, ToolError> {
         match (&args.text, &args.regex) {
-            (Some(text), None) if !text.trim().is_empty() => Ok(Matcher::Text(text.trim().to_lowercase())),
+            (Some(text), None) if !text.trim().is_empty() => {
+                Ok(Matcher::Text(text.trim().to_lowercase()))
+            }
             (None, Some(pattern)) => regex::RegexBuilder::new(pattern)
                 .case_insensitive(true)
                 .size_limit(1 << 20)
                 .build()
                 .map(Matcher::Regex)
-                .map_err(|err| ToolError::new(Kind::BadArgument, format!("regex {pattern:?}: {err}"))),
-            (Some(_), Some(_)) => Err(ToolError::new(Kind::BadArgument, "give text or regex, not both")),
-            _ => Err(ToolError::new(Kind::BadArgument, "give a non-empty text or a regex to find")),
+                .map_err(|err| {
+                    ToolError::new(Kind::BadArgument, format!("regex {pattern:?}: {err}"))
+                }),
+            (Some(_), Some(_)) => Err(ToolError::new(
+                Kind::BadArgument,
+                "give text or regex, not both",
+            )),
+            _ => Err(ToolError::new(
+                Kind::BadArgument,
+                "give a non-empty text or a regex to find",
+            )),
         }
     }
 

@@ -1,6 +1,11 @@
 """Drives `pagesnap mcp` through the official MCP Python SDK, as an agent would, and checks what it gets.
 
-Usage: client.py PAGESNAP_BINARY (stdio | http | attach) SITES_DIR
+Usage: client.py PAGESNAP_BINARY (stdio | http | attach | sigkill) SITES_DIR
+
+stdio and http run the whole scenario over each transport; attach runs it against a Chromium this
+script starts with --remote-debugging-port=0 (pagesnap attaches with --cdp-endpoint, and must leave
+that browser and its tab alive); sigkill kills the server with SIGKILL and checks that the Chromium
+it launched, with every process of it, is gone within seconds.
 
 The pages come from a 127.0.0.1 HTTP server this script starts: the fixture sites (modal and
 planted-secrets pages) and a few pages of its own. Every assertion names what it checks; the
@@ -73,6 +78,46 @@ threading.Thread(target=httpd.serve_forever, daemon=True).start()
 BASE = f"http://127.0.0.1:{httpd.server_address[1]}"
 SECRETS = [line.strip() for line in open(os.path.join(SITES, "planted_secrets", "secrets.txt")) if line.strip()]
 CHECKS = []
+CHROMIUM = os.environ.get("PAGESNAP_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def pids():
+    return [int(p) for p in os.listdir("/proc") if p.isdigit() and live(int(p))]
+
+
+def live(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def parent(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[1])
+    except OSError:
+        return None
+
+
+def cmdline(pid):
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def descendants(root):
+    found, frontier = set(), {root}
+    while frontier:
+        children = {p for p in pids() if parent(p) in frontier} - found
+        found |= children
+        frontier = children
+    return found
 
 
 def check(condition, what, detail=""):
@@ -127,7 +172,7 @@ def items_of(result):
     return meta.get("items", [])
 
 
-async def scenario(session, leak_log):
+async def scenario(session, leak_log, attached=False):
     tools = await session.list_tools()
     names = sorted(t.name for t in tools.tools)
     check(names == ["page_action", "page_back", "page_find", "page_navigate", "page_scroll", "page_snapshot", "page_tabs"], "the seven tools are listed", names)
@@ -137,11 +182,16 @@ async def scenario(session, leak_log):
     action_schema = next(t for t in tools.tools if t.name == "page_action").input_schema
     check("ref" in action_schema["properties"] and "op" in action_schema["properties"], "page_action's schema names ref and op")
 
-    # A call before any page: a clear error, and the server keeps serving.
-    await fails(session, "page_snapshot", {}, "no-tab")
+    if attached:
+        # Attached, the browser's own tab is the one observed.
+        blank = await ok(session, "page_snapshot", {})
+        check(blank.structured_content["freshness"]["url"] == "about:blank", "attached: the browser's tab is observed", blank.structured_content["freshness"])
+    else:
+        # A call before any page: a clear error, and the server keeps serving.
+        await fails(session, "page_snapshot", {}, "no-tab")
     await fails(session, "page_navigate", {"url": "file:///etc/passwd"}, "refused-url")
-    bad = await call(session, "page_navigate", {"nope": 1})
-    check(bad.is_error, "malformed arguments are an error result", text_of(bad))
+    bad = await fails(session, "page_navigate", {"nope": 1}, "bad-argument")
+    check("nope" in text_of(bad), "a malformed call names the field", text_of(bad))
 
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/form.html"})
     check("### Page" in text_of(nav) and "Add item" in text_of(nav), "navigate returns the snapshot", text_of(nav))
@@ -191,8 +241,8 @@ async def scenario(session, leak_log):
     await fails(session, "page_action", {"ref": add, "op": "type", "value": "x"}, "not-editable")
     await fails(session, "page_action", {"ref": "e9999", "op": "click"}, "unknown-ref")
     await fails(session, "page_action", {"ref": add, "op": "press", "value": "Hyper"}, "unknown-key")
-    bad_op = await call(session, "page_action", {"ref": add, "op": "teleport"})
-    check(bad_op.is_error, "an unknown op is an error", text_of(bad_op))
+    bad_op = await fails(session, "page_action", {"ref": add, "op": "teleport"}, "bad-argument")
+    check("teleport" in text_of(bad_op) and "click" in text_of(bad_op), "an unknown op is named with the known ones", text_of(bad_op))
 
     # A covered click names what covers it; nothing is clicked. (Once covered, the snapshot
     # gives the button no ref; the agent still holds the one it was shown.)
@@ -325,6 +375,66 @@ async def main():
         finally:
             server.terminate()
             server.wait(timeout=20)
+    elif MODE == "attach":
+        profile = tempfile.mkdtemp(prefix="pagesnap-attach-test-")
+        chrome = subprocess.Popen(
+            [CHROMIUM] + CHROMIUM_FLAGS + ["--window-size=1280,720", "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
+            stderr=subprocess.PIPE, text=True,
+        )
+        try:
+            endpoint = None
+            deadline = time.monotonic() + 30
+            while endpoint is None and time.monotonic() < deadline:
+                line = chrome.stderr.readline()
+                found = re.search(r"DevTools listening on ws://([^/]+)/", line)
+                if found:
+                    endpoint = f"http://{found.group(1)}"
+            check(endpoint is not None, "the test's Chromium listens")
+            threading.Thread(target=chrome.stderr.read, daemon=True).start()
+            import urllib.request
+            tabs_before = [t["id"] for t in json.load(urllib.request.urlopen(endpoint + "/json/list")) if t["type"] == "page"]
+            params = StdioServerParameters(command=PAGESNAP, args=args + ["--cdp-endpoint", endpoint])
+            async with stdio_client(params, errlog=stderr) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    await scenario(session, stderr, attached=True)
+            time.sleep(0.5)
+            check(chrome.poll() is None, "attached: the browser outlives the server")
+            tabs_after = [t["id"] for t in json.load(urllib.request.urlopen(endpoint + "/json/list")) if t["type"] == "page"]
+            check(set(tabs_before) <= set(tabs_after), "attached: the browser's own tab is left open", (tabs_before, tabs_after))
+        finally:
+            chrome.kill()
+            chrome.wait()
+    elif MODE == "sigkill":
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = subprocess.Popen([PAGESNAP] + args + ["--port", str(port)], stderr=stderr)
+        try:
+            url = f"http://127.0.0.1:{port}/mcp"
+            for _ in range(400):
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                    break
+                except OSError:
+                    time.sleep(0.05)
+            async with streamable_http_client(url) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    await ok(session, "page_navigate", {"url": f"{BASE}/form.html"})
+            children = [pid for pid in pids() if parent(pid) == server.pid]
+            browsers = [pid for pid in children if os.path.basename(cmdline(pid).split(" ")[0]).startswith("chrom")]
+            check(len(browsers) == 1, "the server launched one Chromium", [cmdline(p)[:100] for p in children])
+            family = descendants(browsers[0]) | {browsers[0]}
+            check(len(family) >= 2, "Chromium runs helper processes", family)
+        finally:
+            server.kill()
+            server.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and family & set(pids()):
+            time.sleep(0.1)
+        left = family & set(pids())
+        check(not left, "no Chromium process outlives a SIGKILLed server", [cmdline(p)[:120] for p in left])
     else:
         raise SystemExit(f"unknown mode {MODE}")
     stderr.seek(0)
