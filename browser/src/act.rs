@@ -81,16 +81,53 @@ pub enum Outcome {
     },
     /// It could not run as a user would; the page is unchanged.
     Failed {
-        /// A short fixed word for counting: `stale`, `covered`, `hidden`,
-        /// `not-editable`, `not-select`, `no-option`, `unknown-key`.
-        kind: &'static str,
+        /// Why, for counting.
+        kind: Failure,
         /// What to tell the agent.
         message: String,
     },
 }
 
+/// Why an action could not run as a user would.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Failure {
+    /// The node left the document.
+    Stale,
+    /// Another element is at the click point.
+    Covered,
+    /// The node has no size on screen.
+    Hidden,
+    /// Not a field that can be typed into (or disabled, read-only).
+    NotEditable,
+    /// Not a native `<select>`.
+    NotSelect,
+    /// The select has no enabled option of that value.
+    NoOption,
+    /// A key `press` does not know.
+    UnknownKey,
+    /// The page's script answered an error of its own.
+    Failed,
+}
+
+impl Failure {
+    /// The kind as logs and tool results spell it (`not-editable`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Failure::Stale => "stale",
+            Failure::Covered => "covered",
+            Failure::Hidden => "hidden",
+            Failure::NotEditable => "not-editable",
+            Failure::NotSelect => "not-select",
+            Failure::NoOption => "no-option",
+            Failure::UnknownKey => "unknown-key",
+            Failure::Failed => "failed",
+        }
+    }
+}
+
 impl Outcome {
-    fn failed(kind: &'static str, message: impl Into<String>) -> Outcome {
+    fn failed(kind: Failure, message: impl Into<String>) -> Outcome {
         Outcome::Failed {
             kind,
             message: message.into(),
@@ -451,7 +488,7 @@ impl ChromiumSession {
                 format!(" (options: {})", answer.options.join(" | "))
             };
             return Ok(Outcome::failed(
-                "no-option",
+                Failure::NoOption,
                 format!("the select has no enabled option {value:?}{known}"),
             ));
         }
@@ -494,7 +531,7 @@ impl ChromiumSession {
         let key = named_key(name);
         if key.is_none() && single.is_none() {
             return Ok(Outcome::failed(
-                "unknown-key",
+                Failure::UnknownKey,
                 format!(
                     "unknown key {name:?} (known: {}, or one character)",
                     key_names()
@@ -716,7 +753,7 @@ impl ChromiumSession {
 fn failure(answer: &Answer, backend_id: u64) -> Option<Outcome> {
     if let Some(by) = &answer.covered {
         return Some(Outcome::failed(
-            "covered",
+            Failure::Covered,
             format!(
                 "the element is covered: a click at its centre would land on {by}; \
                  close or move what covers it first"
@@ -725,24 +762,24 @@ fn failure(answer: &Answer, backend_id: u64) -> Option<Outcome> {
     }
     let (kind, message) = match answer.error.as_deref()? {
         "stale" => (
-            "stale",
+            Failure::Stale,
             "the element no longer exists on the page (it was removed or replaced); use a ref from the current observation",
         ),
         "hidden" => (
-            "hidden",
+            Failure::Hidden,
             "the element is not visible (no size on screen), so it cannot be clicked",
         ),
         "not-editable" => (
-            "not-editable",
+            Failure::NotEditable,
             "the element is not a text field that can be typed into (or it is disabled or read-only)",
         ),
         "not-select" => (
-            "not-select",
+            Failure::NotSelect,
             "the element is not a native <select>; click it to open it, then click the option",
         ),
         other => {
             return Some(Outcome::failed(
-                "failed",
+                Failure::Failed,
                 format!("the action failed on node {backend_id}: {other}"),
             ));
         }

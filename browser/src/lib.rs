@@ -16,7 +16,7 @@ mod session;
 mod snapshot;
 mod state;
 
-pub use act::{Outcome, UserAction, key_names};
+pub use act::{Failure, Outcome, UserAction, key_names};
 pub use chromium::{Chromium, OpenOptions, Tab, display_url};
 pub use failure::{Phase, TabError, is_gone, navigated};
 pub use live::{Live, Timings};

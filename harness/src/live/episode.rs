@@ -26,7 +26,7 @@ use crate::observer::{self, Attached, Observer};
 use crate::results::{Episode, StepLog};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
-use pagesnap_browser::{Chromium, ChromiumSession, OpenOptions, Outcome, UserAction};
+use pagesnap_browser::{Chromium, ChromiumSession, Failure, OpenOptions, Outcome, UserAction};
 
 /// What every episode of a run shares.
 pub struct Setting<'a> {
@@ -281,9 +281,9 @@ async fn drive(
                             }
                             Outcome::Failed { kind, message } => {
                                 episode.action_errors += 1;
-                                episode.covered += usize::from(kind == "covered");
-                                episode.stale += usize::from(kind == "stale");
-                                log.outcome = kind.to_owned();
+                                episode.covered += usize::from(kind == Failure::Covered);
+                                episode.stale += usize::from(kind == Failure::Stale);
+                                log.outcome = kind.name().to_owned();
                                 feedback = failed(message.clone());
                                 log.message = Some(message);
                             }

@@ -6,9 +6,8 @@ use serde_json::json;
 /// Why a tool call failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// The actuator could not act as a user would: `stale`, `covered`,
-    /// `hidden`, `not-editable`, `not-select`, `no-option`, `unknown-key`, `failed`.
-    Action(&'static str),
+    /// The actuator could not act as a user would.
+    Action(pagesnap_browser::Failure),
     /// The ref was never shown in this tab.
     UnknownRef,
     /// An argument is wrong (unknown strategy or layer, a value missing).
@@ -29,7 +28,7 @@ impl Kind {
     /// The kind as results spell it.
     pub fn name(self) -> &'static str {
         match self {
-            Kind::Action(kind) => kind,
+            Kind::Action(failure) => failure.name(),
             Kind::UnknownRef => "unknown-ref",
             Kind::BadArgument => "bad-argument",
             Kind::RefusedUrl => "refused-url",

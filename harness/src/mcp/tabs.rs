@@ -5,7 +5,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use pagesnap_browser::{Chromium, ChromiumSession, OpenOptions, Outcome, TabError, UserAction};
+use pagesnap_browser::{
+    Chromium, ChromiumSession, Failure, OpenOptions, Outcome, TabError, UserAction,
+};
 use pagesnap_engine::observation::{Item, Observation};
 use pagesnap_engine::passes::{Layer, Options};
 use pagesnap_engine::strategy::Strategy;
@@ -58,6 +60,9 @@ pub struct Seen {
     pub observation: Observation,
     /// `freshness` for the meta.
     pub freshness: serde_json::Value,
+    /// Backend node ids of every node on the page (not only those shown),
+    /// so that an element scrolled out of view is not reported removed.
+    pub present: BTreeSet<u64>,
 }
 
 /// What a snapshot asks for.
@@ -305,6 +310,7 @@ impl Browsing {
             "tab": tab.session.target_id(),
         });
         observation.text = self.mask_known(&observation.text);
+        let present = recording.nodes.iter().map(|n| n.backend_id).collect();
         let tab = self.current_mut()?;
         for item in &observation.meta.items {
             tab.refs.insert(item.reference.clone(), item.clone());
@@ -313,6 +319,7 @@ impl Browsing {
         Ok(Seen {
             observation,
             freshness,
+            present,
         })
     }
 
@@ -341,7 +348,7 @@ impl Browsing {
         match answer.as_ref().and_then(serde_json::Value::as_str) {
             Some(selector) if !selector.is_empty() => Ok(selector.to_owned()),
             _ => Err(ToolError::new(
-                Kind::Action("stale"),
+                Kind::Action(Failure::Stale),
                 format!(
                     "ref {reference:?}: the element is no longer on the page, or lives in a shadow root or frame a snapshot cannot be scoped to"
                 ),
@@ -364,11 +371,11 @@ impl Browsing {
         match answer.and_then(|v| v.as_f64()) {
             Some(height) if height > 0.0 => Ok(height),
             Some(_) => Err(ToolError::new(
-                Kind::Action("hidden"),
+                Kind::Action(Failure::Hidden),
                 "the element has no height on screen, so it cannot be scrolled",
             )),
             None => Err(ToolError::new(
-                Kind::Action("stale"),
+                Kind::Action(Failure::Stale),
                 "the element no longer exists on the page (it was removed or replaced); use a ref from the current observation",
             )),
         }
@@ -430,22 +437,24 @@ impl Browsing {
         })
     }
 
-    /// What changed between the tab's observation before an action and after.
-    pub fn changes(before: Option<&Observation>, after: &Observation) -> Changes {
+    /// What changed between the tab's observation before an action and
+    /// after: refs marked new, and refs whose element left the page (not
+    /// those only scrolled out of view).
+    pub fn changes(before: Option<&Observation>, after: &Seen) -> Changes {
         let new = after
+            .observation
             .meta
             .items
             .iter()
             .filter(|i| i.new)
             .map(|i| i.reference.clone())
             .collect();
-        let present: BTreeSet<u64> = after.meta.items.iter().map(|i| i.backend_id).collect();
         let removed = before
             .map(|b| {
                 b.meta
                     .items
                     .iter()
-                    .filter(|i| !present.contains(&i.backend_id))
+                    .filter(|i| !after.present.contains(&i.backend_id))
                     .map(|i| i.reference.clone())
                     .collect()
             })
@@ -487,6 +496,7 @@ impl Browsing {
         }
         Ok(serde_json::Value::Array(
             tabs.iter()
+                .filter(|t| !is_browser_page(t))
                 .map(|t| {
                     let mut value = json!({
                         "id": t.id,
@@ -597,6 +607,12 @@ const SELECTOR_JS: &str = r#"function () {
   }
   return ':root > ' + parts.join(' > ');
 }"#;
+
+/// Chromium's own new-tab page, which a launched browser starts with: not a
+/// page of the agent's.
+fn is_browser_page(tab: &pagesnap_browser::Tab) -> bool {
+    tab.url.starts_with("chrome://new-tab-page") || tab.url.starts_with("chrome://newtab")
+}
 
 fn no_tab() -> ToolError {
     ToolError::new(

@@ -607,15 +607,15 @@ fn action_result(
     pending: Option<String>,
     new_tabs: Vec<pagesnap_browser::Tab>,
 ) -> CallToolResult {
-    let changes = Browsing::changes(before, &seen.observation);
+    let changes = Browsing::changes(before, seen);
     let mut head = Vec::new();
     let op = action["op"].as_str().unwrap_or_default();
     let mut line = match (&action["ref"], acted.and_then(|a| a.element.as_deref())) {
         (serde_json::Value::String(r), Some(element)) => format!("{op} {r} ({element}): done"),
         (serde_json::Value::String(r), None) => format!("{op} {r}: done"),
         _ if op == "scroll" => format!(
-            "scrolled {} px{}{}",
-            action["scrolled_px"],
+            "scrolled {:.0} px{}{}",
+            action["scrolled_px"].as_f64().unwrap_or(0.0),
             if action["at_top"] == json!(true) {
                 ", at the top"
             } else {
