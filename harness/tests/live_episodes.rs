@@ -15,6 +15,7 @@ use pagesnap_harness::agent::{Action, Agent, Op, Request, Response};
 use pagesnap_harness::live;
 use pagesnap_harness::observer::Observer;
 use pagesnap_harness::progress;
+use pagesnap_harness::results::EndedBy;
 use pagesnap_harness::results::Episode;
 use pagesnap_harness::suite::live::{LiveSuite, load};
 use serde_json::{Value, json};
@@ -173,7 +174,7 @@ fn miniwob_rewards_are_read_both_ways_with_scripted_agents() {
     assert_eq!(episodes.len(), 6);
     for e in episodes {
         assert!(
-            e.success && e.raw_reward > 0.0 && e.ended_by == "page",
+            e.success && e.raw_reward > 0.0 && e.ended_by == EndedBy::Page,
             "{} episode {} should succeed: {e:?}",
             e.task,
             e.episode
@@ -213,7 +214,7 @@ fn miniwob_rewards_are_read_both_ways_with_scripted_agents() {
         .report
         .episodes
         .iter()
-        .filter(|e| e.ended_by == "page" && e.raw_reward == -1.0)
+        .filter(|e| e.ended_by == EndedBy::Page && e.raw_reward == -1.0)
         .count();
     assert!(refused >= 3, "{:#?}", outcome.report.episodes);
     let summary = &outcome.report.summaries[0];
@@ -286,7 +287,7 @@ fn covered_clicks_and_stale_refs_are_error_observations() {
     };
     let outcome = live::run(&config(&suite, &agent, &dir.path().join("out"), &["aria"])).unwrap();
     let e = &outcome.report.episodes[0];
-    let outcomes: Vec<&str> = e.step_log.iter().map(|s| s.outcome.as_str()).collect();
+    let outcomes: Vec<&str> = e.step_log.iter().map(|s| s.outcome.name()).collect();
     assert_eq!(
         outcomes,
         ["covered", "ok", "ok", "stale", "ok", "done"],
@@ -294,7 +295,7 @@ fn covered_clicks_and_stale_refs_are_error_observations() {
     );
     assert_eq!((e.covered, e.stale, e.action_errors), (1, 1, 2));
     assert!(e.success, "Go was clicked once the layer was gone: {e:?}");
-    assert_eq!(e.ended_by, "agent");
+    assert_eq!(e.ended_by, EndedBy::Agent);
     let seen = agent.seen.lock().unwrap();
     let covered = seen[1].as_deref().unwrap();
     assert!(
@@ -340,7 +341,7 @@ fn fixture_tasks_are_decided_by_their_predicate() {
     }
     let outcome = live::run(&config(&suite, &Quits, &dir.path().join("b"), &["aria"])).unwrap();
     for e in &outcome.report.episodes {
-        assert!(!e.success && e.ended_by == "agent", "{e:?}");
+        assert!(!e.success && e.ended_by == EndedBy::Agent, "{e:?}");
     }
 }
 

@@ -61,7 +61,7 @@ pub struct LiveTaskInput<'a> {
     /// Strategy that produced the observations.
     pub strategy: &'a str,
     /// Every action with the element it named and what became of it.
-    pub actions: &'a [(Action, Option<String>, String)],
+    pub actions: &'a [(Action, Option<String>, crate::results::StepOutcome)],
     /// The observation of the page at the end.
     pub last: &'a str,
 }

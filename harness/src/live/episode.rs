@@ -23,7 +23,7 @@ use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
 use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
 use crate::observer::{self, Attached, Observer};
-use crate::results::{Episode, StepLog};
+use crate::results::{EndedBy, Episode, StepLog, StepOutcome};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
 use pagesnap_browser::{Chromium, ChromiumSession, Failure, OpenOptions, Outcome, UserAction};
@@ -90,7 +90,7 @@ pub async fn run(
         raw_reward: 0.0,
         reason: None,
         success: false,
-        ended_by: String::new(),
+        ended_by: EndedBy::Steps,
         steps: 0,
         obs_tokens: 0,
         image_tokens: 0,
@@ -125,7 +125,7 @@ pub async fn run(
             return Err(err);
         }
         episode.error = Some(format!("{err:#}"));
-        episode.ended_by = "error".to_owned();
+        episode.ended_by = EndedBy::Error;
         episode.success = false;
     }
     episode.wall_ms = ms(started.elapsed());
@@ -139,7 +139,7 @@ struct Pending {
     history: Vec<Action>,
     action: Action,
     element: Option<String>,
-    outcome: String,
+    outcome: StepOutcome,
     log: usize,
 }
 
@@ -164,10 +164,10 @@ async fn drive(
     let mut previous: Option<Observation> = None;
     let mut history: Vec<Action> = Vec::new();
     // Each action with the element it named and its outcome (task judge).
-    let mut trail: Vec<(Action, Option<String>, String)> = Vec::new();
+    let mut trail: Vec<(Action, Option<String>, StepOutcome)> = Vec::new();
     let mut feedback: Option<String> = None;
     let mut pending: Option<Pending> = None;
-    let mut ended_by = "steps";
+    let mut ended_by = EndedBy::Steps;
     for n in 1..=spec.max_steps {
         let live = observer::observe(
             session,
@@ -210,7 +210,7 @@ async fn drive(
             action: None,
             element: None,
             backend_id: None,
-            outcome: String::new(),
+            outcome: StepOutcome::Invalid,
             message: None,
             judge: None,
             judge_reason: None,
@@ -231,22 +231,22 @@ async fn drive(
         match (response.fault, response.action) {
             (Some(fault), _) => {
                 episode.faults += 1;
-                log.outcome = "fault".to_owned();
+                log.outcome = StepOutcome::Fault;
                 log.message = Some(format!("agent {} failed: {fault}", setting.agent.name()));
             }
             (None, None) => {
                 episode.invalid += 1;
                 let why = response.invalid.unwrap_or_else(|| "no action".to_owned());
-                log.outcome = "invalid".to_owned();
+                log.outcome = StepOutcome::Invalid;
                 feedback = failed(format!(
                     "your answer was not a valid action ({why}); answer with one JSON object"
                 ));
                 log.message = feedback.clone();
             }
             (None, Some(action)) if action.op == Op::Done => {
-                log.outcome = "done".to_owned();
+                log.outcome = StepOutcome::Done;
                 log.action = Some(action);
-                ended_by = "agent";
+                ended_by = EndedBy::Agent;
                 stop = true;
             }
             (None, Some(action)) => {
@@ -254,7 +254,7 @@ async fn drive(
                 match user_action(&action, observation) {
                     Err(Unrunnable::Hallucinated(reference)) => {
                         episode.hallucinated += 1;
-                        log.outcome = "hallucinated".to_owned();
+                        log.outcome = StepOutcome::Hallucinated;
                         feedback = failed(format!(
                             "ref {reference:?} is not in the observation; use a ref shown in the current observation"
                         ));
@@ -262,7 +262,7 @@ async fn drive(
                     }
                     Err(Unrunnable::Incomplete(why)) => {
                         episode.invalid += 1;
-                        log.outcome = "invalid".to_owned();
+                        log.outcome = StepOutcome::Invalid;
                         feedback = failed(why);
                         log.message = feedback.clone();
                     }
@@ -271,7 +271,7 @@ async fn drive(
                         log.backend_id = backend_id;
                         match session.perform(&run).await? {
                             Outcome::Done { note } => {
-                                log.outcome = "ok".to_owned();
+                                log.outcome = StepOutcome::Ok;
                                 // A note on an action that ran (a scroll that
                                 // could not move) is not a failure.
                                 feedback = note
@@ -283,7 +283,7 @@ async fn drive(
                                 episode.action_errors += 1;
                                 episode.covered += usize::from(kind == Failure::Covered);
                                 episode.stale += usize::from(kind == Failure::Stale);
-                                log.outcome = kind.name().to_owned();
+                                log.outcome = kind.into();
                                 feedback = failed(message.clone());
                                 log.message = Some(message);
                             }
@@ -291,14 +291,14 @@ async fn drive(
                     }
                 }
                 log.act_ms = ms(acted.elapsed());
-                trail.push((action.clone(), log.element.clone(), log.outcome.clone()));
+                trail.push((action.clone(), log.element.clone(), log.outcome));
                 if setting.judge.is_some() {
                     pending = Some(Pending {
                         before: observation.text.clone(),
                         history: history.clone(),
                         action: action.clone(),
                         element: log.element.clone(),
-                        outcome: log.outcome.clone(),
+                        outcome: log.outcome,
                         log: episode.step_log.len(),
                     });
                 }
@@ -312,11 +312,11 @@ async fn drive(
             break;
         }
         if page::ended(session, setting.source).await?.is_some() {
-            ended_by = "page";
+            ended_by = EndedBy::Page;
             break;
         }
     }
-    episode.ended_by = ended_by.to_owned();
+    episode.ended_by = ended_by;
     // The page at the end: the "after" of the last action, the trace's last
     // state and what the task judge reads.
     let last = observer::observe(
@@ -375,7 +375,7 @@ fn judge_step(
         before: &step.before,
         action: &step.action,
         element: step.element,
-        outcome: &step.outcome,
+        outcome: step.outcome.name(),
         after,
     })?;
     if let Some(log) = episode.step_log.get_mut(step.log) {

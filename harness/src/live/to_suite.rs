@@ -14,7 +14,7 @@ use anyhow::{Context, Result, bail};
 
 use super::trace::Trace;
 use crate::agent::Op;
-use crate::results::{Episode, Manifest, jsonl};
+use crate::results::{Episode, Manifest, StepOutcome, jsonl};
 
 /// What a conversion made.
 pub struct Converted {
@@ -127,7 +127,10 @@ fn task_of(episode: &Episode) -> Result<String, String> {
                 step.step, step.outcome
             ));
         };
-        if step.outcome == "hallucinated" || step.outcome == "invalid" {
+        if matches!(
+            step.outcome,
+            StepOutcome::Hallucinated | StepOutcome::Invalid
+        ) {
             return Err(format!(
                 "step {} names no element of its page ({})",
                 step.step, step.outcome

@@ -32,9 +32,8 @@ pub struct Episode {
     pub reason: Option<String>,
     /// Raw reward > 0.
     pub success: bool,
-    /// What ended the episode: `page` (the page said it ended), `agent`
-    /// (the agent said done), `steps` (the step limit), `error`.
-    pub ended_by: String,
+    /// What ended the episode.
+    pub ended_by: EndedBy,
     /// Steps taken (each an observation and an answer).
     pub steps: usize,
     /// Observation tokens over the episode (o200k).
@@ -99,10 +98,8 @@ pub struct StepLog {
     pub element: Option<String>,
     /// Backend node id the ref resolved to.
     pub backend_id: Option<u64>,
-    /// `ok`, `done`, or what went wrong: `covered`, `stale`, `hidden`,
-    /// `not-editable`, `not-select`, `no-option`, `unknown-key`,
-    /// `hallucinated`, `invalid`, `fault`.
-    pub outcome: String,
+    /// What became of the step.
+    pub outcome: StepOutcome,
     /// The message the agent was shown about the outcome, or a note.
     pub message: Option<String>,
     /// The LLM step judge's verdict (before/after).
@@ -151,5 +148,144 @@ impl Keyed for Episode {
     type Key = EpisodeKey;
     fn key(&self) -> EpisodeKey {
         (self.task.clone(), self.strategy.clone(), self.episode)
+    }
+}
+
+/// What ended an episode (serialised kebab-case: `page`, `agent`, `steps`, `error`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum EndedBy {
+    /// The page said the episode ended (MiniWoB's reward, a predicate).
+    Page,
+    /// The agent said done.
+    Agent,
+    /// The step limit.
+    Steps,
+    /// An error stopped it (a page that never loaded, a crashed tab, …).
+    Error,
+}
+
+impl EndedBy {
+    /// The word reports and files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            EndedBy::Page => "page",
+            EndedBy::Agent => "agent",
+            EndedBy::Steps => "steps",
+            EndedBy::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for EndedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What became of one live step (serialised kebab-case, as the words
+/// `steps.csv` and the reports have always used).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepOutcome {
+    /// The action ran.
+    Ok,
+    /// The agent said done.
+    Done,
+    /// The ref's node was gone.
+    Stale,
+    /// The click point was covered.
+    Covered,
+    /// The node had no size on screen.
+    Hidden,
+    /// Not a field that can be typed into.
+    NotEditable,
+    /// Not a native select.
+    NotSelect,
+    /// No such option.
+    NoOption,
+    /// A key `press` does not know.
+    UnknownKey,
+    /// The page's script failed the action.
+    Failed,
+    /// The answer named a ref the observation did not have.
+    Hallucinated,
+    /// The answer was not a runnable action.
+    Invalid,
+    /// The model call failed after its retries.
+    Fault,
+}
+
+impl StepOutcome {
+    /// The word reports and files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            StepOutcome::Ok => "ok",
+            StepOutcome::Done => "done",
+            StepOutcome::Stale => "stale",
+            StepOutcome::Covered => "covered",
+            StepOutcome::Hidden => "hidden",
+            StepOutcome::NotEditable => "not-editable",
+            StepOutcome::NotSelect => "not-select",
+            StepOutcome::NoOption => "no-option",
+            StepOutcome::UnknownKey => "unknown-key",
+            StepOutcome::Failed => "failed",
+            StepOutcome::Hallucinated => "hallucinated",
+            StepOutcome::Invalid => "invalid",
+            StepOutcome::Fault => "fault",
+        }
+    }
+
+    /// Whether the step ran as asked (`ok`, `done`).
+    pub fn ran(self) -> bool {
+        matches!(self, StepOutcome::Ok | StepOutcome::Done)
+    }
+}
+
+impl From<pagesnap_browser::Failure> for StepOutcome {
+    fn from(failure: pagesnap_browser::Failure) -> StepOutcome {
+        use pagesnap_browser::Failure;
+        match failure {
+            Failure::Stale => StepOutcome::Stale,
+            Failure::Covered => StepOutcome::Covered,
+            Failure::Hidden => StepOutcome::Hidden,
+            Failure::NotEditable => StepOutcome::NotEditable,
+            Failure::NotSelect => StepOutcome::NotSelect,
+            Failure::NoOption => StepOutcome::NoOption,
+            Failure::UnknownKey => StepOutcome::UnknownKey,
+            Failure::Failed => StepOutcome::Failed,
+        }
+    }
+}
+
+impl std::fmt::Display for StepOutcome {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod outcome_tests {
+    use super::*;
+
+    #[test]
+    fn outcomes_serialise_to_the_words_files_use() {
+        for outcome in [
+            StepOutcome::Ok,
+            StepOutcome::NotEditable,
+            StepOutcome::UnknownKey,
+            StepOutcome::Hallucinated,
+        ] {
+            let json = serde_json::to_string(&outcome).unwrap();
+            assert_eq!(json, format!("\"{}\"", outcome.name()));
+            assert_eq!(serde_json::from_str::<StepOutcome>(&json).unwrap(), outcome);
+        }
+        assert_eq!(serde_json::to_string(&EndedBy::Steps).unwrap(), "\"steps\"");
+        for failure in [
+            pagesnap_browser::Failure::NoOption,
+            pagesnap_browser::Failure::Covered,
+        ] {
+            assert_eq!(StepOutcome::from(failure).name(), failure.name());
+        }
     }
 }

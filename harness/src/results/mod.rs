@@ -7,7 +7,7 @@ pub mod manifest;
 pub mod row;
 pub mod steps;
 
-pub use episode::{Episode, EpisodeKey, ExternalStep, StepLog};
+pub use episode::{EndedBy, Episode, EpisodeKey, ExternalStep, StepLog, StepOutcome};
 pub use lock::OutLock;
 pub use manifest::{LiveSettings, Manifest, Shard};
 pub use row::{Key, Row};

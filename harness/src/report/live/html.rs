@@ -208,7 +208,7 @@ fn failed(out: &mut String, report: &LiveReport) {
             html(&shown(&e.strategy)),
             e.episode,
             html(&e.instruction),
-            html(&e.ended_by),
+            html(e.ended_by.name()),
             html(failure_reason(e)),
             html(&actions_line(e))
         );

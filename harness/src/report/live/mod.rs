@@ -315,10 +315,12 @@ pub fn summarize(strategy: &str, episodes: &[&Episode]) -> LiveSummary {
         t.0 += f64::from(u8::from(e.success));
         t.1 += e.raw_reward;
         t.2 += 1.0;
-        *ended_by.entry(e.ended_by.clone()).or_insert(0) += 1;
+        *ended_by.entry(e.ended_by.name().to_owned()).or_insert(0) += 1;
         for step in &e.step_log {
-            if !matches!(step.outcome.as_str(), "ok" | "done") {
-                *step_outcomes.entry(step.outcome.clone()).or_insert(0) += 1;
+            if !step.outcome.ran() {
+                *step_outcomes
+                    .entry(step.outcome.name().to_owned())
+                    .or_insert(0) += 1;
             }
             if let Some(verdict) = step.judge {
                 judged += 1;
@@ -482,7 +484,7 @@ mod tests {
             raw_reward: f64::from(u8::from(success)),
             reason: None,
             success,
-            ended_by: "page".into(),
+            ended_by: crate::results::EndedBy::Page,
             steps: 1,
             obs_tokens: 10,
             image_tokens: 0,

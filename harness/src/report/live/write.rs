@@ -140,7 +140,7 @@ pub fn steps_csv(report: &LiveReport) -> String {
                 cell(action.and_then(|a| a.reference.as_deref()).unwrap_or("")),
                 cell(action.and_then(|a| a.value.as_deref()).unwrap_or("")),
                 cell(s.element.as_deref().unwrap_or("")),
-                cell(&s.outcome),
+                cell(s.outcome.name()),
                 cell(s.message.as_deref().unwrap_or("")),
                 opt_bool(s.judge),
                 cell(s.judge_reason.as_deref().unwrap_or("")),
