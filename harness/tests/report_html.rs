@@ -34,7 +34,7 @@ fn hostile_suite() -> String {
     )
 }
 
-/// Flags as in `harness/src/capture/chromium.rs`, plus a wide window for the screenshot.
+/// Flags as in `browser/src/chromium.rs`, plus a wide window for the screenshot.
 const FLAGS: &[&str] = &[
     "headless",
     "no-sandbox",
