@@ -101,21 +101,13 @@ impl Chromium {
             .request_timeout(Duration::from_secs(60))
             .build()
             .map_err(|err| anyhow!("invalid Chromium configuration: {err}"))?;
-        let (mut browser, mut handler) = Browser::launch(config)
+        let (mut browser, handler) = Browser::launch(config)
             .await
             .with_context(|| format!("could not launch {}", executable.display()))?;
         // The handler drives the websocket; it must be polled for the whole
         // session. Errors on single messages (events newer than the protocol
         // crate knows) are not fatal.
-        let handler = tokio::spawn(async move { while handler.next().await.is_some() {} });
-        let version = browser
-            .version()
-            .await
-            .map(|v| v.product)
-            .unwrap_or_else(|_| "Chromium (unknown version)".to_owned());
-        let watch = Watch::start(&browser)
-            .await
-            .context("could not listen for crashed and closed tabs")?;
+        let (handler, version, watch) = connected(&browser, handler).await?;
         let watchdog = browser
             .get_mut_child()
             .and_then(|child| child.as_mut_inner().id())
@@ -145,7 +137,7 @@ impl Chromium {
                 "--cdp-endpoint {endpoint:?}: expected http://HOST:PORT or ws://HOST:PORT/devtools/browser/ID"
             );
         };
-        let (browser, mut handler) = tokio::time::timeout(
+        let (browser, handler) = tokio::time::timeout(
             Duration::from_secs(10),
             Browser::connect(ws.clone()),
         )
@@ -156,15 +148,7 @@ impl Chromium {
             )
         })?
         .with_context(|| format!("--cdp-endpoint {endpoint}: could not connect to {ws}"))?;
-        let handler = tokio::spawn(async move { while handler.next().await.is_some() {} });
-        let version = browser
-            .version()
-            .await
-            .map(|v| v.product)
-            .unwrap_or_else(|_| "Chromium (unknown version)".to_owned());
-        let watch = Watch::start(&browser)
-            .await
-            .context("could not listen for crashed and closed tabs")?;
+        let (handler, version, watch) = connected(&browser, handler).await?;
         let mut chromium = Chromium {
             browser,
             handler,
@@ -406,6 +390,25 @@ impl Chromium {
             })
             .with_context(|| format!("could not remove the profile {}", profile.display()))
     }
+}
+
+/// What every connection to a browser needs, launched or attached: its
+/// handler polled for the whole session, its product string, and the watch
+/// on crashed and closed tabs.
+async fn connected(
+    browser: &Browser,
+    mut handler: chromiumoxide::Handler,
+) -> Result<(tokio::task::JoinHandle<()>, String, Watch)> {
+    let handler = tokio::spawn(async move { while handler.next().await.is_some() {} });
+    let version = browser
+        .version()
+        .await
+        .map(|v| v.product)
+        .unwrap_or_else(|_| "Chromium (unknown version)".to_owned());
+    let watch = Watch::start(browser)
+        .await
+        .context("could not listen for crashed and closed tabs")?;
+    Ok((handler, version, watch))
 }
 
 /// A tab of the browser, as `page_tabs` lists it.

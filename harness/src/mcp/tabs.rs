@@ -43,6 +43,16 @@ struct TabState {
     refs: BTreeMap<String, Item>,
 }
 
+impl TabState {
+    fn new(session: ChromiumSession) -> TabState {
+        TabState {
+            session,
+            last: None,
+            refs: BTreeMap::new(),
+        }
+    }
+}
+
 /// The shared browser and its tabs.
 pub struct Browsing {
     /// None once closed (the server is stopping).
@@ -177,14 +187,7 @@ impl Browsing {
                 Ok(session) => {
                     let id = session.target_id().to_owned();
                     self.known_tabs.insert(id.clone());
-                    self.tabs.insert(
-                        id.clone(),
-                        TabState {
-                            session,
-                            last: None,
-                            refs: BTreeMap::new(),
-                        },
-                    );
+                    self.tabs.insert(id.clone(), TabState::new(session));
                     self.current = Some(id);
                     Ok(())
                 }
@@ -521,14 +524,7 @@ impl Browsing {
                 .adopt(id, self.config.open.timeout)
                 .await
                 .map_err(|err| ToolError::new(Kind::NoTab, format!("{err:#}")))?;
-            self.tabs.insert(
-                id.to_owned(),
-                TabState {
-                    session,
-                    last: None,
-                    refs: BTreeMap::new(),
-                },
-            );
+            self.tabs.insert(id.to_owned(), TabState::new(session));
         }
         // A background tab runs no animation frames: bring it to the front.
         if let Some(tab) = self.tabs.get(id) {
