@@ -69,9 +69,10 @@ struct Owned {
 }
 
 impl Chromium {
-    /// Launches Chromium (`$PAGESNAP_CHROMIUM` or `/usr/bin/chromium`) with a
-    /// fresh profile; without `network`, only loopback hosts resolve.
-    pub async fn launch(network: bool) -> Result<Chromium> {
+    /// The Chromium binary pagesnap launches: `$PAGESNAP_CHROMIUM` or
+    /// `/usr/bin/chromium` (a peer benchmarked beside pagesnap is pointed at
+    /// the same one).
+    pub fn executable() -> Result<PathBuf> {
         let executable = std::env::var_os("PAGESNAP_CHROMIUM")
             .map_or_else(|| PathBuf::from(DEFAULT_CHROMIUM), PathBuf::from);
         if !executable.exists() {
@@ -81,6 +82,13 @@ impl Chromium {
                 executable.display()
             );
         }
+        Ok(executable)
+    }
+
+    /// Launches Chromium (`$PAGESNAP_CHROMIUM` or `/usr/bin/chromium`) with a
+    /// fresh profile; without `network`, only loopback hosts resolve.
+    pub async fn launch(network: bool) -> Result<Chromium> {
+        let executable = Chromium::executable()?;
         let profile = tempfile::Builder::new()
             .prefix("pagesnap-chromium-")
             .tempdir()

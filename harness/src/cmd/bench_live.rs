@@ -1,12 +1,11 @@
 //! `pagesnap bench-live`: warm live observations per page, side by side with Playwright's own `ariaSnapshot()` in the same run.
 
 use std::io::Write;
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
-use crate::bench::{self, Config, Event, PageResult, Summary};
+use crate::bench::live::{self as bench, Config, Event, PageResult, Summary};
 use crate::observer::Observer;
 
 /// Arguments of `pagesnap bench-live`.
@@ -62,23 +61,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if !externals.is_empty() && (args.archive || args.cold > 0) {
         bail!("--archive and --cold time pagesnap's own strategies; leave ext: strategies out");
     }
-    let mut pages = Vec::new();
-    for page in &args.pages {
-        let path = Path::new(page);
-        if page.contains("://") {
-            pages.push(page.clone());
-        } else if path.is_dir() {
-            let found = super::record::collect_html(path)?;
-            if found.is_empty() {
-                bail!("{page}: no .html files found");
-            }
-            pages.extend(found.into_iter().map(|p| p.display().to_string()));
-        } else if path.is_file() {
-            pages.push(page.clone());
-        } else {
-            bail!("{page}: no such file or directory (expected .html files, folders or URLs)");
-        }
-    }
+    let pages = super::flags::pages_named(&args.pages)?;
     let config = Config {
         pages,
         strategies,

@@ -1,5 +1,6 @@
 //! Flags several subcommands read the same way: `--strategy NAME[,NAME…]`, and the browser flags of every command that opens a page.
 
+use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
@@ -168,6 +169,29 @@ impl BrowserArgs {
             timeout: self.timeout(),
         }
     }
+}
+
+/// Pages given on a bench's command line: URLs as they are, `.html` files, and
+/// folders searched recursively for `.html` files (sorted).
+pub fn pages_named(pages: &[String]) -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    for page in pages {
+        let path = Path::new(page);
+        if page.contains("://") {
+            found.push(page.clone());
+        } else if path.is_dir() {
+            let html = super::record::collect_html(path)?;
+            if html.is_empty() {
+                bail!("{page}: no .html files found");
+            }
+            found.extend(html.into_iter().map(|p| p.display().to_string()));
+        } else if path.is_file() {
+            found.push(page.clone());
+        } else {
+            bail!("{page}: no such file or directory (expected .html files, folders or URLs)");
+        }
+    }
+    Ok(found)
 }
 
 /// A positive, finite number of seconds.
