@@ -31,6 +31,8 @@ enum Command {
     Snapshot(cmd::snapshot::Args),
     /// Time warm live observations per page, side by side with Playwright's ariaSnapshot() (--vs-playwright).
     BenchLive(cmd::bench_live::Args),
+    /// Time pagesnap's tool server against Playwright MCP (--vs-playwright-mcp): snapshot round trips, tokens, refs, a click, task targets.
+    BenchMcp(cmd::bench_mcp::Args),
     /// Every strategy on every recording: refs, real tokens (o200k/cl100k), image tokens, engine µs.
     Compare(cmd::compare::Args),
     /// List the observation strategies, or explain one.
@@ -62,6 +64,7 @@ fn main() -> ExitCode {
         Command::Strategies(args) => cmd::snapshot::strategies(args),
         Command::Compare(args) => cmd::compare::run(args),
         Command::BenchLive(args) => cmd::bench_live::run(args),
+        Command::BenchMcp(args) => cmd::bench_mcp::run(args),
         Command::Run(args) => cmd::run::run(args),
         Command::Live(args) => cmd::live::run(args),
         Command::Mcp(args) => cmd::mcp::run(args),

@@ -149,3 +149,85 @@ fn bad_configuration_is_refused_by_name() {
         "{err}"
     );
 }
+
+/// `pagesnap bench-mcp --vs-playwright-mcp` against the real npm
+/// `@playwright/mcp`: both servers measured on the same pages, a click on a
+/// target both name alike, and a corpus task's target looked for on both.
+#[test]
+fn bench_mcp_measures_playwright_mcp_beside_pagesnap() {
+    let cli = root().join("scripts/mcp/node_modules/@playwright/mcp/cli.js");
+    assert!(
+        cli.exists(),
+        "{} not found: scripts/setup installs Playwright MCP (npm ci --prefix scripts/mcp)",
+        cli.display()
+    );
+    let corpus = root().join("../shared/corpus");
+    let suite = tempfile::tempdir().unwrap();
+    let suite_file = suite.path().join("one.toml");
+    std::fs::write(
+        &suite_file,
+        format!(
+            "[suite]\nname = \"one\"\npages = {:?}\n\n[[task]]\nid = \"lwn-create-account\"\ninstruction = \"Create an account\"\n\n[[task.step]]\nrecording = \"readability/lwn-1\"\nop = \"click\"\ntarget = {{ role = \"link\", name = \"Create an account\" }}\n",
+            corpus.display().to_string()
+        ),
+    )
+    .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+        .current_dir(root())
+        .args(["bench-mcp", "fixtures/sites/login/index.html", "--tasks"])
+        .arg(&suite_file)
+        .args(["--vs-playwright-mcp", "--click", "--runs", "2", "--json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "bench-mcp failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let [login, lwn, summary] = lines.as_slice() else {
+        panic!("expected two pages and a summary:\n{stdout}");
+    };
+    for page in [login, lwn] {
+        let servers = page["servers"].as_array().unwrap();
+        let sides: Vec<&str> = servers
+            .iter()
+            .map(|s| s["side"].as_str().unwrap())
+            .collect();
+        assert_eq!(sides, ["pagesnap", "playwright-mcp"], "{page}");
+        for server in servers {
+            assert!(server["tokens"].as_u64().unwrap() > 20, "{server}");
+            assert!(server["refs"].as_u64().unwrap() > 0, "{server}");
+            assert!(server["first_ms"].as_f64().unwrap() > 0.0, "{server}");
+            assert_eq!(server["warm_ms"].as_array().unwrap().len(), 2, "{server}");
+        }
+    }
+    // Both clicked the same element on the login page; pagesnap's answer is
+    // complete (the page is quiet).
+    let clicks: Vec<&serde_json::Value> = login["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| &s["click"])
+        .collect();
+    assert_eq!(clicks[0]["element"], clicks[1]["element"], "{login}");
+    assert!(
+        clicks[0]["element"].as_str().unwrap().starts_with("button"),
+        "{login}"
+    );
+    assert_eq!(clicks[0]["incomplete"], false, "{login}");
+    // The LWN link is found by both.
+    let target = &lwn["targets"][0];
+    assert_eq!(target["task"], "lwn-create-account", "{lwn}");
+    assert_ne!(target["pagesnap"], "missing", "{lwn}");
+    assert_eq!(target["playwright_mcp"], "in-view", "{lwn}");
+    assert_eq!(summary["pages"], 2, "{summary}");
+    assert!(
+        summary["ratios"]["tokens"][0].as_f64().unwrap() > 0.0,
+        "{summary}"
+    );
+}

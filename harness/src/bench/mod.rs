@@ -1,6 +1,7 @@
 //! Side-by-side benchmarks, each measuring pagesnap and a peer in one run: `bench-live` (warm live observations against Playwright's `ariaSnapshot()`) and `bench-mcp` (tool round trips against Playwright MCP).
 
 pub mod live;
+pub mod mcp;
 pub mod playwright;
 
 use std::time::Duration;

@@ -1,6 +1,7 @@
 //! One module per `pagesnap` subcommand.
 
 pub mod bench_live;
+pub mod bench_mcp;
 pub mod compare;
 pub mod diff;
 mod flags;

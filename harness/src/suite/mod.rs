@@ -252,6 +252,70 @@ fn parse<T: serde::de::DeserializeOwned>(path: &Path, source: &str) -> Result<T>
     toml::from_str(source).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
 }
 
+/// A task's first target on a page of a `pages` suite, as written (role and
+/// name), for a benchmark that asks whether an observation of the live page
+/// offers it.
+#[derive(Clone, Debug)]
+pub struct PageTarget {
+    /// The task id.
+    pub task: String,
+    /// The HTML page of the task's first step.
+    pub page: PathBuf,
+    /// The target's role.
+    pub role: String,
+    /// The target's accessible name.
+    pub name: String,
+}
+
+/// The first step's role + name target of every task of a suite over real
+/// pages (`[suite] pages`), read without recording the pages; tasks whose
+/// first step has no role + name target (a selector, `done`) are left out.
+pub fn page_targets(path: &Path) -> Result<Vec<PageTarget>> {
+    let source = read(path)?;
+    let file: FileDef = parse(path, &source)?;
+    let Some(pages) = &file.suite.pages else {
+        bail!(
+            "{}: not a suite over pages ([suite] pages = \"…\" names the folder of its HTML pages)",
+            path.display()
+        );
+    };
+    let folder = path
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join(pages.get_ref());
+    let mut targets = Vec::new();
+    for task in &file.tasks {
+        let task = task.get_ref();
+        let Some(step) = task.steps.first().map(Spanned::get_ref) else {
+            continue;
+        };
+        let Some(TargetDef {
+            role: Some(role),
+            name: Some(name),
+            ..
+        }) = &step.target
+        else {
+            continue;
+        };
+        let page = folder.join(format!("{}.html", step.recording));
+        if !page.is_file() {
+            bail!(
+                "{}: task {}: page {} does not exist",
+                path.display(),
+                task.id,
+                page.display()
+            );
+        }
+        targets.push(PageTarget {
+            task: task.id.clone(),
+            page,
+            role: role.clone(),
+            name: name.clone(),
+        });
+    }
+    Ok(targets)
+}
+
 /// Loads and checks a suite; recordings are read from `fixtures`, or, for a
 /// suite with `pages`, recorded into and read from `cache` (which it needs).
 pub fn load(path: &Path, fixtures: &Path, cache: Option<&Path>) -> Result<Suite> {

@@ -1,0 +1,950 @@
+//! `bench-mcp`: pagesnap's tool server against Playwright MCP, both spawned over stdio and driven by one MCP client (rmcp), page by page in one run.
+//!
+//! Per page and server: `navigate`, then the first snapshot and `runs` warm
+//! ones, each a round trip as the client sees it (request written, answer
+//! parsed); the text an agent reads (every text block) in o200k tokens; the
+//! refs it offers. With `click`, one click on an element both servers name
+//! alike, with each server's readiness wait and the result the agent reads.
+//! With targets (a suite over pages), whether each task's target is offered:
+//! by pagesnap's default snapshot in view, or off screen under its "scroll
+//! down" hint (found with `page_find`), and by Playwright MCP's snapshot.
+//!
+//! The two servers take turns going first, page by page; each drives its own
+//! Chromium, the same binary, with the same viewport. Pages given as files
+//! are served over 127.0.0.1 (neither server opens `file://` by default).
+//! A page that fails on a server is reported and the run goes on; a server
+//! that stops answering is restarted for the next page.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, anyhow, bail};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::transport::TokioChildProcess;
+use rmcp::{RoleClient, ServiceExt};
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::{median, ms, p90};
+use crate::live::server::Server as PageServer;
+use crate::suite::PageTarget;
+use pagesnap_browser::Chromium;
+
+/// What to measure.
+pub struct Config {
+    /// Pages: local `.html` files or URLs.
+    pub pages: Vec<String>,
+    /// Task targets on those pages (a suite over pages), checked for
+    /// reachability.
+    pub targets: Vec<PageTarget>,
+    /// Warm snapshots per page and server, after the first.
+    pub runs: usize,
+    /// Viewport of both browsers.
+    pub viewport: (u32, u32),
+    /// pagesnap's default strategy (`pagesnap mcp --strategy`).
+    pub strategy: String,
+    /// Measure Playwright MCP too.
+    pub vs_playwright_mcp: bool,
+    /// One click per page on both servers.
+    pub click: bool,
+    /// How long one tool call may take before the page counts as failed.
+    pub call_timeout: Duration,
+}
+
+/// A tool server under test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Side {
+    /// `pagesnap mcp`.
+    Pagesnap,
+    /// npm `@playwright/mcp`.
+    PlaywrightMcp,
+}
+
+impl Side {
+    /// As printed.
+    pub fn label(self) -> &'static str {
+        match self {
+            Side::Pagesnap => "pagesnap mcp",
+            Side::PlaywrightMcp => "Playwright MCP",
+        }
+    }
+
+    fn navigate(self) -> &'static str {
+        match self {
+            Side::Pagesnap => "page_navigate",
+            Side::PlaywrightMcp => "browser_navigate",
+        }
+    }
+
+    fn snapshot(self) -> &'static str {
+        match self {
+            Side::Pagesnap => "page_snapshot",
+            Side::PlaywrightMcp => "browser_snapshot",
+        }
+    }
+}
+
+/// One page on one server.
+#[derive(Clone, Debug, Serialize)]
+pub struct Measured {
+    /// The server.
+    pub side: Side,
+    /// Navigation round trip (load, readiness wait and the snapshot both
+    /// servers return with it), ms.
+    pub navigate_ms: f64,
+    /// The first snapshot's round trip, ms.
+    pub first_ms: f64,
+    /// Warm snapshots' round trips, ms.
+    pub warm_ms: Vec<f64>,
+    /// o200k tokens of the snapshot's text blocks.
+    pub tokens: usize,
+    /// Refs it offers.
+    pub refs: usize,
+    /// pagesnap only: tokens of the same strategy's full-page snapshot.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub full_page_tokens: Option<usize>,
+    /// The click step, when asked for and a common target was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub click: Option<Click>,
+}
+
+/// One click step.
+#[derive(Clone, Debug, Serialize)]
+pub struct Click {
+    /// The element, as `role "name"`.
+    pub element: String,
+    /// Round trip of the click (with its readiness wait and the snapshot
+    /// that comes back), ms.
+    pub ms: f64,
+    /// o200k tokens of the answer's text.
+    pub tokens: usize,
+    /// pagesnap only: the answer said `incomplete` (readiness timed out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incomplete: Option<bool>,
+}
+
+/// Whether a task's target is offered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reach {
+    /// In the snapshot, with a ref.
+    InView,
+    /// Not in the viewport snapshot, but below it, announced by the snapshot's
+    /// "scroll down" hint (and found by `page_find`).
+    Announced,
+    /// Not offered.
+    Missing,
+}
+
+/// One task's target on both servers.
+#[derive(Clone, Debug, Serialize)]
+pub struct TargetResult {
+    /// The task.
+    pub task: String,
+    /// `role "name"`.
+    pub target: String,
+    /// Through pagesnap's default snapshot.
+    pub pagesnap: Reach,
+    /// Through Playwright MCP's snapshot (full page).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub playwright_mcp: Option<Reach>,
+}
+
+/// One page, measured on every server.
+#[derive(Clone, Debug, Serialize)]
+pub struct PageResult {
+    /// The page as given.
+    pub page: String,
+    /// Per server, in [`Side`] order.
+    pub servers: Vec<Measured>,
+    /// Targets of tasks on this page.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<TargetResult>,
+    /// Why no click was measured, when one was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub click_skipped: Option<String>,
+}
+
+/// A page that failed.
+#[derive(Clone, Debug, Serialize)]
+pub struct PageError {
+    /// The page as given.
+    pub page: String,
+    /// What went wrong, naming the server and tool.
+    pub error: String,
+}
+
+/// Medians and p90s per server, and ratios pagesnap / Playwright MCP.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    /// Pages measured on every server.
+    pub pages: usize,
+    /// Per server: `[median, p90]` of first round trips, warm medians,
+    /// tokens, refs, navigations, clicks.
+    pub servers: BTreeMap<Side, SideSummary>,
+    /// pagesnap / Playwright MCP, of medians and of p90s.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratios: Option<Ratios>,
+    /// Task targets offered, per server: `[in view, announced, missing]`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub reach: BTreeMap<Side, [usize; 3]>,
+    /// pagesnap clicks whose answer said `incomplete`, of clicks measured.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incomplete_clicks: Option<(usize, usize)>,
+}
+
+/// One server's figures over the pages.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SideSummary {
+    /// First snapshot round trip, ms: median, p90.
+    pub first_ms: [f64; 2],
+    /// Per-page median warm round trip, ms: median, p90.
+    pub warm_ms: [f64; 2],
+    /// Snapshot tokens: median, p90.
+    pub tokens: [f64; 2],
+    /// Refs: median, p90.
+    pub refs: [f64; 2],
+    /// Navigation round trip, ms: median, p90.
+    pub navigate_ms: [f64; 2],
+    /// Click round trip, ms: median, p90 (pages with a click).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub click_ms: Option<[f64; 2]>,
+    /// pagesnap only: full-page snapshot tokens: median, p90.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub full_page_tokens: Option<[f64; 2]>,
+}
+
+/// pagesnap over Playwright MCP: `[of medians, of p90s]`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Ratios {
+    /// First snapshot.
+    pub first: [f64; 2],
+    /// Warm snapshot.
+    pub warm: [f64; 2],
+    /// Snapshot tokens.
+    pub tokens: [f64; 2],
+    /// Navigation.
+    pub navigate: [f64; 2],
+    /// Click step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub click: Option<[f64; 2]>,
+}
+
+/// What the run reports as it goes.
+pub enum Event<'a> {
+    /// Both servers answered `initialize`.
+    Started {
+        /// `name version` of each server, as it reports itself.
+        servers: Vec<(Side, String)>,
+    },
+    /// A page measured.
+    Page(&'a PageResult),
+    /// A page that failed.
+    Failed(&'a PageError),
+}
+
+/// Everything measured.
+pub struct Outcome {
+    /// Pages measured on every server.
+    pub results: Vec<PageResult>,
+    /// Pages that failed.
+    pub errors: Vec<PageError>,
+    /// Over the measured pages.
+    pub summary: Summary,
+}
+
+/// A spawned tool server and the client session to it.
+struct Server {
+    side: Side,
+    client: RunningService<RoleClient, ()>,
+    stderr: tempfile::NamedTempFile,
+    timeout: Duration,
+    /// Playwright MCP's output folder (it may write files there).
+    _output: tempfile::TempDir,
+}
+
+impl Server {
+    async fn start(side: Side, config: &Config) -> Result<Server> {
+        let stderr = tempfile::NamedTempFile::new().context("could not create a temp file")?;
+        let output = tempfile::Builder::new()
+            .prefix("pagesnap-bench-mcp-")
+            .tempdir()
+            .context("could not create a temp folder")?;
+        let viewport = format!("{}x{}", config.viewport.0, config.viewport.1);
+        let mut command = match side {
+            Side::Pagesnap => {
+                let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
+                let mut command = tokio::process::Command::new(exe);
+                command.args([
+                    "mcp",
+                    "--viewport",
+                    &viewport,
+                    "--strategy",
+                    &config.strategy,
+                ]);
+                command
+            }
+            Side::PlaywrightMcp => {
+                let cli = playwright_mcp_cli()?;
+                let mut command = tokio::process::Command::new("node");
+                command
+                    .arg(cli)
+                    .args(["--headless", "--isolated", "--no-sandbox"])
+                    .arg("--executable-path")
+                    .arg(Chromium::executable()?)
+                    .args(["--viewport-size", &viewport])
+                    .arg("--output-dir")
+                    .arg(output.path());
+                command
+            }
+        };
+        command.current_dir(output.path()).kill_on_drop(true);
+        let (transport, _) = TokioChildProcess::builder(command)
+            .stderr(Stdio::from(stderr.reopen()?))
+            .spawn()
+            .with_context(|| format!("could not start {}", side.label()))?;
+        let client = match tokio::time::timeout(config.call_timeout, ().serve(transport)).await {
+            Ok(Ok(client)) => client,
+            Ok(Err(err)) => bail!(
+                "{}: initialize failed: {err}{}",
+                side.label(),
+                tail(stderr.path())
+            ),
+            Err(_) => bail!(
+                "{}: no answer to initialize within {:?}{}",
+                side.label(),
+                config.call_timeout,
+                tail(stderr.path())
+            ),
+        };
+        Ok(Server {
+            side,
+            client,
+            stderr,
+            timeout: config.call_timeout,
+            _output: output,
+        })
+    }
+
+    /// `name version` as the server reports itself.
+    fn version(&self) -> String {
+        self.client
+            .peer_info()
+            .and_then(|info| info.server_info.clone())
+            .map_or_else(
+                || self.side.label().to_owned(),
+                |server| format!("{} {}", server.name, server.version),
+            )
+    }
+
+    /// Calls `tool`, timing the round trip; a tool error is an error.
+    async fn call(&self, tool: &'static str, arguments: Value) -> Result<(f64, CallToolResult)> {
+        let Value::Object(arguments) = arguments else {
+            bail!("{tool}: arguments must be an object");
+        };
+        let request = CallToolRequestParams::new(tool).with_arguments(arguments);
+        let started = Instant::now();
+        let answer = tokio::time::timeout(self.timeout, self.client.call_tool(request)).await;
+        let elapsed = ms(started.elapsed());
+        let result = match answer {
+            Ok(Ok(result)) => result,
+            Ok(Err(err)) => bail!(
+                "{}: {tool}: {err}{}",
+                self.side.label(),
+                tail(self.stderr.path())
+            ),
+            Err(_) => bail!(
+                "{}: {tool} gave no answer within {:?}",
+                self.side.label(),
+                self.timeout
+            ),
+        };
+        if result.is_error == Some(true) {
+            bail!("{}: {tool} failed: {}", self.side.label(), text_of(&result));
+        }
+        Ok((elapsed, result))
+    }
+
+    async fn stop(self) {
+        let _ = self.client.cancel().await;
+    }
+}
+
+/// The last lines a server wrote to stderr, for an error message.
+fn tail(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().rev().take(5).collect();
+    if lines.is_empty() {
+        String::new()
+    } else {
+        let lines: Vec<&str> = lines.into_iter().rev().collect();
+        format!(" (its stderr ends: {})", lines.join(" | "))
+    }
+}
+
+/// Playwright MCP's `cli.js`: `$PAGESNAP_PLAYWRIGHT_MCP`, or the copy
+/// `scripts/setup` installs into `scripts/mcp/node_modules`.
+fn playwright_mcp_cli() -> Result<PathBuf> {
+    let mut candidates = Vec::new();
+    if let Some(cli) = std::env::var_os("PAGESNAP_PLAYWRIGHT_MCP") {
+        candidates.push(PathBuf::from(cli));
+    }
+    let installed = "scripts/mcp/node_modules/@playwright/mcp/cli.js";
+    candidates.push(PathBuf::from(installed));
+    candidates.push(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(installed),
+    );
+    candidates
+        .into_iter()
+        .find(|path| path.is_file())
+        .and_then(|path| path.canonicalize().ok())
+        .ok_or_else(|| {
+            anyhow!(
+                "Playwright MCP is not installed at {installed}: run scripts/setup \
+                 (npm ci --prefix scripts/mcp) or set PAGESNAP_PLAYWRIGHT_MCP to its cli.js"
+            )
+        })
+}
+
+/// Every text block of a result, joined as a client shows them.
+fn text_of(result: &CallToolResult) -> String {
+    let texts: Vec<&str> = result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text().map(|t| t.text.as_str()))
+        .collect();
+    texts.join("\n")
+}
+
+/// Refs a snapshot offers: pagesnap's meta items; Playwright MCP's
+/// `[ref=…]` marks.
+fn refs_of(side: Side, result: &CallToolResult) -> usize {
+    match side {
+        Side::Pagesnap => items(result).len(),
+        Side::PlaywrightMcp => text_of(result).matches("[ref=").count(),
+    }
+}
+
+/// pagesnap's meta items (`structuredContent.items`, or `.snapshot.items`
+/// in an action's answer).
+fn items(result: &CallToolResult) -> Vec<Value> {
+    let Some(structured) = &result.structured_content else {
+        return Vec::new();
+    };
+    let items = structured
+        .get("items")
+        .or_else(|| structured.get("snapshot").and_then(|s| s.get("items")));
+    items.and_then(Value::as_array).cloned().unwrap_or_default()
+}
+
+/// Lower case with runs of white space as one space.
+fn normalise(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// The ref Playwright MCP's snapshot gives the one line that reads
+/// `role "name" … [ref=…]`; `None` when no line or several do.
+fn playwright_ref(snapshot: &str, role: &str, name: &str) -> Option<String> {
+    let wanted = normalise(&format!("{role} {name:?}"));
+    let mut found = snapshot.lines().filter_map(|line| {
+        let line = normalise(line);
+        let rest = line.trim_start_matches(['-', ' ']);
+        if !rest.starts_with(&wanted) {
+            return None;
+        }
+        let start = rest.find("[ref=")? + "[ref=".len();
+        let end = rest[start..].find(']')? + start;
+        Some(rest[start..end].to_owned())
+    });
+    let first = found.next()?;
+    found.next().is_none().then_some(first)
+}
+
+/// A pagesnap item with this role and name, in the viewport.
+fn pagesnap_item<'a>(items: &'a [Value], role: &str, name: &str) -> Option<&'a Value> {
+    let (role, name) = (normalise(role), normalise(name));
+    items.iter().find(|item| {
+        item["zone"] != "offscreen"
+            && normalise(item["role"].as_str().unwrap_or_default()) == role
+            && normalise(item["name"].as_str().unwrap_or_default()) == name
+    })
+}
+
+/// Runs the benchmark, reporting each page as it is measured.
+pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<Outcome> {
+    let mut sides = vec![Side::Pagesnap];
+    if config.vs_playwright_mcp {
+        sides.push(Side::PlaywrightMcp);
+    }
+    // Pages given as files are served over 127.0.0.1 from the folder that
+    // holds them all.
+    let files: Vec<PathBuf> = config
+        .pages
+        .iter()
+        .filter(|page| !page.contains("://"))
+        .map(|page| {
+            Path::new(page)
+                .canonicalize()
+                .with_context(|| format!("{page}: no such file"))
+        })
+        .collect::<Result<_>>()?;
+    let root = common_folder(&files);
+    let served = match &root {
+        Some(root) => Some(PageServer::start(root)?),
+        None => None,
+    };
+    let url_of = |page: &str| -> Result<String> {
+        if page.contains("://") {
+            return Ok(page.to_owned());
+        }
+        let (Some(root), Some(server)) = (&root, &served) else {
+            bail!("{page}: not served");
+        };
+        let path = Path::new(page).canonicalize()?;
+        let relative = path.strip_prefix(root)?;
+        Ok(server.url(&relative.to_string_lossy()))
+    };
+
+    let mut servers = Vec::new();
+    for &side in &sides {
+        servers.push(Server::start(side, config).await?);
+    }
+    report(Event::Started {
+        servers: servers.iter().map(|s| (s.side, s.version())).collect(),
+    });
+
+    let mut results = Vec::new();
+    let mut errors = Vec::new();
+    for (index, page) in config.pages.iter().enumerate() {
+        let url = url_of(page)?;
+        let targets: Vec<&PageTarget> = config
+            .targets
+            .iter()
+            .filter(|t| {
+                t.page
+                    .canonicalize()
+                    .ok()
+                    .zip(Path::new(page).canonicalize().ok())
+                    .is_some_and(|(a, b)| a == b)
+            })
+            .collect();
+        match measure_page(&mut servers, index, page, &url, &targets, config).await {
+            Ok(result) => {
+                report(Event::Page(&result));
+                results.push(result);
+            }
+            Err((side, err)) => {
+                let error = PageError {
+                    page: page.clone(),
+                    error: format!("{page}: {err:#}"),
+                };
+                report(Event::Failed(&error));
+                errors.push(error);
+                // A server that failed may be wedged: start it afresh.
+                if let Some(position) = servers.iter().position(|s| s.side == side) {
+                    let fresh = Server::start(side, config).await?;
+                    let old = std::mem::replace(&mut servers[position], fresh);
+                    old.stop().await;
+                }
+            }
+        }
+    }
+    for server in servers {
+        server.stop().await;
+    }
+    let summary = summarize(&results, &sides);
+    Ok(Outcome {
+        results,
+        errors,
+        summary,
+    })
+}
+
+/// The deepest folder holding every file.
+fn common_folder(files: &[PathBuf]) -> Option<PathBuf> {
+    let mut common = files.first()?.parent()?.to_path_buf();
+    for file in files {
+        while !file.starts_with(&common) {
+            common = common.parent()?.to_path_buf();
+        }
+    }
+    Some(common)
+}
+
+/// What one server gave on one page, before the click.
+struct Observed {
+    measured: Measured,
+    snapshot: CallToolResult,
+}
+
+async fn measure_page(
+    servers: &mut [Server],
+    index: usize,
+    page: &str,
+    url: &str,
+    targets: &[&PageTarget],
+    config: &Config,
+) -> Result<PageResult, (Side, anyhow::Error)> {
+    // Take turns going first.
+    let mut order: Vec<usize> = (0..servers.len()).collect();
+    if index % 2 == 1 {
+        order.reverse();
+    }
+    let mut observed: BTreeMap<Side, Observed> = BTreeMap::new();
+    for &i in &order {
+        let server = &servers[i];
+        let seen = observe(server, url, config)
+            .await
+            .map_err(|err| (server.side, err))?;
+        observed.insert(server.side, seen);
+    }
+    let mut target_results = Vec::new();
+    for target in targets {
+        let mut result = TargetResult {
+            task: target.task.clone(),
+            target: format!("{} {:?}", target.role, target.name),
+            pagesnap: Reach::Missing,
+            playwright_mcp: None,
+        };
+        for server in servers.iter() {
+            let Some(seen) = observed.get(&server.side) else {
+                continue;
+            };
+            match server.side {
+                Side::Pagesnap => {
+                    result.pagesnap = pagesnap_reach(server, &seen.snapshot, target)
+                        .await
+                        .map_err(|err| (server.side, err))?;
+                }
+                Side::PlaywrightMcp => {
+                    let text = text_of(&seen.snapshot);
+                    result.playwright_mcp = Some(
+                        if playwright_ref(&text, &target.role, &target.name).is_some() {
+                            Reach::InView
+                        } else {
+                            Reach::Missing
+                        },
+                    );
+                }
+            }
+        }
+        target_results.push(result);
+    }
+    let mut click_skipped = None;
+    if config.click {
+        match click_target(&observed) {
+            Some((element, refs)) => {
+                for &i in &order {
+                    let server = &servers[i];
+                    let Some(reference) = refs.get(&server.side) else {
+                        continue;
+                    };
+                    let click = click(server, &element, reference)
+                        .await
+                        .map_err(|err| (server.side, err))?;
+                    if let Some(seen) = observed.get_mut(&server.side) {
+                        seen.measured.click = Some(click);
+                    }
+                }
+            }
+            None => {
+                click_skipped = Some(
+                    "no button or link in pagesnap's viewport snapshot that every server names alike"
+                        .to_owned(),
+                );
+            }
+        }
+    }
+    Ok(PageResult {
+        page: page.to_owned(),
+        servers: observed.into_values().map(|o| o.measured).collect(),
+        targets: target_results,
+        click_skipped,
+    })
+}
+
+/// Navigates, then times the first and the warm snapshots.
+async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed> {
+    let side = server.side;
+    let (navigate_ms, _) = server.call(side.navigate(), json!({ "url": url })).await?;
+    let (first_ms, snapshot) = server.call(side.snapshot(), json!({})).await?;
+    let mut warm_ms = Vec::with_capacity(config.runs);
+    for _ in 0..config.runs {
+        warm_ms.push(server.call(side.snapshot(), json!({})).await?.0);
+    }
+    let full_page_tokens = match side {
+        Side::Pagesnap => {
+            let (_, full) = server
+                .call(side.snapshot(), json!({ "full_page": true }))
+                .await?;
+            Some(crate::tokens::o200k(&text_of(&full)))
+        }
+        Side::PlaywrightMcp => None,
+    };
+    Ok(Observed {
+        measured: Measured {
+            side,
+            navigate_ms,
+            first_ms,
+            warm_ms,
+            tokens: crate::tokens::o200k(&text_of(&snapshot)),
+            refs: refs_of(side, &snapshot),
+            full_page_tokens,
+            click: None,
+        },
+        snapshot,
+    })
+}
+
+/// Whether pagesnap's default snapshot offers a target: in view, or below
+/// the viewport under the "scroll down" hint and found by `page_find`.
+async fn pagesnap_reach(
+    server: &Server,
+    snapshot: &CallToolResult,
+    target: &PageTarget,
+) -> Result<Reach> {
+    if pagesnap_item(&items(snapshot), &target.role, &target.name).is_some() {
+        return Ok(Reach::InView);
+    }
+    if !text_of(snapshot).contains("below the viewport") {
+        return Ok(Reach::Missing);
+    }
+    let (_, found) = server
+        .call("page_find", json!({ "text": target.name }))
+        .await?;
+    let matches = found
+        .structured_content
+        .as_ref()
+        .and_then(|s| s.get("matches"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let (role, name) = (normalise(&target.role), normalise(&target.name));
+    let offered = matches.iter().any(|m| {
+        normalise(m["role"].as_str().unwrap_or_default()) == role
+            && normalise(m["name"].as_str().unwrap_or_default()) == name
+    });
+    Ok(if offered {
+        Reach::Announced
+    } else {
+        Reach::Missing
+    })
+}
+
+/// The first enabled button (else link) in pagesnap's viewport snapshot that every
+/// other server's snapshot names exactly once, with each server's ref.
+fn click_target(observed: &BTreeMap<Side, Observed>) -> Option<(String, BTreeMap<Side, String>)> {
+    let ours = observed.get(&Side::Pagesnap)?;
+    let items = items(&ours.snapshot);
+    for role in ["button", "link"] {
+        for item in &items {
+            let name = item["name"].as_str().unwrap_or_default();
+            if item["role"] != role
+                || item["zone"] == "offscreen"
+                || name.trim().is_empty()
+                || name.contains('"')
+                || name.contains("[redacted]")
+                || item["states"]
+                    .as_array()
+                    .is_some_and(|states| states.iter().any(|s| s == "disabled"))
+            {
+                continue;
+            }
+            // The name must be unique on our side too.
+            let same = items
+                .iter()
+                .filter(|other| other["role"] == role && other["name"] == item["name"])
+                .count();
+            if same != 1 {
+                continue;
+            }
+            let mut refs = BTreeMap::new();
+            refs.insert(
+                Side::Pagesnap,
+                item["ref"].as_str().unwrap_or_default().to_owned(),
+            );
+            let mut everywhere = true;
+            for (side, seen) in observed {
+                if *side == Side::Pagesnap {
+                    continue;
+                }
+                match playwright_ref(&text_of(&seen.snapshot), role, name) {
+                    Some(reference) => {
+                        refs.insert(*side, reference);
+                    }
+                    None => everywhere = false,
+                }
+            }
+            if everywhere {
+                return Some((format!("{role} {name:?}"), refs));
+            }
+        }
+    }
+    None
+}
+
+/// One click by ref, timed with its readiness wait and answer.
+async fn click(server: &Server, element: &str, reference: &str) -> Result<Click> {
+    let (elapsed, result) = match server.side {
+        Side::Pagesnap => {
+            server
+                .call("page_action", json!({ "ref": reference, "op": "click" }))
+                .await?
+        }
+        Side::PlaywrightMcp => {
+            server
+                .call(
+                    "browser_click",
+                    json!({ "element": element, "target": reference }),
+                )
+                .await?
+        }
+    };
+    let incomplete = match server.side {
+        Side::Pagesnap => Some(
+            result
+                .structured_content
+                .as_ref()
+                .and_then(|s| s.get("incomplete"))
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        ),
+        Side::PlaywrightMcp => None,
+    };
+    Ok(Click {
+        element: element.to_owned(),
+        ms: elapsed,
+        tokens: crate::tokens::o200k(&text_of(&result)),
+        incomplete,
+    })
+}
+
+/// `[median, p90]`.
+fn spread(values: &[f64]) -> [f64; 2] {
+    [median(values.iter().copied()), p90(values.iter().copied())]
+}
+
+fn ratio(ours: [f64; 2], theirs: [f64; 2]) -> [f64; 2] {
+    let one = |a: f64, b: f64| {
+        if b > 0.0 {
+            (a / b * 1000.0).round() / 1000.0
+        } else {
+            0.0
+        }
+    };
+    [one(ours[0], theirs[0]), one(ours[1], theirs[1])]
+}
+
+fn summarize(results: &[PageResult], sides: &[Side]) -> Summary {
+    let mut summary = Summary {
+        pages: results.len(),
+        ..Summary::default()
+    };
+    for &side in sides {
+        let measured: Vec<&Measured> = results
+            .iter()
+            .flat_map(|r| r.servers.iter().filter(move |m| m.side == side))
+            .collect();
+        let column = |f: &dyn Fn(&Measured) -> f64| -> [f64; 2] {
+            spread(&measured.iter().map(|m| f(m)).collect::<Vec<_>>())
+        };
+        let clicks: Vec<f64> = measured
+            .iter()
+            .filter_map(|m| m.click.as_ref().map(|c| c.ms))
+            .collect();
+        let full: Vec<f64> = measured
+            .iter()
+            .filter_map(|m| m.full_page_tokens.map(|t| t as f64))
+            .collect();
+        summary.servers.insert(
+            side,
+            SideSummary {
+                first_ms: column(&|m| m.first_ms),
+                warm_ms: column(&|m| median(m.warm_ms.iter().copied())),
+                tokens: column(&|m| m.tokens as f64),
+                refs: column(&|m| m.refs as f64),
+                navigate_ms: column(&|m| m.navigate_ms),
+                click_ms: (!clicks.is_empty()).then(|| spread(&clicks)),
+                full_page_tokens: (!full.is_empty()).then(|| spread(&full)),
+            },
+        );
+        let reach: Vec<Reach> = results
+            .iter()
+            .flat_map(|r| r.targets.iter())
+            .filter_map(|t| match side {
+                Side::Pagesnap => Some(t.pagesnap),
+                Side::PlaywrightMcp => t.playwright_mcp,
+            })
+            .collect();
+        if !reach.is_empty() {
+            let count = |kind: Reach| reach.iter().filter(|&&r| r == kind).count();
+            summary.reach.insert(
+                side,
+                [
+                    count(Reach::InView),
+                    count(Reach::Announced),
+                    count(Reach::Missing),
+                ],
+            );
+        }
+        if side == Side::Pagesnap {
+            let flags: Vec<bool> = measured
+                .iter()
+                .filter_map(|m| m.click.as_ref().and_then(|c| c.incomplete))
+                .collect();
+            if !flags.is_empty() {
+                summary.incomplete_clicks =
+                    Some((flags.iter().filter(|&&f| f).count(), flags.len()));
+            }
+        }
+    }
+    if let (Some(ours), Some(theirs)) = (
+        summary.servers.get(&Side::Pagesnap),
+        summary.servers.get(&Side::PlaywrightMcp),
+    ) {
+        summary.ratios = Some(Ratios {
+            first: ratio(ours.first_ms, theirs.first_ms),
+            warm: ratio(ours.warm_ms, theirs.warm_ms),
+            tokens: ratio(ours.tokens, theirs.tokens),
+            navigate: ratio(ours.navigate_ms, theirs.navigate_ms),
+            click: ours.click_ms.zip(theirs.click_ms).map(|(a, b)| ratio(a, b)),
+        });
+    }
+    summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn playwright_ref_reads_one_line_and_refuses_two() {
+        let snapshot = "- generic [ref=e1]:\n  - link \"Sign in\" [ref=e7] [cursor=pointer]:\n    - /url: /signin\n  - button \"Go\" [ref=e9]\n  - button \"Go\" [ref=e10]";
+        assert_eq!(
+            playwright_ref(snapshot, "link", "Sign  In"),
+            Some("e7".to_owned())
+        );
+        assert_eq!(playwright_ref(snapshot, "button", "Go"), None);
+        assert_eq!(playwright_ref(snapshot, "button", "Sign in"), None);
+    }
+
+    #[test]
+    fn common_folder_is_the_deepest_shared_parent() {
+        let files = [
+            PathBuf::from("/a/b/c/one.html"),
+            PathBuf::from("/a/b/d/two.html"),
+        ];
+        assert_eq!(common_folder(&files), Some(PathBuf::from("/a/b")));
+        assert_eq!(common_folder(&files[..1]), Some(PathBuf::from("/a/b/c")));
+        assert_eq!(common_folder(&[]), None);
+    }
+}
