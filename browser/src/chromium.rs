@@ -157,7 +157,13 @@ impl Chromium {
         })?
         .with_context(|| format!("--cdp-endpoint {endpoint}: could not connect to {ws}"))?;
         let (handler, version, watch) = connected(&browser, handler).await?;
-        let mut chromium = Chromium {
+        // The tabs that were open before we came are announced by the
+        // discovery the client's handler turns on when it connects, and
+        // attached to then. Not `fetch_targets`: it announces them a second
+        // time, replacing each tab's attached session with a new one while a
+        // session already handed out still names the old ("Session with
+        // given id not found" on the first call to the browser's own tab).
+        Ok(Chromium {
             browser,
             handler,
             version,
@@ -165,10 +171,7 @@ impl Chromium {
             owned: None,
             network: true,
             opened: std::sync::Mutex::new(Vec::new()),
-        };
-        // The tabs that were open before we came are pages of the browser too.
-        let _ = chromium.browser.fetch_targets().await;
-        Ok(chromium)
+        })
     }
 
     /// Whether this browser was attached to rather than launched.
@@ -202,24 +205,19 @@ impl Chromium {
     /// viewport is left as it is; later calls wait at most `limit` each.
     pub async fn adopt(&self, id: &str, limit: Duration) -> Result<ChromiumSession> {
         let target = chromiumoxide::cdp::browser_protocol::target::TargetId::new(id);
+        // The client learns of the browser's tabs from the discovery its
+        // handler turned on when it connected; a tab opened by someone else a
+        // moment ago may not be known (attached) yet, so ask again for a while.
+        // Turning discovery on a second time would announce every tab again
+        // and replace each one's attached session with a new one, leaving a
+        // session already handed out dead ("Session with given id not found").
         let mut page = self.browser.get_page(target.clone()).await;
-        if page.is_err() {
-            // A tab opened by someone else may not be known to the client yet.
-            let _ = self
-                .browser
-                .execute(
-                    chromiumoxide::cdp::browser_protocol::target::SetDiscoverTargetsParams::new(
-                        true,
-                    ),
-                )
-                .await;
-            for _ in 0..20 {
-                tokio::time::sleep(Duration::from_millis(50)).await;
-                page = self.browser.get_page(target.clone()).await;
-                if page.is_ok() {
-                    break;
-                }
+        for _ in 0..40 {
+            if page.is_ok() {
+                break;
             }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            page = self.browser.get_page(target.clone()).await;
         }
         let page = page.map_err(|_| anyhow!("no tab with id {id:?} (list them with page_tabs)"))?;
         accept_dialogs(&page).await?;
