@@ -15,14 +15,16 @@ mod script;
 mod session;
 mod snapshot;
 mod state;
+mod watch;
 
 pub use act::{Failure, Outcome, UserAction, key_names};
 pub use chromium::{Chromium, OpenOptions, Tab, display_url};
 pub use failure::{Phase, TabError, is_gone, navigated};
-pub use live::{Live, Timings};
+pub use live::{Live, Source, Timings};
 pub use script::Step;
 pub use session::ChromiumSession;
 pub use state::{Call, CaptureTimings, Needs, Png};
+pub use watch::{Kept, Mark, reusable};
 
 use std::time::Duration;
 

@@ -10,6 +10,7 @@ use crate::Captured;
 use crate::observe;
 use crate::session::ChromiumSession;
 use crate::state::{CaptureTimings, Needs};
+use crate::watch::{Kept, reusable};
 
 /// One live observation and what it cost.
 pub struct Live {
@@ -83,5 +84,74 @@ impl ChromiumSession {
                 total: started.elapsed(),
             },
         })
+    }
+}
+
+/// Where an observation's page state came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A capture made for it.
+    Captured,
+    /// An earlier capture the page still shows (see [`crate::watch`]).
+    Reused {
+        /// How old that capture is.
+        age: Duration,
+    },
+}
+
+impl ChromiumSession {
+    /// Observes through `strategy`, rendering the capture in `kept` again
+    /// when the page still shows it (its [`crate::watch::Mark`] is
+    /// unchanged and it holds what the strategy needs), capturing anew
+    /// otherwise and keeping that capture in `kept`. Whoever acts on the
+    /// page should drop `kept` as well; the mark would see the change, but
+    /// need not be asked.
+    pub async fn observe_kept(
+        &self,
+        strategy: &dyn Strategy,
+        options: &Options<'_>,
+        kept: &mut Option<Kept>,
+    ) -> Result<(Observation, Source)> {
+        let needs = Needs::observe(strategy);
+        let mark = self.mark().await;
+        if let Some(kept) = kept
+            .as_ref()
+            .filter(|kept| kept.still_shows(mark.as_ref(), needs))
+        {
+            let options = Options {
+                screenshot: kept.captured.screenshot.as_deref().or(options.screenshot),
+                ..options.clone()
+            };
+            let rendered =
+                tokio::task::block_in_place(|| observe::render(&kept.page, strategy, &options));
+            let observation = rendered
+                .observation
+                .with_context(|| format!("{}: strategy {}", self.display_url(), strategy.name()))?;
+            return Ok((observation, Source::Reused { age: kept.age() }));
+        }
+        *kept = None;
+        let at = Instant::now();
+        let (captured, _) = self.capture_with(needs).await?;
+        let (page, rendered) = tokio::task::block_in_place(|| {
+            let analysed = observe::analyze(&captured.recording);
+            let options = Options {
+                screenshot: captured.screenshot.as_deref().or(options.screenshot),
+                ..options.clone()
+            };
+            let rendered = observe::render(&analysed.page, strategy, &options);
+            (analysed.page, rendered)
+        });
+        let observation = rendered
+            .observation
+            .with_context(|| format!("{}: strategy {}", self.display_url(), strategy.name()))?;
+        let mark = mark.filter(|_| reusable(&captured.recording));
+        *kept = Some(Kept {
+            captured,
+            page,
+            needs,
+            mark,
+            at,
+        });
+        Ok((observation, Source::Captured))
     }
 }

@@ -508,3 +508,101 @@ fn scripted_steps_and_live_actions_act_alike() {
         chromium.close().await.unwrap();
     });
 }
+
+async fn kept_observation(
+    session: &ChromiumSession,
+    strategy: &'static dyn pagesnap_engine::strategy::Strategy,
+    kept: &mut Option<pagesnap_browser::Kept>,
+) -> (Observation, pagesnap_browser::Source) {
+    session
+        .observe_kept(strategy, &Options::default(), kept)
+        .await
+        .unwrap()
+}
+
+/// An unchanged page is rendered again from its last capture; anything that
+/// changes what a capture sees — a DOM edit, a value set by script, a
+/// scroll, a focus change — makes the next observation capture anew and
+/// show the change; a page with a shadow root or a running animation is
+/// never reused.
+#[test]
+fn an_unchanged_page_reuses_its_capture_and_any_change_captures_anew() {
+    use pagesnap_browser::{Kept, Source};
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain.html");
+    std::fs::write(
+        &plain,
+        r##"<h1>Cart</h1><input id=q aria-label="Quantity" value="1"><button id=b>Buy</button><ul id=l></ul><div style="height:3000px"></div><a href="#end">End</a>"##,
+    )
+    .unwrap();
+    let shadow = dir.path().join("shadow.html");
+    std::fs::write(
+        &shadow,
+        r#"<div id=host></div><script>document.getElementById('host').attachShadow({mode:'open'}).innerHTML='<button>Inside</button>'</script>"#,
+    )
+    .unwrap();
+    let spinning = dir.path().join("spinning.html");
+    std::fs::write(
+        &spinning,
+        r#"<style>@keyframes spin{to{transform:rotate(360deg)}} #s{animation:spin 1s linear infinite;width:20px;height:20px}</style><div id=s></div><button>Go</button>"#,
+    )
+    .unwrap();
+    let aria = pagesnap_engine::strategy::by_name("aria").unwrap();
+    let flat = pagesnap_engine::strategy::by_name("flat").unwrap();
+    let runtime = capture::runtime().unwrap();
+    runtime.block_on(async {
+        let chromium = Chromium::launch(false).await.unwrap();
+        let options = OpenOptions::default();
+        let session = chromium
+            .open(plain.to_str().unwrap(), &options)
+            .await
+            .unwrap();
+        let mut kept: Option<Kept> = None;
+        let (first, source) = kept_observation(&session, aria, &mut kept).await;
+        assert_eq!(source, Source::Captured);
+        let (again, source) = kept_observation(&session, aria, &mut kept).await;
+        assert!(matches!(source, Source::Reused { .. }), "{source:?}");
+        assert_eq!(again.text, first.text);
+        // Another strategy renders the same capture.
+        let (_, source) = kept_observation(&session, flat, &mut kept).await;
+        assert!(matches!(source, Source::Reused { .. }), "{source:?}");
+        let changes = [
+            ("a DOM edit", "document.getElementById('l').append(Object.assign(document.createElement('li'), {textContent: 'Added by script'}))", "Added by script"),
+            ("a value set by script", "document.getElementById('q').value = '7'", "7"),
+            ("a scroll", "window.scrollTo(0, 2500)", "End"),
+            ("a focus change", "document.getElementById('b').focus()", "button \"Buy\" [active]"),
+        ];
+        for (what, script, shows) in changes {
+            session.eval(script).await.unwrap();
+            let (after, source) = kept_observation(&session, aria, &mut kept).await;
+            assert_eq!(source, Source::Captured, "{what} must capture anew");
+            assert!(after.text.contains(shows), "{what}: {}", after.text);
+            // Events the change queued (a scroll after a focus) may still
+            // arrive once; then the page is still and its capture reused.
+            let mut sources = Vec::new();
+            for _ in 0..3 {
+                let (_, source) = kept_observation(&session, aria, &mut kept).await;
+                sources.push(source);
+                if source != Source::Captured {
+                    break;
+                }
+            }
+            assert!(
+                matches!(sources.last(), Some(Source::Reused { .. })),
+                "{what}, then nothing: {sources:?}"
+            );
+        }
+        for page in [&shadow, &spinning] {
+            let session = chromium.open(page.to_str().unwrap(), &options).await.unwrap();
+            let mut kept = None;
+            for _ in 0..2 {
+                let (_, source) = session
+                    .observe_kept(aria, &Options::default(), &mut kept)
+                    .await
+                    .unwrap();
+                assert_eq!(source, Source::Captured, "{}", page.display());
+            }
+        }
+        let _ = chromium.close().await;
+    });
+}

@@ -104,6 +104,10 @@ pub struct Measured {
     pub tokens: usize,
     /// Refs it offers.
     pub refs: usize,
+    /// pagesnap only: snapshots (first and warm) rendered from an earlier
+    /// capture the page still showed (`freshness.reused`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reused: Option<usize>,
     /// pagesnap only: tokens of the same strategy's full-page snapshot.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub full_page_tokens: Option<usize>,
@@ -192,6 +196,9 @@ pub struct Summary {
     /// Task targets offered, per server: `[in view, announced, missing]`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub reach: BTreeMap<Side, [usize; 3]>,
+    /// pagesnap snapshots rendered from an earlier capture, of snapshots taken.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reused_snapshots: Option<(usize, usize)>,
     /// pagesnap clicks whose answer said `incomplete`, of clicks measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub incomplete_clicks: Option<(usize, usize)>,
@@ -443,6 +450,17 @@ fn items(result: &CallToolResult) -> Vec<Value> {
     items.and_then(Value::as_array).cloned().unwrap_or_default()
 }
 
+/// Whether pagesnap said it rendered this snapshot from an earlier capture.
+fn was_reused(result: &CallToolResult) -> bool {
+    result
+        .structured_content
+        .as_ref()
+        .and_then(|s| s.get("freshness"))
+        .and_then(|f| f.get("reused"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
 /// Lower case with runs of white space as one space.
 fn normalise(text: &str) -> String {
     text.split_whitespace()
@@ -677,9 +695,12 @@ async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed
     let side = server.side;
     let (navigate_ms, _) = server.call(side.navigate(), json!({ "url": url })).await?;
     let (first_ms, snapshot) = server.call(side.snapshot(), json!({})).await?;
+    let mut reused = usize::from(was_reused(&snapshot));
     let mut warm_ms = Vec::with_capacity(config.runs);
     for _ in 0..config.runs {
-        warm_ms.push(server.call(side.snapshot(), json!({})).await?.0);
+        let (elapsed, warm) = server.call(side.snapshot(), json!({})).await?;
+        warm_ms.push(elapsed);
+        reused += usize::from(was_reused(&warm));
     }
     let full_page_tokens = match side {
         Side::Pagesnap => {
@@ -698,6 +719,7 @@ async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed
             warm_ms,
             tokens: crate::tokens::o200k(&text_of(&snapshot)),
             refs: refs_of(side, &snapshot),
+            reused: (side == Side::Pagesnap).then_some(reused),
             full_page_tokens,
             click: None,
         },
@@ -897,6 +919,10 @@ fn summarize(results: &[PageResult], sides: &[Side]) -> Summary {
             );
         }
         if side == Side::Pagesnap {
+            summary.reused_snapshots = Some((
+                measured.iter().filter_map(|m| m.reused).sum(),
+                measured.iter().map(|m| 1 + m.warm_ms.len()).sum(),
+            ));
             let flags: Vec<bool> = measured
                 .iter()
                 .filter_map(|m| m.click.as_ref().and_then(|c| c.incomplete))

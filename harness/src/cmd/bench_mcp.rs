@@ -244,6 +244,11 @@ fn print_summary(summary: &Summary, versus: bool) {
             }
         }
     }
+    if let Some((reused, taken)) = summary.reused_snapshots {
+        println!(
+            "pagesnap snapshots rendered from an unchanged page's earlier capture: {reused} of {taken}"
+        );
+    }
     if let Some((incomplete, clicks)) = summary.incomplete_clicks {
         println!("pagesnap clicks answered incomplete: {incomplete} of {clicks}");
     }

@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use pagesnap_browser::{
-    Chromium, ChromiumSession, Failure, OpenOptions, Outcome, TabError, UserAction,
+    Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, Source, TabError, UserAction,
 };
 use pagesnap_engine::observation::{Item, Observation};
 use pagesnap_engine::passes::{Layer, Options};
@@ -41,6 +41,8 @@ struct TabState {
     last: Option<Observation>,
     /// Every ref this tab has shown, with its element: a node keeps its ref.
     refs: BTreeMap<String, Item>,
+    /// The last capture, rendered again while the page still shows it.
+    kept: Option<Kept>,
 }
 
 impl TabState {
@@ -49,6 +51,7 @@ impl TabState {
             session,
             last: None,
             refs: BTreeMap::new(),
+            kept: None,
         }
     }
 }
@@ -181,6 +184,7 @@ impl Browsing {
         let result = match self.current_mut() {
             Ok(tab) => {
                 tab.last = None;
+                tab.kept = None;
                 tab.session.navigate(url, &options, network).await
             }
             Err(_) => match self.chromium()?.open(url, &options).await {
@@ -246,6 +250,7 @@ impl Browsing {
         let limit = self.config.open.timeout;
         let tab = self.current_mut()?;
         tab.last = None;
+        tab.kept = None;
         match tab.session.back(limit).await {
             Ok(moved) => Ok(moved),
             Err(err) => Err(self.browser_error(&err)),
@@ -285,7 +290,10 @@ impl Browsing {
                 ),
             ));
         }
-        let tab = self.current()?;
+        let id = self.current.clone().ok_or_else(no_tab)?;
+        let Some(tab) = self.tabs.get_mut(&id) else {
+            return Err(no_tab());
+        };
         let options = Options {
             full_page: request.full_page.or(Some(false)),
             max_tokens: request.max_tokens,
@@ -295,23 +303,36 @@ impl Browsing {
             redact: true,
             screenshot: None,
         };
-        let live = tab.session.observe(strategy, &options).await;
-        let live = match live {
-            Ok(live) => live,
+        let observed = tab
+            .session
+            .observe_kept(strategy, &options, &mut tab.kept)
+            .await;
+        let (mut observation, source) = match observed {
+            Ok(observed) => observed,
             Err(err) => {
                 let error = self.browser_error(&err);
                 self.forget_if_gone(&err);
                 return Err(error);
             }
         };
-        let mut observation = live.observation;
-        let recording = &live.captured.recording;
-        let freshness = json!({
+        let tab = self.current()?;
+        let Some(kept) = &tab.kept else {
+            return Err(no_tab());
+        };
+        let recording = &kept.captured.recording;
+        let mut freshness = json!({
             "capturedAt": recording.captured_at,
             "url": recording.url,
             "title": self.mask(&recording.title),
             "tab": tab.session.target_id(),
+            "reused": false,
         });
+        if let Source::Reused { age } = source {
+            // The page has not changed since that capture (nothing in its
+            // DOM, form values, scroll, size, focus or animations).
+            freshness["reused"] = json!(true);
+            freshness["ageMs"] = json!(age.as_millis() as u64);
+        }
         observation.text = self.mask_known(&observation.text);
         let present = recording.nodes.iter().map(|n| n.backend_id).collect();
         let tab = self.current_mut()?;
@@ -391,6 +412,8 @@ impl Browsing {
         action: UserAction,
         readiness: Readiness,
     ) -> Result<Acted, ToolError> {
+        // The action changes the page: the next observation captures it.
+        self.current_mut()?.kept = None;
         let tab = self.current()?;
         let before = match &action {
             UserAction::Scroll { .. } => Some(scroll_y(&tab.session).await),

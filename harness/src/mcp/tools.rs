@@ -219,7 +219,7 @@ impl Server {
     #[tool(
         name = "page_snapshot",
         input_schema = input_schema::<SnapshotArgs>(),
-        description = "What the current tab shows, as text an agent can act on: every interactive element with a ref (use the ref with page_action), nearby text, and hints of what is above and below the viewport. Viewport only by default (full_page for everything). Elements behind a modal dialog are marked [obscured] and get no ref; secrets are redacted. A node keeps its ref across calls; new elements are marked. structuredContent is the meta: snapshotId, viewport position, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness."
+        description = "What the current tab shows, as text an agent can act on: every interactive element with a ref (use the ref with page_action), nearby text, and hints of what is above and below the viewport. Viewport only by default (full_page for everything). Elements behind a modal dialog are marked [obscured] and get no ref; secrets are redacted. A node keeps its ref across calls; new elements are marked. structuredContent is the meta: snapshotId, viewport position, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab; reused: true when the page had not changed since the last capture, which was rendered again)."
     )]
     async fn page_snapshot(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;

@@ -214,6 +214,7 @@ async def scenario(session, leak_log, attached=False):
     check(snap.structured_content["viewport"]["pagesBelow"] >= 1, "pages below are counted")
     full = await ok(session, "page_snapshot", {"full_page": True})
     check("Button at the bottom" in text_of(full), "full_page shows the whole page")
+    check(full.structured_content["freshness"]["reused"] is True, "an unchanged page is rendered from its last capture", full.structured_content["freshness"])
     cut = await ok(session, "page_snapshot", {"full_page": True, "max_tokens": 40})
     check(len(text_of(cut)) < len(text_of(full)), "max_tokens cuts the text", text_of(cut))
 
@@ -235,6 +236,7 @@ async def scenario(session, leak_log, attached=False):
     await ok(session, "page_action", {"ref": country, "op": "select", "value": "Germany"})
     clicked = await ok(session, "page_action", {"ref": add, "op": "click"})
     check("milk to de" in text_of(clicked), "the click's effect is in its snapshot", text_of(clicked))
+    check(clicked.structured_content["snapshot"]["freshness"]["reused"] is False, "an action's snapshot is a fresh capture", clicked.structured_content["snapshot"]["freshness"])
     check(clicked.structured_content["action"]["element"].startswith("button"), "the action names its element")
     check("changes" in clicked.structured_content, "the action lists changes")
     await fails(session, "page_action", {"ref": country, "op": "select", "value": "Atlantis"}, "no-option")

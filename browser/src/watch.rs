@@ -1,0 +1,122 @@
+//! Whether a tab is still in the state of an earlier capture: an in-page change counter and a mark taken before each capture, so an unchanged page is rendered again from that capture instead of captured anew.
+//!
+//! The first [`ChromiumSession::mark`] installs a tracker in the page (a
+//! `MutationObserver` on the whole document, and capturing listeners for
+//! the events that change what a capture sees without a DOM mutation:
+//! input, change, scroll, resize, resource loads and errors, focus,
+//! transitions and animations, toggles, history). Each of them bumps a
+//! counter. A mark is the tracker's random id (a new document has a new
+//! one), the counter, a hash of every form control's value, the scroll
+//! position, the viewport size and the focused element. It is taken *before*
+//! a capture, so anything that happens during the capture changes the next
+//! mark. A page still loading, or with a running animation or transition,
+//! has no mark (never reused). What the tracker cannot see — changes inside
+//! shadow roots and frames, CSSOM edits — is why a capture of a page with
+//! shadow roots or frames is never reused ([`reusable`]).
+
+use std::time::{Duration, Instant};
+
+use pagesnap_engine::analyze::Analyzed;
+use pagesnap_engine::recording::{NodeKind, Recording};
+
+use crate::Captured;
+use crate::session::ChromiumSession;
+use crate::state::Needs;
+
+/// The page's state as the tracker sees it; equal marks, unchanged page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark(String);
+
+/// Installs the tracker once per document and returns the mark, or `null`
+/// when the page is loading or animating.
+const MARK_JS: &str = r#"(() => {
+  const key = Symbol.for('pagesnap.watch');
+  let t = window[key];
+  if (!t) {
+    t = { id: Math.random().toString(36).slice(2) + Date.now().toString(36), epoch: 0 };
+    const bump = () => { t.epoch++; };
+    new MutationObserver(bump).observe(document, {
+      subtree: true, childList: true, attributes: true, characterData: true,
+    });
+    for (const type of ['input', 'change', 'scroll', 'resize', 'load', 'error', 'focusin',
+      'focusout', 'transitionrun', 'transitionstart', 'transitionend', 'transitioncancel',
+      'animationstart', 'animationend', 'animationiteration', 'animationcancel', 'toggle',
+      'pageshow', 'popstate', 'hashchange', 'fullscreenchange']) {
+      window.addEventListener(type, bump, true);
+    }
+    if (document.fonts && document.fonts.addEventListener) {
+      document.fonts.addEventListener('loadingdone', bump);
+    }
+    Object.defineProperty(window, key, { value: t });
+  }
+  if (document.readyState !== 'complete') return null;
+  if (document.getAnimations().some((a) => a.playState === 'running')) return null;
+  let form = 0;
+  for (const e of document.querySelectorAll('input, textarea, select')) {
+    const v = e.tagName === 'SELECT' ? String(e.selectedIndex)
+      : (e.type === 'checkbox' || e.type === 'radio') ? (e.checked ? '1' : '0') : String(e.value);
+    for (let i = 0; i < v.length; i++) form = (Math.imul(form, 31) + v.charCodeAt(i)) | 0;
+    form = (Math.imul(form, 31) + 7) | 0;
+  }
+  const active = document.activeElement;
+  let focus = -1;
+  if (active && active !== document.body) {
+    focus = Array.prototype.indexOf.call(document.getElementsByTagName('*'), active);
+  }
+  return [t.id, t.epoch, form, scrollX, scrollY, innerWidth, innerHeight, focus].join(':');
+})()"#;
+
+/// A capture kept for reuse, with the page built from it.
+pub struct Kept {
+    /// What was captured.
+    pub captured: Captured,
+    /// Its analysed page.
+    pub page: Analyzed,
+    /// What it captured beyond the DOM.
+    pub needs: Needs,
+    /// The page's mark just before the capture (`None`: not reusable).
+    pub mark: Option<Mark>,
+    /// When it was captured.
+    pub at: Instant,
+}
+
+impl Kept {
+    /// Whether this capture still shows the page marked `now` and holds what
+    /// `needs` asks for.
+    pub fn still_shows(&self, now: Option<&Mark>, needs: Needs) -> bool {
+        let covers = needs.screenshot.is_none() || self.needs.screenshot.is_some();
+        covers
+            && !needs.oracle
+            && !needs.stable_counts
+            && now.is_some()
+            && self.mark.as_ref() == now
+    }
+
+    /// How old the capture is.
+    pub fn age(&self) -> Duration {
+        self.at.elapsed()
+    }
+}
+
+/// Whether a capture of this recording may be reused while its page's mark
+/// is unchanged: not when the page has shadow roots or frames, whose
+/// changes the tracker does not see.
+pub fn reusable(recording: &Recording) -> bool {
+    !recording.nodes.iter().any(|node| {
+        matches!(
+            node.kind,
+            NodeKind::IframeDocument | NodeKind::ShadowRootOpen | NodeKind::ShadowRootClosed
+        )
+    })
+}
+
+impl ChromiumSession {
+    /// The page's current [`Mark`] (installing the tracker on first use);
+    /// `None` while it loads or animates, or when the script cannot run.
+    pub async fn mark(&self) -> Option<Mark> {
+        match self.eval(MARK_JS).await {
+            Ok(serde_json::Value::String(mark)) => Some(Mark(mark)),
+            _ => None,
+        }
+    }
+}
