@@ -50,6 +50,8 @@ pub struct Config {
     pub vs_playwright_mcp: bool,
     /// One click per page on both servers.
     pub click: bool,
+    /// Run pagesnap with `--always-capture` (no snapshot renders an earlier capture).
+    pub always_capture: bool,
     /// How long one tool call may take before the page counts as failed.
     pub call_timeout: Duration,
 }
@@ -293,6 +295,9 @@ impl Server {
                     "--strategy",
                     &config.strategy,
                 ]);
+                if config.always_capture {
+                    command.arg("--always-capture");
+                }
                 command
             }
             Side::PlaywrightMcp => {

@@ -36,6 +36,10 @@ pub struct Args {
     /// browser_click), with its readiness wait and the answer the agent reads.
     #[arg(long)]
     click: bool,
+    /// Run `pagesnap mcp --always-capture`: every snapshot captures the page, none renders an
+    /// unchanged page's earlier capture (what a warm call costs when the page has changed).
+    #[arg(long)]
+    always_capture: bool,
     /// pagesnap's default strategy (`pagesnap mcp --strategy`), used by every page_snapshot.
     #[arg(long, short, default_value = "aria")]
     strategy: String,
@@ -77,6 +81,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         strategy: args.strategy,
         vs_playwright_mcp: args.vs_playwright_mcp,
         click: args.click,
+        always_capture: args.always_capture,
         call_timeout: Duration::from_secs_f64(args.call_timeout),
     };
     let json = args.json;

@@ -56,6 +56,12 @@ pub struct Args {
     /// Let page_navigate open file:// URLs (refused by default: they read this machine's files).
     #[arg(long)]
     allow_file_urls: bool,
+    /// Capture the page for every snapshot. By default a snapshot of a page that has not changed since
+    /// the last capture (no DOM edit, form value, scroll, resize, focus change, load or running
+    /// animation; no shadow roots or frames) renders that capture again, and says so in
+    /// freshness.reused.
+    #[arg(long)]
+    always_capture: bool,
     #[command(flatten)]
     browser: BrowserArgs,
 }
@@ -90,6 +96,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         layers,
         secrets,
         allow_file_urls: args.allow_file_urls,
+        reuse_captures: !args.always_capture,
     };
     pagesnap_browser::runtime()?.block_on(async {
         let chromium = match &args.cdp_endpoint {

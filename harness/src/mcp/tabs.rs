@@ -32,6 +32,8 @@ pub struct Config {
     pub secrets: Secrets,
     /// Whether `file:` URLs may be opened.
     pub allow_file_urls: bool,
+    /// Whether a snapshot of an unchanged page renders its last capture again.
+    pub reuse_captures: bool,
 }
 
 /// One tab pagesnap has observed or acted on.
@@ -303,6 +305,9 @@ impl Browsing {
             redact: true,
             screenshot: None,
         };
+        if !self.config.reuse_captures {
+            tab.kept = None;
+        }
         let observed = tab
             .session
             .observe_kept(strategy, &options, &mut tab.kept)
