@@ -98,6 +98,10 @@ pub struct Measured {
     /// Navigation round trip (load, readiness wait and the snapshot both
     /// servers return with it), ms.
     pub navigate_ms: f64,
+    /// pagesnap only: the navigation's answer said `incomplete` (its
+    /// readiness budget ran out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub navigate_incomplete: Option<bool>,
     /// The first snapshot's round trip, ms.
     pub first_ms: f64,
     /// Warm snapshots' round trips, ms.
@@ -201,6 +205,9 @@ pub struct Summary {
     /// pagesnap snapshots rendered from an earlier capture, of snapshots taken.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reused_snapshots: Option<(usize, usize)>,
+    /// pagesnap navigations whose answer said `incomplete`, of navigations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub incomplete_navigations: Option<(usize, usize)>,
     /// pagesnap clicks whose answer said `incomplete`, of clicks measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub incomplete_clicks: Option<(usize, usize)>,
@@ -455,6 +462,16 @@ fn items(result: &CallToolResult) -> Vec<Value> {
     items.and_then(Value::as_array).cloned().unwrap_or_default()
 }
 
+/// Whether pagesnap's action answer said `incomplete`.
+fn incomplete(result: &CallToolResult) -> bool {
+    result
+        .structured_content
+        .as_ref()
+        .and_then(|s| s.get("incomplete"))
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+}
+
 /// Whether pagesnap said it rendered this snapshot from an earlier capture.
 fn was_reused(result: &CallToolResult) -> bool {
     result
@@ -698,7 +715,7 @@ async fn measure_page(
 /// Navigates, then times the first and the warm snapshots.
 async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed> {
     let side = server.side;
-    let (navigate_ms, _) = server.call(side.navigate(), json!({ "url": url })).await?;
+    let (navigate_ms, navigated) = server.call(side.navigate(), json!({ "url": url })).await?;
     let (first_ms, snapshot) = server.call(side.snapshot(), json!({})).await?;
     let mut reused = usize::from(was_reused(&snapshot));
     let mut warm_ms = Vec::with_capacity(config.runs);
@@ -720,6 +737,7 @@ async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed
         measured: Measured {
             side,
             navigate_ms,
+            navigate_incomplete: (side == Side::Pagesnap).then(|| incomplete(&navigated)),
             first_ms,
             warm_ms,
             tokens: crate::tokens::o200k(&text_of(&snapshot)),
@@ -836,17 +854,7 @@ async fn click(server: &Server, element: &str, reference: &str) -> Result<Click>
                 .await?
         }
     };
-    let incomplete = match server.side {
-        Side::Pagesnap => Some(
-            result
-                .structured_content
-                .as_ref()
-                .and_then(|s| s.get("incomplete"))
-                .and_then(Value::as_bool)
-                .unwrap_or(false),
-        ),
-        Side::PlaywrightMcp => None,
-    };
+    let incomplete = (server.side == Side::Pagesnap).then(|| incomplete(&result));
     Ok(Click {
         element: element.to_owned(),
         ms: elapsed,
@@ -924,6 +932,13 @@ fn summarize(results: &[PageResult], sides: &[Side]) -> Summary {
             );
         }
         if side == Side::Pagesnap {
+            summary.incomplete_navigations = Some((
+                measured
+                    .iter()
+                    .filter(|m| m.navigate_incomplete == Some(true))
+                    .count(),
+                measured.len(),
+            ));
             summary.reused_snapshots = Some((
                 measured.iter().filter_map(|m| m.reused).sum(),
                 measured.iter().map(|m| 1 + m.warm_ms.len()).sum(),

@@ -254,6 +254,9 @@ fn print_summary(summary: &Summary, versus: bool) {
             "pagesnap snapshots rendered from an unchanged page's earlier capture: {reused} of {taken}"
         );
     }
+    if let Some((incomplete, navigations)) = summary.incomplete_navigations {
+        println!("pagesnap navigations answered incomplete: {incomplete} of {navigations}");
+    }
     if let Some((incomplete, clicks)) = summary.incomplete_clicks {
         println!("pagesnap clicks answered incomplete: {incomplete} of {clicks}");
     }
