@@ -174,6 +174,15 @@ impl Chromium {
         })
     }
 
+    /// Attaches to `endpoint` when one is given ([`Chromium::attach`]),
+    /// else launches Chromium ([`Chromium::launch`]).
+    pub async fn start(endpoint: Option<&str>, network: bool) -> Result<Chromium> {
+        match endpoint {
+            Some(endpoint) => Chromium::attach(endpoint).await,
+            None => Chromium::launch(network).await,
+        }
+    }
+
     /// Whether this browser was attached to rather than launched.
     pub fn attached(&self) -> bool {
         self.owned.is_none()

@@ -77,6 +77,7 @@ fn config<'a>(
         progress: progress::Mode::Quiet,
         open: pagesnap_browser::OpenOptions::default(),
         network: false,
+        endpoints: Vec::new(),
     }
 }
 
@@ -714,4 +715,179 @@ fn judge_calibration_against_the_reward_replays_from_the_cassette() {
     );
     let md = std::fs::read_to_string(replayed.join("report.md")).unwrap();
     assert!(md.contains("LLM judge calibration"), "{md}");
+}
+
+/// A Chromium started the way a browser pool runs one: its own profile,
+/// `--remote-debugging-port=0`; the port is read from `DevToolsActivePort`.
+struct Pooled {
+    child: std::process::Child,
+    endpoint: String,
+    _profile: tempfile::TempDir,
+}
+
+impl Pooled {
+    fn start() -> Pooled {
+        let profile = tempfile::tempdir().unwrap();
+        let child = Command::new("/usr/bin/chromium")
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--remote-debugging-port=0",
+                "about:blank",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        let port = loop {
+            let text = std::fs::read_to_string(profile.path().join("DevToolsActivePort"))
+                .unwrap_or_default();
+            if let Some(port) = text.lines().next().filter(|l| !l.is_empty()) {
+                break port.to_owned();
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "Chromium did not listen"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        Pooled {
+            child,
+            endpoint: format!("http://127.0.0.1:{port}"),
+            _profile: profile,
+        }
+    }
+
+    /// The browser's page tabs (`/json/list`), sorted.
+    fn tabs(&self) -> Vec<String> {
+        let address = self.endpoint.trim_start_matches("http://");
+        let mut stream = TcpStream::connect(address).unwrap();
+        write!(
+            stream,
+            "GET /json/list HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        // The DevTools handler may keep the connection open: read by length.
+        let mut reader = BufReader::new(stream);
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = v.trim().parse().unwrap();
+            }
+            if line == "\r\n" {
+                break;
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+        answer.push_str(&String::from_utf8_lossy(&body));
+        let list: Vec<Value> = serde_json::from_str(&answer).unwrap();
+        let mut tabs: Vec<String> = list
+            .iter()
+            .filter(|t| t["type"] == "page")
+            .map(|t| t["id"].as_str().unwrap().to_owned())
+            .collect();
+        tabs.sort();
+        tabs
+    }
+}
+
+impl Drop for Pooled {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `--cdp-endpoint` in `live` (two browsers spread over two workers) and
+/// `snapshot`: pagesnap drives browsers it did not launch, records their
+/// versions in run.json, closes only its own tabs and leaves them running.
+#[test]
+fn live_and_snapshot_attach_to_browsers_given_by_cdp_endpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(dir.path(), "mini.toml", MINI);
+    let pool = [Pooled::start(), Pooled::start()];
+    let before: Vec<Vec<String>> = pool.iter().map(Pooled::tabs).collect();
+    let endpoints = format!("{},{}", pool[0].endpoint, pool[1].endpoint);
+    let out = dir.path().join("attached");
+    let output = pagesnap(&[
+        "live",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--strategy",
+        "aria",
+        "--jobs",
+        "2",
+        "--cdp-endpoint",
+        &endpoints,
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let manifest = read_json(&out.join("run.json"));
+    let browsers = manifest["browsers"].as_array().unwrap();
+    let named: Vec<&str> = browsers
+        .iter()
+        .map(|b| b["endpoint"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        named,
+        [pool[0].endpoint.as_str(), pool[1].endpoint.as_str()]
+    );
+    for browser in browsers {
+        assert!(
+            browser["version"].as_str().unwrap().contains("Chrome"),
+            "{browser}"
+        );
+    }
+    let episodes = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert_eq!(episodes.lines().count(), 6, "{episodes}");
+    let output = pagesnap(&[
+        "snapshot",
+        root()
+            .join("fixtures/sites/login/index.html")
+            .to_str()
+            .unwrap(),
+        "--strategy",
+        "aria",
+        "--cdp-endpoint",
+        &pool[1].endpoint,
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("button \"Sign in\""),
+        "{}",
+        stdout(&output)
+    );
+    for (browser, tabs) in pool.iter().zip(&before) {
+        assert_eq!(&browser.tabs(), tabs, "only pagesnap's own tabs are closed");
+    }
+    let mut pool = pool;
+    for browser in &mut pool {
+        assert!(
+            browser.child.try_wait().unwrap().is_none(),
+            "the browser keeps running"
+        );
+    }
+    // --network belongs to a browser pagesnap launches.
+    let output = pagesnap(&[
+        "snapshot",
+        "fixtures/sites/login/index.html",
+        "--cdp-endpoint",
+        &pool[0].endpoint,
+        "--network",
+    ]);
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("--network"), "{}", stderr(&output));
 }

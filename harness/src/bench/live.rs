@@ -36,6 +36,9 @@ pub struct Config {
     pub open: OpenOptions,
     /// Let pages reach the network.
     pub network: bool,
+    /// Attach to this browser for pagesnap's strategies instead of launching
+    /// one (external strategies keep a browser of their own).
+    pub endpoint: Option<String>,
     /// Time Playwright's `ariaSnapshot()` too.
     pub vs_playwright: bool,
     /// Capture everything a recording for the archive holds (`Needs::RECORD`:
@@ -189,7 +192,7 @@ pub struct Outcome {
 
 /// Runs the benchmark, reporting each page as it is measured.
 pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<Outcome> {
-    let chromium = Chromium::launch(config.network).await?;
+    let chromium = Chromium::start(config.endpoint.as_deref(), config.network).await?;
     let mut playwright = if config.vs_playwright {
         Some(tokio::task::block_in_place(Playwright::start)?)
     } else {

@@ -48,6 +48,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    args.browser.check()?;
     let mut strategies = Vec::new();
     let mut externals = Vec::new();
     for observer in
@@ -69,6 +70,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         runs: args.runs as usize,
         open: args.browser.open_options(),
         network: args.browser.network,
+        endpoint: args.browser.browser_for(0).map(str::to_owned),
         vs_playwright: args.vs_playwright,
         cold: args.cold,
         archive: args.archive,

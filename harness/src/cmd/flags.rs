@@ -151,9 +151,40 @@ pub struct BrowserArgs {
     /// reproducibly, and missing third-party resources fail fast instead of stalling the load.
     #[arg(long)]
     pub network: bool,
+    /// Attach to browsers someone else runs instead of launching Chromium: `http://HOST:PORT` (a
+    /// Chromium's --remote-debugging-port) or `ws://HOST:PORT/devtools/browser/ID`, comma-separated or
+    /// repeated; parallel workers take them in turn. pagesnap opens and closes only its own tabs there
+    /// and never closes those browsers. The pages a command serves itself (live suites) are on
+    /// 127.0.0.1 of this machine, so the browsers must run here too.
+    #[arg(long, value_name = "URL[,URL…]", value_delimiter = ',')]
+    pub cdp_endpoint: Vec<String>,
 }
 
 impl BrowserArgs {
+    /// Refuses flags that cannot go together: `--network` with an attached
+    /// browser (which keeps its own network), an empty endpoint.
+    pub fn check(&self) -> Result<()> {
+        if self.cdp_endpoint.iter().any(|e| e.trim().is_empty()) {
+            bail!("--cdp-endpoint: an empty endpoint in the list");
+        }
+        if !self.cdp_endpoint.is_empty() && self.network {
+            bail!(
+                "--network applies to a browser pagesnap launches; an attached browser (--cdp-endpoint) keeps its own network"
+            );
+        }
+        Ok(())
+    }
+
+    /// The browser of worker `worker`: the next `--cdp-endpoint` in turn,
+    /// attached, or a Chromium launched for it.
+    pub fn browser_for(&self, worker: usize) -> Option<&str> {
+        if self.cdp_endpoint.is_empty() {
+            None
+        } else {
+            Some(self.cdp_endpoint[worker % self.cdp_endpoint.len()].trim())
+        }
+    }
+
     /// The page limit.
     pub fn timeout(&self) -> Duration {
         Duration::from_secs_f64(self.timeout)

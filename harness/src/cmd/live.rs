@@ -91,6 +91,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             path.display()
         );
     }
+    args.browser.check()?;
     let suite = suite::live::load(&path)?;
     // Held until the reports are written: nothing else writes into --out meanwhile.
     let _lock = crate::results::OutLock::acquire(&args.out)?;
@@ -114,6 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         progress: progress::Mode::detect(args.quiet),
         open: args.browser.open_options(),
         network: args.browser.network,
+        endpoints: args.browser.cdp_endpoint.clone(),
     };
     let outcome = live::run(&config)?;
     if outcome.resumed > 0 {

@@ -18,7 +18,9 @@ page_find {text | regex}, page_scroll {direction, screens?, ref?}, page_action {
 page_tabs {op, id?}.\n\nExamples:\n  \
 pagesnap mcp                                   # stdio, its own headless Chromium\n  \
 pagesnap mcp --port 8931                       # Streamable HTTP at http://127.0.0.1:8931/mcp\n  \
-pagesnap mcp --cdp-endpoint http://127.0.0.1:9222   # observe and act on a browser someone else runs"
+pagesnap mcp --cdp-endpoint http://127.0.0.1:9222   # observe and act on a browser someone else runs
+
+Attached (--cdp-endpoint, one endpoint), the server observes the browser's first tab until told otherwise (page_tabs), opens and closes only its own tabs, and never closes the browser."
 )]
 pub struct Args {
     /// Serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio (0: any free port, printed on stderr).
@@ -36,11 +38,6 @@ pub struct Args {
     /// from any other Origin are refused with 403. Repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "port")]
     allowed_origin: Vec<String>,
-    /// Attach to a browser someone else runs instead of launching one: `http://HOST:PORT` (its
-    /// --remote-debugging-port) or `ws://HOST:PORT/devtools/browser/ID`. pagesnap never closes it; it
-    /// observes the browser's first tab until told otherwise (page_tabs), and closes only tabs it opened.
-    #[arg(long, value_name = "URL")]
-    cdp_endpoint: Option<String>,
     /// The strategy page_snapshot and every action result use unless a call names another:
     /// aria, flat, structural, som, html-pruned or html.
     #[arg(long, default_value = "aria")]
@@ -76,10 +73,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         Some(path) => Layers::load(path)?,
         None => Layers::default(),
     };
-    if args.cdp_endpoint.is_some() && args.browser.network {
-        bail!(
-            "--network applies to a browser pagesnap launches; an attached browser (--cdp-endpoint) keeps its own network"
-        );
+    args.browser.check()?;
+    if args.browser.cdp_endpoint.len() > 1 {
+        bail!("--cdp-endpoint: the tool server drives one browser; give one endpoint");
     }
     let transport = match args.port {
         None => Transport::Stdio,
@@ -99,10 +95,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         reuse_captures: !args.always_capture,
     };
     pagesnap_browser::runtime()?.block_on(async {
-        let chromium = match &args.cdp_endpoint {
-            Some(endpoint) => Chromium::attach(endpoint).await?,
-            None => Chromium::launch(args.browser.network).await?,
-        };
+        let chromium = Chromium::start(args.browser.browser_for(0), args.browser.network).await?;
         eprintln!(
             "pagesnap mcp: {} {}",
             if chromium.attached() {

@@ -90,6 +90,7 @@ fn default_page() -> String {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    args.browser.check()?;
     let timeout = args.browser.timeout();
     let caps = Caps {
         max_nodes: args.max_nodes,
@@ -129,7 +130,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     check_distinct_outputs(&jobs)?;
     let runtime = pagesnap_browser::runtime()?;
-    let outcome = runtime.block_on(record_all(jobs, args.each.is_some(), args.browser.network));
+    let outcome = runtime.block_on(record_all(
+        jobs,
+        args.each.is_some(),
+        args.browser.browser_for(0),
+        args.browser.network,
+    ));
     // The browser is closed and its profile removed by now. What may still
     // run is the decoding of an answer the budget gave up on (see
     // `ChromiumSession::call_large`): not waited for.
@@ -161,12 +167,17 @@ fn check_distinct_outputs(jobs: &[Job]) -> Result<()> {
 /// Records every job in one browser. SIGINT and SIGTERM are listened for
 /// before the browser starts: either stops the work, closes the browser,
 /// removes its profile and ends with 130 or 143.
-async fn record_all(jobs: Vec<Job>, keep_going: bool, network: bool) -> Result<ExitCode> {
+async fn record_all(
+    jobs: Vec<Job>,
+    keep_going: bool,
+    endpoint: Option<&str>,
+    network: bool,
+) -> Result<ExitCode> {
     let mut signals = Signals::install()?;
     // Dropping a launch under way kills the browser (chromiumoxide spawns it
     // with kill-on-drop) and removes the profile.
     let chromium = tokio::select! {
-        chromium = Chromium::launch(network) => chromium?,
+        chromium = Chromium::start(endpoint, network) => chromium?,
         stop = signals.recv() => {
             eprintln!("interrupted by {} while launching the browser; nothing was recorded", stop.name());
             return Ok(stop.exit_code());

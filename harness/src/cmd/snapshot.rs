@@ -70,7 +70,7 @@ fn is_recording(target: &str) -> bool {
 /// Launches Chromium, loads the page, observes it once (keeping the
 /// recording with `--save`) and closes the browser.
 async fn live(args: &Args, strategy: &dyn Strategy, options: &Options<'_>) -> Result<Observation> {
-    let chromium = Chromium::launch(args.browser.network).await?;
+    let chromium = Chromium::start(args.browser.browser_for(0), args.browser.network).await?;
     let result = async {
         let session = chromium
             .open(&args.target, &args.browser.open_options())
@@ -206,7 +206,7 @@ fn external(args: &Args) -> Result<Observation> {
         bail!("{}: not an external strategy", args.strategy);
     };
     pagesnap_browser::runtime()?.block_on(async {
-        let chromium = Chromium::launch(args.browser.network).await?;
+        let chromium = Chromium::start(args.browser.browser_for(0), args.browser.network).await?;
         let result = async {
             let session = chromium
                 .open(&args.target, &args.browser.open_options())
@@ -231,6 +231,7 @@ fn external(args: &Args) -> Result<Observation> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
+    args.browser.check()?;
     if crate::external::is_external(&args.strategy) {
         let observation = external(&args)?;
         return print(&args, &args.strategy.replace(':', "-"), &observation);

@@ -16,7 +16,7 @@ use crate::observer::{Attached, Observer};
 use crate::progress;
 use crate::report::live::{self as report, LiveReport};
 use crate::results::jsonl::{self, Appender};
-use crate::results::manifest::{self, LiveSettings, Manifest, TaskInfo};
+use crate::results::manifest::{self, BrowserInfo, LiveSettings, Manifest, TaskInfo};
 use crate::results::{Episode, EpisodeKey};
 use crate::suite::live::{LiveSuite, LiveTask, Source};
 use pagesnap_browser::{Chromium, OpenOptions};
@@ -53,6 +53,9 @@ pub struct Config<'a> {
     pub open: OpenOptions,
     /// Whether pages may reach the network (`--network`).
     pub network: bool,
+    /// Browsers to attach to instead of launching one per worker
+    /// (`--cdp-endpoint`), taken in turn by the workers.
+    pub endpoints: Vec<String>,
 }
 
 /// What a run produced.
@@ -127,6 +130,7 @@ pub fn manifest(config: &Config<'_>) -> Manifest {
                 Source::Folder { .. } => None,
             },
         }),
+        browsers: Vec::new(),
     }
 }
 
@@ -146,7 +150,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
     std::fs::create_dir_all(&config.out)
         .with_context(|| format!("could not create {}", config.out.display()))?;
     let path = config.out.join(jsonl::FILE);
-    let manifest = manifest(config);
+    let mut manifest = manifest(config);
     let existing: BTreeMap<EpisodeKey, Episode> = if config.resume {
         if config.out.join(manifest::FILE).exists() {
             manifest.check_resumes(&Manifest::read(&config.out)?, &config.out)?;
@@ -196,11 +200,21 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
     let next = AtomicUsize::new(0);
     let produced: Mutex<Vec<Episode>> = Mutex::new(Vec::new());
     let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
+    let browsers: Mutex<Vec<BrowserInfo>> = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        for _ in 0..config.jobs.min(units.len().max(1)) {
-            scope.spawn(|| {
+        for worker in 0..config.jobs.min(units.len().max(1)) {
+            let (next, units, produced, failure, browsers) =
+                (&next, &units, &produced, &failure, &browsers);
+            let (sink, progress, setting, runtime) = (&sink, &progress, &setting, &runtime);
+            scope.spawn(move || {
                 let worked = runtime.handle().block_on(async {
-                    let browser = Chromium::launch(config.network).await?;
+                    let endpoint = (!config.endpoints.is_empty())
+                        .then(|| config.endpoints[worker % config.endpoints.len()].as_str());
+                    let browser = Chromium::start(endpoint, config.network).await?;
+                    lock(browsers).push(BrowserInfo {
+                        endpoint: endpoint.map(str::to_owned),
+                        version: browser.version().to_owned(),
+                    });
                     // External strategies, each with its own browser (its
                     // program attaches to it; pagesnap's strategies never
                     // share a browser with another client), started when the
@@ -208,7 +222,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                     let mut externals: BTreeMap<String, (Chromium, Program)> = BTreeMap::new();
                     let result = async {
                         loop {
-                            if lock(&failure).is_some() {
+                            if lock(failure).is_some() {
                                 return Ok(());
                             }
                             let i = next.fetch_add(1, Ordering::Relaxed);
@@ -225,7 +239,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                                     .unwrap_or(config.suite.tasks[unit.task].max_steps),
                             };
                             let episode = match spec.strategy.external() {
-                                None => episode::run(&browser, None, &setting, &spec).await?,
+                                None => episode::run(&browser, None, setting, &spec).await?,
                                 Some(external) => {
                                     let (browser, program) = match externals
                                         .entry(external.name.clone())
@@ -244,12 +258,12 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                                     };
                                     let ws = browser.websocket_url().to_owned();
                                     let mut attached = Attached { program, ws: &ws };
-                                    episode::run(browser, Some(&mut attached), &setting, &spec)
+                                    episode::run(browser, Some(&mut attached), setting, &spec)
                                         .await?
                                 }
                             };
                             sink.append(&episode)?;
-                            lock(&produced).push(episode);
+                            lock(produced).push(episode);
                             progress.step();
                         }
                     }
@@ -262,7 +276,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                     result
                 });
                 if let Err(err) = worked {
-                    lock(&failure).get_or_insert(err);
+                    lock(failure).get_or_insert(err);
                 }
             });
         }
@@ -271,6 +285,11 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
     if let Some(err) = lock(&failure).take() {
         return Err(err);
     }
+    // The browsers the workers drove, now that they are known.
+    manifest.browsers = lock(&browsers).clone();
+    manifest.browsers.sort();
+    manifest.browsers.dedup();
+    manifest.write(&config.out)?;
     let resumed = existing.len();
     let mut episodes: Vec<Episode> = existing.into_values().collect();
     episodes.append(&mut lock(&produced));

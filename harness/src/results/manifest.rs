@@ -41,6 +41,10 @@ pub struct Manifest {
     /// A live run's settings (none: an offline replay).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub live: Option<LiveSettings>,
+    /// The browsers a live run's workers drove, one per worker (written when
+    /// the run ends; a resumed run may use others).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub browsers: Vec<BrowserInfo>,
 }
 
 /// What a live run's episodes depend on besides suite, agent and strategies.
@@ -56,6 +60,16 @@ pub struct LiveSettings {
     pub judge: String,
     /// MiniWoB's `core.EPISODE_MAX_TIME` as set, ms (none: not a MiniWoB suite).
     pub episode_max_time_ms: Option<u64>,
+}
+
+/// A browser a live run drove.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct BrowserInfo {
+    /// The `--cdp-endpoint` attached to (none: launched by pagesnap).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    /// The version the browser reports (`Chrome/156.0…`).
+    pub version: String,
 }
 
 /// One task as the reports need it.
@@ -102,6 +116,7 @@ impl Manifest {
                 })
                 .collect(),
             live: None,
+            browsers: Vec::new(),
         }
     }
 
