@@ -77,6 +77,7 @@ fn config<'a>(
         progress: progress::Mode::Quiet,
         open: pagesnap_browser::OpenOptions::default(),
         network: false,
+        shard: None,
         endpoints: Vec::new(),
     }
 }
@@ -890,4 +891,148 @@ fn live_and_snapshot_attach_to_browsers_given_by_cdp_endpoint() {
     ]);
     assert!(!output.status.success());
     assert!(stderr(&output).contains("--network"), "{}", stderr(&output));
+}
+
+/// Shards started the way `examples/kubernetes` starts them (the index in
+/// `JOB_COMPLETION_INDEX`, `--shard-from-env --shards 3`, a folder each), two
+/// of them on Chromiums started with `--remote-debugging-port`, one killed
+/// with SIGKILL mid-run (its Chromium dies with it) and resumed, merge into
+/// the reports of one unsharded run.
+#[test]
+fn live_shards_from_the_schedulers_environment_merge_into_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = write(dir.path(), "mini.toml", MINI);
+    let args = |out: &Path| {
+        vec![
+            "live".to_owned(),
+            "--suite".to_owned(),
+            suite.display().to_string(),
+            "--strategy".to_owned(),
+            "aria,structural".to_owned(),
+            "--out".to_owned(),
+            out.display().to_string(),
+            "--quiet".to_owned(),
+        ]
+    };
+    let whole = dir.path().join("whole");
+    let output = pagesnap(&args(&whole).iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(output.status.success(), "{}", stderr(&output));
+
+    let pool = [Pooled::start(), Pooled::start()];
+    let shard = |index: usize| {
+        let out = dir.path().join(format!("shard-{index}"));
+        let mut args = args(&out);
+        args.extend([
+            "--shard-from-env".to_owned(),
+            "--shards".to_owned(),
+            "3".to_owned(),
+        ]);
+        if let Some(browser) = pool.get(index) {
+            args.extend(["--cdp-endpoint".to_owned(), browser.endpoint.clone()]);
+        }
+        // A temp folder of its own, so that its Chromium's profile is found.
+        let tmp = dir.path().join(format!("tmp-{index}"));
+        std::fs::create_dir_all(&tmp).unwrap();
+        let mut command = Command::new(env!("CARGO_BIN_EXE_pagesnap"));
+        command
+            .current_dir(root())
+            .args(args)
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .env("TMPDIR", &tmp);
+        (command, out, tmp)
+    };
+    for index in 0..2 {
+        let (mut command, _, _) = shard(index);
+        let output = command.output().unwrap();
+        assert!(
+            output.status.success(),
+            "shard {index}: {}",
+            stderr(&output)
+        );
+    }
+    // Shard 3/3 launches its own Chromium; SIGKILL it once it has begun.
+    let (mut command, out, tmp) = shard(2);
+    let mut child = command.spawn().unwrap();
+    let started = Instant::now();
+    while std::fs::read_to_string(out.join("results.jsonl")).map_or(0, |t| t.lines().count()) < 1 {
+        assert!(started.elapsed() < Duration::from_secs(120), "no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let pattern = tmp.display().to_string();
+    let running = Command::new("pgrep")
+        .args(["-f", &pattern])
+        .output()
+        .unwrap();
+    assert!(
+        running.status.success(),
+        "the shard's Chromium is found by its profile folder"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let started = Instant::now();
+    loop {
+        let left = Command::new("pgrep")
+            .args(["-f", &pattern])
+            .output()
+            .unwrap();
+        if !left.status.success() {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "a Chromium of the killed shard outlived it: {}",
+            String::from_utf8_lossy(&left.stdout)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let (mut command, _, _) = shard(2);
+    let output = command.arg("--resume").output().unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stderr(&output).contains("resumed:"), "{}", stderr(&output));
+    let manifest = read_json(&dir.path().join("shard-0/run.json"));
+    assert_eq!(manifest["shard"], json!({"k": 1, "n": 3}), "{manifest}");
+
+    let merged = dir.path().join("merged");
+    let mut merge = vec!["merge".to_owned(), merged.display().to_string()];
+    merge.extend((0..3).map(|i| dir.path().join(format!("shard-{i}")).display().to_string()));
+    let output = pagesnap(&merge.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(output.status.success(), "{}", stderr(&output));
+    for file in ["results.csv", "steps.csv"] {
+        assert_eq!(
+            std::fs::read_to_string(whole.join(file)).unwrap(),
+            std::fs::read_to_string(merged.join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    assert_eq!(
+        without_timing(read_json(&whole.join("summary.json"))),
+        without_timing(read_json(&merged.join("summary.json")))
+    );
+    let browsers = read_json(&merged.join("run.json"))["browsers"].clone();
+    assert_eq!(browsers.as_array().unwrap().len(), 3, "{browsers}");
+    // Shards of another split, or a shard given twice, are refused by name.
+    let output = pagesnap(&[
+        "merge",
+        dir.path().join("again").to_str().unwrap(),
+        dir.path().join("shard-0").to_str().unwrap(),
+        dir.path().join("shard-0").to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("given twice"),
+        "{}",
+        stderr(&output)
+    );
+    let output = pagesnap(&[
+        "merge",
+        dir.path().join("again2").to_str().unwrap(),
+        dir.path().join("shard-0").to_str().unwrap(),
+        whole.to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("different schemes"),
+        "{}",
+        stderr(&output)
+    );
 }

@@ -9,6 +9,7 @@ use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 
 use crate::external::{self, UserProgram};
 use crate::observer::Observer;
+use crate::results::manifest::Shard;
 use crate::variant::{Defaults, Variant};
 
 /// The strategy `--strategy NAME` names; the error lists the known ones.
@@ -202,6 +203,74 @@ impl BrowserArgs {
     }
 }
 
+/// How a run is split over processes (`run`, `live`): declared once,
+/// flattened into each.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ShardArgs {
+    /// Run only shard K of N: the units (run: tasks; live: (task, strategy, episode) episodes, in
+    /// suite order) whose 0-based index i has i % N == K-1. N shards cover the run once; join their
+    /// folders with `pagesnap merge`.
+    #[arg(long, value_name = "K/N", conflicts_with = "shard_from_env")]
+    pub shard: Option<Shard>,
+    /// Take the shard from the scheduler's environment: JOB_COMPLETION_INDEX (a Kubernetes Indexed
+    /// Job; 0-based, with --shards N), or SLURM_ARRAY_TASK_ID with SLURM_ARRAY_TASK_COUNT (a Slurm
+    /// job array; the index counts from SLURM_ARRAY_TASK_MIN, default 0).
+    #[arg(long)]
+    pub shard_from_env: bool,
+    /// How many shards, with --shard-from-env (JOB_COMPLETION_INDEX has no count of its own).
+    #[arg(long, value_name = "N", requires = "shard_from_env")]
+    pub shards: Option<usize>,
+}
+
+impl ShardArgs {
+    /// The shard asked for, if any.
+    pub fn resolve(&self) -> Result<Option<Shard>> {
+        if !self.shard_from_env {
+            return Ok(self.shard);
+        }
+        shard_from(|name| std::env::var(name).ok(), self.shards).map(Some)
+    }
+}
+
+/// The shard a scheduler's environment names (see [`ShardArgs::shard_from_env`]).
+fn shard_from(var: impl Fn(&str) -> Option<String>, shards: Option<usize>) -> Result<Shard> {
+    let number = |name: &str| -> Result<Option<usize>> {
+        match var(name) {
+            None => Ok(None),
+            Some(text) => text.trim().parse().map(Some).map_err(|_| {
+                anyhow::anyhow!("--shard-from-env: {name}={text:?} is not a whole number")
+            }),
+        }
+    };
+    let (index, n) = if let Some(index) = number("JOB_COMPLETION_INDEX")? {
+        let Some(n) = shards else {
+            bail!(
+                "--shard-from-env: JOB_COMPLETION_INDEX={index} is set; give the number of shards with --shards N"
+            );
+        };
+        (index, n)
+    } else if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
+        let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+        let Some(n) = shards.or(number("SLURM_ARRAY_TASK_COUNT")?) else {
+            bail!(
+                "--shard-from-env: SLURM_ARRAY_TASK_ID={id} is set but SLURM_ARRAY_TASK_COUNT is not; give --shards N"
+            );
+        };
+        let Some(index) = id.checked_sub(min) else {
+            bail!("--shard-from-env: SLURM_ARRAY_TASK_ID={id} is below SLURM_ARRAY_TASK_MIN={min}");
+        };
+        (index, n)
+    } else {
+        bail!(
+            "--shard-from-env: neither JOB_COMPLETION_INDEX (Kubernetes Indexed Job) nor SLURM_ARRAY_TASK_ID (Slurm job array) is set"
+        );
+    };
+    if n == 0 || index >= n {
+        bail!("--shard-from-env: shard index {index} (0-based) is not below the shard count {n}");
+    }
+    Ok(Shard { k: index + 1, n })
+}
+
 /// Pages given on a bench's command line: URLs as they are, `.html` files, and
 /// folders searched recursively for `.html` files (sorted).
 pub fn pages_named(pages: &[String]) -> Result<Vec<String>> {
@@ -252,4 +321,41 @@ pub fn parse_viewport(text: &str) -> Result<(u32, u32), String> {
         ));
     }
     Ok((w, h))
+}
+
+#[cfg(test)]
+mod shard_tests {
+    use super::*;
+
+    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+        move |name| {
+            vars.iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    #[test]
+    fn shards_come_from_the_schedulers_variables() {
+        let k8s = shard_from(env(&[("JOB_COMPLETION_INDEX", "2")]), Some(3)).unwrap();
+        assert_eq!((k8s.k, k8s.n), (3, 3));
+        let slurm = shard_from(
+            env(&[
+                ("SLURM_ARRAY_TASK_ID", "1"),
+                ("SLURM_ARRAY_TASK_MIN", "1"),
+                ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ]),
+            None,
+        )
+        .unwrap();
+        assert_eq!((slurm.k, slurm.n), (1, 4));
+        let err = shard_from(env(&[("JOB_COMPLETION_INDEX", "0")]), None).unwrap_err();
+        assert!(err.to_string().contains("--shards N"), "{err}");
+        let err = shard_from(env(&[("JOB_COMPLETION_INDEX", "3")]), Some(3)).unwrap_err();
+        assert!(err.to_string().contains("not below"), "{err}");
+        let err = shard_from(env(&[]), Some(2)).unwrap_err();
+        assert!(err.to_string().contains("JOB_COMPLETION_INDEX"), "{err}");
+        let err = shard_from(env(&[("SLURM_ARRAY_TASK_ID", "x")]), None).unwrap_err();
+        assert!(err.to_string().contains("\"x\""), "{err}");
+    }
 }

@@ -53,6 +53,8 @@ pub struct Args {
     #[arg(long)]
     resume: bool,
     #[command(flatten)]
+    shard: super::flags::ShardArgs,
+    #[command(flatten)]
     browser: super::flags::BrowserArgs,
     /// No progress display on stderr.
     #[arg(long, short)]
@@ -92,6 +94,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         );
     }
     args.browser.check()?;
+    let shard = args.shard.resolve()?;
     let suite = suite::live::load(&path)?;
     // Held until the reports are written: nothing else writes into --out meanwhile.
     let _lock = crate::results::OutLock::acquire(&args.out)?;
@@ -115,6 +118,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         progress: progress::Mode::detect(args.quiet),
         open: args.browser.open_options(),
         network: args.browser.network,
+        shard,
         endpoints: args.browser.cdp_endpoint.clone(),
     };
     let outcome = live::run(&config)?;

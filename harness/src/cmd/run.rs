@@ -8,7 +8,7 @@ use anyhow::{Context, Result, bail};
 use crate::judge::llm::LlmJudge;
 use crate::report::metrics;
 use crate::results::OutLock;
-use crate::results::manifest::{self, Manifest, Shard};
+use crate::results::manifest::{self, Manifest};
 use crate::variant::{Defaults, Variant};
 use crate::{agent, progress, replay, suite};
 
@@ -45,9 +45,8 @@ pub struct Args {
     /// Worker threads (tasks run in parallel; output order does not depend on it).
     #[arg(long, default_value_t = 2)]
     jobs: usize,
-    /// Run only shard K of N: the tasks whose 0-based suite index i has i % N == K-1 (join with `pagesnap merge`).
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
+    #[command(flatten)]
+    shard: super::flags::ShardArgs,
     /// Folder the suite's recordings are relative to (default: `fixtures/` beside the suite's folder).
     #[arg(long)]
     fixtures: Option<PathBuf>,
@@ -151,6 +150,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if args.jobs == 0 {
         bail!("--jobs must be at least 1");
     }
+    let shard = args.shard.resolve()?;
     if args.max_tokens == Some(0) {
         bail!("--max-tokens must be a positive number");
     }
@@ -202,7 +202,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             agent: agent.name(),
             strategies: strategies.iter().map(|s| s.name().to_owned()).collect(),
             variants: strategies.iter().map(Variant::info).collect(),
-            shard: args.shard,
+            shard,
             ..previous.clone()
         };
         this.check_resumes(&previous, &args.out)?;
@@ -221,7 +221,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         resume: args.resume,
         jobs: args.jobs,
         suite_path: path.clone(),
-        shard: args.shard,
+        shard,
         progress: progress::Mode::detect(args.quiet),
         judge: judge.as_ref(),
     };

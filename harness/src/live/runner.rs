@@ -16,7 +16,7 @@ use crate::observer::{Attached, Observer};
 use crate::progress;
 use crate::report::live::{self as report, LiveReport};
 use crate::results::jsonl::{self, Appender};
-use crate::results::manifest::{self, BrowserInfo, LiveSettings, Manifest, TaskInfo};
+use crate::results::manifest::{self, BrowserInfo, LiveSettings, Manifest, Shard, TaskInfo};
 use crate::results::{Episode, EpisodeKey};
 use crate::suite::live::{LiveSuite, LiveTask, Source};
 use pagesnap_browser::{Chromium, OpenOptions};
@@ -53,6 +53,8 @@ pub struct Config<'a> {
     pub open: OpenOptions,
     /// Whether pages may reach the network (`--network`).
     pub network: bool,
+    /// Run only this shard of the (task, strategy, episode) units.
+    pub shard: Option<Shard>,
     /// Browsers to attach to instead of launching one per worker
     /// (`--cdp-endpoint`), taken in turn by the workers.
     pub endpoints: Vec<String>,
@@ -103,7 +105,7 @@ pub fn manifest(config: &Config<'_>) -> Manifest {
             .map(|s| s.name().to_owned())
             .collect(),
         variants: Vec::new(),
-        shard: None,
+        shard: config.shard,
         tasks: suite
             .tasks
             .iter()
@@ -168,9 +170,16 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
     let sink = Appender::open(&path)?;
     let mut units = Vec::new();
     let mut total = 0;
+    // Every unit of the whole run has an index in this order; a shard takes
+    // those whose index i has i % N == K-1, so N shards cover the run once.
+    let mut index = 0;
     for (t, task) in config.suite.tasks.iter().enumerate() {
         for (s, strategy) in config.strategies.iter().enumerate() {
             for (episode, seed) in episodes_of(task, config.episodes, config.seed) {
+                index += 1;
+                if config.shard.is_some_and(|shard| !shard.includes(index - 1)) {
+                    continue;
+                }
                 total += 1;
                 let key = (task.id.clone(), strategy.name().to_owned(), episode);
                 if !existing.contains_key(&key) {

@@ -40,6 +40,12 @@ pub fn join(shards: &[PathBuf]) -> Result<Merged> {
     let mut shards_seen: Vec<Option<Shard>> = Vec::new();
     for dir in shards {
         let manifest = Manifest::read(dir)?;
+        if manifest.live.is_some() {
+            bail!(
+                "{} holds a live run (pagesnap live), not an offline replay; merge replay shards with replay shards",
+                dir.display()
+            );
+        }
         match &first {
             Some((base, base_dir)) => {
                 manifest::check_compatible(base, base_dir, &manifest, dir)?;
@@ -130,7 +136,7 @@ fn same_outcome(a: &Row, b: &Row) -> bool {
 /// Refuses shards of two splits (`1/2` with `2/3`, or a shard with a whole
 /// run): their tasks overlap and leave gaps no shard list can name, so the
 /// merged run would read as complete when it is not.
-fn check_same_scheme(
+pub(crate) fn check_same_scheme(
     first: &Manifest,
     first_dir: &Path,
     other: &Manifest,

@@ -15,6 +15,7 @@
 //!   trusted on pages with no reward function.
 
 mod html;
+pub mod merge;
 mod write;
 
 use std::collections::BTreeMap;
