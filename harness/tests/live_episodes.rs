@@ -842,10 +842,9 @@ fn live_and_snapshot_attach_to_browsers_given_by_cdp_endpoint() {
         .iter()
         .map(|b| b["endpoint"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        named,
-        [pool[0].endpoint.as_str(), pool[1].endpoint.as_str()]
-    );
+    let mut expected = [pool[0].endpoint.as_str(), pool[1].endpoint.as_str()];
+    expected.sort_unstable();
+    assert_eq!(named, expected, "run.json lists the browsers, sorted");
     for browser in browsers {
         assert!(
             browser["version"].as_str().unwrap().contains("Chrome"),
@@ -854,6 +853,35 @@ fn live_and_snapshot_attach_to_browsers_given_by_cdp_endpoint() {
     }
     let episodes = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
     assert_eq!(episodes.lines().count(), 6, "{episodes}");
+    // An endpoint that refuses costs each of its episodes a row naming it;
+    // the run goes on.
+    let refused = dir.path().join("refused");
+    let output = pagesnap(&[
+        "live",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--strategy",
+        "aria",
+        "--cdp-endpoint",
+        "http://127.0.0.1:9",
+        "--out",
+        refused.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = std::fs::read_to_string(refused.join("results.jsonl")).unwrap();
+    assert_eq!(rows.lines().count(), 6, "{rows}");
+    for row in rows.lines() {
+        let row: Value = serde_json::from_str(row).unwrap();
+        assert_eq!(row["ended_by"], "error", "{row}");
+        assert!(
+            row["error"]
+                .as_str()
+                .unwrap()
+                .contains("http://127.0.0.1:9"),
+            "{row}"
+        );
+    }
     let output = pagesnap(&[
         "snapshot",
         root()

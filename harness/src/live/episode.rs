@@ -63,22 +63,26 @@ pub struct Spec<'a> {
 #[error("the agent failed: {0:#}")]
 pub struct AgentStop(anyhow::Error);
 
-/// Runs one episode in a new tab of `browser` (an external strategy's
-/// program `attached` to that browser).
-pub async fn run(
-    browser: &Chromium,
-    attached: Option<&mut Attached<'_>>,
-    setting: &Setting<'_>,
-    spec: &Spec<'_>,
-) -> Result<Episode> {
-    let started = Instant::now();
+/// An episode that never reached its page: the browser it was to run in
+/// could not be reached (an endpoint that refuses), an error row naming why.
+pub fn unreachable(setting: &Setting<'_>, spec: &Spec<'_>, err: &anyhow::Error) -> Result<Episode> {
+    let mut episode = base(spec);
+    episode.error = Some(format!("{err:#}"));
+    episode.ended_by = EndedBy::Error;
+    let trace = Trace::create(&setting.out.join(&episode.trace))?;
+    trace.finish(&episode)?;
+    Ok(episode)
+}
+
+/// The row of an episode before it runs.
+fn base(spec: &Spec<'_>) -> Episode {
     let trace_rel = format!(
         "traces/{}/{}/e{}",
         spec.task.id,
         spec.strategy.name(),
         spec.episode
     );
-    let mut episode = Episode {
+    Episode {
         task: spec.task.id.clone(),
         strategy: spec.strategy.name().to_owned(),
         episode: spec.episode,
@@ -107,9 +111,22 @@ pub async fn run(
         judge_reason: None,
         error: None,
         wall_ms: 0.0,
-        trace: trace_rel.clone(),
+        trace: trace_rel,
         step_log: Vec::new(),
-    };
+    }
+}
+
+/// Runs one episode in a new tab of `browser` (an external strategy's
+/// program `attached` to that browser).
+pub async fn run(
+    browser: &Chromium,
+    attached: Option<&mut Attached<'_>>,
+    setting: &Setting<'_>,
+    spec: &Spec<'_>,
+) -> Result<Episode> {
+    let started = Instant::now();
+    let mut episode = base(spec);
+    let trace_rel = episode.trace.clone();
     let mut trace = Trace::create(&setting.out.join(&trace_rel))?;
     let url = format!("{}{}", setting.base_url, spec.task.path);
     let result = match browser.open(&url, &setting.open).await {

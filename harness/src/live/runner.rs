@@ -219,11 +219,10 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                 let worked = runtime.handle().block_on(async {
                     let endpoint = (!config.endpoints.is_empty())
                         .then(|| config.endpoints[worker % config.endpoints.len()].as_str());
-                    let browser = Chromium::start(endpoint, config.network).await?;
-                    lock(browsers).push(BrowserInfo {
-                        endpoint: endpoint.map(str::to_owned),
-                        version: browser.version().to_owned(),
-                    });
+                    // Launched once; attached ones again after they drop
+                    // (see below), so an endpoint that refuses costs its
+                    // episodes an error row each, not the run.
+                    let mut browser: Option<Chromium> = None;
                     // External strategies, each with its own browser (its
                     // program attaches to it; pagesnap's strategies never
                     // share a browser with another client), started when the
@@ -248,7 +247,44 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                                     .unwrap_or(config.suite.tasks[unit.task].max_steps),
                             };
                             let episode = match spec.strategy.external() {
-                                None => episode::run(&browser, None, setting, &spec).await?,
+                                None => {
+                                    if browser.is_none() {
+                                        match Chromium::start(endpoint, config.network).await {
+                                            Ok(started) => {
+                                                lock(browsers).push(BrowserInfo {
+                                                    endpoint: endpoint.map(str::to_owned),
+                                                    version: started.version().to_owned(),
+                                                });
+                                                browser = Some(started);
+                                            }
+                                            // A browser we launch that fails to start fails the run.
+                                            Err(err) if endpoint.is_none() => return Err(err),
+                                            Err(err) => {
+                                                let episode =
+                                                    episode::unreachable(setting, &spec, &err)?;
+                                                sink.append(&episode)?;
+                                                lock(produced).push(episode);
+                                                progress.step();
+                                                continue;
+                                            }
+                                        }
+                                    }
+                                    let Some(current) = &browser else {
+                                        continue;
+                                    };
+                                    let episode =
+                                        episode::run(current, None, setting, &spec).await?;
+                                    // An attached browser that dropped mid-episode is
+                                    // attached again for the next one.
+                                    if endpoint.is_some()
+                                        && episode.ended_by == crate::results::EndedBy::Error
+                                        && current.tabs().await.is_err()
+                                        && let Some(dropped) = browser.take()
+                                    {
+                                        let _ = dropped.close().await;
+                                    }
+                                    episode
+                                }
                                 Some(external) => {
                                     let (browser, program) = match externals
                                         .entry(external.name.clone())
@@ -281,7 +317,9 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
                         program.stop().await;
                         let _ = browser.close().await;
                     }
-                    let _ = browser.close().await;
+                    if let Some(browser) = browser {
+                        let _ = browser.close().await;
+                    }
                     result
                 });
                 if let Err(err) = worked {
