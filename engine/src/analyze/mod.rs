@@ -4,7 +4,7 @@
 //! near-linear) passes; strategies only read these facts and never re-derive
 //! them. Every per-node fact is a `Vec` indexed by [`NodeId::index`].
 
-mod dom;
+pub(crate) mod dom;
 mod interactive;
 mod modal;
 mod name;

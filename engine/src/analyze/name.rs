@@ -625,9 +625,7 @@ impl<'a> Namer<'a> {
                 let value = control_value(page, id, element);
                 // A password field contributes its mask, as Chromium exposes
                 // it, never the password itself.
-                let password = element
-                    .attr("type")
-                    .is_some_and(|t| t.eq_ignore_ascii_case("password"));
+                let password = input_type(element) == "password";
                 if password && !value.is_empty() {
                     super::states::PASSWORD_MASK.to_owned()
                 } else {

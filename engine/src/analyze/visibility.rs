@@ -494,10 +494,7 @@ fn never_rendered(element: &Element) -> bool {
                 | "link"
                 | "base"
         ))
-        || (element.is("input")
-            && element
-                .attr("type")
-                .is_some_and(|t| t.trim().eq_ignore_ascii_case("hidden")))
+        || (element.is("input") && super::dom::input_type(element) == "hidden")
         || (element.is("dialog") && !element.has_attr("open"))
 }
 

@@ -72,9 +72,9 @@ pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
         if e.ns != Namespace::Html || !(e.name == "input" || e.name == "textarea") {
             continue;
         }
-        if e.attr("type")
-            .is_some_and(|ty| ty.eq_ignore_ascii_case("password"))
-        {
+        // The one reading of `type` (trimmed, any case), as the states and
+        // names read it: `type=" password"` is a password field to all three.
+        if crate::analyze::dom::input_type(e) == "password" {
             out[element.id().index()] = true;
             continue;
         }
