@@ -12,6 +12,7 @@ mod occlusion;
 mod role;
 mod scroll;
 mod states;
+mod value;
 mod visibility;
 pub(crate) mod whitespace;
 

@@ -8,7 +8,8 @@
 
 use super::Role;
 use super::dom::input_type;
-use super::name::{control_value, flatten, selected_options};
+use super::name::flatten;
+use super::value::{PASSWORD_MASK, control_value, selected_options};
 use crate::page::{Element, Namespace, Node, NodeId, Page};
 
 /// A tri-state value (`aria-checked`, `aria-pressed`).
@@ -49,9 +50,6 @@ pub struct States {
     /// Has focus.
     pub focused: bool,
 }
-
-/// What a filled password field reports as its value.
-pub const PASSWORD_MASK: &str = "••••••••";
 
 /// Facts handed from a node to its descendants.
 #[derive(Clone, Copy, Default)]

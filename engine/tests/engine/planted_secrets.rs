@@ -211,7 +211,10 @@ fn a_password_type_with_spaces_and_capitals_is_a_password_to_every_reader() {
                 obs.text
             );
             let meta = serde_json::to_string(&obs.meta).unwrap();
-            assert!(!meta.contains(secret), "{name} meta shows the password: {meta}");
+            assert!(
+                !meta.contains(secret),
+                "{name} meta shows the password: {meta}"
+            );
         }
     }
 }
