@@ -18,6 +18,10 @@
 //!   folders); it reads rows from [`results`], never from a runner.
 //! - [`cmd`] is the command line on top; nothing else imports it, and the
 //!   binary `pagesnap` only parses and dispatches to it.
+//! - [`mcp`] is the tool server on the browser engine; [`bench`] measures
+//!   pagesnap beside its peers (`bench-live`, `bench-mcp`); [`external`] runs
+//!   peers' snapshotters as strategies; [`node`] finds the Node.js folders
+//!   those peers live in (neither imports the other for it).
 
 pub mod agent;
 pub mod bench;
@@ -26,6 +30,7 @@ pub mod external;
 pub mod judge;
 pub mod live;
 pub mod mcp;
+pub mod node;
 pub mod observer;
 pub mod progress;
 pub mod record;

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, bail};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
@@ -308,7 +308,7 @@ impl Server {
                 command
             }
             Side::PlaywrightMcp => {
-                let cli = playwright_mcp_cli()?;
+                let cli = crate::node::playwright_mcp_cli()?;
                 let mut command = tokio::process::Command::new("node");
                 command
                     .arg(cli)
@@ -403,32 +403,6 @@ fn tail(path: &Path) -> String {
         let lines: Vec<&str> = lines.into_iter().rev().collect();
         format!(" (its stderr ends: {})", lines.join(" | "))
     }
-}
-
-/// Playwright MCP's `cli.js`: `$PAGESNAP_PLAYWRIGHT_MCP`, or the copy
-/// `scripts/setup` installs into `scripts/mcp/node_modules`.
-fn playwright_mcp_cli() -> Result<PathBuf> {
-    let mut candidates = Vec::new();
-    if let Some(cli) = std::env::var_os("PAGESNAP_PLAYWRIGHT_MCP") {
-        candidates.push(PathBuf::from(cli));
-    }
-    let installed = "scripts/mcp/node_modules/@playwright/mcp/cli.js";
-    candidates.push(PathBuf::from(installed));
-    candidates.push(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("..")
-            .join(installed),
-    );
-    candidates
-        .into_iter()
-        .find(|path| path.is_file())
-        .and_then(|path| path.canonicalize().ok())
-        .ok_or_else(|| {
-            anyhow!(
-                "Playwright MCP is not installed at {installed}: run scripts/setup \
-                 (npm ci --prefix scripts/mcp) or set PAGESNAP_PLAYWRIGHT_MCP to its cli.js"
-            )
-        })
 }
 
 /// Every text block of a result, joined as a client shows them.

@@ -1,14 +1,13 @@
 //! Playwright's own `ariaSnapshot()` timed by the node helper `scripts/playwright/bench-aria.mjs`, one page per request.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use serde::Deserialize;
 
-const SCRIPT: &str = "bench-aria.mjs";
+const SCRIPT: &str = "bench-aria.mjs"; // checked for by `node::playwright_dir`
 const COLD_SCRIPT: &str = "cold-aria.mjs";
 
 /// The running helper: one Chromium launched by playwright-core.
@@ -46,45 +45,10 @@ enum Answer {
     Error { error: String },
 }
 
-/// Where the helper lives: `$PAGESNAP_PLAYWRIGHT`, `scripts/playwright` under
-/// the working directory, or the repository the binary was built in.
-pub fn helper_dir() -> Result<PathBuf> {
-    let mut candidates = Vec::new();
-    if let Some(dir) = std::env::var_os("PAGESNAP_PLAYWRIGHT") {
-        candidates.push(PathBuf::from(dir));
-    }
-    candidates.push(PathBuf::from("scripts/playwright"));
-    candidates.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/playwright"));
-    for dir in &candidates {
-        if dir.join(SCRIPT).is_file() {
-            if !dir
-                .join("node_modules/playwright-core/package.json")
-                .is_file()
-            {
-                bail!(
-                    "{}: playwright-core is not installed; run `npm ci --prefix {}` \
-                     (scripts/setup installs Node.js; no browser is downloaded)",
-                    dir.display(),
-                    dir.display()
-                );
-            }
-            return Ok(dir.clone());
-        }
-    }
-    bail!(
-        "the Playwright helper {SCRIPT} was not found in {} (set PAGESNAP_PLAYWRIGHT to scripts/playwright)",
-        candidates
-            .iter()
-            .map(|c| c.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    )
-}
-
 /// One cold Playwright observation as a whole process (`cold-aria.mjs`:
 /// launch, `goto`, `ariaSnapshot()`, close); its wall time.
 pub fn cold(url: &str) -> Result<Duration> {
-    let dir = helper_dir()?;
+    let dir = crate::node::playwright_dir()?;
     let started = std::time::Instant::now();
     let output = Command::new("node")
         .arg(dir.join(COLD_SCRIPT))
@@ -105,7 +69,7 @@ pub fn cold(url: &str) -> Result<Duration> {
 impl Playwright {
     /// Starts the helper and waits until its browser is up.
     pub fn start() -> Result<Playwright> {
-        let dir = helper_dir()?;
+        let dir = crate::node::playwright_dir()?;
         let mut child = Command::new("node")
             .arg(dir.join(SCRIPT))
             .stdin(Stdio::piped())

@@ -122,7 +122,7 @@ pub fn named(name: &str, user: &[UserProgram], timeout: Duration) -> Result<Exte
             known.join(", ")
         );
     };
-    let dir = crate::bench::playwright::helper_dir()
+    let dir = crate::node::playwright_dir()
         .with_context(|| format!("external strategy {name} needs the Playwright helper"))?;
     Ok(External {
         name: name.to_owned(),
