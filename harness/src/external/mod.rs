@@ -27,8 +27,8 @@ pub use resolve::RefCounts;
 use crate::results::ExternalStep;
 use pagesnap_browser::{Captured, ChromiumSession, Needs};
 
-/// The prefix that marks an external strategy's name on the command line and in reports.
-pub const PREFIX: &str = "ext:";
+/// The prefix that marks an external strategy's name (its home is [`crate::results`]).
+pub use crate::results::EXTERNAL_PREFIX as PREFIX;
 
 /// The adapters shipped with pagesnap: name, script under `scripts/playwright/adapters/`, summary.
 pub const ADAPTERS: &[(&str, &str, &str)] = &[
@@ -93,10 +93,7 @@ impl UserProgram {
     }
 }
 
-/// Whether a `--strategy` name names an external strategy.
-pub fn is_external(name: &str) -> bool {
-    name.starts_with(PREFIX)
-}
+pub use crate::results::is_external;
 
 /// The external strategy `ext:NAME`: a `--external` program of that name, or a shipped adapter.
 pub fn named(name: &str, user: &[UserProgram], timeout: Duration) -> Result<External> {

@@ -11,3 +11,13 @@ pub use episode::{EndedBy, Episode, EpisodeKey, ExternalStep, StepLog, StepOutco
 pub use lock::OutLock;
 pub use manifest::{LiveSettings, Manifest, Shard};
 pub use row::{Key, Row};
+
+/// The prefix that marks an external strategy's name (`ext:NAME`) on the
+/// command line, in rows and in reports: its one home, read by the runner
+/// side (`external`) and the report side alike.
+pub const EXTERNAL_PREFIX: &str = "ext:";
+
+/// Whether a strategy's name names an external strategy.
+pub fn is_external(name: &str) -> bool {
+    name.starts_with(EXTERNAL_PREFIX)
+}

@@ -24,7 +24,7 @@ use serde::Serialize;
 
 use super::metrics::{self, Estimate, SplitMix64, quantile, ratio_bootstrap, round};
 use super::significance::{self, Comparison};
-use crate::results::{Episode, Manifest};
+use crate::results::{Episode, Manifest, is_external};
 
 pub use write::write_all;
 
@@ -107,12 +107,6 @@ pub struct ExternalSummary {
     pub round_trip_ms: Spread,
     /// pagesnap's capture + analysis + resolution per step, ms (wall-clock).
     pub resolve_ms: Spread,
-}
-
-/// Whether a strategy's name is an external one's (`ext:NAME`, the prefix
-/// `pagesnap live` names them with); reports read names, not the runner.
-pub fn is_external(strategy: &str) -> bool {
-    strategy.starts_with("ext:")
 }
 
 /// A strategy's name as reports show it: an external one is marked.
