@@ -277,12 +277,25 @@ pub fn input_type(element: &Element) -> &'static str {
         .unwrap_or("text")
 }
 
+/// Whether [`input_type`] is `ty`, for a `ty` other than the default
+/// `text`: the same trimmed, case-insensitive reading without searching the
+/// list of types (it runs for every input of a page).
+pub fn has_input_type(element: &Element, ty: &str) -> bool {
+    debug_assert!(
+        ty != "text",
+        "input_type is also `text` when type is missing or unknown"
+    );
+    element
+        .attr("type")
+        .is_some_and(|value| value.trim().eq_ignore_ascii_case(ty))
+}
+
 /// HTML labelable elements (HTML §4.10.2).
 pub fn is_labelable(element: &Element) -> bool {
     element.ns == Namespace::Html
         && match element.name.as_str() {
             "button" | "meter" | "output" | "progress" | "select" | "textarea" => true,
-            "input" => input_type(element) != "hidden",
+            "input" => !has_input_type(element, "hidden"),
             _ => false,
         }
 }

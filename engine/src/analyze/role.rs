@@ -23,7 +23,7 @@
 //! - SVG descendants of an `<svg>` root and MathML descendants of `<math>` get
 //!   no role unless they carry an explicit one (children presentational).
 
-use super::dom::{Dom, input_type, tabindex};
+use super::dom::{Dom, has_input_type, input_type, tabindex};
 use crate::page::{Element, Namespace, Node, NodeId, Page};
 
 /// An ARIA role name as Chromium and Playwright spell it (`button`, `generic`, `heading`, …).
@@ -378,7 +378,7 @@ fn element_role(
     if is_metadata(&element.name) {
         return None;
     }
-    if element.name == "input" && input_type(element) == "hidden" {
+    if element.name == "input" && has_input_type(element, "hidden") {
         return None;
     }
     let implicit = || implicit_role(page, id, element, scope, dom);

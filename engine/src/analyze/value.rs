@@ -1,6 +1,6 @@
 //! A form control's value, read once for names and states: the live value or the markup's, a `<select>`'s selected options, and a password field's mask.
 
-use super::dom::input_type;
+use super::dom::has_input_type;
 use crate::page::{Element, NodeId, Page};
 
 /// What a filled password field reports as its value.
@@ -68,7 +68,7 @@ pub(crate) fn selected_options(page: &Page, select: NodeId) -> Vec<NodeId> {
 /// [`PASSWORD_MASK`] (what a name that embeds the field shows).
 pub(crate) fn masked_control_value(page: &Page, id: NodeId, element: &Element) -> String {
     let value = control_value(page, id, element);
-    if input_type(element) == "password" && !value.is_empty() {
+    if has_input_type(element, "password") && !value.is_empty() {
         PASSWORD_MASK.to_owned()
     } else {
         value

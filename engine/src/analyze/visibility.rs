@@ -494,7 +494,7 @@ fn never_rendered(element: &Element) -> bool {
                 | "link"
                 | "base"
         ))
-        || (element.is("input") && super::dom::input_type(element) == "hidden")
+        || (element.is("input") && super::dom::has_input_type(element, "hidden"))
         || (element.is("dialog") && !element.has_attr("open"))
 }
 

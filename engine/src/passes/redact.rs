@@ -74,7 +74,7 @@ pub fn secret_fields(page: &Page, analysis: &Analysis) -> Vec<bool> {
         }
         // The one reading of `type` (trimmed, any case), as the states and
         // names read it: `type=" password"` is a password field to all three.
-        if crate::analyze::dom::input_type(e) == "password" {
+        if crate::analyze::dom::has_input_type(e, "password") {
             out[element.id().index()] = true;
             continue;
         }
