@@ -3,6 +3,7 @@
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
+use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
 
@@ -60,30 +61,40 @@ impl ChromiumSession {
     ) -> Result<Live> {
         let started = Instant::now();
         let (captured, capture) = self.capture_with(needs).await?;
-        // The engine computes for a few milliseconds (more on huge pages);
-        // let the runtime move the CDP handler to the other worker meanwhile.
-        let (analysed, rendered) = tokio::task::block_in_place(|| {
-            let analysed = observe::analyze(&captured.recording);
-            let options = Options {
-                screenshot: captured.screenshot.as_deref().or(options.screenshot),
-                ..options.clone()
-            };
-            let rendered = observe::render(&analysed.page, strategy, &options);
-            (analysed.elapsed, rendered)
-        });
-        let observation = rendered
-            .observation
-            .with_context(|| format!("{}: strategy {}", self.display_url(), strategy.name()))?;
+        let analysed = tokio::task::block_in_place(|| observe::analyze(&captured.recording));
+        let (observation, render) = self.render(&captured, &analysed.page, strategy, options)?;
         Ok(Live {
             observation,
             captured,
             timings: Timings {
                 capture,
-                analysis: analysed,
-                render: rendered.elapsed,
+                analysis: analysed.elapsed,
+                render,
                 total: started.elapsed(),
             },
         })
+    }
+
+    /// Renders a captured page through `strategy` (with the capture's
+    /// screenshot when it has one), and how long rendering took. The engine
+    /// computes for a few milliseconds (more on huge pages): the runtime
+    /// moves the CDP handler to the other worker meanwhile.
+    fn render(
+        &self,
+        captured: &Captured,
+        page: &Analyzed,
+        strategy: &dyn Strategy,
+        options: &Options<'_>,
+    ) -> Result<(Observation, Duration)> {
+        let options = Options {
+            screenshot: captured.screenshot.as_deref().or(options.screenshot),
+            ..options.clone()
+        };
+        let rendered = tokio::task::block_in_place(|| observe::render(page, strategy, &options));
+        let observation = rendered
+            .observation
+            .with_context(|| format!("{}: strategy {}", self.display_url(), strategy.name()))?;
+        Ok((observation, rendered.elapsed))
     }
 }
 
@@ -118,32 +129,14 @@ impl ChromiumSession {
             .as_ref()
             .filter(|kept| kept.still_shows(mark.as_ref(), needs))
         {
-            let options = Options {
-                screenshot: kept.captured.screenshot.as_deref().or(options.screenshot),
-                ..options.clone()
-            };
-            let rendered =
-                tokio::task::block_in_place(|| observe::render(&kept.page, strategy, &options));
-            let observation = rendered
-                .observation
-                .with_context(|| format!("{}: strategy {}", self.display_url(), strategy.name()))?;
+            let (observation, _) = self.render(&kept.captured, &kept.page, strategy, options)?;
             return Ok((observation, Source::Reused { age: kept.age() }));
         }
         *kept = None;
         let at = Instant::now();
         let (captured, _) = self.capture_with(needs).await?;
-        let (page, rendered) = tokio::task::block_in_place(|| {
-            let analysed = observe::analyze(&captured.recording);
-            let options = Options {
-                screenshot: captured.screenshot.as_deref().or(options.screenshot),
-                ..options.clone()
-            };
-            let rendered = observe::render(&analysed.page, strategy, &options);
-            (analysed.page, rendered)
-        });
-        let observation = rendered
-            .observation
-            .with_context(|| format!("{}: strategy {}", self.display_url(), strategy.name()))?;
+        let page = tokio::task::block_in_place(|| observe::analyze(&captured.recording)).page;
+        let (observation, _) = self.render(&captured, &page, strategy, options)?;
         let mark = mark.filter(|_| reusable(&captured.recording));
         *kept = Some(Kept {
             captured,
