@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::geom::Rect;
 use crate::page::NodeId;
+use crate::passes::redact::Redacted;
 
 /// An observation of a page, as an agent reads it.
 #[derive(Clone, Debug)]
@@ -113,6 +114,9 @@ pub struct Counts {
     pub offscreen: usize,
     /// Values or texts replaced by `[redacted]`.
     pub redacted: usize,
+    /// The same, by the kind of secret or the rule that hid it.
+    #[serde(default, skip_serializing_if = "Redacted::is_empty")]
+    pub redacted_by: Redacted,
     /// Elements dropped by the token budget.
     pub truncated: usize,
 }

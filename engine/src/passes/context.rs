@@ -5,6 +5,7 @@ use std::cell::{Cell, OnceCell};
 use std::collections::BTreeMap;
 
 use super::layers::layer_scope;
+use super::redact::{Hidden, Kind, Redacted};
 use super::{ObserveError, Options, redact, refs};
 use crate::analyze::{Analysis, Analyzed};
 use crate::page::{Node, NodeId, Page};
@@ -41,10 +42,10 @@ pub struct Context<'p> {
     /// Per node: the nearest visible heading without a ref before it in
     /// document order (the chain item contexts follow).
     heading_before: Vec<Option<NodeId>>,
-    redactions: Cell<usize>,
+    redactions: Cell<Redacted>,
     /// Text nodes holding part of a secret that runs across nodes, as
     /// redacted (see [`redact::joined_secrets`]); computed on first use.
-    joined: OnceCell<BTreeMap<NodeId, (String, usize)>>,
+    joined: OnceCell<BTreeMap<NodeId, (String, Vec<Hidden>)>>,
 }
 
 impl<'p> Context<'p> {
@@ -97,7 +98,7 @@ impl<'p> Context<'p> {
             in_scope,
             secret,
             heading_before,
-            redactions: Cell::new(0),
+            redactions: Cell::new(Redacted::default()),
             joined: OnceCell::new(),
         })
     }
@@ -135,20 +136,40 @@ impl<'p> Context<'p> {
         self.redact && self.secret[id.index()]
     }
 
-    /// Whether the node, as painted, shows a secret: a secret field holding a
-    /// value, or text with a secret-looking run (what a screenshot must hide).
-    pub fn shows_secret(&self, id: NodeId) -> bool {
+    /// The secrets the node shows as painted: a secret field's value, or
+    /// the secret-looking runs of a text (what a screenshot must hide).
+    pub fn secrets_shown(&self, id: NodeId) -> Vec<Hidden> {
+        let mut out = Vec::new();
         match self.page.node(id) {
-            Node::Element(_) => {
-                self.is_secret(id)
-                    && self.analysis.states[id.index()]
-                        .value
-                        .as_deref()
-                        .is_some_and(|v| !v.is_empty())
+            Node::Element(_) if self.is_secret(id) => {
+                let value = self.analysis.states[id.index()].value.as_deref();
+                if let Some(value) = value.filter(|v| !v.is_empty()) {
+                    out.push(Hidden {
+                        kind: Kind::Field,
+                        original: value.to_owned(),
+                    });
+                }
             }
-            Node::Text(text) => redact::redact(text).1 > 0,
-            _ => false,
+            Node::Text(text) => {
+                redact::redact_each(text, &mut |original, kind| {
+                    out.push(Hidden {
+                        kind,
+                        original: original.to_owned(),
+                    });
+                });
+            }
+            _ => {}
         }
+        out
+    }
+
+    /// Counts one value hidden (and shows it to a running
+    /// [`redact::audit`]).
+    fn hide(&self, kind: Kind, original: &str) {
+        let mut redactions = self.redactions.get();
+        redactions.add(kind);
+        self.redactions.set(redactions);
+        redact::note(kind, original);
     }
 
     /// Text as shown: secret-looking substrings replaced by `[redacted]` (counted).
@@ -156,9 +177,19 @@ impl<'p> Context<'p> {
         if !self.redact {
             return text.to_owned();
         }
-        let (out, n) = redact::redact(text);
-        self.redactions.set(self.redactions.get() + n);
-        out.into_owned()
+        redact::redact_each(text, &mut |original, kind| self.hide(kind, original)).into_owned()
+    }
+
+    /// Text shown a second time (an item's context in meta, which repeats
+    /// what the text shows): redacted, not counted again.
+    pub fn text_again(&self, text: String) -> String {
+        if !self.redact {
+            return text;
+        }
+        match redact::redact_each(&text, &mut |original, kind| redact::note(kind, original)) {
+            Cow::Borrowed(_) => text,
+            Cow::Owned(redacted) => redacted,
+        }
     }
 
     /// [`Context::text`] of a text the caller owns: returned as it is when
@@ -167,8 +198,7 @@ impl<'p> Context<'p> {
         if !self.redact {
             return text;
         }
-        let (out, n) = redact::redact(&text);
-        self.redactions.set(self.redactions.get() + n);
+        let out = redact::redact_each(&text, &mut |original, kind| self.hide(kind, original));
         let redacted = match out {
             Cow::Borrowed(_) => None,
             Cow::Owned(redacted) => Some(redacted),
@@ -189,7 +219,9 @@ impl<'p> Context<'p> {
             .get_or_init(|| redact::joined_secrets(self.page, self.analysis));
         match joined.get(&id) {
             Some((text, starts)) => {
-                self.redactions.set(self.redactions.get() + starts);
+                for hidden in starts {
+                    self.hide(hidden.kind, &hidden.original);
+                }
                 Cow::Owned(text.clone())
             }
             None => Cow::Borrowed(raw),
@@ -202,9 +234,9 @@ impl<'p> Context<'p> {
         if !self.redact {
             return Cow::Borrowed(code);
         }
-        let (out, n) = redact::redact_assignments(code);
-        self.redactions.set(self.redactions.get() + n);
-        out
+        redact::redact_assignments_each(code, &mut |original| {
+            self.hide(Kind::Assignment, original);
+        })
     }
 
     /// A node's current value as shown: `[redacted]` for secret fields.
@@ -214,7 +246,7 @@ impl<'p> Context<'p> {
             return Some(value);
         }
         if self.is_secret(id) {
-            self.redactions.set(self.redactions.get() + 1);
+            self.hide(Kind::Field, &value);
             return Some(redact::REDACTED.to_owned());
         }
         Some(self.text(&value))
@@ -225,7 +257,7 @@ impl<'p> Context<'p> {
         let element = self.page.element(id)?;
         let value = element.attr(name)?;
         if name.eq_ignore_ascii_case("value") && self.is_secret(id) && !value.is_empty() {
-            self.redactions.set(self.redactions.get() + 1);
+            self.hide(Kind::Field, value);
             return Some(redact::REDACTED.to_owned());
         }
         // `<meta name="csrf-token" content="…">` and its kin.
@@ -235,19 +267,21 @@ impl<'p> Context<'p> {
             && !value.is_empty()
             && redact::is_secret_meta(|key| element.attr(key))
         {
-            self.redactions.set(self.redactions.get() + 1);
+            self.hide(Kind::Meta, value);
             return Some(redact::REDACTED.to_owned());
         }
         Some(self.text(value))
     }
 
-    /// Counts a redaction made outside the text helpers (e.g. masked pixels).
-    pub fn count_redaction(&self) {
-        self.redactions.set(self.redactions.get() + 1);
+    /// Counts redactions made outside the text helpers (masked pixels).
+    pub fn count_redactions(&self, hidden: &[Hidden]) {
+        for hidden in hidden {
+            self.hide(hidden.kind, &hidden.original);
+        }
     }
 
-    /// Redactions made so far.
-    pub fn redactions(&self) -> usize {
+    /// Redactions made so far, by kind.
+    pub fn redactions(&self) -> Redacted {
         self.redactions.get()
     }
 
@@ -260,9 +294,7 @@ impl<'p> Context<'p> {
         if !self.redact {
             return Cow::Borrowed(&name.text);
         }
-        let (out, n) = redact::redact(&name.text);
-        self.redactions.set(self.redactions.get() + n);
-        out
+        redact::redact_each(&name.text, &mut |original, kind| self.hide(kind, original))
     }
 
     /// The accessible name as shown.

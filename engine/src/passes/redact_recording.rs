@@ -65,7 +65,7 @@ pub fn redact_recording(recording: &mut Recording) -> Vec<Rect> {
                 Some(REDACTED.to_owned())
             } else {
                 let (base, across) = match joined.get(&id) {
-                    Some((text, starts)) => (Cow::Owned(text.clone()), *starts),
+                    Some((text, starts)) => (Cow::Owned(text.clone()), starts.len()),
                     None => (Cow::Borrowed(&text[..]), 0),
                 };
                 let (assigned, in_code) = if raw {

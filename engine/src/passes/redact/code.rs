@@ -10,13 +10,22 @@ use super::REDACTED;
 /// quote, `=` or `:`, and a quoted value, which is replaced. Returns the
 /// text and how many values were.
 pub fn redact_assignments(text: &str) -> (Cow<'_, str>, usize) {
+    let mut count = 0;
+    let out = redact_assignments_each(text, &mut |_| count += 1);
+    (out, count)
+}
+
+/// [`redact_assignments`], calling `replaced` with each value replaced.
+pub fn redact_assignments_each<'t>(
+    text: &'t str,
+    replaced: &mut dyn FnMut(&str),
+) -> Cow<'t, str> {
     let bytes = text.as_bytes();
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     let quote = |b: u8| matches!(b, b'"' | b'\'' | b'`');
     let blank = |b: u8| b == b' ' || b == b'\t';
     let mut out: Option<String> = None;
     let mut copied = 0;
-    let mut count = 0;
     let mut from = 0;
     // From each `=` or `:`, back to the key and on to the quoted value.
     while let Some(found) = bytes[from..].iter().position(|&b| b == b'=' || b == b':') {
@@ -62,20 +71,20 @@ pub fn redact_assignments(text: &str) -> (Cow<'_, str>, usize) {
         };
         let value_end = value_start + len;
         if len > 0 && value_start >= copied {
+            replaced(&text[value_start..value_end]);
             let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
             out.push_str(&text[copied..value_start]);
             out.push_str(REDACTED);
             copied = value_end;
-            count += 1;
         }
         from = value_end + 1;
     }
     match out {
         Some(mut out) => {
             out.push_str(&text[copied..]);
-            (Cow::Owned(out), count)
+            Cow::Owned(out)
         }
-        None => (Cow::Borrowed(text), 0),
+        None => Cow::Borrowed(text),
     }
 }
 

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::scan::{MIN_DIGIT_RUN, MIN_SECRET, token_end, token_start};
-use super::{REDACTED, secret_ranges};
+use super::{Hidden, Kind, REDACTED, scan};
 use crate::analyze::Analysis;
 use crate::page::{Node, NodeId, Page};
 
@@ -14,9 +14,9 @@ use crate::page::{Node, NodeId, Page};
 /// order) are joined as a reader sees them and scanned; a secret that spans
 /// more than one node is cut out of every node it touches, and `[redacted]`
 /// stands where it starts. Returns, per such node, its text so redacted and
-/// how many secrets start in it. Secrets inside one node are left to the
+/// the secrets that start in it. Secrets inside one node are left to the
 /// per-text redaction every strategy already runs.
-pub fn joined_secrets(page: &Page, analysis: &Analysis) -> BTreeMap<NodeId, (String, usize)> {
+pub fn joined_secrets(page: &Page, analysis: &Analysis) -> BTreeMap<NodeId, (String, Vec<Hidden>)> {
     let mut out = BTreeMap::new();
     // Per node: the block box its inline content flows in (a document or
     // shadow root bounds it too).
@@ -50,7 +50,7 @@ pub(super) const JOINED_REACH: usize = 9;
 
 /// [`joined_secrets`] for one run of inline texts. Only boundaries a secret
 /// could cross are looked at, and only the few tokens around each.
-pub(super) fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, (String, usize)>) {
+pub(super) fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, (String, Vec<Hidden>)>) {
     if group.len() < 2 {
         return;
     }
@@ -62,7 +62,7 @@ pub(super) fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, 
         spans.push(start..joined.len());
     }
     let bytes = joined.as_bytes();
-    let mut crossing: Vec<Range<usize>> = Vec::new();
+    let mut crossing: Vec<(Range<usize>, Kind)> = Vec::new();
     for span in &spans[..spans.len() - 1] {
         let at = span.end;
         if at == 0 || at >= bytes.len() {
@@ -126,18 +126,18 @@ pub(super) fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, 
         };
         let (start, end) = (window.start, window.end);
         let node_of = |i: usize| spans.partition_point(|span| span.end <= i);
-        crossing.extend(
-            secret_ranges(&joined[start..end])
-                .into_iter()
-                .map(|r| r.start + start..r.end + start)
-                .filter(|r| node_of(r.start) != node_of(r.end - 1)),
-        );
+        scan(&joined[start..end], &mut |r, kind| {
+            let r = r.start + start..r.end + start;
+            if node_of(r.start) != node_of(r.end - 1) {
+                crossing.push((r, kind));
+            }
+        });
     }
     if crossing.is_empty() {
         return;
     }
-    crossing.sort_by_key(|r| (r.start, r.end));
-    crossing.dedup_by(|later, earlier| {
+    crossing.sort_by_key(|(r, _)| (r.start, r.end));
+    crossing.dedup_by(|(later, _), (earlier, _)| {
         // Windows overlap: keep one of each secret, the widest.
         if later.start < earlier.end {
             earlier.end = earlier.end.max(later.end);
@@ -147,24 +147,27 @@ pub(super) fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, 
         }
     });
     for (k, span) in spans.iter().enumerate() {
-        let first = crossing.partition_point(|r| r.end <= span.start);
+        let first = crossing.partition_point(|(r, _)| r.end <= span.start);
         let touching = crossing[first..]
             .iter()
-            .take_while(|r| r.start < span.end)
+            .take_while(|(r, _)| r.start < span.end)
             .collect::<Vec<_>>();
         if touching.is_empty() {
             continue;
         }
         let mut text = String::new();
-        let mut starts = 0;
+        let mut starts = Vec::new();
         let mut pos = span.start;
-        for r in touching {
+        for (r, kind) in touching {
             if r.start > pos {
                 text.push_str(&joined[pos..r.start]);
             }
             if r.start >= span.start {
                 text.push_str(REDACTED);
-                starts += 1;
+                starts.push(Hidden {
+                    kind: *kind,
+                    original: joined[r.clone()].to_owned(),
+                });
             }
             pos = r.end.min(span.end);
         }

@@ -1,11 +1,17 @@
 //! The key recogniser: single tokens shaped like credentials (JWTs, vendor-prefixed keys, long high-entropy strings).
 
+use super::Kind;
 use super::scan::MIN_SECRET;
 
 /// A single token that looks like a credential.
 pub fn looks_secret(token: &str) -> bool {
+    secret_kind(token).is_some()
+}
+
+/// Which credential a single token is shaped like, if any.
+pub fn secret_kind(token: &str) -> Option<Kind> {
     if token.len() < MIN_SECRET {
-        return false;
+        return None;
     }
     // JWT: three base64url segments, header starting with `eyJ`.
     if token.starts_with("eyJ")
@@ -14,7 +20,7 @@ pub fn looks_secret(token: &str) -> bool {
             .split('.')
             .all(|p| p.len() >= 4 && p.chars().all(is_b64url))
     {
-        return true;
+        return Some(Kind::Jwt);
     }
     // Well-known key prefixes.
     const PREFIXES: &[&str] = &[
@@ -40,10 +46,11 @@ pub fn looks_secret(token: &str) -> bool {
         && token.len() >= 16
         && token.chars().all(|c| is_b64url(c) || c == '-')
     {
-        return true;
+        return Some(Kind::VendorKey);
     }
     // Long high-entropy strings mixing letters and digits (not URLs, paths or words).
-    token.len() >= 24 && key_shaped(token.as_bytes()) && entropy(token) >= 3.5
+    (token.len() >= 24 && key_shaped(token.as_bytes()) && entropy(token) >= 3.5)
+        .then_some(Kind::Random)
 }
 
 /// Whether `token` is made of base64 (standard or URL-safe) and `=` only,

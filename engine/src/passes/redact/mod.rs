@@ -3,6 +3,9 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use serde::{Deserialize, Serialize};
+
+mod audit;
 mod code;
 mod digits;
 mod fields;
@@ -13,12 +16,137 @@ mod pem;
 mod pieces;
 mod scan;
 
-pub use code::{RAW_TEXT, is_secret_meta, is_secret_meta_name, redact_assignments};
+pub use audit::{Hidden, audit};
+pub(crate) use audit::note;
+pub use code::{
+    RAW_TEXT, is_secret_meta, is_secret_meta_name, redact_assignments, redact_assignments_each,
+};
 pub use fields::secret_fields;
 pub use joined::joined_secrets;
-pub use keys::looks_secret;
+pub use keys::{looks_secret, secret_kind};
 pub use scan::keeps_more_than;
 use scan::scan_with;
+
+/// Which rule or recogniser hid a value: what a report shows per
+/// redaction, so a user can see why something was hidden.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// The value of a field that holds a secret (a password, card or token
+    /// field, by its type, name, label or value).
+    Field,
+    /// The content of a `<meta>` that names a credential (`csrf-token`).
+    Meta,
+    /// A quoted value assigned to a secret key in code (`password = "…"`).
+    Assignment,
+    /// The value after a secret key in a URL query or a key-value pair
+    /// (`?access_token=…`, `"apiKey":"…"`).
+    KeyValue,
+    /// The password in a URL's userinfo (`https://user:…@host`).
+    UrlPassword,
+    /// A key with a vendor's prefix (`sk-`, `ghp_`, `AKIA`, `xoxb-`, …).
+    VendorKey,
+    /// A JSON Web Token.
+    Jwt,
+    /// A PEM private key block.
+    PrivateKey,
+    /// A card number that passes the Luhn check.
+    Card,
+    /// A US social security number.
+    Ssn,
+    /// An IBAN that passes the mod-97 check.
+    Iban,
+    /// A long random-looking string of letters and digits.
+    Random,
+}
+
+impl Kind {
+    /// Every kind, in the order reports list them.
+    pub const ALL: [Kind; 12] = [
+        Kind::Field,
+        Kind::Meta,
+        Kind::Assignment,
+        Kind::KeyValue,
+        Kind::UrlPassword,
+        Kind::VendorKey,
+        Kind::Jwt,
+        Kind::PrivateKey,
+        Kind::Card,
+        Kind::Ssn,
+        Kind::Iban,
+        Kind::Random,
+    ];
+
+    /// The kind as written in meta and reports (`key_value`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Field => "field",
+            Kind::Meta => "meta",
+            Kind::Assignment => "assignment",
+            Kind::KeyValue => "key_value",
+            Kind::UrlPassword => "url_password",
+            Kind::VendorKey => "vendor_key",
+            Kind::Jwt => "jwt",
+            Kind::PrivateKey => "private_key",
+            Kind::Card => "card",
+            Kind::Ssn => "ssn",
+            Kind::Iban => "iban",
+            Kind::Random => "random",
+        }
+    }
+}
+
+/// Redactions counted by kind (in meta: `{"card": 1, "random": 2}`, kinds
+/// with none left out).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Redacted([usize; Kind::ALL.len()]);
+
+impl Redacted {
+    /// Counts one redaction of `kind`.
+    pub fn add(&mut self, kind: Kind) {
+        self.0[kind as usize] += 1;
+    }
+
+    /// How many of `kind`.
+    pub fn get(&self, kind: Kind) -> usize {
+        self.0[kind as usize]
+    }
+
+    /// All redactions.
+    pub fn total(&self) -> usize {
+        self.0.iter().sum()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
+
+    /// The kinds with redactions and their counts, in [`Kind::ALL`] order.
+    pub fn iter(&self) -> impl Iterator<Item = (Kind, usize)> + '_ {
+        Kind::ALL
+            .into_iter()
+            .map(|kind| (kind, self.get(kind)))
+            .filter(|&(_, n)| n > 0)
+    }
+}
+
+impl Serialize for Redacted {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Redacted {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let counts = std::collections::BTreeMap::<Kind, usize>::deserialize(deserializer)?;
+        let mut out = Redacted::default();
+        for (kind, n) in counts {
+            out.0[kind as usize] = n;
+        }
+        Ok(out)
+    }
+}
 
 /// What replaces a secret.
 pub const REDACTED: &str = "[redacted]";
@@ -35,10 +163,19 @@ pub fn redact_text(text: &str) -> (String, usize) {
 /// always: one pass over the text, allocating only when it replaces. Words
 /// shorter than the shortest secret are stepped over byte by byte.
 pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
+    let mut count = 0;
+    let out = redact_each(text, &mut |_, _| count += 1);
+    (out, count)
+}
+
+/// [`redact`], calling `found` with each secret's original text and its
+/// kind, in order.
+pub fn redact_each<'t>(text: &'t str, found: &mut dyn FnMut(&str, Kind)) -> Cow<'t, str> {
     let mut out: Option<String> = None;
     // `text[copied..]` is still to be copied into `out` once it exists.
     let mut copied = 0;
-    let count = scan(text, &mut |range| {
+    scan(text, &mut |range, kind| {
+        found(&text[range.clone()], kind);
         let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
         out.push_str(&text[copied..range.start]);
         out.push_str(REDACTED);
@@ -47,22 +184,22 @@ pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
     match out {
         Some(mut out) => {
             out.push_str(&text[copied..]);
-            (Cow::Owned(out), count)
+            Cow::Owned(out)
         }
-        None => (Cow::Borrowed(text), 0),
+        None => Cow::Borrowed(text),
     }
 }
 
 /// The byte ranges of `text` that [`redact`] replaces, in order.
 pub fn secret_ranges(text: &str) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
-    scan(text, &mut |range| ranges.push(range));
+    scan(text, &mut |range, _| ranges.push(range));
     ranges
 }
 
 /// The one pass behind [`redact`]: calls `found` with each secret's range,
 /// in order and disjoint; returns how many there were.
-fn scan(text: &str, report: &mut dyn FnMut(Range<usize>)) -> usize {
+pub(super) fn scan(text: &str, report: &mut dyn FnMut(Range<usize>, Kind)) -> usize {
     scan_with(text, report, true)
 }
 

@@ -2,8 +2,8 @@
 
 use std::ops::Range;
 
-use super::REDACTED;
-use super::keys::looks_secret;
+use super::keys::secret_kind;
+use super::{Kind, REDACTED};
 
 /// Redacts a whitespace-delimited token of `text`: the whole token (less
 /// surrounding punctuation) when it looks secret, else its secret-looking
@@ -12,7 +12,7 @@ use super::keys::looks_secret;
 pub(super) fn redact_token(
     text: &str,
     token: Range<usize>,
-    replace: &mut dyn FnMut(Range<usize>),
+    replace: &mut dyn FnMut(Range<usize>, Kind),
 ) -> usize {
     let start = token.start;
     let token = &text[token];
@@ -20,15 +20,15 @@ pub(super) fn redact_token(
     let around = |c: char| !(c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '+' | '/' | '='));
     let lead = token.len() - token.trim_start_matches(around).len();
     let trimmed = token[lead..].trim_end_matches(around);
-    if looks_secret(trimmed) {
-        replace(start + lead..start + lead + trimmed.len());
+    if let Some(kind) = secret_kind(trimmed) {
+        replace(start + lead..start + lead + trimmed.len(), kind);
         return 1;
     }
     let mut found = 0;
     let mut piece_start = 0;
     // `https://user:password@host`: the password, whatever it looks like.
     if let Some(password) = url_password(token) {
-        replace(start + password.start..start + password.end);
+        replace(start + password.start..start + password.end, Kind::UrlPassword);
         found += 1;
         piece_start = password.end;
     }
@@ -52,8 +52,15 @@ pub(super) fn redact_token(
             if !piece.is_empty() {
                 // The whole token less its punctuation was tested above.
                 let tested = piece_start == lead && i == lead + trimmed.len();
-                if (value_of_secret_key && piece.len() >= 4) || (!tested && looks_secret(piece)) {
-                    replace(start + piece_start..start + i);
+                let kind = if value_of_secret_key && piece.len() >= 4 {
+                    Some(Kind::KeyValue)
+                } else if tested {
+                    None
+                } else {
+                    secret_kind(piece)
+                };
+                if let Some(kind) = kind {
+                    replace(start + piece_start..start + i, kind);
                     found += 1;
                 }
                 key_before = (quote || assigns) && is_secret_key(piece);
@@ -115,7 +122,7 @@ pub(super) fn url_password(token: &str) -> Option<Range<usize>> {
     (!password.is_empty() && &token[password.clone()] != REDACTED).then_some(password)
 }
 
-/// Where a token splits into pieces, each checked with [`looks_secret`]
+/// Where a token splits into pieces, each checked with [`secret_kind`]
 /// (URL and key-value delimiters), by byte: it is read for every byte of
 /// every token long enough to hide a secret.
 pub(super) const PIECE_DELIMITER: [bool; 256] = {

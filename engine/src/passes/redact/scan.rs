@@ -5,6 +5,7 @@ use std::ops::Range;
 use super::digits::{digit_run_end, is_card, is_ssn};
 use super::iban::iban_end;
 use super::pem::{pem_private_key_end, pem_tail};
+use super::Kind;
 use super::pieces::redact_token;
 use crate::analyze::whitespace;
 use crate::bytes;
@@ -12,7 +13,11 @@ use crate::chunk::{self, Chunk};
 
 /// [`scan`], stepping over what can start no secret at once when `skip`
 /// holds, character by character when not (the tests compare the two).
-pub(super) fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: bool) -> usize {
+pub(super) fn scan_with(
+    text: &str,
+    report: &mut dyn FnMut(Range<usize>, Kind),
+    skip: bool,
+) -> usize {
     let bytes = text.as_bytes();
     let mut count = 0;
     let mut at = 0;
@@ -20,9 +25,9 @@ pub(super) fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: 
     let mut before: Option<char> = None;
     // The end of the last range found: ranges stay in order and disjoint.
     let last_end = std::cell::Cell::new(0);
-    let found = &mut |range: Range<usize>| {
+    let found = &mut |range: Range<usize>, kind: Kind| {
         last_end.set(range.end);
-        report(range);
+        report(range, kind);
     };
     // The last token read: its start, end and whether it holds a digit.
     let mut token = (usize::MAX, 0, false);
@@ -76,7 +81,7 @@ pub(super) fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: 
                 .map(|end| (at, end))
                 .or_else(|| pem_tail(text, at, last_end.get()));
             if let Some((start, end)) = block {
-                found(start..end);
+                found(start..end, Kind::PrivateKey);
                 count += 1;
                 before = text[..end].chars().next_back();
                 at = end;
@@ -86,7 +91,7 @@ pub(super) fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: 
         // IBANs span spaces too (`DE89 3704 0044 …`).
         if bytes[at].is_ascii_uppercase() && before.is_none_or(|c| !c.is_ascii_alphanumeric()) {
             if let Some(end) = iban_end(bytes, at) {
-                found(at..end);
+                found(at..end, Kind::Iban);
                 count += 1;
                 before = Some(char::from(bytes[end - 1]));
                 at = end;
@@ -101,8 +106,17 @@ pub(super) fn scan_with(text: &str, report: &mut dyn FnMut(Range<usize>), skip: 
                 .chars()
                 .next()
                 .is_none_or(|c| !c.is_ascii_alphanumeric());
-            if boundary_after && run.len() >= MIN_DIGIT_RUN && (is_card(run) || is_ssn(run)) {
-                found(at..end);
+            let kind = if !boundary_after || run.len() < MIN_DIGIT_RUN {
+                None
+            } else if is_card(run) {
+                Some(Kind::Card)
+            } else if is_ssn(run) {
+                Some(Kind::Ssn)
+            } else {
+                None
+            };
+            if let Some(kind) = kind {
+                found(at..end, kind);
                 count += 1;
                 before = Some(char::from(bytes[end - 1]));
                 at = end;
@@ -510,9 +524,9 @@ mod tests {
         ) {
             let text: String = picks.iter().map(|&i| PIECES[i]).collect();
             let mut fast = Vec::new();
-            let n_fast = scan_with(&text, &mut |r| fast.push(r), true);
+            let n_fast = scan_with(&text, &mut |r, kind| fast.push((r, kind)), true);
             let mut slow = Vec::new();
-            let n_slow = scan_with(&text, &mut |r| slow.push(r), false);
+            let n_slow = scan_with(&text, &mut |r, kind| slow.push((r, kind)), false);
             proptest::prop_assert_eq!(&fast, &slow, "{:?}", text);
             proptest::prop_assert_eq!(n_fast, n_slow);
         }

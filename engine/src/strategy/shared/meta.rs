@@ -1,13 +1,12 @@
 //! The meta every observation carries: its items (ref, role, name and how strong it is, zone, states, context), counts, honesty figures, viewport and modal facts.
 
-use std::borrow::Cow;
 
 use crate::analyze::whitespace;
 use crate::analyze::{Checked, ModalKind, NameSource, Strength};
 use crate::observation::{Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta};
 use crate::page::{Node, NodeId, Page};
 use crate::passes::budget::Fitted;
-use crate::passes::{Context, Options, Target, redact, viewport};
+use crate::passes::{Context, Options, Target, viewport};
 
 /// The printed states of a node (`disabled`, `checked`, `level=2`, …).
 fn state_words(ctx: &Context<'_>, id: NodeId) -> Vec<String> {
@@ -162,14 +161,7 @@ fn context(ctx: &Context<'_>, id: NodeId) -> String {
         }
         out.push_str(&text);
     }
-    if ctx.redact {
-        match redact::redact(&out).0 {
-            Cow::Borrowed(_) => out,
-            Cow::Owned(redacted) => redacted,
-        }
-    } else {
-        out
-    }
+    ctx.text_again(out)
 }
 
 /// Assembles a text-only observation: refs printed by `print` in target
@@ -248,7 +240,8 @@ pub(crate) fn meta(
         interactive: items.len(),
         weak: items.iter().filter(|i| i.name_status == "weak").count(),
         unknown: items.iter().filter(|i| i.name_status == "unknown").count(),
-        redacted: ctx.redactions(),
+        redacted: ctx.redactions().total(),
+        redacted_by: ctx.redactions(),
         ..Counts::default()
     };
     for id in ctx.page.ids() {
@@ -301,7 +294,8 @@ pub(crate) fn meta(
 /// Completes the meta once the observation is rendered: the redactions made
 /// while rendering, and what the budget dropped (lines, or refs cut off).
 pub(crate) fn complete(ctx: &Context<'_>, meta: &mut Meta, truncated: usize) {
-    meta.counts.redacted = ctx.redactions();
+    meta.counts.redacted = ctx.redactions().total();
+    meta.counts.redacted_by = ctx.redactions();
     meta.counts.truncated = truncated;
 }
 

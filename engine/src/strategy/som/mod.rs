@@ -90,16 +90,15 @@ impl Strategy for Som {
         // fields and secret-looking text before anything else is drawn.
         if ctx.redact {
             for id in page.ids() {
-                let secret = ctx.shows_secret(id);
-                let Some(b) = page
-                    .layout(id)
-                    .bounds
-                    .filter(|b| secret && b.intersects(&view))
-                else {
+                let Some(b) = page.layout(id).bounds.filter(|b| b.intersects(&view)) else {
                     continue;
                 };
+                let secrets = ctx.secrets_shown(id);
+                if secrets.is_empty() {
+                    continue;
+                }
                 mask(&mut canvas, &b, &view, scale);
-                ctx.count_redaction();
+                ctx.count_redactions(&secrets);
             }
         }
         let glyph = (scale * 2.0).round().max(1.0) as i64;
