@@ -34,6 +34,7 @@ pub mod node;
 pub mod observer;
 pub mod progress;
 pub mod record;
+pub mod redactions;
 pub mod replay;
 pub mod report;
 pub mod results;

@@ -37,6 +37,8 @@ enum Command {
     Compare(cmd::compare::Args),
     /// List the observation strategies, or explain one.
     Strategies(cmd::snapshot::StrategiesArgs),
+    /// What redaction hides on saved pages, by kind and place, judged against a hand-labelled list (--check fails on any change).
+    Redactions(cmd::redactions::Args),
     /// Compare the engine's roles and names with Chromium's accessibility tree stored in recordings.
     Validate(cmd::validate::Args),
     /// Replay a task suite offline through strategies and an agent; write results and reports.
@@ -60,6 +62,7 @@ fn main() -> ExitCode {
         Command::Record(args) => cmd::record::run(args),
         Command::Inspect(args) => cmd::inspect::run(args),
         Command::Validate(args) => cmd::validate::run(args),
+        Command::Redactions(args) => cmd::redactions::run(args),
         Command::Snapshot(args) => cmd::snapshot::run(args),
         Command::Strategies(args) => cmd::snapshot::strategies(args),
         Command::Compare(args) => cmd::compare::run(args),

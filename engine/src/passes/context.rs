@@ -5,7 +5,7 @@ use std::cell::{Cell, OnceCell};
 use std::collections::BTreeMap;
 
 use super::layers::layer_scope;
-use super::redact::{Hidden, Kind, Redacted};
+use super::redact::{Hidden, Kind, Place, Redacted};
 use super::{ObserveError, Options, redact, refs};
 use crate::analyze::{Analysis, Analyzed};
 use crate::page::{Node, NodeId, Page};
@@ -146,14 +146,16 @@ impl<'p> Context<'p> {
                 if let Some(value) = value.filter(|v| !v.is_empty()) {
                     out.push(Hidden {
                         kind: Kind::Field,
+                        place: Place::Field,
                         original: value.to_owned(),
                     });
                 }
             }
             Node::Text(text) => {
-                redact::redact_each(text, &mut |original, kind| {
+                redact::redact_each(text, Place::Text, &mut |original, kind, place| {
                     out.push(Hidden {
                         kind,
+                        place,
                         original: original.to_owned(),
                     });
                 });
@@ -165,11 +167,19 @@ impl<'p> Context<'p> {
 
     /// Counts one value hidden (and shows it to a running
     /// [`redact::audit`]).
-    fn hide(&self, kind: Kind, original: &str) {
+    fn hide(&self, kind: Kind, place: Place, original: &str) {
         let mut redactions = self.redactions.get();
         redactions.add(kind);
         self.redactions.set(redactions);
-        redact::note(kind, original);
+        redact::note(kind, place, original);
+    }
+
+    /// [`redact::redact_each`], each secret counted; a secret in plain
+    /// text is said to be in `plain` (a name, an attribute, text).
+    fn redact_shown<'t>(&self, text: &'t str, plain: Place) -> Cow<'t, str> {
+        redact::redact_each(text, plain, &mut |original, kind, place| {
+            self.hide(kind, place, original);
+        })
     }
 
     /// Text as shown: secret-looking substrings replaced by `[redacted]` (counted).
@@ -177,7 +187,7 @@ impl<'p> Context<'p> {
         if !self.redact {
             return text.to_owned();
         }
-        redact::redact_each(text, &mut |original, kind| self.hide(kind, original)).into_owned()
+        self.redact_shown(text, Place::Text).into_owned()
     }
 
     /// Text shown a second time (an item's context in meta, which repeats
@@ -186,7 +196,9 @@ impl<'p> Context<'p> {
         if !self.redact {
             return text;
         }
-        match redact::redact_each(&text, &mut |original, kind| redact::note(kind, original)) {
+        match redact::redact_each(&text, Place::Text, &mut |original, kind, place| {
+            redact::note(kind, place, original);
+        }) {
             Cow::Borrowed(_) => text,
             Cow::Owned(redacted) => redacted,
         }
@@ -198,7 +210,7 @@ impl<'p> Context<'p> {
         if !self.redact {
             return text;
         }
-        let out = redact::redact_each(&text, &mut |original, kind| self.hide(kind, original));
+        let out = self.redact_shown(&text, Place::Text);
         let redacted = match out {
             Cow::Borrowed(_) => None,
             Cow::Owned(redacted) => Some(redacted),
@@ -220,7 +232,7 @@ impl<'p> Context<'p> {
         match joined.get(&id) {
             Some((text, starts)) => {
                 for hidden in starts {
-                    self.hide(hidden.kind, &hidden.original);
+                    self.hide(hidden.kind, hidden.place, &hidden.original);
                 }
                 Cow::Owned(text.clone())
             }
@@ -228,14 +240,27 @@ impl<'p> Context<'p> {
         }
     }
 
-    /// Code as shown (an inline `<script>`): quoted values assigned to
-    /// secret keys replaced by `[redacted]` (counted).
+    /// Code as shown (an inline `<script>` or `<style>`): credentials by
+    /// their shape and quoted values assigned to secret keys replaced by
+    /// `[redacted]` (counted); random-looking strings in code are data.
+    pub fn code<'t>(&self, code: &'t str) -> Cow<'t, str> {
+        if !self.redact {
+            return Cow::Borrowed(code);
+        }
+        match self.redact_shown(code, Place::Code) {
+            Cow::Borrowed(code) => self.assignments(code),
+            Cow::Owned(shown) => Cow::Owned(self.assignments(&shown).into_owned()),
+        }
+    }
+
+    /// Quoted values assigned to secret keys replaced by `[redacted]`
+    /// (counted).
     pub fn assignments<'t>(&self, code: &'t str) -> Cow<'t, str> {
         if !self.redact {
             return Cow::Borrowed(code);
         }
         redact::redact_assignments_each(code, &mut |original| {
-            self.hide(Kind::Assignment, original);
+            self.hide(Kind::Assignment, Place::Code, original);
         })
     }
 
@@ -246,7 +271,7 @@ impl<'p> Context<'p> {
             return Some(value);
         }
         if self.is_secret(id) {
-            self.hide(Kind::Field, &value);
+            self.hide(Kind::Field, Place::Field, &value);
             return Some(redact::REDACTED.to_owned());
         }
         Some(self.text(&value))
@@ -257,7 +282,7 @@ impl<'p> Context<'p> {
         let element = self.page.element(id)?;
         let value = element.attr(name)?;
         if name.eq_ignore_ascii_case("value") && self.is_secret(id) && !value.is_empty() {
-            self.hide(Kind::Field, value);
+            self.hide(Kind::Field, Place::Field, value);
             return Some(redact::REDACTED.to_owned());
         }
         // `<meta name="csrf-token" content="…">` and its kin.
@@ -267,16 +292,24 @@ impl<'p> Context<'p> {
             && !value.is_empty()
             && redact::is_secret_meta(|key| element.attr(key))
         {
-            self.hide(Kind::Meta, value);
+            self.hide(Kind::Meta, Place::Attribute, value);
             return Some(redact::REDACTED.to_owned());
         }
-        Some(self.text(value))
+        if !self.redact {
+            return Some(value.to_owned());
+        }
+        // An attribute named for a secret (`data-api-key`, `nonce`) holds one.
+        if redact::attribute_holds_secret(name, value) {
+            self.hide(Kind::KeyValue, Place::Attribute, value);
+            return Some(redact::REDACTED.to_owned());
+        }
+        Some(self.redact_shown(value, Place::Attribute).into_owned())
     }
 
     /// Counts redactions made outside the text helpers (masked pixels).
     pub fn count_redactions(&self, hidden: &[Hidden]) {
         for hidden in hidden {
-            self.hide(hidden.kind, &hidden.original);
+            self.hide(hidden.kind, hidden.place, &hidden.original);
         }
     }
 
@@ -294,7 +327,7 @@ impl<'p> Context<'p> {
         if !self.redact {
             return Cow::Borrowed(&name.text);
         }
-        redact::redact_each(&name.text, &mut |original, kind| self.hide(kind, original))
+        self.redact_shown(&name.text, Place::Name)
     }
 
     /// The accessible name as shown.

@@ -115,13 +115,12 @@ fn serialize(ctx: &Context<'_>, out: &mut Markup) {
                     .is_some_and(|p| {
                         p.ns == Namespace::Html && redact::RAW_TEXT.contains(&p.name.as_str())
                     });
-                let shown = ctx.text(&ctx.text_of(id, text));
+                let text = ctx.text_of(id, text);
                 if raw {
                     // Scripts assign secrets in code (`password = "…"`).
-                    let shown = ctx.assignments(&shown);
-                    out.text.push_str(&shown);
+                    out.text.push_str(&ctx.code(&text));
                 } else {
-                    escape_text(&shown, &mut out.text);
+                    escape_text(&ctx.text(&text), &mut out.text);
                 }
             }
         }

@@ -10,6 +10,7 @@ pub mod live;
 pub mod mcp;
 pub mod merge;
 pub mod record;
+pub mod redactions;
 pub mod run;
 pub mod snapshot;
 pub mod trace_to_suite;

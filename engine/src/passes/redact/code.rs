@@ -3,6 +3,8 @@
 use std::borrow::Cow;
 
 use super::REDACTED;
+use super::pieces::holds_secret;
+use super::vocabulary::{key_ends_secret, key_names_secret, may_end_secret};
 
 /// Quoted values assigned to secret keys in code (`password = "…"`,
 /// `"apiKey": '…'`, `token:\`…\``): what an inline `<script>` holds. The
@@ -16,10 +18,7 @@ pub fn redact_assignments(text: &str) -> (Cow<'_, str>, usize) {
 }
 
 /// [`redact_assignments`], calling `replaced` with each value replaced.
-pub fn redact_assignments_each<'t>(
-    text: &'t str,
-    replaced: &mut dyn FnMut(&str),
-) -> Cow<'t, str> {
+pub fn redact_assignments_each<'t>(text: &'t str, replaced: &mut dyn FnMut(&str)) -> Cow<'t, str> {
     let bytes = text.as_bytes();
     let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
     let quote = |b: u8| matches!(b, b'"' | b'\'' | b'`');
@@ -43,21 +42,16 @@ pub fn redact_assignments_each<'t>(
             k -= 1;
         }
         let key = &bytes[k..key_end];
-        // Secret words end the key (`dbPassword`, `stripe_secret`); they end
-        // in d, t, y or n, which rules out most keys at once.
-        let last = key.last().map(u8::to_ascii_lowercase);
-        let secret = matches!(last, Some(b'd' | b't' | b'y' | b'n'))
-            && [
-                "password", "passwd", "pwd", "secret", "apikey", "api_key", "api-key", "token",
-            ]
-            .iter()
-            .any(|w| {
-                key.len() >= w.len()
-                    && key[key.len() - w.len()..].eq_ignore_ascii_case(w.as_bytes())
-            });
-        if !secret {
+        // A secret word ends the key (`dbPassword`, `stripe_secret`): most
+        // keys are ruled out by their last byte.
+        let word = key
+            .last()
+            .filter(|&&b| may_end_secret(b))
+            .and_then(|_| std::str::from_utf8(key).ok())
+            .and_then(key_ends_secret);
+        let Some(word) = word else {
             continue;
-        }
+        };
         let mut j = op + 1;
         while j < bytes.len() && blank(bytes[j]) {
             j += 1;
@@ -70,14 +64,25 @@ pub fn redact_assignments_each<'t>(
             continue;
         };
         let value_end = value_start + len;
-        if len > 0 && value_start >= copied {
-            replaced(&text[value_start..value_end]);
+        let value = &text[value_start..value_end];
+        // A string literal on one line that holds a secret (see
+        // `holds_secret`: not a config path like `"app.oauth.secret"`) and
+        // is not a link (`forgotPassword: "https://…"`), markup, nor already
+        // hidden; a quote matched across lines is string concatenation
+        // (`"…" + apiKey + "…"`), not a value.
+        let literal = holds_secret(value, word)
+            && !value.contains(['\n', '<', '>'])
+            && !value.contains(REDACTED)
+            && !value.contains("://")
+            && !value.starts_with('/');
+        if literal && value_start >= copied {
+            replaced(value);
             let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
             out.push_str(&text[copied..value_start]);
             out.push_str(REDACTED);
             copied = value_end;
         }
-        from = value_end + 1;
+        from = if literal { value_end + 1 } else { value_start };
     }
     match out {
         Some(mut out) => {
@@ -114,12 +119,8 @@ pub fn is_secret_meta<'a>(mut attr: impl FnMut(&str) -> Option<&'a str>) -> bool
 }
 
 /// A `<meta>` name whose content is a credential: CSRF/XSRF tokens,
-/// nonces, API keys, secrets.
+/// nonces, API keys, secrets (see [`key_names_secret`]; `csrf-param` names
+/// the parameter, not its value).
 pub fn is_secret_meta_name(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    [
-        "csrf", "xsrf", "token", "nonce", "secret", "api-key", "api_key", "apikey",
-    ]
-    .iter()
-    .any(|word| name.contains(word))
+    key_names_secret(name).is_some()
 }

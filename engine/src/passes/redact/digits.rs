@@ -18,14 +18,16 @@ pub(super) fn digit_run_end(bytes: &[u8], start: usize) -> usize {
     end
 }
 
-/// 13–19 digits (separators skipped) passing the Luhn check; with dots,
+/// 13–19 digits (separators skipped) opening with a card network's
+/// prefix at a length it issues and passing the Luhn check; with dots,
 /// only in groups of four (`4111.1111.1111.1111`, not a decimal number).
 pub(super) fn is_card(run: &str) -> bool {
     if run.contains('.') && !run.split(['.', ' ', '-']).all(|g| g.len() == 4) {
         return false;
     }
     let digits = run.bytes().filter(u8::is_ascii_digit);
-    if !(13..=19).contains(&digits.clone().count()) {
+    let all: Vec<u8> = digits.clone().collect();
+    if !(13..=19).contains(&all.len()) || !issued(&all) {
         return false;
     }
     let mut sum = 0;
@@ -34,6 +36,37 @@ pub(super) fn is_card(run: &str) -> bool {
         sum += if d > 9 { d - 9 } else { d };
     }
     sum % 10 == 0
+}
+
+/// Whether `digits` open with a card network's issuer prefix (ISO/IEC 7812
+/// ranges of the networks in use) at a length that network issues: a
+/// Luhn-valid number that fails this is an id or a timestamp (1 in 10 of
+/// any digit run passes Luhn; millisecond timestamps open with 1).
+fn issued(digits: &[u8]) -> bool {
+    let n = digits.len();
+    let prefix = |k: usize| {
+        digits[..k]
+            .iter()
+            .fold(0u32, |acc, &d| acc * 10 + u32::from(d - b'0'))
+    };
+    match digits[0] {
+        // Visa.
+        b'4' => matches!(n, 13 | 16 | 19),
+        // Mastercard; Maestro.
+        b'5' => (51..=55).contains(&prefix(2)) && n == 16 || matches!(prefix(2), 50 | 56..=59),
+        // Mastercard's 2-series; Mir.
+        b'2' => (2221..=2720).contains(&prefix(4)) && n == 16 || (2200..=2204).contains(&prefix(4)),
+        // American Express; JCB; Diners Club.
+        b'3' => {
+            matches!(prefix(2), 34 | 37) && n == 15
+                || (3528..=3589).contains(&prefix(4)) && n >= 16
+                || ((300..=305).contains(&prefix(3)) || matches!(prefix(2), 36 | 38 | 39))
+                    && n >= 14
+        }
+        // Discover, UnionPay, Maestro, RuPay.
+        b'6' => n >= 16 || prefix(2) == 63 || prefix(2) == 67,
+        _ => false,
+    }
 }
 
 /// `ddd-dd-dddd`.

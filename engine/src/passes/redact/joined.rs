@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use super::scan::{MIN_DIGIT_RUN, MIN_SECRET, token_end, token_start};
-use super::{Hidden, Kind, REDACTED, scan};
+use super::{Hidden, Kind, Place, REDACTED, hides, scan};
 use crate::analyze::Analysis;
 use crate::page::{Node, NodeId, Page};
 
@@ -50,7 +50,10 @@ pub(super) const JOINED_REACH: usize = 9;
 
 /// [`joined_secrets`] for one run of inline texts. Only boundaries a secret
 /// could cross are looked at, and only the few tokens around each.
-pub(super) fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, (String, Vec<Hidden>)>) {
+pub(super) fn flush_joined(
+    group: &[(NodeId, &str)],
+    out: &mut BTreeMap<NodeId, (String, Vec<Hidden>)>,
+) {
     if group.len() < 2 {
         return;
     }
@@ -128,7 +131,9 @@ pub(super) fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, 
         let node_of = |i: usize| spans.partition_point(|span| span.end <= i);
         scan(&joined[start..end], &mut |r, kind| {
             let r = r.start + start..r.end + start;
-            if node_of(r.start) != node_of(r.end - 1) {
+            if node_of(r.start) != node_of(r.end - 1)
+                && hides(kind, Place::of(&joined, r.clone()), &joined[r.clone()])
+            {
                 crossing.push((r, kind));
             }
         });
@@ -166,6 +171,7 @@ pub(super) fn flush_joined(group: &[(NodeId, &str)], out: &mut BTreeMap<NodeId, 
                 text.push_str(REDACTED);
                 starts.push(Hidden {
                     kind: *kind,
+                    place: Place::of(&joined, r.clone()),
                     original: joined[r.clone()].to_owned(),
                 });
             }

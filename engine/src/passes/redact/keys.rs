@@ -22,12 +22,12 @@ pub fn secret_kind(token: &str) -> Option<Kind> {
     {
         return Some(Kind::Jwt);
     }
-    // Well-known key prefixes.
+    // Well-known key prefixes (Stripe's publishable `pk_live_` keys are
+    // public by design: pages embed them).
     const PREFIXES: &[&str] = &[
         "sk-",
         "sk_live_",
         "sk_test_",
-        "pk_live_",
         "rk_live_",
         "ghp_",
         "gho_",
@@ -41,16 +41,91 @@ pub fn secret_kind(token: &str) -> Option<Kind> {
     ];
     // Every prefix starts with one of these: most tokens are turned away
     // by their first byte.
-    if matches!(token.as_bytes()[0], b's' | b'p' | b'r' | b'g' | b'x' | b'A')
+    if matches!(token.as_bytes()[0], b's' | b'r' | b'g' | b'x' | b'A')
         && PREFIXES.iter().any(|p| token.starts_with(p))
         && token.len() >= 16
         && token.chars().all(|c| is_b64url(c) || c == '-')
     {
         return Some(Kind::VendorKey);
     }
-    // Long high-entropy strings mixing letters and digits (not URLs, paths or words).
-    (token.len() >= 24 && key_shaped(token.as_bytes()) && entropy(token) >= 3.5)
-        .then_some(Kind::Random)
+    // Long high-entropy strings mixing letters and digits (not URLs, paths
+    // or words), that read as random: no slug, identifier, date or data.
+    (token.len() >= 24
+        && key_shaped(token.as_bytes())
+        && entropy(token) >= 3.5
+        && reads_random(token.as_bytes()))
+    .then_some(Kind::Random)
+}
+
+/// Characters of the longest token the random rule takes: longer runs of
+/// base64 are data (an inline image, a font), not a credential; keys that
+/// long carry a vendor's prefix.
+const MAX_RANDOM: usize = 100;
+
+/// Whether a key-shaped token reads as random rather than as words: at
+/// most [`MAX_RANDOM`] bytes, `=` only as padding at its end, at most two
+/// `-`/`_` (a slug or an identifier has more), two uppercase letters, two
+/// lowercase and two digits at least, digits in two places at least, no
+/// byte four times in a row (data), and letters and digits switching
+/// class often: in a random base62 string about 6 in 10 neighbours differ
+/// in class (upper, lower, digit); words, camel case and numbered names
+/// switch far less (`The_Dark_Side_Of_The_Moon74`, `cite_ref-Smith2013_27-0`).
+pub(super) fn reads_random(token: &[u8]) -> bool {
+    if token.len() > MAX_RANDOM {
+        return false;
+    }
+    let body = token
+        .strip_suffix(b"==")
+        .or_else(|| token.strip_suffix(b"="))
+        .unwrap_or(token);
+    let (mut upper, mut lower, mut digit, mut digit_runs) = (0, 0, 0, 0);
+    let (mut separators, mut alnum, mut switches, mut repeat) = (0, 0, 0, 1);
+    let class = |b: u8| match b {
+        b'A'..=b'Z' => 1,
+        b'a'..=b'z' => 2,
+        b'0'..=b'9' => 3,
+        _ => 0,
+    };
+    let mut previous: Option<u8> = None;
+    let mut last_class = 0;
+    for &b in body {
+        match b {
+            b'=' => return false,
+            b'-' | b'_' => separators += 1,
+            _ => {}
+        }
+        repeat = if previous == Some(b) { repeat + 1 } else { 1 };
+        if repeat >= 4 {
+            return false;
+        }
+        previous = Some(b);
+        let c = class(b);
+        if c == 0 {
+            continue;
+        }
+        match c {
+            1 => upper += 1,
+            2 => lower += 1,
+            _ => {
+                digit += 1;
+                if last_class != 3 {
+                    digit_runs += 1;
+                }
+            }
+        }
+        if last_class != 0 && c != last_class {
+            switches += 1;
+        }
+        alnum += 1;
+        last_class = c;
+    }
+    separators <= 2
+        && upper >= 2
+        && lower >= 2
+        && digit >= 2
+        && digit_runs >= 2
+        && alnum > 0
+        && switches * 20 >= alnum * 9
 }
 
 /// Whether `token` is made of base64 (standard or URL-safe) and `=` only,

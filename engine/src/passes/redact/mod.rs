@@ -15,15 +15,17 @@ mod keys;
 mod pem;
 mod pieces;
 mod scan;
+mod vocabulary;
 
-pub use audit::{Hidden, audit};
 pub(crate) use audit::note;
+pub use audit::{Hidden, Place, audit};
 pub use code::{
     RAW_TEXT, is_secret_meta, is_secret_meta_name, redact_assignments, redact_assignments_each,
 };
 pub use fields::secret_fields;
 pub use joined::joined_secrets;
 pub use keys::{looks_secret, secret_kind};
+pub use pieces::attribute_holds_secret;
 pub use scan::keeps_more_than;
 use scan::scan_with;
 
@@ -164,18 +166,36 @@ pub fn redact_text(text: &str) -> (String, usize) {
 /// shorter than the shortest secret are stepped over byte by byte.
 pub fn redact(text: &str) -> (Cow<'_, str>, usize) {
     let mut count = 0;
-    let out = redact_each(text, &mut |_, _| count += 1);
+    let out = redact_each(text, Place::Text, &mut |_, _, _| count += 1);
     (out, count)
 }
 
-/// [`redact`], calling `found` with each secret's original text and its
-/// kind, in order.
-pub fn redact_each<'t>(text: &'t str, found: &mut dyn FnMut(&str, Kind)) -> Cow<'t, str> {
+/// [`redact`] of a text that is `plain` (text, a name, an attribute's
+/// value), calling `found` with each secret's original text, its kind and
+/// where it sat, in order.
+///
+/// Where a value sits decides what hides it: a random-looking token
+/// without a credential's shape ([`Kind::Random`]) is hidden only as a
+/// whole word of text or of a name, never inside a URL, as a key's value
+/// (the key decides), in code or as an attribute's value (ids, hashes,
+/// data); see [`hides`].
+pub fn redact_each<'t>(
+    text: &'t str,
+    plain: Place,
+    found: &mut dyn FnMut(&str, Kind, Place),
+) -> Cow<'t, str> {
     let mut out: Option<String> = None;
     // `text[copied..]` is still to be copied into `out` once it exists.
     let mut copied = 0;
     scan(text, &mut |range, kind| {
-        found(&text[range.clone()], kind);
+        let place = match Place::of(text, range.clone()) {
+            Place::Text => plain,
+            place => place,
+        };
+        if !hides(kind, place, &text[range.clone()]) {
+            return;
+        }
+        found(&text[range.clone()], kind, place);
         let out = out.get_or_insert_with(|| String::with_capacity(text.len()));
         out.push_str(&text[copied..range.start]);
         out.push_str(REDACTED);
@@ -190,10 +210,29 @@ pub fn redact_each<'t>(text: &'t str, found: &mut dyn FnMut(&str, Kind)) -> Cow<
     }
 }
 
+/// Whether a secret of `kind` found at `place` as `original` is hidden: a
+/// random-looking token only as a whole word of text or of a name; an
+/// unbroken card-like number not in an attribute, code or a key's value,
+/// where such numbers are ids (see [`redact_each`]).
+fn hides(kind: Kind, place: Place, original: &str) -> bool {
+    match kind {
+        Kind::Random => matches!(place, Place::Text | Place::Name),
+        Kind::Card => {
+            !matches!(place, Place::Attribute | Place::Code | Place::Value)
+                || !original.bytes().all(|b| b.is_ascii_digit())
+        }
+        _ => true,
+    }
+}
+
 /// The byte ranges of `text` that [`redact`] replaces, in order.
 pub fn secret_ranges(text: &str) -> Vec<Range<usize>> {
     let mut ranges = Vec::new();
-    scan(text, &mut |range, _| ranges.push(range));
+    scan(text, &mut |range, kind| {
+        if hides(kind, Place::of(text, range.clone()), &text[range.clone()]) {
+            ranges.push(range);
+        }
+    });
     ranges
 }
 

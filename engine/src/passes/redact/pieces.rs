@@ -3,6 +3,7 @@
 use std::ops::Range;
 
 use super::keys::secret_kind;
+use super::vocabulary::{KeyWord, key_names_secret, may_end_secret_key};
 use super::{Kind, REDACTED};
 
 /// Redacts a whitespace-delimited token of `text`: the whole token (less
@@ -28,15 +29,18 @@ pub(super) fn redact_token(
     let mut piece_start = 0;
     // `https://user:password@host`: the password, whatever it looks like.
     if let Some(password) = url_password(token) {
-        replace(start + password.start..start + password.end, Kind::UrlPassword);
+        replace(
+            start + password.start..start + password.end,
+            Kind::UrlPassword,
+        );
         found += 1;
         piece_start = password.end;
     }
     // The last piece was a secret key, perhaps with its closing quote.
-    let mut key_before = false;
+    let mut key_before: Option<KeyWord> = None;
     // ... and then `=` or `:` (`?password=…`, `"token":"…"`): the next
     // piece is its value.
-    let mut value_of_secret_key = false;
+    let mut value_of_secret_key: Option<KeyWord> = None;
     // Every delimiter is ASCII: bytes are read, and a piece still starts and
     // ends on a character boundary.
     let bytes = token.as_bytes();
@@ -52,7 +56,7 @@ pub(super) fn redact_token(
             if !piece.is_empty() {
                 // The whole token less its punctuation was tested above.
                 let tested = piece_start == lead && i == lead + trimmed.len();
-                let kind = if value_of_secret_key && piece.len() >= 4 {
+                let kind = if value_of_secret_key.is_some_and(|word| holds_secret(piece, word)) {
                     Some(Kind::KeyValue)
                 } else if tested {
                     None
@@ -63,13 +67,17 @@ pub(super) fn redact_token(
                     replace(start + piece_start..start + i, kind);
                     found += 1;
                 }
-                key_before = (quote || assigns) && is_secret_key(piece);
-                value_of_secret_key = key_before && assigns;
-            } else if key_before && assigns {
-                value_of_secret_key = true;
+                key_before = if quote || assigns {
+                    secret_key(piece)
+                } else {
+                    None
+                };
+                value_of_secret_key = key_before.filter(|_| assigns);
+            } else if key_before.is_some() && assigns {
+                value_of_secret_key = key_before;
             } else if !quote {
-                key_before = false;
-                value_of_secret_key = false;
+                key_before = None;
+                value_of_secret_key = None;
             }
             piece_start = i + 1;
         }
@@ -77,30 +85,54 @@ pub(super) fn redact_token(
     found
 }
 
-/// Keys whose value is a secret whatever it looks like.
-pub(super) fn is_secret_key(key: &str) -> bool {
-    const KEYS: &[&str] = &[
-        "password",
-        "passwd",
-        "pwd",
-        "pass",
-        "passphrase",
-        "secret",
-        "client_secret",
-        "token",
-        "access_token",
-        "refresh_token",
-        "id_token",
-        "auth_token",
-        "api_key",
-        "apikey",
-        "api-key",
-        "private_key",
-        "session",
-        "sessionid",
-        "session_id",
+/// Whether a key names a secret value (see [`key_names_secret`]); a key
+/// longer than 40 bytes is a sentence, not a key.
+pub(super) fn secret_key(key: &str) -> Option<KeyWord> {
+    if key.len() > 40 {
+        return None;
+    }
+    key_names_secret(key)
+}
+
+/// Whether `value`, given to a key that names a secret, is one: not a
+/// placeholder (`null`, `true`, shorter than four characters), code
+/// (`function`, `e.userData.idToken`) or an RSA public key; eight
+/// characters at least unless the key names a short secret (a password, a
+/// PIN); and for a key that names a secret only as a key (`key`, `sid`,
+/// `session`), letters and digits (a timestamp or a word is not a
+/// session id).
+pub(super) fn holds_secret(value: &str, word: KeyWord) -> bool {
+    const PLACEHOLDERS: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "undefined",
+        "none",
+        "nil",
+        "function",
     ];
-    (3..=13).contains(&key.len()) && KEYS.iter().any(|k| k.eq_ignore_ascii_case(key))
+    if value.len() < 4
+        || PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(value))
+        || is_member_path(value)
+        || value.contains("||")
+        || value.contains("&&")
+    {
+        return false;
+    }
+    // An RSA public key (SubjectPublicKeyInfo, base64: `MIIBIjANBgkqhkiG9w0BAQEFAAOC…`)
+    // is public whatever the key calls it; a private one reads `…AASC…`.
+    if value.starts_with("MII") && value.contains("BAQEFAAOC") {
+        return false;
+    }
+    match word {
+        KeyWord::Short => true,
+        KeyWord::Secret => value.len() >= 8,
+        KeyWord::KeyOnly => {
+            value.len() >= 8
+                && value.bytes().any(|b| b.is_ascii_digit())
+                && value.bytes().any(|b| b.is_ascii_alphabetic())
+        }
+    }
 }
 
 /// The password of a URL's userinfo (`scheme://user:password@host`), as a
@@ -116,6 +148,13 @@ pub(super) fn url_password(token: &str) -> Option<Range<usize>> {
         .unwrap_or(token.len() - authority_start);
     let authority = &token[authority_start..authority_start + authority_len];
     let userinfo = &authority[..authority.rfind('@')?];
+    // RFC 3986 userinfo after a scheme: what a URL can hold there, not
+    // JSON that happens to hold `://` and an `@` (`"@type"`).
+    let scheme = authority_start > 3 && bytes[authority_start - 4].is_ascii_alphanumeric();
+    let userinfo_bytes = |b: u8| b.is_ascii_alphanumeric() || b"-._~%!$&'()*+,;=:".contains(&b);
+    if !scheme || !userinfo.bytes().all(userinfo_bytes) {
+        return None;
+    }
     let colon = userinfo.find(':')?;
     let password = authority_start + colon + 1..authority_start + userinfo.len();
     // Already redacted: redacting again finds nothing new.
@@ -135,3 +174,26 @@ pub(super) const PIECE_DELIMITER: [bool; 256] = {
     }
     delimiter
 };
+
+/// Whether `value` is code naming where a secret is kept, not the secret
+/// (`e.userData.idToken`, `t.raw`): identifiers joined by dots.
+fn is_member_path(value: &str) -> bool {
+    let identifier = |part: &str| {
+        part.bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_' || b == b'$')
+            && part
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$')
+    };
+    value.contains('.') && value.split('.').all(identifier)
+}
+
+/// Whether an attribute named for a secret (`data-api-key`, `nonce`,
+/// `data-session-token`) holds one in `value` (see [`holds_secret`]).
+pub fn attribute_holds_secret(name: &str, value: &str) -> bool {
+    // Every attribute of every element is asked: most are turned away by
+    // their last byte.
+    name.bytes().last().is_some_and(may_end_secret_key)
+        && secret_key(name).is_some_and(|word| holds_secret(value, word))
+}

@@ -5,8 +5,8 @@ use std::ops::Range;
 use super::digits::{digit_run_end, is_card, is_ssn};
 use super::iban::iban_end;
 use super::pem::{pem_private_key_end, pem_tail};
-use super::Kind;
 use super::pieces::redact_token;
+use super::{Kind, Place};
 use crate::analyze::whitespace;
 use crate::bytes;
 use crate::chunk::{self, Chunk};
@@ -108,7 +108,7 @@ pub(super) fn scan_with(
                 .is_none_or(|c| !c.is_ascii_alphanumeric());
             let kind = if !boundary_after || run.len() < MIN_DIGIT_RUN {
                 None
-            } else if is_card(run) {
+            } else if is_card(run) && !unbroken_in_url(text, at..end) && !joined_to_word(text, at) {
                 Some(Kind::Card)
             } else if is_ssn(run) {
                 Some(Kind::Ssn)
@@ -191,6 +191,22 @@ pub(super) fn scan_with(
         }
     }
     count
+}
+
+/// Whether the digit run at `run` is one unbroken number in a URL's path
+/// or query: an id (`/video/4485986878001`), not a card, which a URL shows
+/// grouped if at all.
+fn unbroken_in_url(text: &str, run: Range<usize>) -> bool {
+    text[run.clone()].bytes().all(|b| b.is_ascii_digit())
+        && matches!(Place::of(text, run), Place::UrlPath | Place::UrlQuery)
+}
+
+/// Whether the digit run at `at` continues a word or a number through
+/// `-`, `.` or `_` (`pub-4358676377058562`, `1.4930555555555556`): an id
+/// or a fraction, not a card.
+fn joined_to_word(text: &str, at: usize) -> bool {
+    let bytes = text.as_bytes();
+    at >= 2 && matches!(bytes[at - 1], b'-' | b'.' | b'_') && bytes[at - 2].is_ascii_alphanumeric()
 }
 
 /// Whether a token [`redact_token`] found nothing in may still start a

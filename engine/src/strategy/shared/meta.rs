@@ -1,6 +1,5 @@
 //! The meta every observation carries: its items (ref, role, name and how strong it is, zone, states, context), counts, honesty figures, viewport and modal facts.
 
-
 use crate::analyze::whitespace;
 use crate::analyze::{Checked, ModalKind, NameSource, Strength};
 use crate::observation::{Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta};
