@@ -49,39 +49,57 @@ pub struct Audit {
 }
 
 /// Audits every page under `inputs` (`.html` files, recordings, or folders
-/// of either).
+/// of either), pages in parallel.
 pub fn audit(inputs: &[PathBuf]) -> Result<Audit> {
+    use rayon::prelude::*;
+    let pages = pages(inputs)?;
+    let audited: Vec<Audit> = pages
+        .par_iter()
+        .map(|(key, path)| audit_page(key, path))
+        .collect::<Result<_>>()?;
     let mut out = Audit::default();
-    for (key, path) in pages(inputs)? {
-        let (page, screenshot) = load(&path)?;
-        let analyzed = Analyzed::new(page);
-        out.pages += 1;
-        for strategy in STRATEGIES {
-            if strategy.name() == "som" && screenshot.is_none() {
-                continue;
+    for page in audited {
+        out.pages += page.pages;
+        for (strategy, n) in page.counted {
+            *out.counted.entry(strategy).or_default() += n;
+        }
+        out.findings.extend(page.findings);
+    }
+    Ok(out)
+}
+
+/// [`audit`] of one page, named `key`.
+fn audit_page(key: &str, path: &Path) -> Result<Audit> {
+    let mut out = Audit::default();
+    let (page, screenshot) = load(path)?;
+    let analyzed = Analyzed::new(page);
+    out.pages = 1;
+    for strategy in STRATEGIES {
+        if strategy.name() == "som" && screenshot.is_none() {
+            continue;
+        }
+        for full_page in [None, Some(true)] {
+            let options = Options {
+                full_page,
+                screenshot: screenshot.as_deref(),
+                ..Options::default()
+            };
+            // The audit sees what this thread's observations hide.
+            let (rendered, hidden) =
+                redact::audit(|| observe::render(&analyzed, *strategy, &options));
+            let observation = rendered
+                .observation
+                .with_context(|| format!("{}: {}", path.display(), strategy.name()))?;
+            if full_page.is_none() {
+                *out.counted.entry(strategy.name()).or_default() +=
+                    observation.meta.counts.redacted;
             }
-            for full_page in [None, Some(true)] {
-                let options = Options {
-                    full_page,
-                    screenshot: screenshot.as_deref(),
-                    ..Options::default()
-                };
-                let (rendered, hidden) =
-                    redact::audit(|| observe::render(&analyzed, *strategy, &options));
-                let observation = rendered
-                    .observation
-                    .with_context(|| format!("{}: {}", path.display(), strategy.name()))?;
-                if full_page.is_none() {
-                    *out.counted.entry(strategy.name()).or_default() +=
-                        observation.meta.counts.redacted;
-                }
-                out.findings.extend(hidden.into_iter().map(|h| Finding {
-                    page: key.clone(),
-                    kind: h.kind,
-                    place: h.place,
-                    original: h.original,
-                }));
-            }
+            out.findings.extend(hidden.into_iter().map(|h| Finding {
+                page: key.to_owned(),
+                kind: h.kind,
+                place: h.place,
+                original: h.original,
+            }));
         }
     }
     Ok(out)

@@ -1,4 +1,4 @@
-//! The `snapshot`, `strategies` and `compare` commands on committed fixtures.
+//! The `snapshot`, `strategies`, `compare` and `redactions` commands on committed fixtures and the shared corpus.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::{Path, PathBuf};
@@ -168,4 +168,62 @@ fn compare_reports_every_strategy_with_real_tokens() {
         .find(|r| r["strategy"] == "html-pruned")
         .unwrap();
     assert!(html["o200k"].as_u64() > pruned["o200k"].as_u64());
+}
+
+/// The shared corpus of real saved pages.
+fn corpus() -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../shared/corpus")
+        .display()
+        .to_string()
+}
+
+#[test]
+fn redactions_on_the_corpus_are_the_labelled_ones() {
+    let labels = fixture("redaction/corpus-labels.tsv");
+    let out = stdout(&pagesnap(&[
+        "redactions",
+        &corpus(),
+        "--labels",
+        &labels,
+        "--check",
+    ]));
+    assert!(out.contains("173 pages"), "{out}");
+    assert!(out.contains("unlabelled"), "{out}");
+    let all = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("all "))
+        .unwrap();
+    let listed = std::fs::read_to_string(&labels).unwrap().lines().count() - 1;
+    assert!(all.contains(&format!(" {listed} ")), "{all} lists {listed}");
+    assert!(all.trim_end().ends_with(" 0"), "nothing unlabelled: {all}");
+
+    // A list that lacks a value now hidden, and holds one no longer hidden,
+    // fails the check and names both.
+    let text = std::fs::read_to_string(&labels).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let dropped = lines.remove(1).to_owned();
+    let fake = "readability/aclu.html\trandom\ttext\tsecret\tNotAnyRedactionAtAll42\tplanted";
+    lines.push(fake);
+    let dir = tempfile::tempdir().unwrap();
+    let changed = dir.path().join("labels.tsv");
+    std::fs::write(&changed, lines.join("\n") + "\n").unwrap();
+    let output = pagesnap(&[
+        "redactions",
+        &corpus(),
+        "--labels",
+        changed.to_str().unwrap(),
+        "--check",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&output.stderr);
+    let page = dropped.split('\t').next().unwrap();
+    assert!(err.contains(&format!("new: {page}")), "{err}");
+    assert!(
+        err.contains(
+            "no longer hidden: readability/aclu.html random text \"NotAnyRedactionAtAll42\""
+        ),
+        "{err}"
+    );
+    assert!(err.contains("1 new, 1 no longer hidden"), "{err}");
 }
