@@ -42,21 +42,22 @@ pub fn redact_assignments_each<'t>(text: &'t str, replaced: &mut dyn FnMut(&str)
             k -= 1;
         }
         let key = &bytes[k..key_end];
-        // A secret word ends the key (`dbPassword`, `stripe_secret`): most
-        // keys are ruled out by their last byte.
+        // A quoted value first (CSS's `color: red` and most code have none),
+        // then a secret word ending the key (`dbPassword`, `stripe_secret`):
+        // most keys are ruled out by their last byte.
+        let mut j = op + 1;
+        while j < bytes.len() && blank(bytes[j]) {
+            j += 1;
+        }
+        let Some(&open) = bytes.get(j).filter(|&&b| quote(b)) else {
+            continue;
+        };
         let word = key
             .last()
             .filter(|&&b| may_end_secret(b))
             .and_then(|_| std::str::from_utf8(key).ok())
             .and_then(key_ends_secret);
         let Some(word) = word else {
-            continue;
-        };
-        let mut j = op + 1;
-        while j < bytes.len() && blank(bytes[j]) {
-            j += 1;
-        }
-        let Some(&open) = bytes.get(j).filter(|&&b| quote(b)) else {
             continue;
         };
         let value_start = j + 1;

@@ -26,8 +26,16 @@ pub(super) fn is_card(run: &str) -> bool {
         return false;
     }
     let digits = run.bytes().filter(u8::is_ascii_digit);
-    let all: Vec<u8> = digits.clone().collect();
-    if !(13..=19).contains(&all.len()) || !issued(&all) {
+    let mut all = [0u8; 19];
+    let mut n = 0;
+    for d in digits.clone() {
+        if n == all.len() {
+            return false;
+        }
+        all[n] = d;
+        n += 1;
+    }
+    if n < 13 || !issued(&all[..n]) {
         return false;
     }
     let mut sum = 0;

@@ -3,7 +3,7 @@
 use std::ops::Range;
 
 use super::keys::secret_kind;
-use super::vocabulary::{KeyWord, key_names_secret, may_end_secret_key};
+use super::vocabulary::{KeyWord, key_names_secret};
 use super::{Kind, REDACTED};
 
 /// Redacts a whitespace-delimited token of `text`: the whole token (less
@@ -61,7 +61,10 @@ pub(super) fn redact_token(
                 } else if tested {
                     None
                 } else {
-                    secret_kind(piece)
+                    // A piece of a URL or a key-value pair: random-looking
+                    // ones are ids and data there (see `hides`), and are not
+                    // even reported (a data URL has thousands).
+                    secret_kind(piece).filter(|&kind| kind != Kind::Random)
                 };
                 if let Some(kind) = kind {
                     replace(start + piece_start..start + i, kind);
@@ -192,8 +195,7 @@ fn is_member_path(value: &str) -> bool {
 /// Whether an attribute named for a secret (`data-api-key`, `nonce`,
 /// `data-session-token`) holds one in `value` (see [`holds_secret`]).
 pub fn attribute_holds_secret(name: &str, value: &str) -> bool {
-    // Every attribute of every element is asked: most are turned away by
-    // their last byte.
-    name.bytes().last().is_some_and(may_end_secret_key)
-        && secret_key(name).is_some_and(|word| holds_secret(value, word))
+    // Every attribute of every element is asked: its last words are read
+    // from the end, and most are turned away by their length.
+    secret_key(name).is_some_and(|word| holds_secret(value, word))
 }

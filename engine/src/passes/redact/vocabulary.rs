@@ -7,75 +7,75 @@
 
 /// Words and phrases that name a secret value wherever they appear: a
 /// form field, a key, a meta name.
-const SECRET: &[&str] = &[
-    "password",
-    "passwd",
-    "pwd",
-    "passphrase",
-    "passcode",
-    "pin",
-    "secret",
-    "token",
-    "api key",
-    "apikey",
-    "access key",
-    "private key",
-    "card number",
-    "cardnumber",
-    "cc number",
-    "ccnumber",
-    "cc csc",
-    "cvv",
-    "cvc",
-    "csc",
-    "security code",
-    "ssn",
-    "social security",
-    "one time code",
-    "otp",
-    "iban",
-    "csrf",
-    "xsrf",
+const SECRET: &[&[&str]] = &[
+    &["password"],
+    &["passwd"],
+    &["pwd"],
+    &["passphrase"],
+    &["passcode"],
+    &["pin"],
+    &["secret"],
+    &["token"],
+    &["api", "key"],
+    &["apikey"],
+    &["access", "key"],
+    &["private", "key"],
+    &["card", "number"],
+    &["cardnumber"],
+    &["cc", "number"],
+    &["ccnumber"],
+    &["cc", "csc"],
+    &["cvv"],
+    &["cvc"],
+    &["csc"],
+    &["security", "code"],
+    &["ssn"],
+    &["social", "security"],
+    &["one", "time", "code"],
+    &["otp"],
+    &["iban"],
+    &["csrf"],
+    &["xsrf"],
 ];
 
 /// Words that name a secret only as a key (`?key=…`, `sig=…`, `session=…`,
 /// a meta name): as a field's label they mean other things (a boarding
 /// pass, a forum signature, a session to book).
-const KEY_ONLY: &[&str] = &[
-    "key",
-    "pass",
-    "sig",
-    "signature",
-    "auth",
-    "session",
-    "sessionid",
-    "sid",
-    "session id",
-    "nonce",
-    "credential",
-    "credentials",
+const KEY_ONLY: &[&[&str]] = &[
+    &["key"],
+    &["pass"],
+    &["sig"],
+    &["signature"],
+    &["auth"],
+    &["session"],
+    &["sessionid"],
+    &["sid"],
+    &["session", "id"],
+    &["nonce"],
+    &["credential"],
+    &["credentials"],
 ];
 
 /// Words that make a key name what is public by design
 /// (`sentryPublicApiKey`, `publishableKey`).
-const PUBLIC: &[&str] = &["public", "publishable"];
+const PUBLIC: &[&[&str]] = &[&["public"], &["publishable"]];
 
 /// Words of [`SECRET`] whose values are short by nature (a PIN, a card's
 /// security code, a one-time code, a password): any value they are given
 /// is one, however short.
-const SHORT: &[&str] = &[
-    "password",
-    "passwd",
-    "pwd",
-    "passphrase",
-    "passcode",
-    "pin",
-    "cvv",
-    "cvc",
-    "csc",
-    "security code",
-    "one time code",
-    "otp",
+const SHORT: &[&[&str]] = &[
+    &["password"],
+    &["passwd"],
+    &["pwd"],
+    &["passphrase"],
+    &["passcode"],
+    &["pin"],
+    &["cvv"],
+    &["cvc"],
+    &["csc"],
+    &["security", "code"],
+    &["one", "time", "code"],
+    &["otp"],
 ];
 
 /// How surely a key names a secret.
@@ -92,12 +92,38 @@ pub(super) enum KeyWord {
     KeyOnly,
 }
 
+/// Per lowercase first and last letter of a last word of any phrase, the
+/// lengths it comes in (bit `n` for `n` bytes): a word that is none is
+/// turned away by one load. `[0]` for phrases of one word, `[1]` for the
+/// last words of longer ones (`id` in `session id`), which need a word
+/// before them.
+const ENDS: [[u32; 26 * 26]; 2] = {
+    let lists: [&[&[&str]]; 4] = [SECRET, SHORT, KEY_ONLY, PUBLIC];
+    let mut ends = [[0u32; 26 * 26]; 2];
+    let mut l = 0;
+    while l < lists.len() {
+        let mut k = 0;
+        while k < lists[l].len() {
+            let phrase = lists[l][k];
+            // Every word of the lists is ASCII lowercase letters, shorter
+            // than 32.
+            let last = phrase[phrase.len() - 1].as_bytes();
+            let index = (last[0] - b'a') as usize * 26 + (last[last.len() - 1] - b'a') as usize;
+            let longer = (phrase.len() > 1) as usize;
+            ends[longer][index] |= 1 << last.len();
+            k += 1;
+        }
+        l += 1;
+    }
+    ends
+};
+
 /// Whether a field's name, id, autocomplete, label or placeholder (any of
 /// them in `text`) names a secret.
 pub(super) fn names_secret_field(text: &str) -> bool {
     let mut found = false;
     scan_words(text, &mut |window| {
-        found |= matches_any(window, SECRET);
+        found |= may_end_phrase(window) && matches_any(window, SECRET);
         found
     });
     found
@@ -106,53 +132,43 @@ pub(super) fn names_secret_field(text: &str) -> bool {
 /// Whether a key (a URL query key, a JSON key, an attribute or meta name)
 /// names a secret value: its last words are a secret word (`access_token`,
 /// `csrf-token`, `X-Api-Key`, `sessionid` yes; `csrf-param`, `token_type`,
-/// `authName` no).
+/// `authName` no), and no word says it is public.
 pub(super) fn key_names_secret(key: &str) -> Option<KeyWord> {
-    let mut window = ["", "", ""];
-    let mut public = false;
-    scan_words(key, &mut |w| {
-        window = w;
-        public |= is_public(w[2]);
-        false
-    });
-    if window[2].is_empty() || public {
-        None
-    } else if matches_any(window, SHORT) {
-        Some(KeyWord::Short)
-    } else if matches_any(window, SECRET) {
-        Some(KeyWord::Secret)
-    } else if matches_any(window, KEY_ONLY) {
-        Some(KeyWord::KeyOnly)
-    } else {
-        None
+    let window = last_words(key);
+    // Most keys are turned away by their last word's first letter and length.
+    if !may_end_phrase(window) {
+        return None;
     }
+    let word = if matches_any(window, SHORT) {
+        KeyWord::Short
+    } else if matches_any(window, SECRET) {
+        KeyWord::Secret
+    } else if matches_any(window, KEY_ONLY) {
+        KeyWord::KeyOnly
+    } else {
+        return None;
+    };
+    (!says_public(key)).then_some(word)
 }
 
 /// Whether a key in code ends with a secret word (`dbPassword`,
 /// `stripe_secret`, `disqus_api_key`), as what it names: `passwordHint`
 /// and `tokenizer` do not.
 pub(super) fn key_ends_secret(key: &str) -> Option<KeyWord> {
-    let mut window = ["", "", ""];
-    let mut public = false;
-    scan_words(key, &mut |w| {
-        window = w;
-        public |= is_public(w[2]);
-        false
-    });
-    if window[2].is_empty() || public {
-        None
-    } else if matches_any(window, SHORT) {
-        Some(KeyWord::Short)
-    } else if matches_any(window, SECRET) {
-        Some(KeyWord::Secret)
-    } else {
-        None
+    match key_names_secret(key)? {
+        KeyWord::KeyOnly => None,
+        word => Some(word),
     }
 }
 
-/// Whether a word says what follows is public by design.
-fn is_public(word: &str) -> bool {
-    PUBLIC.iter().any(|p| p.eq_ignore_ascii_case(word))
+/// Whether a word of `key` says it is public by design.
+fn says_public(key: &str) -> bool {
+    let mut found = false;
+    scan_words(key, &mut |window| {
+        found |= may_end_phrase(window) && matches_any(window, PUBLIC);
+        found
+    });
+    found
 }
 
 /// Calls `visit` with each word of `text` and the two before it
@@ -168,11 +184,7 @@ fn scan_words<'t>(text: &'t str, visit: &mut dyn FnMut([&'t str; 3]) -> bool) {
         }
         let start = at;
         at += 1;
-        while at < bytes.len()
-            && bytes[at].is_ascii_alphanumeric()
-            && !(bytes[at].is_ascii_uppercase()
-                && (bytes[at - 1].is_ascii_lowercase() || bytes[at - 1].is_ascii_digit()))
-        {
+        while at < bytes.len() && bytes[at].is_ascii_alphanumeric() && !word_starts(bytes, at) {
             at += 1;
         }
         window = [window[1], window[2], &text[start..at]];
@@ -182,46 +194,86 @@ fn scan_words<'t>(text: &'t str, visit: &mut dyn FnMut([&'t str; 3]) -> bool) {
     }
 }
 
-/// Whether a phrase of `list` ends at the last word of `window`.
-fn matches_any(window: [&str; 3], list: &[&str]) -> bool {
+/// The last three words of `text` (`""` for those it lacks), as
+/// [`scan_words`] reads them, read from the end: a key is asked about its
+/// last words only.
+fn last_words(text: &str) -> [&str; 3] {
+    let bytes = text.as_bytes();
+    let mut out = ["", "", ""];
+    let mut end = bytes.len();
+    for slot in (0..out.len()).rev() {
+        while end > 0 && !bytes[end - 1].is_ascii_alphanumeric() {
+            end -= 1;
+        }
+        if end == 0 {
+            break;
+        }
+        let mut start = end - 1;
+        while start > 0 && bytes[start - 1].is_ascii_alphanumeric() && !word_starts(bytes, start) {
+            start -= 1;
+        }
+        // Both ends are next to ASCII letters or digits: character boundaries.
+        out[slot] = &text[start..end];
+        end = start;
+    }
+    out
+}
+
+/// Whether a new word starts at `at` inside a run of letters and digits:
+/// an uppercase letter after a lowercase one or a digit (`dbPassword`).
+fn word_starts(bytes: &[u8], at: usize) -> bool {
+    bytes[at].is_ascii_uppercase()
+        && (bytes[at - 1].is_ascii_lowercase() || bytes[at - 1].is_ascii_digit())
+}
+
+/// Whether the last word of `window` can end a phrase of any list, by its
+/// first and last letters and its length (and, for the last word of a
+/// longer phrase, a word before it).
+fn may_end_phrase(window: [&str; 3]) -> bool {
+    let bytes = window[2].as_bytes();
+    let (Some(first), Some(last)) = (bytes.first(), bytes.last()) else {
+        return false;
+    };
+    let (first, last) = (first.to_ascii_lowercase(), last.to_ascii_lowercase());
+    if !(first.is_ascii_lowercase() && last.is_ascii_lowercase() && bytes.len() < 32) {
+        return false;
+    }
+    let index = usize::from(first - b'a') * 26 + usize::from(last - b'a');
+    let bit = 1 << bytes.len();
+    ENDS[0][index] & bit != 0 || (!window[1].is_empty() && ENDS[1][index] & bit != 0)
+}
+
+/// Whether a phrase of `list` ends at the last word of `window` (callers
+/// ask [`may_end_phrase`] first; lengths are compared before letters).
+fn matches_any(window: [&str; 3], list: &[&[&str]]) -> bool {
+    let last = window[2];
     list.iter().any(|phrase| {
-        let n = phrase.split(' ').count();
-        n <= window.len()
+        let n = phrase.len();
+        phrase[n - 1].len() == last.len()
+            && n <= window.len()
             && phrase
-                .split(' ')
+                .iter()
                 .zip(&window[window.len() - n..])
                 .all(|(word, seen)| word.eq_ignore_ascii_case(seen))
     })
 }
 
-/// The last letters of the words of `lists`, as a byte table (both cases).
-const fn last_letters(lists: &[&[&str]]) -> [bool; 256] {
-    let mut ends = [false; 256];
-    let mut l = 0;
-    while l < lists.len() {
+/// Whether a key in code whose last byte is `last` can end with a secret
+/// word of [`SECRET`] (a cheap test before the key is split into words).
+pub(super) fn may_end_secret(last: u8) -> bool {
+    const ENDS: [bool; 256] = {
+        let mut ends = [false; 256];
         let mut k = 0;
-        while k < lists[l].len() {
-            let word = lists[l][k].as_bytes();
+        while k < SECRET.len() {
+            let phrase = SECRET[k];
+            let word = phrase[phrase.len() - 1].as_bytes();
             let b = word[word.len() - 1];
             ends[b as usize] = true;
             ends[b.to_ascii_uppercase() as usize] = true;
             k += 1;
         }
-        l += 1;
-    }
-    ends
-}
-
-/// Whether a key in code whose last byte is `last` can end with a secret
-/// word (a cheap test before the key is split into words).
-pub(super) fn may_end_secret(last: u8) -> bool {
-    const ENDS: [bool; 256] = last_letters(&[SECRET]);
-    ENDS[usize::from(last)]
-}
-
-/// [`may_end_secret`] for keys that name a secret as keys do.
-pub(super) fn may_end_secret_key(last: u8) -> bool {
-    const ENDS: [bool; 256] = last_letters(&[SECRET, KEY_ONLY]);
+        ends
+    };
     ENDS[usize::from(last)]
 }
 
