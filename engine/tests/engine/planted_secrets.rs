@@ -218,3 +218,56 @@ fn a_password_type_with_spaces_and_capitals_is_a_password_to_every_reader() {
         }
     }
 }
+
+/// Each redaction says what hid it: the planted page's secrets come out of
+/// `html` (which shows every attribute and script) under the recogniser
+/// or rule of their kind, and the kinds add up to the count; an audit sees
+/// every original behind them.
+#[test]
+fn each_redaction_is_counted_by_its_kind_and_audited() {
+    use pagesnap_engine::passes::redact::{Kind, audit};
+    let page = Page::from_html(SITE);
+    let options = Options {
+        full_page: Some(true),
+        ..Options::default()
+    };
+    let (obs, hidden) = audit(|| observe("html", &page, &options));
+    let by = obs.meta.counts.redacted_by;
+    assert_eq!(by.total(), obs.meta.counts.redacted, "{by:?}");
+    for kind in [
+        Kind::Field,
+        Kind::KeyValue,
+        Kind::UrlPassword,
+        Kind::VendorKey,
+        Kind::Jwt,
+        Kind::PrivateKey,
+        Kind::Card,
+        Kind::Iban,
+        Kind::Random,
+    ] {
+        assert!(by.get(kind) >= 1, "no {kind:?} in {by:?}");
+    }
+    // Item contexts in meta repeat what the text shows: audited, not counted again.
+    assert!(
+        hidden.len() >= by.total(),
+        "{} < {}",
+        hidden.len(),
+        by.total()
+    );
+    for secret in SECRETS
+        .lines()
+        .filter(|l| !l.is_empty() && !l.contains('\n'))
+    {
+        let single = !secret.starts_with("-----") && secret.len() < 60;
+        if single {
+            assert!(
+                hidden.iter().any(|h| h.original.contains(secret)),
+                "the audit misses {secret}"
+            );
+        }
+    }
+    // As meta writes it: kinds by name, none that did not occur.
+    let json = serde_json::to_value(obs.meta.counts).unwrap();
+    assert_eq!(json["redactedBy"]["card"], 2, "{json}");
+    assert!(json["redactedBy"].get("ssn").is_none(), "{json}");
+}

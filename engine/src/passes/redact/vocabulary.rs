@@ -134,11 +134,14 @@ pub(super) fn names_secret_field(text: &str) -> bool {
 /// `csrf-token`, `X-Api-Key`, `sessionid` yes; `csrf-param`, `token_type`,
 /// `authName` no), and no word says it is public.
 pub(super) fn key_names_secret(key: &str) -> Option<KeyWord> {
-    let window = last_words(key);
-    // Most keys are turned away by their last word's first letter and length.
-    if !may_end_phrase(window) {
+    // Most keys are turned away by their last word alone (its letters and
+    // length, and whether anything comes before it), before the words
+    // before it are read.
+    let (last, start) = last_word(key.as_bytes(), key.len());
+    if !may_end_phrase([&key[..start], &key[..start], &key[start..last]]) {
         return None;
     }
+    let window = last_words(key);
     let word = if matches_any(window, SHORT) {
         KeyWord::Short
     } else if matches_any(window, SECRET) {
@@ -202,21 +205,31 @@ fn last_words(text: &str) -> [&str; 3] {
     let mut out = ["", "", ""];
     let mut end = bytes.len();
     for slot in (0..out.len()).rev() {
-        while end > 0 && !bytes[end - 1].is_ascii_alphanumeric() {
-            end -= 1;
-        }
-        if end == 0 {
+        let (word_end, start) = last_word(bytes, end);
+        if word_end == start {
             break;
         }
-        let mut start = end - 1;
-        while start > 0 && bytes[start - 1].is_ascii_alphanumeric() && !word_starts(bytes, start) {
-            start -= 1;
-        }
         // Both ends are next to ASCII letters or digits: character boundaries.
-        out[slot] = &text[start..end];
+        out[slot] = &text[start..word_end];
         end = start;
     }
     out
+}
+
+/// The last word of `bytes[..end]`, as its end and start (equal when there
+/// is none; then both are 0).
+fn last_word(bytes: &[u8], mut end: usize) -> (usize, usize) {
+    while end > 0 && !bytes[end - 1].is_ascii_alphanumeric() {
+        end -= 1;
+    }
+    if end == 0 {
+        return (0, 0);
+    }
+    let mut start = end - 1;
+    while start > 0 && bytes[start - 1].is_ascii_alphanumeric() && !word_starts(bytes, start) {
+        start -= 1;
+    }
+    (end, start)
 }
 
 /// Whether a new word starts at `at` inside a run of letters and digits:
