@@ -70,11 +70,12 @@ pub(super) fn redact_token(
                     replace(start + piece_start..start + i, kind);
                     found += 1;
                 }
-                key_before = if quote || assigns {
-                    secret_key(piece)
-                } else {
-                    None
-                };
+                // A key is followed by `=` or `:`, or by its closing quote
+                // and then one (`"token":`): a JSON value is not asked.
+                // (A URL's scheme before `://` is not a key.)
+                let closes_key = (assigns && bytes.get(i + 1) != Some(&b'/'))
+                    || (quote && matches!(bytes.get(i + 1), Some(b':' | b'=')));
+                key_before = if closes_key { secret_key(piece) } else { None };
                 value_of_secret_key = key_before.filter(|_| assigns);
             } else if key_before.is_some() && assigns {
                 value_of_secret_key = key_before;
@@ -195,7 +196,46 @@ fn is_member_path(value: &str) -> bool {
 /// Whether an attribute named for a secret (`data-api-key`, `nonce`,
 /// `data-session-token`) holds one in `value` (see [`holds_secret`]).
 pub fn attribute_holds_secret(name: &str, value: &str) -> bool {
-    // Every attribute of every element is asked: its last words are read
-    // from the end, and most are turned away by their length.
-    secret_key(name).is_some_and(|word| holds_secret(value, word))
+    // Every attribute of every element is asked: HTML's own attributes,
+    // which name no secret, are turned away by one match.
+    !is_html_attribute(name) && secret_key(name).is_some_and(|word| holds_secret(value, word))
+}
+
+/// The most common attributes of HTML, none of which names a secret.
+fn is_html_attribute(name: &str) -> bool {
+    matches!(
+        name,
+        "class"
+            | "id"
+            | "href"
+            | "src"
+            | "style"
+            | "type"
+            | "name"
+            | "title"
+            | "alt"
+            | "rel"
+            | "width"
+            | "height"
+            | "content"
+            | "lang"
+            | "for"
+            | "value"
+            | "action"
+            | "method"
+            | "target"
+            | "role"
+            | "tabindex"
+            | "srcset"
+            | "sizes"
+            | "loading"
+            | "async"
+            | "defer"
+            | "charset"
+            | "property"
+            | "itemprop"
+            | "placeholder"
+            | "autocomplete"
+            | "data-ref"
+    )
 }

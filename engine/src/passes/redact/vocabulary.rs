@@ -118,6 +118,10 @@ const ENDS: [[u32; 26 * 26]; 2] = {
     ends
 };
 
+/// One more than the bytes of the longest last word of a phrase
+/// (`credentials`, `publishable`).
+const LONGEST: usize = 12;
+
 /// Whether a field's name, id, autocomplete, label or placeholder (any of
 /// them in `text`) names a secret.
 pub(super) fn names_secret_field(text: &str) -> bool {
@@ -137,8 +141,22 @@ pub(super) fn key_names_secret(key: &str) -> Option<KeyWord> {
     // Most keys are turned away by their last word alone (its letters and
     // length, and whether anything comes before it), before the words
     // before it are read.
-    let (last, start) = last_word(key.as_bytes(), key.len());
-    if !may_end_phrase([&key[..start], &key[..start], &key[start..last]]) {
+    let bytes = key.as_bytes();
+    // Every phrase ends in a letter, and its last word is shorter than
+    // [`LONGEST`]: a key ending otherwise is read no further.
+    let mut start = bytes.len();
+    while start > 0
+        && bytes.len() - start < LONGEST
+        && bytes[start - 1].is_ascii_alphabetic()
+        && !(start < bytes.len() && word_starts(bytes, start))
+    {
+        start -= 1;
+    }
+    let last = &key[start..];
+    if last.is_empty()
+        || last.len() >= LONGEST
+        || !may_end_phrase([&key[..start], &key[..start], last])
+    {
         return None;
     }
     let window = last_words(key);
