@@ -22,6 +22,8 @@
 //!   pagesnap beside its peers (`bench-live`, `bench-mcp`); [`external`] runs
 //!   peers' snapshotters as strategies; [`node`] finds the Node.js folders
 //!   those peers live in (neither imports the other for it).
+//! - [`redactions`] audits what redaction hides on saved pages against a
+//!   hand-labelled list (`pagesnap redactions`).
 
 pub mod agent;
 pub mod bench;
