@@ -133,10 +133,16 @@ fn action(op: Op, reference: Option<String>, value: Option<String>) -> Action {
 }
 
 fn prior(clause: &Clause, item: &Item) -> f64 {
-    if item.states.iter().any(|s| s == "disabled") {
+    let disabled = item.states.iter().any(|s| s == "disabled");
+    role_prior(clause.op, &item.role, disabled)
+}
+
+/// [`ROLE_PRIOR`] when `role` suits `op` and the element is not disabled.
+pub fn role_prior(op: Op, role: &str, disabled: bool) -> f64 {
+    if disabled {
         return 0.0;
     }
-    let suits: &[&str] = match clause.op {
+    let suits: &[&str] = match op {
         Op::Type => &["textbox", "searchbox", "combobox", "spinbutton"],
         Op::Select => &["combobox", "listbox"],
         _ => &[
@@ -153,7 +159,7 @@ fn prior(clause: &Clause, item: &Item) -> f64 {
             "treeitem",
         ],
     };
-    if suits.contains(&item.role.as_str()) {
+    if suits.contains(&role) {
         ROLE_PRIOR
     } else {
         0.0
@@ -172,6 +178,12 @@ fn document(item: &Item) -> Vec<String> {
 /// Okapi BM25 score of every item against the query terms (unique terms).
 pub fn bm25(query: &[String], items: &[Item]) -> Vec<f64> {
     let docs: Vec<Vec<String>> = items.iter().map(document).collect();
+    bm25_docs(query, &docs)
+}
+
+/// Okapi BM25 score of every document (its terms) against the query terms
+/// (unique terms): what the baseline and the reader share.
+pub fn bm25_docs(query: &[String], docs: &[Vec<String>]) -> Vec<f64> {
     let n = docs.len() as f64;
     if docs.is_empty() {
         return Vec::new();

@@ -2,7 +2,8 @@
 //!
 //! One [`Agent`] trait; the runner builds a [`Request`] per step and judges the
 //! [`Response`]. Implementations: [`baseline::Baseline`] (embedded,
-//! deterministic, no network) and [`llm::LlmAgent`] (`openai:MODEL`,
+//! deterministic, no network, reads the meta's ref list), [`reader::Reader`]
+//! (the same, reading only the observation's text) and [`llm::LlmAgent`] (`openai:MODEL`,
 //! `anthropic:MODEL`, optionally through a cassette). Agents are picked by
 //! name with [`by_name`]; the LLM judge gets its model with
 //! [`backend_from_spec`].
@@ -19,6 +20,7 @@ mod parse;
 pub mod price;
 mod prompt;
 pub mod provider;
+pub mod reader;
 
 pub use llm::{AgentOptions, backend_from_spec};
 pub use provider::Provider;
@@ -186,12 +188,15 @@ pub trait Agent: Sync {
     }
 }
 
+/// The agents embedded in pagesnap, which ask no model.
+pub const EMBEDDED: &[&str] = &["baseline", "reader"];
+
 /// Refuses `--cassette` when neither the agent nor the judge asks a model:
 /// the cassette would stay empty.
 pub fn check_cassette(agent: &str, judge: &str, options: &AgentOptions) -> Result<()> {
-    if options.cassette.is_some() && agent == "baseline" && !judge.starts_with("llm:") {
+    if options.cassette.is_some() && EMBEDDED.contains(&agent) && !judge.starts_with("llm:") {
         bail!(
-            "--cassette needs a model agent (openai:MODEL or anthropic:MODEL) or an LLM judge (--judge llm:…), not baseline with the rule judge"
+            "--cassette needs a model agent (openai:MODEL or anthropic:MODEL) or an LLM judge (--judge llm:…), not {agent} with the rule judge"
         );
     }
     Ok(())
@@ -203,11 +208,12 @@ pub fn check_cassette(agent: &str, judge: &str, options: &AgentOptions) -> Resul
 pub fn by_name(name: &str, options: &AgentOptions) -> Result<Box<dyn Agent>> {
     match name.split_once(':') {
         None if name == "baseline" => Ok(Box::new(baseline::Baseline)),
+        None if name == "reader" => Ok(Box::new(reader::Reader)),
         Some((provider, _)) if Provider::by_name(provider).is_some() => {
             Ok(Box::new(llm::LlmAgent::from_spec(name, options)?))
         }
         _ => bail!(
-            "unknown agent {name:?} (known: baseline, {})",
+            "unknown agent {name:?} (known: baseline, reader, {})",
             Provider::spellings("")
         ),
     }

@@ -26,7 +26,7 @@ pub struct Args {
     /// Limit of one answer of an external program, in seconds (default: --timeout).
     #[arg(long, value_name = "SECS")]
     external_timeout: Option<f64>,
-    /// The agent: `baseline`, `openai:MODEL` or `anthropic:MODEL` (as for `run`).
+    /// The agent: `baseline`, `reader`, `openai:MODEL` or `anthropic:MODEL` (as for `run`).
     #[arg(long, default_value = "baseline")]
     agent: String,
     /// Judges: `rule` (the page's reward, always on) or `llm:openai:MODEL` / `llm:anthropic:MODEL`, which also

@@ -21,7 +21,8 @@ pub struct Args {
     /// Strategies (comma-separated; default: all).
     #[arg(long, value_delimiter = ',')]
     strategy: Vec<String>,
-    /// The agent: `baseline` (embedded, deterministic, no network), `openai:MODEL`
+    /// The agent: `baseline` (embedded, deterministic, no network; reads the refs'
+    /// meta), `reader` (the same, reading only the observation's text), `openai:MODEL`
     /// (OpenAI-compatible /v1/chat/completions: OpenAI, vLLM, Ollama, llama-server,
     /// OpenRouter) or `anthropic:MODEL` (Messages API).
     #[arg(long, default_value = "baseline")]

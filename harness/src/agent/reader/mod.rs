@@ -1,0 +1,248 @@
+//! `reader`: the embedded, deterministic, no-network agent that reads only what a model reads — the observation's text, the instruction and the history — never the meta.
+//!
+//! # Algorithm
+//!
+//! 1. **Clauses, verb → op, value, query**: as [`super::baseline`] (the
+//!    instruction is parsed once, the same way, in `instruction.rs`).
+//! 2. **Where each element is written.** Each ref the observation offers
+//!    (its ref strings only) is found where the strategy's format writes it
+//!    ([`format`]: the end of an ARIA YAML line, `[N]` opening a line of
+//!    `flat`, `som`'s legend or `structural`, `data-ref="N"` in an HTML start
+//!    tag). A ref the text does not write is not a candidate: a model
+//!    could not name it either.
+//! 3. **Its words.** What the text says about the element where it is
+//!    written: its quoted name and values (YAML, legends), its tag and
+//!    attributes and text (`flat`, HTML), its placeholder and text children
+//!    (YAML); its role as the text names it (a role word, or a tag and
+//!    `type` mapped to an ARIA role); `disabled` when the text says so; and
+//!    the context just before it (two lines, or twelve words of markup: the
+//!    label or heading above).
+//! 4. **BM25** over those words only (words twice, role, context; the same
+//!    scoring as the baseline), plus the baseline's role prior on the role
+//!    the text gives. The highest total wins, ties to the earlier ref in
+//!    the text's order of refs. A strategy that does not write what an
+//!    element is (`som`'s `[16] textbox`, a name cut by a budget) leaves the
+//!    reader nothing to match, and it loses the step.
+//! 5. **Scroll.** When the clause says the target is further down and no
+//!    element's words match the query, the answer is `scroll`; a clause with
+//!    nothing to match and no suited element answers `done`.
+//!
+//! It is a lexical reader, not a language model: it matches words, not
+//! meaning, so its scores rank what strategies *say* about elements, and
+//! differences between strategies are differences in their text.
+
+mod format;
+
+use std::time::Instant;
+
+use anyhow::Result;
+
+use super::baseline::{bm25_docs, role_prior};
+use super::instruction;
+use super::{Action, Agent, Op, Request, Response};
+use crate::tokens;
+use format::{Format, Read};
+
+/// The reader agent.
+pub struct Reader;
+
+impl Agent for Reader {
+    fn name(&self) -> String {
+        "reader".to_owned()
+    }
+
+    fn act(&self, request: &Request<'_>) -> Result<Response> {
+        let started = Instant::now();
+        let action = decide(request);
+        let raw = serde_json::to_string(&action)?;
+        let prompt = format!(
+            "Instruction: {}\n\nObservation ({}):\n{}",
+            request.instruction, request.strategy, request.observation
+        );
+        Ok(Response {
+            input_tokens: tokens::o200k(&prompt),
+            output_tokens: tokens::o200k(&raw),
+            raw,
+            action: Some(action),
+            latency_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+            ..Response::default()
+        })
+    }
+}
+
+/// The elements the text writes: each offered ref with what the text says
+/// about it, in the order the refs are offered.
+fn elements(request: &Request<'_>) -> Vec<(String, Read)> {
+    let sample = request.refs.first().map(|item| item.reference.as_str());
+    let format = Format::of(request.strategy, sample);
+    request
+        .refs
+        .iter()
+        .filter_map(|item| {
+            let read = format::read(format, request.observation, &item.reference)?;
+            Some((item.reference.clone(), read))
+        })
+        .collect()
+}
+
+fn decide(request: &Request<'_>) -> Action {
+    let clauses = instruction::parse(request.instruction);
+    let acted = request
+        .history
+        .iter()
+        .filter(|a| a.op != Op::Scroll)
+        .count();
+    let Some(clause) = clauses.get(acted) else {
+        return action(Op::Done, None, None);
+    };
+    match clause.op {
+        Op::Done | Op::Scroll => return action(clause.op, None, None),
+        Op::Press => return action(Op::Press, None, clause.value.clone()),
+        _ => {}
+    }
+    let elements = elements(request);
+    let docs: Vec<Vec<String>> = elements
+        .iter()
+        .map(|(_, read)| format::document(read))
+        .collect();
+    let scores = bm25_docs(&clause.query, &docs);
+    let best = scores
+        .iter()
+        .zip(&elements)
+        .enumerate()
+        .map(|(i, (&s, (_, read)))| (i, s + role_prior(clause.op, &read.role, read.disabled)))
+        .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
+            Some((_, b)) if b >= s => best,
+            _ => Some((i, s)),
+        });
+    let matched = scores.iter().any(|&s| s > 0.0);
+    match best {
+        Some((i, total)) if total > 0.0 => {
+            if clause.scroll_cue && !matched {
+                return action(Op::Scroll, None, None);
+            }
+            action(clause.op, Some(elements[i].0.clone()), clause.value.clone())
+        }
+        _ if clause.scroll_cue => action(Op::Scroll, None, None),
+        _ => action(Op::Done, None, None),
+    }
+}
+
+fn action(op: Op, reference: Option<String>, value: Option<String>) -> Action {
+    Action {
+        op,
+        reference,
+        value,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pagesnap_engine::observation::Item;
+
+    fn ask(strategy: &str, text: &str, refs: &[&str], instruction: &str) -> Action {
+        let items: Vec<Item> = refs
+            .iter()
+            .map(|r| Item {
+                reference: (*r).to_owned(),
+                // The reader never reads these: a wrong name proves it.
+                name: "Cancel".to_owned(),
+                role: "generic".to_owned(),
+                ..Item::default()
+            })
+            .collect();
+        let request = Request {
+            instruction,
+            strategy,
+            observation: text,
+            refs: &items,
+            history: &[],
+            image_png: None,
+            feedback: None,
+            live: false,
+        };
+        match Reader.act(&request) {
+            Ok(response) => response.action.unwrap_or_else(|| panic!("no action")),
+            Err(err) => panic!("reader failed: {err:#}"),
+        }
+    }
+
+    #[test]
+    fn reads_the_text_not_the_meta() {
+        let aria = "- textbox \"Email\" [ref=e1]\n- button \"Sign in\" [ref=e2]\n- button \"Cancel\" [ref=e3]\n";
+        let a = ask(
+            "aria",
+            aria,
+            &["e1", "e2", "e3"],
+            "click the sign in button",
+        );
+        assert_eq!(a.reference.as_deref(), Some("e2"));
+        let typed = ask(
+            "aria",
+            aria,
+            &["e1", "e2", "e3"],
+            "type ada@example.com into the email field",
+        );
+        assert_eq!(
+            (typed.op, typed.reference.as_deref()),
+            (Op::Type, Some("e1"))
+        );
+    }
+
+    #[test]
+    fn each_format_is_read_where_it_writes_the_ref() {
+        let flat = "Recipient name: *\n[1]<input type=text name=benName />\nIBAN: *\n[2]<input type=text name=iban />\n[3]<button>Continue />\n";
+        assert_eq!(
+            ask(
+                "flat",
+                flat,
+                &["1", "2", "3"],
+                "Enter \"DE89\" in the IBAN field"
+            )
+            .reference
+            .as_deref(),
+            Some("2")
+        );
+        let html = "<label>Recipient</label><input data-ref=\"1\"><label>IBAN</label><input data-ref=\"2\"><button data-ref=\"3\">Continue</button>";
+        assert_eq!(
+            ask(
+                "html-pruned",
+                html,
+                &["1", "2", "3"],
+                "Enter \"DE89\" in the IBAN field"
+            )
+            .reference
+            .as_deref(),
+            Some("2")
+        );
+        assert_eq!(
+            ask("html", html, &["1", "2", "3"], "click continue")
+                .reference
+                .as_deref(),
+            Some("3")
+        );
+    }
+
+    #[test]
+    fn a_text_that_does_not_say_what_an_element_is_loses_it() {
+        // `som`'s legend without names: nothing says which field is the IBAN.
+        let legend = "[1] textbox\n[2] textbox\n[3] button \"Continue\"\n";
+        let a = ask(
+            "som",
+            legend,
+            &["1", "2", "3"],
+            "Enter \"DE89\" in the IBAN field",
+        );
+        assert_ne!(a.reference.as_deref(), Some("2"));
+        // A ref the text does not write is never chosen.
+        let a = ask(
+            "aria",
+            "- button \"Continue\" [ref=e1]\n",
+            &["e1", "e9"],
+            "click continue",
+        );
+        assert_eq!(a.reference.as_deref(), Some("e1"));
+        assert_eq!(ask("aria", "", &["e9"], "click continue").op, Op::Done);
+    }
+}
