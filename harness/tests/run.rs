@@ -717,3 +717,119 @@ fn suite_settings_are_the_default_observation_settings() {
         serde_json::json!(["aria@900@full", "flat@900@viewport"])
     );
 }
+
+/// `aria` with every quoted name taken out of its text and its meta left
+/// as it was: a text regression the baseline agent (which reads the meta)
+/// cannot see.
+struct NamesStripped;
+
+impl pagesnap_engine::strategy::Strategy for NamesStripped {
+    fn name(&self) -> &'static str {
+        "aria"
+    }
+    fn summary(&self) -> &'static str {
+        "aria without its names"
+    }
+    fn explain(&self) -> &'static str {
+        "aria without its names"
+    }
+    fn observe(
+        &self,
+        analyzed: &pagesnap_engine::analyze::Analyzed,
+        options: &pagesnap_engine::strategy::Options<'_>,
+    ) -> Result<pagesnap_engine::observation::Observation, pagesnap_engine::strategy::ObserveError>
+    {
+        let aria = pagesnap_engine::strategy::by_name("aria").unwrap();
+        let mut observation = aria.observe(analyzed, options)?;
+        let mut text = String::new();
+        for (i, piece) in observation.text.split('"').enumerate() {
+            // Outside quotes kept, inside dropped (each line's quotes pair up).
+            if i % 2 == 0 {
+                text.push_str(piece);
+            } else {
+                text.push_str("\"\"");
+            }
+        }
+        observation.text = text;
+        Ok(observation)
+    }
+}
+
+/// Runs the smoke suite through the library with `aria` replaced by
+/// [`NamesStripped`] and returns the folder.
+fn run_stripped(agent: &str, out: &Path) {
+    use pagesnap_harness::{agent, progress, replay, suite, variant::Variant};
+    let path = root().join("suites/smoke.toml");
+    let defaults = suite::observe_defaults(&path).unwrap();
+    let strategies = pagesnap_engine::strategy::STRATEGIES
+        .iter()
+        .map(|&s| {
+            let s: &'static dyn pagesnap_engine::strategy::Strategy = if s.name() == "aria" {
+                &NamesStripped
+            } else {
+                s
+            };
+            Variant::plain(s, defaults)
+        })
+        .collect();
+    let suite = suite::load(
+        &path,
+        &suite::default_fixtures(&path),
+        Some(&out.join("recordings")),
+    )
+    .unwrap();
+    let agent = agent::by_name(agent, &agent::AgentOptions::default()).unwrap();
+    let config = replay::Config {
+        suite: &suite,
+        strategies,
+        agent: agent.as_ref(),
+        out: out.to_path_buf(),
+        resume: false,
+        jobs: 2,
+        suite_path: path,
+        shard: None,
+        progress: progress::Mode::Quiet,
+        judge: None,
+    };
+    replay::run(&config).unwrap();
+}
+
+#[test]
+fn a_text_regression_breaches_the_reader_gate_and_not_the_baseline_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let gate = |base: &str, out: &Path| {
+        pagesnap(&[
+            "diff",
+            root().join(base).to_str().unwrap(),
+            out.to_str().unwrap(),
+            "--fail-if",
+            "step_sr<-2pp,task_sr<-2pp,target_recall<-1pp,tokens>+10%",
+        ])
+    };
+    let baseline = dir.path().join("baseline");
+    run_stripped("baseline", &baseline);
+    let output = gate("reports/baseline", &baseline);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+
+    let reader = dir.path().join("reader");
+    run_stripped("reader", &reader);
+    let output = gate("reports/baseline-reader", &reader);
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    assert!(said.contains("breach: aria step_sr"), "{said}");
+    // Only the strategy whose text lost its names.
+    let breached: Vec<&str> = said
+        .lines()
+        .filter_map(|l| l.strip_prefix("breach: "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(breached.iter().all(|s| *s == "aria"), "{said}");
+}
