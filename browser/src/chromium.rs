@@ -51,7 +51,7 @@ const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
 /// over CDP (`--cdp-endpoint`), whose life is not pagesnap's to end.
 pub struct Chromium {
     browser: Browser,
-    handler: tokio::task::JoinHandle<()>,
+    handler: HandlerThread,
     version: String,
     watch: Watch,
     /// What pagesnap owns of a browser it launched; none when attached.
@@ -407,14 +407,59 @@ impl Chromium {
     }
 }
 
+/// The client's handler, on a thread of its own: it reads the websocket and
+/// parses every message, and parsing a huge answer (a 100,000-node DOM
+/// snapshot) takes seconds. On one of the runtime's workers it held that
+/// worker, and the tasks queued behind it there (the timer of the page's
+/// `--timeout` among them) with it: a record cut at 6 s ended at 10–12 s
+/// about a third of the time.
+struct HandlerThread {
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl HandlerThread {
+    fn start(handler: impl Future<Output = ()> + Send + 'static) -> Result<HandlerThread> {
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .context("could not start the CDP handler's runtime")?;
+        std::thread::Builder::new()
+            .name("pagesnap-cdp".to_owned())
+            .spawn(move || {
+                runtime.block_on(async move {
+                    tokio::select! {
+                        () = handler => {}
+                        _ = stopped => {}
+                    }
+                });
+            })
+            .context("could not start the CDP handler's thread")?;
+        Ok(HandlerThread { stop: Some(stop) })
+    }
+
+    /// Stops polling the handler (its thread ends at its next await).
+    fn abort(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+impl Drop for HandlerThread {
+    fn drop(&mut self) {
+        self.abort();
+    }
+}
+
 /// What every connection to a browser needs, launched or attached: its
 /// handler polled for the whole session, its product string, and the watch
 /// on crashed and closed tabs.
 async fn connected(
     browser: &Browser,
     mut handler: chromiumoxide::Handler,
-) -> Result<(tokio::task::JoinHandle<()>, String, Watch)> {
-    let handler = tokio::spawn(async move { while handler.next().await.is_some() {} });
+) -> Result<(HandlerThread, String, Watch)> {
+    let handler = HandlerThread::start(async move { while handler.next().await.is_some() {} })?;
     let version = browser
         .version()
         .await

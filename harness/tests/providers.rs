@@ -861,8 +861,9 @@ fn unknown_agents_list_the_known_forms() {
     let output = pagesnap(&suite, &dir.path().join("run"), &["--agent", "gpt-4o"]);
     assert!(!output.status.success());
     assert!(
-        stderr(&output)
-            .contains("unknown agent \"gpt-4o\" (known: baseline, openai:MODEL, anthropic:MODEL)"),
+        stderr(&output).contains(
+            "unknown agent \"gpt-4o\" (known: baseline, reader, openai:MODEL, anthropic:MODEL)"
+        ),
         "{}",
         stderr(&output)
     );

@@ -77,8 +77,11 @@ pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
     let states = capture_states(&mut session, job).await;
     let url = session.url().to_owned();
     // A hung renderer may never answer the close; the browser's own close
-    // ends it at the latest.
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(2), session.close()).await;
+    // ends it at the latest. Past the limit (a capture it cut short, the
+    // renderer still busy with it) the tab is left to that close at once.
+    if Instant::now() < deadline {
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(2), session.close()).await;
+    }
     let states = states?;
     // Redacting, cutting and encoding a large page take a while; they may
     // run a tenth of the limit past the budget, then the job fails naming
