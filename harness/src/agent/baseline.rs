@@ -41,7 +41,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use super::instruction::{self, Clause};
+use super::instruction;
 use pagesnap_engine::observation::Item;
 
 use super::{Action, Agent, Op, Request, Response};
@@ -63,25 +63,77 @@ impl Agent for Baseline {
     }
 
     fn act(&self, request: &Request<'_>) -> Result<Response> {
-        let started = Instant::now();
-        let action = decide(request);
-        let raw = serde_json::to_string(&action)?;
-        let prompt = format!(
-            "Instruction: {}\n\nObservation ({}):\n{}",
-            request.instruction, request.strategy, request.observation
-        );
-        Ok(Response {
-            input_tokens: tokens::o200k(&prompt),
-            output_tokens: tokens::o200k(&raw),
-            raw,
-            action: Some(action),
-            latency_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-            ..Response::default()
-        })
+        respond(request, || decide(request, || candidates(request.refs)))
     }
 }
 
-fn decide(request: &Request<'_>) -> Action {
+/// An element an embedded agent may choose, as its source describes it:
+/// the baseline reads it from the refs' meta, the reader from the text.
+pub struct Candidate {
+    /// The ref the agent answers with.
+    pub reference: String,
+    /// What users point at (a name), counted twice.
+    pub words: String,
+    /// Its role.
+    pub role: String,
+    /// Nearby text (a label, a heading).
+    pub context: String,
+    /// Disabled: no role prior.
+    pub disabled: bool,
+    /// Said to be outside the viewport: a clause that says the target is
+    /// further down scrolls rather than pick it.
+    pub offscreen: bool,
+}
+
+impl Candidate {
+    /// The BM25 document: words twice, role, nearby text.
+    fn document(&self) -> Vec<String> {
+        let mut terms = instruction::terms(&self.words);
+        terms.extend(instruction::terms(&self.words));
+        terms.extend(instruction::terms(&self.role));
+        terms.extend(instruction::terms(&self.context));
+        terms
+    }
+}
+
+/// The baseline's candidates: the refs as the meta describes them.
+fn candidates(items: &[Item]) -> Vec<Candidate> {
+    items
+        .iter()
+        .map(|item| Candidate {
+            reference: item.reference.clone(),
+            words: item.name.clone(),
+            role: item.role.clone(),
+            context: item.context.clone(),
+            disabled: item.states.iter().any(|s| s == "disabled"),
+            offscreen: item.zone == "offscreen",
+        })
+        .collect()
+}
+
+/// An embedded agent's response: the action `decide` chooses, timed, with
+/// the tokens a model would have read and written for it.
+pub fn respond(request: &Request<'_>, decide: impl FnOnce() -> Action) -> Result<Response> {
+    let started = Instant::now();
+    let action = decide();
+    let raw = serde_json::to_string(&action)?;
+    let prompt = format!(
+        "Instruction: {}\n\nObservation ({}):\n{}",
+        request.instruction, request.strategy, request.observation
+    );
+    Ok(Response {
+        input_tokens: tokens::o200k(&prompt),
+        output_tokens: tokens::o200k(&raw),
+        raw,
+        action: Some(action),
+        latency_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
+        ..Response::default()
+    })
+}
+
+/// Steps 1, 2, 4 and 5 of the algorithm over the elements `candidates`
+/// gives (asked only when the clause needs a target).
+pub fn decide(request: &Request<'_>, candidates: impl FnOnce() -> Vec<Candidate>) -> Action {
     let clauses = instruction::parse(request.instruction);
     let acted = request
         .history
@@ -97,11 +149,13 @@ fn decide(request: &Request<'_>) -> Action {
         Op::Press => return action(Op::Press, None, clause.value.clone()),
         _ => {}
     }
-    let scores = bm25(&clause.query, request.refs);
+    let candidates = candidates();
+    let scores = bm25(&clause.query, &candidates);
     let best = scores
         .iter()
+        .zip(&candidates)
         .enumerate()
-        .map(|(i, &s)| (i, s + prior(clause, &request.refs[i])))
+        .map(|(i, (&s, c))| (i, s + role_prior(clause.op, &c.role, c.disabled)))
         .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
             Some((_, b)) if b >= s => best,
             _ => Some((i, s)),
@@ -109,13 +163,13 @@ fn decide(request: &Request<'_>) -> Action {
     let matched = scores.iter().any(|&s| s > 0.0);
     match best {
         Some((i, total)) if total > 0.0 => {
-            let item = &request.refs[i];
-            if clause.scroll_cue && (!matched || item.zone == "offscreen") {
+            let candidate = &candidates[i];
+            if clause.scroll_cue && (!matched || candidate.offscreen) {
                 return action(Op::Scroll, None, None);
             }
             action(
                 clause.op,
-                Some(item.reference.clone()),
+                Some(candidate.reference.clone()),
                 clause.value.clone(),
             )
         }
@@ -132,13 +186,8 @@ fn action(op: Op, reference: Option<String>, value: Option<String>) -> Action {
     }
 }
 
-fn prior(clause: &Clause, item: &Item) -> f64 {
-    let disabled = item.states.iter().any(|s| s == "disabled");
-    role_prior(clause.op, &item.role, disabled)
-}
-
 /// [`ROLE_PRIOR`] when `role` suits `op` and the element is not disabled.
-pub fn role_prior(op: Op, role: &str, disabled: bool) -> f64 {
+fn role_prior(op: Op, role: &str, disabled: bool) -> f64 {
     if disabled {
         return 0.0;
     }
@@ -166,24 +215,9 @@ pub fn role_prior(op: Op, role: &str, disabled: bool) -> f64 {
     }
 }
 
-/// The BM25 document of an item: name twice, role, nearby text.
-fn document(item: &Item) -> Vec<String> {
-    let mut terms = instruction::terms(&item.name);
-    terms.extend(instruction::terms(&item.name));
-    terms.extend(instruction::terms(&item.role));
-    terms.extend(instruction::terms(&item.context));
-    terms
-}
-
-/// Okapi BM25 score of every item against the query terms (unique terms).
-pub fn bm25(query: &[String], items: &[Item]) -> Vec<f64> {
-    let docs: Vec<Vec<String>> = items.iter().map(document).collect();
-    bm25_docs(query, &docs)
-}
-
-/// Okapi BM25 score of every document (its terms) against the query terms
-/// (unique terms): what the baseline and the reader share.
-pub fn bm25_docs(query: &[String], docs: &[Vec<String>]) -> Vec<f64> {
+/// Okapi BM25 score of every candidate against the query terms (unique terms).
+fn bm25(query: &[String], candidates: &[Candidate]) -> Vec<f64> {
+    let docs: Vec<Vec<String>> = candidates.iter().map(Candidate::document).collect();
     let n = docs.len() as f64;
     if docs.is_empty() {
         return Vec::new();
@@ -359,7 +393,7 @@ mod tests {
             item("2", "button", "Submit", ""),
             item("3", "button", "Cancel", ""),
         ];
-        let scores = bm25(&["submit".to_owned()], &items);
+        let scores = bm25(&["submit".to_owned()], &candidates(&items));
         assert!(scores[1] > scores[0] && scores[0] > 0.0 && scores[2] == 0.0);
     }
 }

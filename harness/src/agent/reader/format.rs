@@ -19,8 +19,6 @@
 //! In all three, the lines (or text) just before an element are its context:
 //! the label or heading a reader sees above it.
 
-use crate::agent::instruction;
-
 /// How a strategy's text writes elements.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -331,16 +329,6 @@ fn floor_boundary(text: &str, at: usize) -> usize {
 /// The indentation of a line, in bytes.
 fn indent_of(line: &str) -> usize {
     line.len() - line.trim_start().len()
-}
-
-/// The terms the reader scores an element by: its words twice (what users
-/// point at), its role, its context.
-pub fn document(read: &Read) -> Vec<String> {
-    let mut terms = instruction::terms(&read.words);
-    terms.extend(instruction::terms(&read.words));
-    terms.extend(instruction::terms(&read.role));
-    terms.extend(instruction::terms(&read.context));
-    terms
 }
 
 #[cfg(test)]

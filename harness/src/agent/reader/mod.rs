@@ -33,15 +33,11 @@
 
 mod format;
 
-use std::time::Instant;
-
 use anyhow::Result;
 
-use super::baseline::{bm25_docs, role_prior};
-use super::instruction;
-use super::{Action, Agent, Op, Request, Response};
-use crate::tokens;
-use format::{Format, Read};
+use super::baseline::{Candidate, decide, respond};
+use super::{Agent, Request, Response};
+use format::Format;
 
 /// The reader agent.
 pub struct Reader;
@@ -52,27 +48,14 @@ impl Agent for Reader {
     }
 
     fn act(&self, request: &Request<'_>) -> Result<Response> {
-        let started = Instant::now();
-        let action = decide(request);
-        let raw = serde_json::to_string(&action)?;
-        let prompt = format!(
-            "Instruction: {}\n\nObservation ({}):\n{}",
-            request.instruction, request.strategy, request.observation
-        );
-        Ok(Response {
-            input_tokens: tokens::o200k(&prompt),
-            output_tokens: tokens::o200k(&raw),
-            raw,
-            action: Some(action),
-            latency_us: u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX),
-            ..Response::default()
-        })
+        respond(request, || decide(request, || elements(request)))
     }
 }
 
 /// The elements the text writes: each offered ref with what the text says
-/// about it, in the order the refs are offered.
-fn elements(request: &Request<'_>) -> Vec<(String, Read)> {
+/// about it, in the order the refs are offered. The text says nothing of
+/// the viewport per element: none is taken for off-screen.
+fn elements(request: &Request<'_>) -> Vec<Candidate> {
     let sample = request.refs.first().map(|item| item.reference.as_str());
     let format = Format::of(request.strategy, sample);
     request
@@ -80,65 +63,22 @@ fn elements(request: &Request<'_>) -> Vec<(String, Read)> {
         .iter()
         .filter_map(|item| {
             let read = format::read(format, request.observation, &item.reference)?;
-            Some((item.reference.clone(), read))
+            Some(Candidate {
+                reference: item.reference.clone(),
+                words: read.words,
+                role: read.role,
+                context: read.context,
+                disabled: read.disabled,
+                offscreen: false,
+            })
         })
         .collect()
-}
-
-fn decide(request: &Request<'_>) -> Action {
-    let clauses = instruction::parse(request.instruction);
-    let acted = request
-        .history
-        .iter()
-        .filter(|a| a.op != Op::Scroll)
-        .count();
-    let Some(clause) = clauses.get(acted) else {
-        return action(Op::Done, None, None);
-    };
-    match clause.op {
-        Op::Done | Op::Scroll => return action(clause.op, None, None),
-        Op::Press => return action(Op::Press, None, clause.value.clone()),
-        _ => {}
-    }
-    let elements = elements(request);
-    let docs: Vec<Vec<String>> = elements
-        .iter()
-        .map(|(_, read)| format::document(read))
-        .collect();
-    let scores = bm25_docs(&clause.query, &docs);
-    let best = scores
-        .iter()
-        .zip(&elements)
-        .enumerate()
-        .map(|(i, (&s, (_, read)))| (i, s + role_prior(clause.op, &read.role, read.disabled)))
-        .fold(None, |best: Option<(usize, f64)>, (i, s)| match best {
-            Some((_, b)) if b >= s => best,
-            _ => Some((i, s)),
-        });
-    let matched = scores.iter().any(|&s| s > 0.0);
-    match best {
-        Some((i, total)) if total > 0.0 => {
-            if clause.scroll_cue && !matched {
-                return action(Op::Scroll, None, None);
-            }
-            action(clause.op, Some(elements[i].0.clone()), clause.value.clone())
-        }
-        _ if clause.scroll_cue => action(Op::Scroll, None, None),
-        _ => action(Op::Done, None, None),
-    }
-}
-
-fn action(op: Op, reference: Option<String>, value: Option<String>) -> Action {
-    Action {
-        op,
-        reference,
-        value,
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::{Action, Op};
     use pagesnap_engine::observation::Item;
 
     fn ask(strategy: &str, text: &str, refs: &[&str], instruction: &str) -> Action {
