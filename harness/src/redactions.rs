@@ -36,6 +36,20 @@ pub struct Finding {
     pub original: String,
 }
 
+impl std::fmt::Display for Finding {
+    /// `page kind place "original"`, as `--check` names a finding.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} {} {} {:?}",
+            self.page,
+            self.kind.name(),
+            self.place.name(),
+            self.original
+        )
+    }
+}
+
 /// What the audit of a set of pages found.
 #[derive(Debug, Default)]
 pub struct Audit {

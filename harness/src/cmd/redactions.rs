@@ -87,22 +87,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     if args.check {
         for finding in &judged.new {
-            eprintln!(
-                "new: {} {} {} {:?}",
-                finding.page,
-                finding.kind.name(),
-                finding.place.name(),
-                finding.original
-            );
+            eprintln!("new: {finding}");
         }
         for finding in &judged.gone {
-            eprintln!(
-                "no longer hidden: {} {} {} {:?}",
-                finding.page,
-                finding.kind.name(),
-                finding.place.name(),
-                finding.original
-            );
+            eprintln!("no longer hidden: {finding}");
         }
         if !judged.new.is_empty() || !judged.gone.is_empty() {
             eprintln!(

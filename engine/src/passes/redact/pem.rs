@@ -7,19 +7,7 @@
 /// secrets and stay. Linear: a block is searched for its end once, and the
 /// scan resumes past it.
 pub(super) fn pem_private_key_end(text: &str, start: usize) -> Option<usize> {
-    const BEGIN: &str = "-----BEGIN ";
-    const DASHES: &str = "-----";
-    let rest = text.get(start..)?;
-    if !rest.starts_with(BEGIN) {
-        return None;
-    }
-    // The label ends at the next dashes, on the same line.
-    let label_len = rest[BEGIN.len()..].find(DASHES)?;
-    let label = &rest[BEGIN.len()..BEGIN.len() + label_len];
-    if label.contains('\n') || !label.ends_with("PRIVATE KEY") {
-        return None;
-    }
-    let body = start + BEGIN.len() + label_len + DASHES.len();
+    let body = private_key_line(text, start, "-----BEGIN ")?;
     let Some(end_line) = text[body..].find("-----END ") else {
         return Some(text.len());
     };
@@ -31,23 +19,28 @@ pub(super) fn pem_private_key_end(text: &str, start: usize) -> Option<usize> {
     )
 }
 
+/// The dashes that open a PEM line.
+const DASHES: &str = "-----";
+
+/// The end of a private key's PEM line at `at` opening with `opener`
+/// (`-----BEGIN `, `-----END `): its label ends at the next dashes, on the
+/// same line, in `PRIVATE KEY`.
+fn private_key_line(text: &str, at: usize, opener: &str) -> Option<usize> {
+    let rest = text.get(at..)?.strip_prefix(opener)?;
+    let label_len = rest.find(DASHES)?;
+    let label = &rest[..label_len];
+    if label.contains('\n') || !label.ends_with("PRIVATE KEY") {
+        return None;
+    }
+    Some(at + opener.len() + label_len + DASHES.len())
+}
+
 /// A PEM private key's end line at `at` (`-----END … PRIVATE KEY-----`)
 /// whose begin line is not in the text: the range from the first of the
 /// base64 lines just before it (not before `floor`, where the previous
 /// secret found ends) to the end of the end line.
 pub(super) fn pem_tail(text: &str, at: usize, floor: usize) -> Option<(usize, usize)> {
-    const END: &str = "-----END ";
-    const DASHES: &str = "-----";
-    let rest = text.get(at..)?;
-    if !rest.starts_with(END) {
-        return None;
-    }
-    let label_len = rest[END.len()..].find(DASHES)?;
-    let label = &rest[END.len()..END.len() + label_len];
-    if label.contains('\n') || !label.ends_with("PRIVATE KEY") {
-        return None;
-    }
-    let end = at + END.len() + label_len + DASHES.len();
+    let end = private_key_line(text, at, "-----END ")?;
     let base64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=');
     let bytes = text.as_bytes();
     let mut start = at;
