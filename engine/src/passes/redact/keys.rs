@@ -3,11 +3,6 @@
 use super::Kind;
 use super::scan::MIN_SECRET;
 
-/// A single token that looks like a credential.
-pub fn looks_secret(token: &str) -> bool {
-    secret_kind(token).is_some()
-}
-
 /// Which credential a single token is shaped like, if any.
 pub fn secret_kind(token: &str) -> Option<Kind> {
     if token.len() < MIN_SECRET {

@@ -24,7 +24,7 @@ pub use code::{
 };
 pub use fields::secret_fields;
 pub use joined::joined_secrets;
-pub use keys::{looks_secret, secret_kind};
+pub use keys::secret_kind;
 pub use pieces::attribute_holds_secret;
 pub use scan::keeps_more_than;
 use scan::scan_with;

@@ -449,7 +449,7 @@ pub(super) const TOKEN_BYTE: [u8; 256] = {
     class
 };
 
-/// Bytes of the shortest token [`looks_secret`] accepts.
+/// Bytes of the shortest token [`secret_kind`](super::keys::secret_kind) accepts.
 pub(super) const MIN_SECRET: usize = 12;
 /// Characters of the shortest digit run that can be a secret (`ddd-dd-dddd`).
 pub(super) const MIN_DIGIT_RUN: usize = 11;
