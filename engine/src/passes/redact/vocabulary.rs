@@ -5,8 +5,68 @@
 //! password`, `api_key`, `api-key` and `apiKey` are all `api key`), compared
 //! without case. A phrase matches consecutive words.
 
-/// How surely a key names a secret (strongest first).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// Words and phrases that name a secret value wherever they appear: a
+/// form field, a key, a meta name. The first [`SHORT`] name secrets short
+/// by nature (a password, a PIN, a card's security code, a one-time code):
+/// any value they are given is one, however short.
+const SECRET: &[&[&str]] = &[
+    &["password"],
+    &["passwd"],
+    &["pwd"],
+    &["passphrase"],
+    &["passcode"],
+    &["pin"],
+    &["cvv"],
+    &["cvc"],
+    &["csc"],
+    &["security", "code"],
+    &["one", "time", "code"],
+    &["otp"],
+    &["secret"],
+    &["token"],
+    &["api", "key"],
+    &["apikey"],
+    &["access", "key"],
+    &["private", "key"],
+    &["card", "number"],
+    &["cardnumber"],
+    &["cc", "number"],
+    &["ccnumber"],
+    &["cc", "csc"],
+    &["ssn"],
+    &["social", "security"],
+    &["iban"],
+    &["csrf"],
+    &["xsrf"],
+];
+
+/// How many of [`SECRET`]'s phrases, from the first, name short secrets.
+const SHORT: usize = 12;
+
+/// Words that name a secret only as a key (`?key=…`, `sig=…`, `session=…`,
+/// a meta name): as a field's label they mean other things (a boarding
+/// pass, a forum signature, a session to book).
+const KEY_ONLY: &[&[&str]] = &[
+    &["key"],
+    &["pass"],
+    &["sig"],
+    &["signature"],
+    &["auth"],
+    &["session"],
+    &["sessionid"],
+    &["sid"],
+    &["session", "id"],
+    &["nonce"],
+    &["credential"],
+    &["credentials"],
+];
+
+/// Words that make a key name what is public by design
+/// (`sentryPublicApiKey`, `publishableKey`).
+const PUBLIC: &[&[&str]] = &[&["public"], &["publishable"]];
+
+/// How surely a key names a secret.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum KeyWord {
     /// A word that names a short secret (`password`, `pin`): any value it
     /// is given is one.
@@ -19,79 +79,28 @@ pub(super) enum KeyWord {
     KeyOnly,
 }
 
-/// Words and phrases that name a secret value, each with how surely it
-/// does. [`KeyWord::Short`] and [`KeyWord::Secret`] ones name it wherever
-/// they appear (a form field, a key, a meta name); [`KeyWord::KeyOnly`]
-/// ones only as a key (`?key=…`, `sig=…`, `session=…`): as a field's label
-/// they mean other things (a boarding pass, a forum signature, a session to
-/// book).
-const VOCABULARY: &[(&[&str], KeyWord)] = &[
-    (&["password"], KeyWord::Short),
-    (&["passwd"], KeyWord::Short),
-    (&["pwd"], KeyWord::Short),
-    (&["passphrase"], KeyWord::Short),
-    (&["passcode"], KeyWord::Short),
-    (&["pin"], KeyWord::Short),
-    (&["cvv"], KeyWord::Short),
-    (&["cvc"], KeyWord::Short),
-    (&["csc"], KeyWord::Short),
-    (&["security", "code"], KeyWord::Short),
-    (&["one", "time", "code"], KeyWord::Short),
-    (&["otp"], KeyWord::Short),
-    (&["secret"], KeyWord::Secret),
-    (&["token"], KeyWord::Secret),
-    (&["api", "key"], KeyWord::Secret),
-    (&["apikey"], KeyWord::Secret),
-    (&["access", "key"], KeyWord::Secret),
-    (&["private", "key"], KeyWord::Secret),
-    (&["card", "number"], KeyWord::Secret),
-    (&["cardnumber"], KeyWord::Secret),
-    (&["cc", "number"], KeyWord::Secret),
-    (&["ccnumber"], KeyWord::Secret),
-    (&["cc", "csc"], KeyWord::Secret),
-    (&["ssn"], KeyWord::Secret),
-    (&["social", "security"], KeyWord::Secret),
-    (&["iban"], KeyWord::Secret),
-    (&["csrf"], KeyWord::Secret),
-    (&["xsrf"], KeyWord::Secret),
-    (&["key"], KeyWord::KeyOnly),
-    (&["pass"], KeyWord::KeyOnly),
-    (&["sig"], KeyWord::KeyOnly),
-    (&["signature"], KeyWord::KeyOnly),
-    (&["auth"], KeyWord::KeyOnly),
-    (&["session"], KeyWord::KeyOnly),
-    (&["sessionid"], KeyWord::KeyOnly),
-    (&["sid"], KeyWord::KeyOnly),
-    (&["session", "id"], KeyWord::KeyOnly),
-    (&["nonce"], KeyWord::KeyOnly),
-    (&["credential"], KeyWord::KeyOnly),
-    (&["credentials"], KeyWord::KeyOnly),
-];
-
-/// Words that make a key name what is public by design
-/// (`sentryPublicApiKey`, `publishableKey`).
-const PUBLIC: &[&[&str]] = &[&["public"], &["publishable"]];
-
 /// Per lowercase first and last letter of a last word of any phrase, the
 /// lengths it comes in (bit `n` for `n` bytes): a word that is none is
 /// turned away by one load. `[0]` for phrases of one word, `[1]` for the
 /// last words of longer ones (`id` in `session id`), which need a word
 /// before them.
 const ENDS: [[u32; 26 * 26]; 2] = {
+    let lists: [&[&[&str]]; 3] = [SECRET, KEY_ONLY, PUBLIC];
     let mut ends = [[0u32; 26 * 26]; 2];
-    let mut k = 0;
-    while k < VOCABULARY.len() + PUBLIC.len() {
-        let phrase = if k < VOCABULARY.len() {
-            VOCABULARY[k].0
-        } else {
-            PUBLIC[k - VOCABULARY.len()]
-        };
-        // Every word of the lists is ASCII lowercase letters, shorter than 32.
-        let last = phrase[phrase.len() - 1].as_bytes();
-        let index = (last[0] - b'a') as usize * 26 + (last[last.len() - 1] - b'a') as usize;
-        let longer = (phrase.len() > 1) as usize;
-        ends[longer][index] |= 1 << last.len();
-        k += 1;
+    let mut l = 0;
+    while l < lists.len() {
+        let mut k = 0;
+        while k < lists[l].len() {
+            let phrase = lists[l][k];
+            // Every word of the lists is ASCII lowercase letters, shorter
+            // than 32.
+            let last = phrase[phrase.len() - 1].as_bytes();
+            let index = (last[0] - b'a') as usize * 26 + (last[last.len() - 1] - b'a') as usize;
+            let longer = (phrase.len() > 1) as usize;
+            ends[longer][index] |= 1 << last.len();
+            k += 1;
+        }
+        l += 1;
     }
     ends
 };
@@ -105,8 +114,7 @@ const LONGEST: usize = 12;
 pub(super) fn names_secret_field(text: &str) -> bool {
     let mut found = false;
     scan_words(text, &mut |window| {
-        found |= may_end_phrase(window)
-            && strongest(window).is_some_and(|word| word != KeyWord::KeyOnly);
+        found |= may_end_phrase(window) && matches_any(window, SECRET);
         found
     });
     found
@@ -138,7 +146,16 @@ pub(super) fn key_names_secret(key: &str) -> Option<KeyWord> {
     {
         return None;
     }
-    let word = strongest(last_words(key))?;
+    let window = last_words(key);
+    let word = if matches_any(window, &SECRET[..SHORT]) {
+        KeyWord::Short
+    } else if matches_any(window, SECRET) {
+        KeyWord::Secret
+    } else if matches_any(window, KEY_ONLY) {
+        KeyWord::KeyOnly
+    } else {
+        return None;
+    };
     (!says_public(key)).then_some(word)
 }
 
@@ -247,46 +264,30 @@ fn may_end_phrase(window: [&str; 3]) -> bool {
 /// Whether a phrase of `list` ends at the last word of `window` (callers
 /// ask [`may_end_phrase`] first; lengths are compared before letters).
 fn matches_any(window: [&str; 3], list: &[&[&str]]) -> bool {
-    list.iter().any(|phrase| ends_with(window, phrase))
+    let last = window[2];
+    list.iter().any(|phrase| {
+        let n = phrase.len();
+        phrase[n - 1].len() == last.len()
+            && n <= window.len()
+            && phrase
+                .iter()
+                .zip(&window[window.len() - n..])
+                .all(|(word, seen)| word.eq_ignore_ascii_case(seen))
+    })
 }
 
-/// How surely the phrases of [`VOCABULARY`] that end at the last word of
-/// `window` name a secret: the strongest of them.
-fn strongest(window: [&str; 3]) -> Option<KeyWord> {
-    VOCABULARY
-        .iter()
-        .filter(|(phrase, _)| ends_with(window, phrase))
-        .map(|&(_, word)| word)
-        .min()
-}
-
-/// Whether `phrase` ends at the last word of `window` (lengths compared
-/// before letters).
-fn ends_with(window: [&str; 3], phrase: &[&str]) -> bool {
-    let n = phrase.len();
-    phrase[n - 1].len() == window[2].len()
-        && n <= window.len()
-        && phrase
-            .iter()
-            .zip(&window[window.len() - n..])
-            .all(|(word, seen)| word.eq_ignore_ascii_case(seen))
-}
-
-/// Whether a key in code whose last byte is `last` can end with a word
-/// that names a secret anywhere (not [`KeyWord::KeyOnly`]): a cheap test
-/// before the key is split into words.
+/// Whether a key in code whose last byte is `last` can end with a secret
+/// word of [`SECRET`] (a cheap test before the key is split into words).
 pub(super) fn may_end_secret(last: u8) -> bool {
     const ENDS: [bool; 256] = {
         let mut ends = [false; 256];
         let mut k = 0;
-        while k < VOCABULARY.len() {
-            let (phrase, word) = VOCABULARY[k];
-            if !matches!(word, KeyWord::KeyOnly) {
-                let last = phrase[phrase.len() - 1].as_bytes();
-                let b = last[last.len() - 1];
-                ends[b as usize] = true;
-                ends[b.to_ascii_uppercase() as usize] = true;
-            }
+        while k < SECRET.len() {
+            let phrase = SECRET[k];
+            let word = phrase[phrase.len() - 1].as_bytes();
+            let b = word[word.len() - 1];
+            ends[b as usize] = true;
+            ends[b.to_ascii_uppercase() as usize] = true;
             k += 1;
         }
         ends
@@ -322,6 +323,17 @@ mod tests {
         ] {
             assert!(!names_secret_field(key), "{key}");
         }
+    }
+
+    #[test]
+    fn the_short_secrets_open_the_list() {
+        // `otp` is the last short one, `secret` the first that is not.
+        assert_eq!(
+            (SECRET[SHORT - 1], SECRET[SHORT]),
+            (&["otp"][..], &["secret"][..])
+        );
+        assert_eq!(key_names_secret("user_otp"), Some(KeyWord::Short));
+        assert_eq!(key_names_secret("user_secret"), Some(KeyWord::Secret));
     }
 
     #[test]
