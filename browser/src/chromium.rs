@@ -1,7 +1,7 @@
 //! The Chromium browser: launches Debian's `/usr/bin/chromium` headless (chromiumoxide) and opens pages in tabs.
 //!
 //! chromiumoxide costs 0.5–1 ms per CDP call here, where headless_chrome costs
-//! ~100 ms and cannot deserialize `DOMSnapshot.captureSnapshot`; see the README.
+//! ~100 ms and cannot deserialize `DOMSnapshot.captureSnapshot`; see docs/commands.md.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};

@@ -6,8 +6,8 @@ use clap::{Parser, Subcommand};
 use pagesnap_harness::cmd;
 
 /// mimalloc: the engine allocates many small strings per observation, and
-/// glibc's malloc costs it about a tenth of its instructions (README,
-/// Performance).
+/// glibc's malloc costs it about a tenth of its instructions
+/// (docs/performance.md).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

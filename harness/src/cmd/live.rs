@@ -20,7 +20,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     strategy: Vec<String>,
     /// An external strategy program, NAME=COMMAND (run with `sh -c`), used as `--strategy ext:NAME`;
-    /// it speaks pagesnap.external/1 (README, "External strategies"). Repeatable.
+    /// it speaks pagesnap.external/1 (docs/external.md). Repeatable.
     #[arg(long, value_name = "NAME=COMMAND")]
     external: Vec<String>,
     /// Limit of one answer of an external program, in seconds (default: --timeout).

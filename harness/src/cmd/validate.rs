@@ -1,6 +1,6 @@
 //! `pagesnap validate`: compare the engine's roles and names with Chromium's own accessibility tree (the recording's oracle).
 //!
-//! Rules (also in the README):
+//! Rules (also in docs/analysis.md):
 //! - Compared: every AX node Chromium exposes (not ignored) whose backend id
 //!   is an *element* of the recording.
 //! - Excluded, counted by reason: the document (`RootWebArea`), text nodes

@@ -1,6 +1,6 @@
 // The side of pagesnap's external strategy protocol (`pagesnap.external/1`) every adapter here shares:
 // attach to pagesnap's Chromium with playwright-core's `connectOverCDP`, find the tab pagesnap names,
-// and answer one JSON line per observation. README "External strategies" documents the protocol.
+// and answer one JSON line per observation. docs/external.md documents the protocol.
 //
 //   → {"type": "hello", "protocol": "pagesnap.external/1", "ws": "ws://127.0.0.1:…/devtools/browser/…"}
 //   ← {"ready": true, "about": "playwright-core 1.65.1: …"}
