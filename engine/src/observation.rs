@@ -2,9 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::analyze::{ModalKind, NameSource, Strength};
 use crate::geom::Rect;
 use crate::page::NodeId;
 use crate::passes::redact::Redacted;
+pub use crate::passes::viewport::Zone;
 
 /// An observation of a page, as an agent reads it.
 #[derive(Clone, Debug)]
@@ -92,7 +94,7 @@ pub struct ViewportMeta {
 #[serde(rename_all = "camelCase")]
 pub struct ModalMeta {
     /// `none`, `reliable` or `suspected`.
-    pub kind: String,
+    pub kind: ModalKind,
     /// Document-order index of the modal or overlay element.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node: Option<usize>,
@@ -137,11 +139,12 @@ pub struct Item {
     /// Accessible name (redacted when secret).
     pub name: String,
     /// `text | aria-label | aria-labelledby | label | title | placeholder | alt | value | unknown`.
-    pub name_source: String,
+    pub name_source: NameSource,
     /// `strong | weak | unknown`.
-    pub name_status: String,
-    /// 3×3 zone of the viewport (`top-left` … `bottom-right`), or `offscreen`.
-    pub zone: String,
+    pub name_status: Strength,
+    /// 3×3 zone of the viewport (`top-left` … `bottom-right`), `offscreen`
+    /// or `unknown`.
+    pub zone: Zone,
     /// Border box in document coordinates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Rect>,
@@ -168,7 +171,38 @@ pub struct Honesty {
     /// Of those, without a reliable name.
     pub unknown_interactive: usize,
     /// `safe | partial | unsafe`.
-    pub exact_ui_claims: String,
+    pub exact_ui_claims: Claims,
+}
+
+/// aimount's `exactUiClaims`: whether the names are safe to quote as exact
+/// UI text. Serialised, and printed, as `safe`, `partial` or `unsafe`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Claims {
+    /// At most 10% of the refs weakly named, none unnamed.
+    Safe,
+    /// Between the two.
+    Partial,
+    /// No refs, more than half weak or unnamed, or more than 25% unnamed.
+    #[default]
+    Unsafe,
+}
+
+impl Claims {
+    /// The word for the verdict.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Claims::Safe => "safe",
+            Claims::Partial => "partial",
+            Claims::Unsafe => "unsafe",
+        }
+    }
+}
+
+impl std::fmt::Display for Claims {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// Image facts and estimated image tokens per provider.
@@ -185,4 +219,18 @@ pub struct ImageMeta {
     pub anthropic_tokens: u32,
     /// Gemini (258 per 768×768 tile).
     pub gemini_tokens: u32,
+}
+
+impl ImageMeta {
+    /// The facts of a `width`×`height` image, with each provider's tokens.
+    pub fn new(width: u32, height: u32) -> ImageMeta {
+        use crate::strategy::som::{anthropic_tokens, gemini_tokens, openai_tokens};
+        ImageMeta {
+            width,
+            height,
+            openai_tokens: openai_tokens(width, height),
+            anthropic_tokens: anthropic_tokens(width, height),
+            gemini_tokens: gemini_tokens(width, height),
+        }
+    }
 }

@@ -28,8 +28,10 @@
 use super::{Role, Visibility};
 use crate::page::{Element, NodeId, Page};
 
-/// What kind of modal layer is present.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// What kind of modal layer is present. Serialised as `none`, `reliable`
+/// or `suspected`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ModalKind {
     /// No modal.
     #[default]
@@ -38,6 +40,17 @@ pub enum ModalKind {
     Reliable,
     /// A heuristic overlay (large fixed/absolute high-z box): a warning only.
     Suspected,
+}
+
+impl ModalKind {
+    /// The word for the kind in meta.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModalKind::None => "none",
+            ModalKind::Reliable => "reliable",
+            ModalKind::Suspected => "suspected",
+        }
+    }
 }
 
 /// The modal layer of a page.

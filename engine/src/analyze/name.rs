@@ -14,9 +14,14 @@ use super::value::{control_value, masked_control_value, selected_options};
 use super::visibility::Hidden;
 use super::{Role, Visibility};
 use crate::page::{Element, Namespace, Node, NodeId, Page, ShadowMode};
+use serde::{Deserialize, Serialize};
 
-/// Where a name came from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Where a name came from. Serialised, and printed, as the kebab-case word
+/// (`aria-label`, `placeholder`, `unknown`).
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum NameSource {
     /// Name from content.
     Text,
@@ -36,7 +41,31 @@ pub enum NameSource {
     /// A button's `value` or a default label (`Submit`, `Reset`).
     Value,
     /// No name.
+    #[default]
     Unknown,
+}
+
+impl NameSource {
+    /// The word for the source in meta and text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NameSource::Text => "text",
+            NameSource::AriaLabel => "aria-label",
+            NameSource::AriaLabelledby => "aria-labelledby",
+            NameSource::Label => "label",
+            NameSource::Title => "title",
+            NameSource::Placeholder => "placeholder",
+            NameSource::Alt => "alt",
+            NameSource::Value => "value",
+            NameSource::Unknown => "unknown",
+        }
+    }
+}
+
+impl std::fmt::Display for NameSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// How far a name can be trusted for exact claims (aimount `nameStatus`).
@@ -51,14 +80,37 @@ pub enum NameSource {
 /// - [`Strength::Strong`]: everything else — `aria-labelledby`,
 ///   `aria-label`, native labels, `alt`, an author-given button `value`, and
 ///   name from content.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// Serialised, and printed, as `strong`, `weak` or `unknown`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(rename_all = "kebab-case")]
 pub enum Strength {
     /// Author-given, specific.
     Strong,
     /// A fallback source (title, placeholder, …) or a name that says little.
     Weak,
     /// No name.
+    #[default]
     Unknown,
+}
+
+impl Strength {
+    /// The word for the strength in meta and text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strength::Strong => "strong",
+            Strength::Weak => "weak",
+            Strength::Unknown => "unknown",
+        }
+    }
+}
+
+impl std::fmt::Display for Strength {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// A computed accessible name.

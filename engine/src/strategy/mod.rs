@@ -12,6 +12,7 @@ use crate::analyze::Analyzed;
 use crate::observation::Observation;
 
 pub use crate::passes::{Layer, ObserveError, Options};
+pub use shared::meta::{candidates, foreign};
 
 /// A way of turning a page into what the model reads.
 pub trait Strategy: Sync {

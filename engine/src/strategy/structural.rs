@@ -3,12 +3,13 @@
 use super::Strategy;
 use super::shared::meta;
 use super::shared::text::{quote, truncate};
-use crate::analyze::{Analyzed, ModalKind};
+use crate::analyze::{Analyzed, ModalKind, Strength};
 use crate::geom::Rect;
 use crate::observation::{Item, Observation};
 use crate::page::{Node, NodeId, Page};
 use crate::passes::budget::{self, Line};
-use crate::passes::{Context, ObserveError, Options, viewport};
+use crate::passes::viewport::{self, Zone};
+use crate::passes::{Context, ObserveError, Options};
 
 #[doc = include_str!("structural.md")]
 pub struct Structural;
@@ -22,18 +23,19 @@ const NEAR_CHARS: usize = 60;
 /// Largest vertical gap (CSS px) between a control and its `near` context.
 const NEAR_GAP: f64 = 150.0;
 
-/// Zones in reading order, then the bucket of pages without layout.
-const ZONES: [&str; 10] = [
-    "top-left",
-    "top-center",
-    "top-right",
-    "middle-left",
-    "center",
-    "middle-right",
-    "bottom-left",
-    "bottom-center",
-    "bottom-right",
-    "unknown",
+/// Zones in reading order, then the bucket of pages without layout (and
+/// of what lies outside the viewport).
+const ZONES: [Zone; 10] = [
+    Zone::TopLeft,
+    Zone::TopCenter,
+    Zone::TopRight,
+    Zone::MiddleLeft,
+    Zone::Center,
+    Zone::MiddleRight,
+    Zone::BottomLeft,
+    Zone::BottomCenter,
+    Zone::BottomRight,
+    Zone::Unknown,
 ];
 
 /// Inline elements: their text belongs to the enclosing block.
@@ -77,10 +79,10 @@ impl Strategy for Structural {
                 continue;
             }
             any = true;
-            let title = if *zone == "unknown" {
+            let title = if *zone == Zone::Unknown {
                 "anywhere (no layout)"
             } else {
-                zone
+                zone.as_str()
             };
             lines.push(Line::pinned(format!("{title}:")));
             lines.extend(zone_lines);
@@ -391,7 +393,7 @@ fn item_line(ctx: &Context<'_>, id: NodeId, item: &Item, near: Option<&str>) -> 
         text.push(' ');
         text.push_str(&quote(&truncate(&item.name, TEXT_CHARS)));
     }
-    if item.name_status == "unknown" {
+    if item.name_status == Strength::Unknown {
         text.push_str(" (name: unknown)");
     } else {
         text.push_str(&format!(

@@ -42,7 +42,11 @@ fn checkout_modal_refs_are_only_inside_the_dialog() {
                 "{strategy}: {reference} is outside the dialog"
             );
         }
-        assert_eq!(observation.meta.modal.kind, "reliable", "{strategy}");
+        assert_eq!(
+            observation.meta.modal.kind.as_str(),
+            "reliable",
+            "{strategy}"
+        );
         assert!(observation.meta.counts.obscured > 0, "{strategy}");
     }
     let aria = observe("aria", &page, None).text;
@@ -68,7 +72,7 @@ fn cookie_banner_warns_and_obscures_nothing() {
         aria.text
     );
     assert!(!aria.text.contains("[obscured]"));
-    assert_eq!(aria.meta.modal.kind, "suspected");
+    assert_eq!(aria.meta.modal.kind.as_str(), "suspected");
     assert_eq!(aria.meta.counts.obscured, 0);
     let names: Vec<&str> = aria.meta.items.iter().map(|i| i.name.as_str()).collect();
     for button in ["Accept all", "Reject all", "Manage preferences"] {

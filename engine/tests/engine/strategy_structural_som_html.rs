@@ -128,7 +128,7 @@ mod structural {
             (3, 1, 1)
         );
         // 2 of 3 weak or unnamed is more than half.
-        assert_eq!(h.exact_ui_claims, "unsafe");
+        assert_eq!(h.exact_ui_claims.as_str(), "unsafe");
         let statuses: Vec<(&str, &str)> = obs
             .meta
             .items
@@ -143,7 +143,7 @@ mod structural {
                 ("unknown", "unknown")
             ]
         );
-        assert_eq!(obs.meta.items[1].zone, "center");
+        assert_eq!(obs.meta.items[1].zone.as_str(), "center");
         assert_eq!(obs.refs.len(), 3);
         assert_eq!(obs.meta.counts.offscreen, 1);
     }
@@ -152,7 +152,7 @@ mod structural {
     fn honesty_is_safe_when_every_control_is_strongly_named() {
         let page = Page::from_html("<button>Save</button><a href=/x>Docs</a>");
         let obs = observe("structural", &page, &Options::default());
-        assert_eq!(obs.meta.observation.exact_ui_claims, "safe");
+        assert_eq!(obs.meta.observation.exact_ui_claims.as_str(), "safe");
         assert!(obs.text.contains("anywhere (no layout):"), "{}", obs.text);
     }
 
@@ -921,4 +921,66 @@ fn html_keeps_no_secret_assigned_in_a_script_or_held_in_a_meta_token() {
         assert!(obs.text.contains(kept), "{kept}:\n{}", obs.text);
     }
     assert!(obs.meta.counts.redacted >= 4, "{:?}", obs.meta.counts);
+}
+
+/// The typed meta fields are written, and read back, as the words meta has
+/// always carried — every variant, so a renamed one cannot slip through.
+#[test]
+fn meta_words_are_the_serialised_words() {
+    use pagesnap_engine::observation::{Claims, ModalKind, NameSource, Strength, Zone};
+    fn check<T>(values: &[T], word: fn(&T) -> &'static str)
+    where
+        T: serde::Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+    {
+        for value in values {
+            let json = serde_json::to_string(value).unwrap();
+            assert_eq!(json, format!("\"{}\"", word(value)));
+            assert_eq!(&serde_json::from_str::<T>(&json).unwrap(), value);
+        }
+    }
+    let mut zones = Zone::GRID.to_vec();
+    zones.extend([Zone::Offscreen, Zone::Unknown]);
+    check(&zones, |z| z.as_str());
+    assert_eq!(
+        zones.iter().map(|z| z.as_str()).collect::<Vec<_>>(),
+        [
+            "top-left",
+            "top-center",
+            "top-right",
+            "middle-left",
+            "center",
+            "middle-right",
+            "bottom-left",
+            "bottom-center",
+            "bottom-right",
+            "offscreen",
+            "unknown"
+        ]
+    );
+    check(
+        &[Strength::Strong, Strength::Weak, Strength::Unknown],
+        |s| s.as_str(),
+    );
+    check(
+        &[
+            NameSource::Text,
+            NameSource::AriaLabel,
+            NameSource::AriaLabelledby,
+            NameSource::Label,
+            NameSource::Title,
+            NameSource::Placeholder,
+            NameSource::Alt,
+            NameSource::Value,
+            NameSource::Unknown,
+        ],
+        |s| s.as_str(),
+    );
+    assert_eq!(NameSource::AriaLabelledby.as_str(), "aria-labelledby");
+    check(
+        &[ModalKind::None, ModalKind::Reliable, ModalKind::Suspected],
+        |k| k.as_str(),
+    );
+    check(&[Claims::Safe, Claims::Partial, Claims::Unsafe], |c| {
+        c.as_str()
+    });
 }

@@ -42,7 +42,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use super::instruction;
-use pagesnap_engine::observation::Item;
+use pagesnap_engine::observation::{Item, Zone};
 
 use super::{Action, Agent, Op, Request, Response};
 use crate::tokens;
@@ -106,7 +106,7 @@ fn candidates(items: &[Item]) -> Vec<Candidate> {
             role: item.role.clone(),
             context: item.context.clone(),
             disabled: item.states.iter().any(|s| s == "disabled"),
-            offscreen: item.zone == "offscreen",
+            offscreen: item.zone == Zone::Offscreen,
         })
         .collect()
 }
@@ -257,7 +257,7 @@ mod tests {
             reference: reference.to_owned(),
             role: role.to_owned(),
             name: name.to_owned(),
-            zone: "center".to_owned(),
+            zone: Zone::Center,
             context: context.to_owned(),
             ..Item::default()
         }
@@ -366,12 +366,12 @@ mod tests {
     fn scrolls_when_the_target_is_further_down() {
         let mut refs = login();
         refs.push(Item {
-            zone: "offscreen".to_owned(),
+            zone: Zone::Offscreen,
             ..item("e9", "textbox", "Newsletter email", "")
         });
         let text = "Scroll down and type me@example.com into the newsletter email";
         assert_eq!(ask(text, refs.clone(), Vec::new()).op, Op::Scroll);
-        refs[7].zone = "center".to_owned();
+        refs[7].zone = Zone::Center;
         let a = ask(text, refs, vec![action(Op::Scroll, None, None)]);
         assert_eq!(a.reference.as_deref(), Some("e9"));
         // Nothing matches and the target is said to be below: scroll.

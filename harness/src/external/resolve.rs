@@ -3,9 +3,9 @@
 use std::collections::{BTreeMap, HashMap};
 
 use pagesnap_engine::analyze::{Analyzed, is_widget_role};
-use pagesnap_engine::observation::{Image, ImageMeta, Item, Meta, Observation};
+use pagesnap_engine::observation::{Image, ImageMeta, Item, Observation};
 use pagesnap_engine::page::{NodeId, Selector};
-use pagesnap_engine::strategy::{self, Options, som};
+use pagesnap_engine::strategy;
 use serde::{Deserialize, Serialize};
 
 use super::protocol::{Checked, Target};
@@ -36,17 +36,10 @@ fn expects_ref(role: &str) -> bool {
 /// state), named `name`.
 pub fn resolve(name: &str, answer: Checked, analyzed: &Analyzed) -> (Observation, RefCounts) {
     let page = analyzed.page();
-    // pagesnap's own items for the nodes it would give a ref: the meta an
-    // external ref naming one of them carries (and `assign_refs` candidates).
-    let own =
-        strategy::by_name("aria").and_then(|aria| aria.observe(analyzed, &Options::default()).ok());
-    let own_items: Vec<Item> = own
-        .as_ref()
-        .map(|o| o.meta.items.clone())
-        .unwrap_or_default();
     let mut counts = RefCounts::default();
     let (text, mut refs): (String, Vec<(String, NodeId)>) = if answer.assign_aria_refs {
-        assign(&answer.text, &own_items, &mut counts)
+        // The nodes pagesnap would give a ref: what `- role "name"` lines match.
+        assign(&answer.text, &strategy::candidates(analyzed), &mut counts)
     } else {
         let by_backend: HashMap<u64, NodeId> = page
             .ids()
@@ -71,39 +64,12 @@ pub fn resolve(name: &str, answer: Checked, analyzed: &Analyzed) -> (Observation
     // Document order, then the ref: deterministic whatever order the answer used.
     refs.sort_by(|a, b| (a.1.index(), &a.0).cmp(&(b.1.index(), &b.0)));
     counts.refs = refs.len();
-    let by_node: HashMap<usize, &Item> = own_items.iter().map(|i| (i.node, i)).collect();
-    let items: Vec<Item> = refs
-        .iter()
-        .map(|(reference, id)| match by_node.get(&id.index()) {
-            Some(item) => Item {
-                reference: reference.clone(),
-                new: false,
-                ..(*item).clone()
-            },
-            None => bare_item(analyzed, reference, *id),
-        })
-        .collect();
     let image = answer.image.and_then(|png| {
         let (width, height) = super::protocol::png_size(&png)?;
         Some(Image { png, width, height })
     });
-    let mut meta = Meta {
-        strategy: name.to_owned(),
-        items,
-        image: image.as_ref().map(|i| ImageMeta {
-            width: i.width,
-            height: i.height,
-            openai_tokens: som::openai_tokens(i.width, i.height),
-            anthropic_tokens: som::anthropic_tokens(i.width, i.height),
-            gemini_tokens: som::gemini_tokens(i.width, i.height),
-        }),
-        ..Meta::default()
-    };
-    if let Some(own) = own {
-        meta.viewport = own.meta.viewport;
-        meta.modal = own.meta.modal;
-    }
-    meta.counts.interactive = refs.len();
+    let mut meta = strategy::foreign(analyzed, name, &refs);
+    meta.image = image.as_ref().map(|i| ImageMeta::new(i.width, i.height));
     (
         Observation {
             text,
@@ -113,30 +79,6 @@ pub fn resolve(name: &str, answer: Checked, analyzed: &Analyzed) -> (Observation
         },
         counts,
     )
-}
-
-/// The item of a node pagesnap would not give a ref (a heading, a
-/// container): its role and name from pagesnap's analysis.
-fn bare_item(analyzed: &Analyzed, reference: &str, id: NodeId) -> Item {
-    let analysis = analyzed.analysis();
-    let layout = analyzed.page().layout(id);
-    Item {
-        reference: reference.to_owned(),
-        node: id.index(),
-        backend_id: layout.backend_id,
-        role: analysis.role(id).unwrap_or("generic").to_owned(),
-        name: analysis
-            .name(id)
-            .map(|n| n.text.clone())
-            .unwrap_or_default(),
-        name_source: "unknown".to_owned(),
-        name_status: "unknown".to_owned(),
-        zone: String::new(),
-        bounds: layout.bounds,
-        states: Vec::new(),
-        new: false,
-        context: String::new(),
-    }
 }
 
 /// One element line of ARIA YAML.

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use pagesnap_browser::UserAction;
-use pagesnap_engine::observation::Observation;
+use pagesnap_engine::observation::{Observation, Zone};
 use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::model::{
@@ -269,7 +269,7 @@ impl Server {
                     if !(matcher.matches(&item.name) || matcher.matches(&item.context)) {
                         continue;
                     }
-                    let in_viewport = item.zone != "offscreen";
+                    let in_viewport = item.zone != Zone::Offscreen;
                     lines.push(format!(
                         "- {} {:?} [ref={}]{}{}",
                         item.role,

@@ -183,7 +183,7 @@ fn render(row: &Row, artefact: &Artefact<'_>, image: Option<&str>) -> String {
             html(&item.reference),
             html(&item.role),
             html(&item.name),
-            html(&item.zone),
+            html(item.zone.as_str()),
             html(&item.context)
         );
     }

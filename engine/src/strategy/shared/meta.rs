@@ -1,8 +1,10 @@
 //! The meta every observation carries: its items (ref, role, name and how strong it is, zone, states, context), counts, honesty figures, viewport and modal facts.
 
-use crate::analyze::whitespace;
+use crate::analyze::{Analyzed, whitespace};
 use crate::analyze::{Checked, ModalKind, NameSource, Strength};
-use crate::observation::{Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta};
+use crate::observation::{
+    Claims, Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta,
+};
 use crate::page::{Node, NodeId, Page};
 use crate::passes::budget::Fitted;
 use crate::passes::{Context, Options, Target, viewport};
@@ -61,9 +63,9 @@ fn item(ctx: &Context<'_>, target: &Target, reference: String) -> Item {
         backend_id: ctx.page.layout(id).backend_id,
         role: analysis.role(id).unwrap_or("generic").to_owned(),
         name: ctx.name(id),
-        name_source: name_source_word(name.map_or(NameSource::Unknown, |n| n.source)).to_owned(),
-        name_status: strength_word(name.map_or(Strength::Unknown, |n| n.strength)).to_owned(),
-        zone: viewport::zone(ctx.page, bounds).to_owned(),
+        name_source: name.map_or(NameSource::Unknown, |n| n.source),
+        name_status: name.map_or(Strength::Unknown, |n| n.strength),
+        zone: viewport::zone(ctx.page, bounds),
         bounds,
         states: state_words(ctx, id),
         new: target.new,
@@ -227,18 +229,79 @@ pub(crate) fn meta(
     options: &Options<'_>,
     refs: &[String],
 ) -> Meta {
-    let analysis = ctx.analysis;
-    let position = analysis.position;
     let items: Vec<Item> = ctx
         .targets
         .iter()
         .zip(refs)
         .map(|(target, reference)| item(ctx, target, reference.clone()))
         .collect();
+    assemble(
+        ctx,
+        strategy,
+        snapshot_id(ctx.page, strategy, options),
+        items,
+    )
+}
+
+/// The items of the nodes pagesnap gives a ref on the whole page, in
+/// document order, each with its ref as `aria` prints it (`e12`): what the
+/// lines of another program's ARIA text are matched against.
+pub fn candidates(analyzed: &Analyzed) -> Vec<Item> {
+    let Ok(ctx) = Context::new(analyzed, &Options::default(), true) else {
+        // Without layers there is no selector to reject.
+        return Vec::new();
+    };
+    ctx.targets
+        .iter()
+        .map(|target| item(&ctx, target, format!("e{}", target.number)))
+        .collect()
+}
+
+/// The meta of an observation another program rendered (an external
+/// strategy): an item per ref it gave, in its order — read from pagesnap's
+/// analysis of the same state as for any ref of its own, whether or not
+/// pagesnap would give the node a ref (a heading, a container) — and the
+/// page's counts, honesty, viewport and modal facts. Nothing is new (the
+/// program decides that), and the snapshot id is pagesnap's whole-page one.
+pub fn foreign(analyzed: &Analyzed, strategy: &str, refs: &[(String, NodeId)]) -> Meta {
+    let options = Options::default();
+    let Ok(ctx) = Context::new(analyzed, &options, true) else {
+        // Without layers there is no selector to reject.
+        return Meta::default();
+    };
+    let items = refs
+        .iter()
+        .map(|(reference, id)| {
+            let target = Target {
+                id: *id,
+                number: 0,
+                new: false,
+            };
+            item(&ctx, &target, reference.clone())
+        })
+        .collect();
+    assemble(
+        &ctx,
+        strategy,
+        snapshot_id(ctx.page, strategy, &options),
+        items,
+    )
+}
+
+/// The meta of `items` on the context's page.
+fn assemble(ctx: &Context<'_>, strategy: &str, snapshot_id: String, items: Vec<Item>) -> Meta {
+    let analysis = ctx.analysis;
+    let position = analysis.position;
     let mut counts = Counts {
         interactive: items.len(),
-        weak: items.iter().filter(|i| i.name_status == "weak").count(),
-        unknown: items.iter().filter(|i| i.name_status == "unknown").count(),
+        weak: items
+            .iter()
+            .filter(|i| i.name_status == Strength::Weak)
+            .count(),
+        unknown: items
+            .iter()
+            .filter(|i| i.name_status == Strength::Unknown)
+            .count(),
         redacted: ctx.redactions().total(),
         redacted_by: ctx.redactions(),
         ..Counts::default()
@@ -263,7 +326,7 @@ pub(crate) fn meta(
     }
     Meta {
         strategy: strategy.to_owned(),
-        snapshot_id: snapshot_id(ctx.page, strategy, options),
+        snapshot_id,
         viewport: ViewportMeta {
             scroll_y: position.scroll_y,
             doc_height: position.doc_height,
@@ -274,12 +337,7 @@ pub(crate) fn meta(
             at_bottom: position.at_bottom,
         },
         modal: ModalMeta {
-            kind: match analysis.modal.kind {
-                ModalKind::None => "none",
-                ModalKind::Reliable => "reliable",
-                ModalKind::Suspected => "suspected",
-            }
-            .to_owned(),
+            kind: analysis.modal.kind,
             node: analysis.modal.node.map(NodeId::index),
         },
         observation: honesty(&counts),
@@ -305,19 +363,19 @@ fn honesty(counts: &Counts) -> Honesty {
     let total = counts.interactive;
     let weak_or_unknown = counts.weak + counts.unknown;
     let claims = if total == 0 {
-        "unsafe"
+        Claims::Unsafe
     } else if counts.unknown == 0 && counts.weak * 10 <= total {
-        "safe"
+        Claims::Safe
     } else if weak_or_unknown * 2 > total || counts.unknown * 4 > total {
-        "unsafe"
+        Claims::Unsafe
     } else {
-        "partial"
+        Claims::Partial
     };
     Honesty {
         total_interactive: total,
         weak_interactive: counts.weak,
         unknown_interactive: counts.unknown,
-        exact_ui_claims: claims.to_owned(),
+        exact_ui_claims: claims,
     }
 }
 
@@ -377,30 +435,6 @@ const CONTEXT_NODES: usize = 400;
 
 /// Words of preceding text kept in an item's context.
 const CONTEXT_WORDS: usize = 12;
-
-/// The word for a name source in meta and text.
-fn name_source_word(source: NameSource) -> &'static str {
-    match source {
-        NameSource::Text => "text",
-        NameSource::AriaLabel => "aria-label",
-        NameSource::AriaLabelledby => "aria-labelledby",
-        NameSource::Label => "label",
-        NameSource::Title => "title",
-        NameSource::Placeholder => "placeholder",
-        NameSource::Alt => "alt",
-        NameSource::Value => "value",
-        NameSource::Unknown => "unknown",
-    }
-}
-
-/// The word for a name strength.
-fn strength_word(strength: Strength) -> &'static str {
-    match strength {
-        Strength::Strong => "strong",
-        Strength::Weak => "weak",
-        Strength::Unknown => "unknown",
-    }
-}
 
 /// A 64-bit hash of the page's content and the options: the strategy, the
 /// URL and scroll, every node's tag, attributes and text, each box's

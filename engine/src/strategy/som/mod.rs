@@ -161,13 +161,7 @@ impl Strategy for Som {
         }
         let fitted = budget::fit(lines, options.max_tokens);
         meta::complete(&ctx, &mut meta, fitted.dropped);
-        meta.image = Some(ImageMeta {
-            width,
-            height,
-            openai_tokens: openai_tokens(width, height),
-            anthropic_tokens: anthropic_tokens(width, height),
-            gemini_tokens: gemini_tokens(width, height),
-        });
+        meta.image = Some(ImageMeta::new(width, height));
         // A legend line the budget cut keeps its ref: the mark is still
         // painted on the screenshot the agent reads.
         let refs = ctx
