@@ -9,7 +9,6 @@
 
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow};
@@ -25,7 +24,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams,
 };
-use chromiumoxide::surrogates::REPLACED_SURROGATES;
+use chromiumoxide::surrogates;
 use pagesnap_engine::recording::{
     CaptureNotes, DomCounts, Point, Recording, SCHEMA, Size, Viewport,
 };
@@ -159,10 +158,11 @@ impl ChromiumSession {
     pub async fn capture_with(&self, needs: Needs) -> Result<(Captured, CaptureTimings)> {
         let started = Instant::now();
         self.enter(Phase::Snapshot);
-        // Lone surrogates the transport repaired during this capture (the
-        // counter is process-wide: exact while one page is captured at a time,
-        // as `record` does).
-        let surrogates_before = REPLACED_SURROGATES.load(Ordering::Relaxed);
+        // Lone surrogates the transport repaired in this page's messages
+        // during this capture (counted per CDP session, so other pages
+        // captured meanwhile — `--jobs N` — do not count).
+        let session = self.page.session_id().as_ref().to_owned();
+        let surrogates_before = surrogates::replaced_in(&session);
         let mut timings = CaptureTimings::default();
         let captured_at = now_rfc3339();
         let group = self.object_group("capture");
@@ -272,8 +272,7 @@ impl ChromiumSession {
             ax: ax.into(),
             counts,
             capture: CaptureNotes {
-                replaced_surrogates: REPLACED_SURROGATES
-                    .load(Ordering::Relaxed)
+                replaced_surrogates: surrogates::replaced_in(&session)
                     .saturating_sub(surrogates_before),
                 ..CaptureNotes::default()
             },

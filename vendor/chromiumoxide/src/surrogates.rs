@@ -6,13 +6,38 @@
 //! message and the call it answers is never resolved: the snapshot of such a
 //! page hung until its timeout. Each lone surrogate escape is replaced by
 //! `\ufffd` (U+FFFD REPLACEMENT CHARACTER, as a lossy UTF-16 decoder does) and
-//! counted in [`REPLACED_SURROGATES`].
+//! counted per CDP session ([`replaced_in`]), so a capture can say how many
+//! of its own strings were repaired whatever else the process captures.
 
 use std::borrow::Cow;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::BTreeMap;
+use std::sync::Mutex;
 
-/// Lone surrogate escapes replaced by `\ufffd` in messages received, process-wide.
-pub static REPLACED_SURROGATES: AtomicU64 = AtomicU64::new(0);
+/// Lone surrogate escapes replaced, by the `sessionId` of the message that
+/// held them (`""`: a browser-level message).
+static BY_SESSION: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
+
+/// Lone surrogate escapes replaced so far in messages of CDP session
+/// `session` (a page's session id); a capture reads it before and after.
+pub fn replaced_in(session: &str) -> u64 {
+    BY_SESSION
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .get(session)
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The `sessionId` a CDP message names (top-level; the value is an opaque
+/// hexadecimal id, never escaped).
+fn session_of(text: &str) -> &str {
+    const KEY: &str = "\"sessionId\":\"";
+    let Some(at) = text.rfind(KEY) else {
+        return "";
+    };
+    let rest = &text[at + KEY.len()..];
+    rest.find('"').map_or("", |end| &rest[..end])
+}
 
 /// `text` with every lone surrogate escape replaced by `\ufffd`; borrowed
 /// (no copy) when there is none, which is every message of most pages.
@@ -70,7 +95,11 @@ pub fn repair(text: &str) -> Cow<'_, str> {
     match out {
         Some(mut buffer) => {
             buffer.push_str(&text[copied..]);
-            REPLACED_SURROGATES.fetch_add(replaced, Ordering::Relaxed);
+            *BY_SESSION
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .entry(session_of(text).to_owned())
+                .or_default() += replaced;
             Cow::Owned(buffer)
         }
         None => Cow::Borrowed(text),
@@ -85,7 +114,23 @@ fn hex4(bytes: &[u8], at: usize) -> Option<u16> {
 
 #[cfg(test)]
 mod tests {
-    use super::repair;
+    use super::{repair, replaced_in, session_of};
+
+    #[test]
+    fn repairs_are_counted_per_session() {
+        assert_eq!(
+            session_of(r#"{"method":"x","params":{"sessionId":"IN"},"sessionId":"AB12"}"#),
+            "AB12"
+        );
+        assert_eq!(session_of(r#"{"id":1,"result":{}}"#), "");
+        // A string that spells the key holds it escaped: not a session.
+        assert_eq!(session_of(r#"{"id":1,"result":"\"sessionId\":\"X"}"#), "");
+        let before = replaced_in("S1");
+        let _ = repair(r#"{"id":2,"result":{"v":"\ud800\udfff\udfff"},"sessionId":"S1"}"#);
+        let _ = repair(r#"{"id":3,"result":{"v":"\ud800"},"sessionId":"S2"}"#);
+        assert_eq!(replaced_in("S1") - before, 1);
+        assert!(replaced_in("S2") >= 1);
+    }
 
     #[test]
     fn lone_surrogates_become_replacement_characters() {
