@@ -111,6 +111,18 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// Every kind, in declaration order.
+    pub const ALL: [Failure; 8] = [
+        Failure::Stale,
+        Failure::Covered,
+        Failure::Hidden,
+        Failure::NotEditable,
+        Failure::NotSelect,
+        Failure::NoOption,
+        Failure::UnknownKey,
+        Failure::Failed,
+    ];
+
     /// The kind as logs and tool results spell it (`not-editable`).
     pub fn name(self) -> &'static str {
         match self {

@@ -26,7 +26,7 @@ use crate::observer::{self, Attached, Observer};
 use crate::results::{EndedBy, Episode, StepLog, StepOutcome};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
-use pagesnap_browser::{Chromium, ChromiumSession, Failure, OpenOptions, Outcome, UserAction};
+use pagesnap_browser::{Chromium, ChromiumSession, OpenOptions, Outcome, UserAction};
 
 /// What every episode of a run shares.
 pub struct Setting<'a> {
@@ -146,6 +146,7 @@ pub async fn run(
         episode.success = false;
     }
     episode.wall_ms = ms(started.elapsed());
+    episode.tally();
     trace.finish(&episode)?;
     Ok(episode)
 }
@@ -247,12 +248,10 @@ async fn drive(
         let mut stop = false;
         match (response.fault, response.action) {
             (Some(fault), _) => {
-                episode.faults += 1;
                 log.outcome = StepOutcome::Fault;
                 log.message = Some(format!("agent {} failed: {fault}", setting.agent.name()));
             }
             (None, None) => {
-                episode.invalid += 1;
                 let why = response.invalid.unwrap_or_else(|| "no action".to_owned());
                 log.outcome = StepOutcome::Invalid;
                 feedback = failed(format!(
@@ -270,7 +269,6 @@ async fn drive(
                 let acted = Instant::now();
                 match user_action(&action, observation) {
                     Err(Unrunnable::Hallucinated(reference)) => {
-                        episode.hallucinated += 1;
                         log.outcome = StepOutcome::Hallucinated;
                         feedback = failed(format!(
                             "ref {reference:?} is not in the observation; use a ref shown in the current observation"
@@ -278,7 +276,6 @@ async fn drive(
                         log.message = feedback.clone();
                     }
                     Err(Unrunnable::Incomplete(why)) => {
-                        episode.invalid += 1;
                         log.outcome = StepOutcome::Invalid;
                         feedback = failed(why);
                         log.message = feedback.clone();
@@ -297,9 +294,6 @@ async fn drive(
                                 log.message = note;
                             }
                             Outcome::Failed { kind, message } => {
-                                episode.action_errors += 1;
-                                episode.covered += usize::from(kind == Failure::Covered);
-                                episode.stale += usize::from(kind == Failure::Stale);
                                 log.outcome = kind.into();
                                 feedback = failed(message.clone());
                                 log.message = Some(message);

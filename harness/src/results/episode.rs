@@ -144,6 +144,24 @@ pub struct ExternalStep {
 /// (task, strategy, episode): what identifies an episode in a run.
 pub type EpisodeKey = (String, String, usize);
 
+impl Episode {
+    /// Sets the counters (`action_errors`, `covered`, `stale`,
+    /// `hallucinated`, `invalid`, `faults`) from the step log, their one
+    /// source: the row carries them so `results.csv` and readers of the
+    /// JSON need not recount.
+    pub fn tally(&mut self) {
+        let count = |which: fn(StepOutcome) -> bool| {
+            self.step_log.iter().filter(|s| which(s.outcome)).count()
+        };
+        self.action_errors = count(StepOutcome::is_action_error);
+        self.covered = count(|o| o == StepOutcome::Covered);
+        self.stale = count(|o| o == StepOutcome::Stale);
+        self.hallucinated = count(|o| o == StepOutcome::Hallucinated);
+        self.invalid = count(|o| o == StepOutcome::Invalid);
+        self.faults = count(|o| o == StepOutcome::Fault);
+    }
+}
+
 impl Keyed for Episode {
     type Key = EpisodeKey;
     fn key(&self) -> EpisodeKey {
@@ -236,6 +254,22 @@ impl StepOutcome {
         }
     }
 
+    /// Whether the browser refused the action (a [`pagesnap_browser::Failure`]:
+    /// stale, covered, hidden, not-editable, …).
+    pub fn is_action_error(self) -> bool {
+        matches!(
+            self,
+            StepOutcome::Stale
+                | StepOutcome::Covered
+                | StepOutcome::Hidden
+                | StepOutcome::NotEditable
+                | StepOutcome::NotSelect
+                | StepOutcome::NoOption
+                | StepOutcome::UnknownKey
+                | StepOutcome::Failed
+        )
+    }
+
     /// Whether the step ran as asked (`ok`, `done`).
     pub fn ran(self) -> bool {
         matches!(self, StepOutcome::Ok | StepOutcome::Done)
@@ -286,6 +320,18 @@ mod outcome_tests {
             pagesnap_browser::Failure::Covered,
         ] {
             assert_eq!(StepOutcome::from(failure).name(), failure.name());
+        }
+        for failure in pagesnap_browser::Failure::ALL {
+            assert!(StepOutcome::from(failure).is_action_error(), "{failure:?}");
+        }
+        for outcome in [
+            StepOutcome::Ok,
+            StepOutcome::Done,
+            StepOutcome::Hallucinated,
+            StepOutcome::Invalid,
+            StepOutcome::Fault,
+        ] {
+            assert!(!outcome.is_action_error(), "{outcome:?}");
         }
     }
 }
