@@ -10,6 +10,7 @@ use pagesnap_harness::agent::baseline::Baseline;
 use pagesnap_harness::observe;
 use pagesnap_harness::progress::Mode;
 use pagesnap_harness::replay::{Config, run};
+use pagesnap_harness::report::Report;
 use pagesnap_harness::suite;
 use pagesnap_harness::variant::{Defaults, Variant};
 
@@ -48,7 +49,12 @@ fn each_recording_is_analysed_once_for_every_strategy() {
     })
     .unwrap();
     // Six strategies rendered every step; not one more analysis happened.
-    assert_eq!(outcome.summaries.len(), STRATEGIES.len());
+    assert_eq!(
+        Report::build(outcome.manifest, outcome.rows.clone())
+            .summaries
+            .len(),
+        STRATEGIES.len()
+    );
     assert_eq!(observe::analyses() - before, recordings, "after the run");
 
     // Every strategy's row of a step carries the one analysis time of its recording.

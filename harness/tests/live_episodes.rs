@@ -15,6 +15,7 @@ use pagesnap_harness::agent::{Action, Agent, Op, Request, Response};
 use pagesnap_harness::live;
 use pagesnap_harness::observer::Observer;
 use pagesnap_harness::progress;
+use pagesnap_harness::report::live::LiveReport;
 use pagesnap_harness::results::EndedBy;
 use pagesnap_harness::results::Episode;
 use pagesnap_harness::suite::live::{LiveSuite, load};
@@ -172,7 +173,8 @@ fn miniwob_rewards_are_read_both_ways_with_scripted_agents() {
         &["aria"],
     ))
     .unwrap();
-    let episodes = &outcome.report.episodes;
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    let episodes = &report.episodes;
     assert_eq!(episodes.len(), 6);
     for e in episodes {
         assert!(
@@ -202,8 +204,9 @@ fn miniwob_rewards_are_read_both_ways_with_scripted_agents() {
         &["aria"],
     ))
     .unwrap();
-    assert_eq!(outcome.report.episodes.len(), 4);
-    for e in &outcome.report.episodes {
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    assert_eq!(report.episodes.len(), 4);
+    for e in &report.episodes {
         assert!(
             !e.success && e.raw_reward <= 0.0,
             "{} episode {} should fail: {e:?}",
@@ -212,23 +215,72 @@ fn miniwob_rewards_are_read_both_ways_with_scripted_agents() {
         );
     }
     // A wrong click ends the episode on the page with MiniWoB's −1.
-    let refused = outcome
-        .report
+    let refused = report
         .episodes
         .iter()
         .filter(|e| e.ended_by == EndedBy::Page && e.raw_reward == -1.0)
         .count();
-    assert!(refused >= 3, "{:#?}", outcome.report.episodes);
-    let summary = &outcome.report.summaries[0];
+    assert!(refused >= 3, "{:#?}", report.episodes);
+    let summary = &report.summaries[0];
     assert_eq!(summary.success_rate.value, 0.0);
 }
 
 /// Clicks by name, in order: `Go` (covered by a transparent layer), `Remove
-/// layer`, `Arm` (the page removes `Vanish` 1.5 s later), then — after
-/// waiting past that — `Vanish` (gone by then), then `Go`, then done.
+/// layer`, `Arm` (the page then waits on the [`Signals`] server to remove
+/// `Vanish`), then — having released the page and heard it removed `Vanish`,
+/// which its observation still shows — `Vanish`, then `Go`, then done.
 /// Records the feedback each step showed.
 struct Obstacles {
     seen: Mutex<Vec<Option<String>>>,
+    signals: Signals,
+}
+
+/// A 127.0.0.1 server the obstacles page talks to, so the test knows what
+/// the page did without waiting a guessed time: `GET /wait` is answered once
+/// the test releases it, `GET /removed` tells the test the page removed `Vanish`.
+struct Signals {
+    port: u16,
+    release: std::sync::mpsc::Sender<()>,
+    removed: Mutex<std::sync::mpsc::Receiver<()>>,
+}
+
+impl Signals {
+    fn start() -> Signals {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let (release, released) = std::sync::mpsc::channel::<()>();
+        let (tell, removed) = std::sync::mpsc::channel::<()>();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { return };
+                let mut line = String::new();
+                let _ = BufReader::new(&stream).read_line(&mut line);
+                if line.starts_with("GET /wait") {
+                    let _ = released.recv_timeout(Duration::from_secs(60));
+                } else if line.starts_with("GET /removed") {
+                    let _ = tell.send(());
+                }
+                let _ = stream.write_all(
+                    b"HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                );
+            }
+        });
+        Signals {
+            port,
+            release,
+            removed: Mutex::new(removed),
+        }
+    }
+
+    /// Lets the page remove `Vanish` and returns once it has.
+    fn remove_vanish(&self) {
+        self.release.send(()).unwrap();
+        self.removed
+            .lock()
+            .unwrap()
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the page never said it removed Vanish");
+    }
 }
 
 impl Agent for Obstacles {
@@ -246,9 +298,9 @@ impl Agent for Obstacles {
             return respond(act(Op::Done, None, None));
         };
         if *name == "Vanish" {
-            // `Arm` removes the button 1.5 s after it was clicked; this
-            // observation came right after that click.
-            std::thread::sleep(Duration::from_millis(3000));
+            // This observation, taken after the click on `Arm`, still shows
+            // `Vanish`; the page removes it now, before the click.
+            self.signals.remove_vanish();
         }
         let item = request
             .refs
@@ -268,7 +320,7 @@ const OBSTACLES: &str = r#"<!DOCTYPE html>
 <button id="go" onclick="document.title = 'clicked'">Go</button>
 <div id="layer"></div>
 <button onclick="document.getElementById('layer').remove()">Remove layer</button>
-<button onclick="setTimeout(() => document.getElementById('vanish').remove(), 1500)">Arm</button>
+<button onclick="fetch('http://127.0.0.1:PORT/wait').then(() => { document.getElementById('vanish').remove(); return fetch('http://127.0.0.1:PORT/removed'); })">Arm</button>
 <button id="vanish">Vanish</button>
 </body></html>
 "#;
@@ -277,7 +329,12 @@ const OBSTACLES: &str = r#"<!DOCTYPE html>
 fn covered_clicks_and_stale_refs_are_error_observations() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("site")).unwrap();
-    write(&dir.path().join("site"), "index.html", OBSTACLES);
+    let signals = Signals::start();
+    write(
+        &dir.path().join("site"),
+        "index.html",
+        &OBSTACLES.replace("PORT", &signals.port.to_string()),
+    );
     let suite = load(&write(
         dir.path(),
         "s.toml",
@@ -286,9 +343,11 @@ fn covered_clicks_and_stale_refs_are_error_observations() {
     .unwrap();
     let agent = Obstacles {
         seen: Mutex::new(Vec::new()),
+        signals,
     };
     let outcome = live::run(&config(&suite, &agent, &dir.path().join("out"), &["aria"])).unwrap();
-    let e = &outcome.report.episodes[0];
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    let e = &report.episodes[0];
     let outcomes: Vec<&str> = e.step_log.iter().map(|s| s.outcome.name()).collect();
     assert_eq!(
         outcomes,
@@ -315,6 +374,102 @@ fn covered_clicks_and_stale_refs_are_error_observations() {
     assert_eq!(e.step_log[0].element.as_deref(), Some("button \"Go\""));
 }
 
+/// Acts on refs of the observation in ways the browser refuses, one of each
+/// kind the obstacles test does not reach, then says done.
+struct Refusals;
+
+impl Agent for Refusals {
+    fn name(&self) -> String {
+        "refusals".to_owned()
+    }
+
+    fn act(&self, request: &Request<'_>) -> anyhow::Result<Response> {
+        let plan = [
+            (Op::Click, "Ghost", None),
+            (Op::Type, "Plain", Some("x")),
+            (Op::Select, "Plain", Some("France")),
+            (Op::Select, "Country", Some("Atlantis")),
+            (Op::Press, "Name", Some("Hyper")),
+        ];
+        let Some((op, name, value)) = plan.get(request.history.len()) else {
+            return respond(act(Op::Done, None, None));
+        };
+        let item = request
+            .refs
+            .iter()
+            .find(|i| i.name == *name)
+            .unwrap_or_else(|| panic!("no {name:?} in {:?}", request.refs));
+        respond(act(*op, Some(&item.reference), *value))
+    }
+}
+
+#[test]
+fn every_refused_action_is_its_own_outcome_and_counted_from_the_step_log() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("site")).unwrap();
+    write(
+        &dir.path().join("site"),
+        "index.html",
+        r#"<!DOCTYPE html><html><head><title>start</title></head><body>
+<button style="display:contents">Ghost</button>
+<button>Plain</button>
+<select aria-label="Country"><option>France</option><option>Germany</option></select>
+<input aria-label="Name">
+</body></html>"#,
+    );
+    let suite = load(&write(
+        dir.path(),
+        "s.toml",
+        "[suite]\nname = \"refusals\"\nsource = \"site\"\n\n[[task]]\nid = \"refuse\"\npage = \"index.html\"\ninstruction = \"Try\"\nsuccess = \"false\"\nmax_steps = 8\n",
+    ))
+    .unwrap();
+    let outcome = live::run(&config(
+        &suite,
+        &Refusals,
+        &dir.path().join("out"),
+        &["aria"],
+    ))
+    .unwrap();
+    let e = &outcome.episodes[0];
+    let outcomes: Vec<&str> = e.step_log.iter().map(|s| s.outcome.name()).collect();
+    assert_eq!(
+        outcomes,
+        [
+            "hidden",
+            "not-editable",
+            "not-select",
+            "no-option",
+            "unknown-key",
+            "done"
+        ],
+        "{e:#?}"
+    );
+    // Each refusal tells the agent what went wrong, in words of its own.
+    let messages: Vec<&str> = e.step_log[..5]
+        .iter()
+        .map(|s| s.message.as_deref().unwrap())
+        .collect();
+    for (message, word) in
+        messages
+            .iter()
+            .zip(["visible", "text field", "<select>", "Atlantis", "Hyper"])
+    {
+        assert!(message.contains(word), "{word:?} in {message:?}");
+    }
+    assert_eq!(
+        (
+            e.action_errors,
+            e.covered,
+            e.stale,
+            e.invalid,
+            e.hallucinated,
+            e.faults
+        ),
+        (5, 0, 0, 0, 0, 0)
+    );
+    assert!(!e.success);
+}
+
 #[test]
 fn fixture_tasks_are_decided_by_their_predicate() {
     let dir = tempfile::tempdir().unwrap();
@@ -327,7 +482,8 @@ fn fixture_tasks_are_decided_by_their_predicate() {
     assert_eq!(suite.tasks.len(), 2);
     let baseline = pagesnap_harness::agent::baseline::Baseline;
     let outcome = live::run(&config(&suite, &baseline, &dir.path().join("a"), &["aria"])).unwrap();
-    for e in &outcome.report.episodes {
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    for e in &report.episodes {
         assert!(e.success, "{}: {e:#?}", e.task);
         assert_eq!(e.reason.as_deref(), Some("true"));
     }
@@ -342,7 +498,8 @@ fn fixture_tasks_are_decided_by_their_predicate() {
         }
     }
     let outcome = live::run(&config(&suite, &Quits, &dir.path().join("b"), &["aria"])).unwrap();
-    for e in &outcome.report.episodes {
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    for e in &report.episodes {
         assert!(!e.success && e.ended_by == EndedBy::Agent, "{e:?}");
     }
 }

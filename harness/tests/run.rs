@@ -791,7 +791,9 @@ fn run_stripped(agent: &str, out: &Path) {
         progress: progress::Mode::Quiet,
         judge: None,
     };
-    replay::run(&config).unwrap();
+    let outcome = replay::run(&config).unwrap();
+    let report = pagesnap_harness::report::Report::build(outcome.manifest, outcome.rows);
+    pagesnap_harness::report::write_all(out, &report).unwrap();
 }
 
 #[test]

@@ -7,6 +7,7 @@ use std::time::Duration;
 use anyhow::{Result, bail};
 
 use super::run::{ModelArgs, judge_named};
+use crate::report::live::LiveReport;
 use crate::{agent, live, progress, suite};
 
 /// Arguments of `pagesnap live`.
@@ -128,11 +129,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             outcome.resumed
         );
     }
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    crate::report::live::write_all(&args.out, &report)?;
     println!(
         "{:<20} {:>8} {:>22} {:>22} {:>7} {:>11} {:>11}",
         "strategy", "episodes", "success rate", "mean reward", "steps", "obs tok/ep", "capture ms"
     );
-    for s in &outcome.report.summaries {
+    for s in &report.summaries {
         let rate = |e: &crate::report::metrics::Estimate| {
             format!("{:.3} [{:.3},{:.3}]", e.value, e.low, e.high)
         };
@@ -149,7 +152,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     println!(
         "{} episodes; reports in {}",
-        outcome.report.episodes.len(),
+        report.episodes.len(),
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result, bail};
 
 use crate::judge::llm::LlmJudge;
-use crate::report::metrics;
+use crate::report::{self, metrics};
 use crate::results::OutLock;
 use crate::results::manifest::{self, Manifest};
 use crate::variant::{Defaults, Variant};
@@ -233,11 +233,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
             outcome.resumed
         );
     }
+    let report = report::Report::build(outcome.manifest, outcome.rows);
+    report::write_all(&args.out, &report)?;
     println!(
         "{:<12} {:>5} {:>22} {:>22} {:>22} {:>9} {:>10}",
         "strategy", "steps", "target recall", "step SR", "task SR", "input tok", "engine µs"
     );
-    for s in &outcome.summaries {
+    for s in &report.summaries {
         let rate = |e: &metrics::Estimate| format!("{:.3} [{:.3},{:.3}]", e.value, e.low, e.high);
         println!(
             "{:<12} {:>5} {:>22} {:>22} {:>22} {:>9.0} {:>10.0}",
@@ -252,7 +254,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     }
     println!(
         "{} rows; reports in {}",
-        outcome.rows.len(),
+        report.rows.len(),
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)

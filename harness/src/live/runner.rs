@@ -1,11 +1,11 @@
-//! The live loop: every (task, strategy, episode) of a live suite across `--jobs` workers, each with its own warm Chromium; episodes appended as they finish, reports written at the end.
+//! The live loop: every (task, strategy, episode) of a live suite across `--jobs` workers, each with its own warm Chromium; episodes appended as they finish and returned for the reports.
 
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 use super::episode::{self, Setting, Spec};
 use super::server::Server;
@@ -13,11 +13,10 @@ use crate::agent::Agent;
 use crate::external::Program;
 use crate::judge::llm::LlmJudge;
 use crate::observer::{Attached, Observer};
+use crate::pool::{self, Units};
 use crate::progress;
-use crate::report::live::{self as report, LiveReport};
-use crate::results::jsonl::{self, Appender};
-use crate::results::manifest::{self, BrowserInfo, LiveSettings, Manifest, Shard, TaskInfo};
-use crate::results::{Episode, EpisodeKey};
+use crate::results::manifest::{BrowserInfo, LiveSettings, Manifest, Shard, TaskInfo};
+use crate::results::{Episode, RunFolder};
 use crate::suite::live::{LiveSuite, LiveTask, Source};
 use pagesnap_browser::{Chromium, OpenOptions};
 
@@ -62,8 +61,10 @@ pub struct Config<'a> {
 
 /// What a run produced.
 pub struct Outcome {
-    /// The report (episodes sorted, summaries).
-    pub report: LiveReport,
+    /// What the run covers (`run.json`), with the browsers the workers drove.
+    pub manifest: Manifest,
+    /// Every episode of the run, those a resumed run found included, unsorted.
+    pub episodes: Vec<Episode>,
     /// Episodes skipped because `--resume` found them.
     pub resumed: usize,
 }
@@ -144,30 +145,14 @@ struct Unit {
     seed: u64,
 }
 
-/// Runs the suite and writes every report file into `config.out`.
+/// Runs the suite into `config.out` (episodes appended to `results.jsonl`
+/// as they finish) and returns the episodes; the caller writes the reports.
 pub fn run(config: &Config<'_>) -> Result<Outcome> {
     if config.jobs == 0 {
         bail!("--jobs must be at least 1");
     }
-    std::fs::create_dir_all(&config.out)
-        .with_context(|| format!("could not create {}", config.out.display()))?;
-    let path = config.out.join(jsonl::FILE);
     let mut manifest = manifest(config);
-    let existing: BTreeMap<EpisodeKey, Episode> = if config.resume {
-        if config.out.join(manifest::FILE).exists() {
-            manifest.check_resumes(&Manifest::read(&config.out)?, &config.out)?;
-        }
-        jsonl::read_existing(&path)?
-    } else if path.exists() {
-        bail!(
-            "{} already exists (use --resume to continue that run, or another --out)",
-            path.display()
-        );
-    } else {
-        BTreeMap::new()
-    };
-    manifest.write(&config.out)?;
-    let sink = Appender::open(&path)?;
+    let (folder, existing) = RunFolder::open::<Episode>(&config.out, &manifest, config.resume)?;
     let mut units = Vec::new();
     let mut total = 0;
     // Every unit of the whole run has an index in this order; a shard takes
@@ -206,150 +191,144 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         open: config.open.clone(),
     };
     let runtime = pagesnap_browser::runtime()?;
-    let next = AtomicUsize::new(0);
-    let produced: Mutex<Vec<Episode>> = Mutex::new(Vec::new());
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
-    let browsers: Mutex<Vec<BrowserInfo>> = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for worker in 0..config.jobs.min(units.len().max(1)) {
-            let (next, units, produced, failure, browsers) =
-                (&next, &units, &produced, &failure, &browsers);
-            let (sink, progress, setting, runtime) = (&sink, &progress, &setting, &runtime);
-            scope.spawn(move || {
-                let worked = runtime.handle().block_on(async {
-                    let endpoint = (!config.endpoints.is_empty())
-                        .then(|| config.endpoints[worker % config.endpoints.len()].as_str());
-                    // Launched once; attached ones again after they drop
-                    // (see below), so an endpoint that refuses costs its
-                    // episodes an error row each, not the run.
-                    let mut browser: Option<Chromium> = None;
-                    // External strategies, each with its own browser (its
-                    // program attaches to it; pagesnap's strategies never
-                    // share a browser with another client), started when the
-                    // worker first needs them.
-                    let mut externals: BTreeMap<String, (Chromium, Program)> = BTreeMap::new();
-                    let result = async {
-                        loop {
-                            if lock(failure).is_some() {
-                                return Ok(());
-                            }
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let Some(unit) = units.get(i) else {
-                                return Ok(());
-                            };
-                            let spec = Spec {
-                                task: &config.suite.tasks[unit.task],
-                                strategy: &config.strategies[unit.strategy],
-                                episode: unit.episode,
-                                seed: unit.seed,
-                                max_steps: config
-                                    .max_steps
-                                    .unwrap_or(config.suite.tasks[unit.task].max_steps),
-                            };
-                            let episode = match spec.strategy.external() {
-                                None => {
-                                    if browser.is_none() {
-                                        match Chromium::start(endpoint, config.network).await {
-                                            Ok(started) => {
-                                                lock(browsers).push(BrowserInfo {
-                                                    endpoint: endpoint.map(str::to_owned),
-                                                    version: started.version().to_owned(),
-                                                });
-                                                browser = Some(started);
-                                            }
-                                            // A browser we launch that fails to start fails the run.
-                                            Err(err) if endpoint.is_none() => return Err(err),
-                                            Err(err) => {
-                                                let episode =
-                                                    episode::unreachable(setting, &spec, &err)?;
-                                                sink.append(&episode)?;
-                                                lock(produced).push(episode);
-                                                progress.step();
-                                                continue;
-                                            }
-                                        }
-                                    }
-                                    let Some(current) = &browser else {
-                                        continue;
-                                    };
-                                    let episode =
-                                        episode::run(current, None, setting, &spec).await?;
-                                    // An attached browser that dropped mid-episode is
-                                    // attached again for the next one.
-                                    if endpoint.is_some()
-                                        && episode.ended_by == crate::results::EndedBy::Error
-                                        && current.tabs().await.is_err()
-                                        && let Some(dropped) = browser.take()
-                                    {
-                                        let _ = dropped.close().await;
-                                    }
-                                    episode
-                                }
-                                Some(external) => {
-                                    let (browser, program) = match externals
-                                        .entry(external.name.clone())
-                                    {
-                                        std::collections::btree_map::Entry::Occupied(e) => {
-                                            e.into_mut()
-                                        }
-                                        std::collections::btree_map::Entry::Vacant(e) => {
-                                            let browser = Chromium::launch(config.network).await?;
-                                            let program = Program::new(
-                                                std::sync::Arc::clone(external),
-                                                browser.websocket_url(),
-                                            );
-                                            e.insert((browser, program))
-                                        }
-                                    };
-                                    let ws = browser.websocket_url().to_owned();
-                                    let mut attached = Attached { program, ws: &ws };
-                                    episode::run(browser, Some(&mut attached), setting, &spec)
-                                        .await?
-                                }
-                            };
-                            sink.append(&episode)?;
-                            lock(produced).push(episode);
-                            progress.step();
-                        }
-                    }
-                    .await;
-                    for (_, (browser, mut program)) in externals {
-                        program.stop().await;
-                        let _ = browser.close().await;
-                    }
-                    if let Some(browser) = browser {
-                        let _ = browser.close().await;
-                    }
-                    result
-                });
-                if let Err(err) = worked {
-                    lock(failure).get_or_insert(err);
-                }
-            });
-        }
+    let worked = pool::run(config.jobs, &units, |number, units| {
+        let endpoint = (!config.endpoints.is_empty())
+            .then(|| config.endpoints[number % config.endpoints.len()].as_str());
+        let worker = Worker {
+            config,
+            setting: &setting,
+            folder: &folder,
+            progress: &progress,
+            endpoint,
+        };
+        runtime.handle().block_on(worker.run(units))
     });
     progress.finish();
-    if let Some(err) = lock(&failure).take() {
-        return Err(err);
-    }
+    let mut produced = Vec::new();
     // The browsers the workers drove, now that they are known.
-    manifest.browsers = lock(&browsers).clone();
+    for (episodes, browsers) in worked? {
+        produced.extend(episodes);
+        manifest.browsers.extend(browsers);
+    }
     manifest.browsers.sort();
     manifest.browsers.dedup();
-    manifest.write(&config.out)?;
+    manifest.write(folder.path())?;
     let resumed = existing.len();
     let mut episodes: Vec<Episode> = existing.into_values().collect();
-    episodes.append(&mut lock(&produced));
-    let report = LiveReport::build(manifest, episodes);
-    report::write_all(&config.out, &report)?;
-    Ok(Outcome { report, resumed })
+    episodes.append(&mut produced);
+    Ok(Outcome {
+        manifest,
+        episodes,
+        resumed,
+    })
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A worker that panicked cannot leave an episode half-pushed: each push is one call.
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+/// One worker of a run: its browser (launched, or attached to its
+/// endpoint) and the external programs it started.
+struct Worker<'r, 'c> {
+    config: &'r Config<'c>,
+    setting: &'r Setting<'r>,
+    folder: &'r RunFolder,
+    progress: &'r progress::Progress,
+    endpoint: Option<&'r str>,
+}
+
+impl Worker<'_, '_> {
+    /// Runs units until none is left, then closes what it started; returns
+    /// its episodes and the browsers it drove.
+    async fn run(&self, units: &Units<'_, Unit>) -> Result<(Vec<Episode>, Vec<BrowserInfo>)> {
+        let mut episodes = Vec::new();
+        let mut browsers = Vec::new();
+        // Launched once; attached ones again after they drop (see `own`), so
+        // an endpoint that refuses costs its episodes an error row each, not
+        // the run.
+        let mut browser: Option<Chromium> = None;
+        // External strategies, each with its own browser (its program
+        // attaches to it; pagesnap's strategies never share a browser with
+        // another client), started when the worker first needs them.
+        let mut externals: BTreeMap<String, (Chromium, Program)> = BTreeMap::new();
+        let result = async {
+            while let Some(unit) = units.next() {
+                let config = self.config;
+                let spec = Spec {
+                    task: &config.suite.tasks[unit.task],
+                    strategy: &config.strategies[unit.strategy],
+                    episode: unit.episode,
+                    seed: unit.seed,
+                    max_steps: config
+                        .max_steps
+                        .unwrap_or(config.suite.tasks[unit.task].max_steps),
+                };
+                let episode = match spec.strategy.external() {
+                    None => self.own(&mut browser, &mut browsers, &spec).await?,
+                    Some(external) => {
+                        let (browser, program) = match externals.entry(external.name.clone()) {
+                            Entry::Occupied(e) => e.into_mut(),
+                            Entry::Vacant(e) => {
+                                let browser = Chromium::launch(config.network).await?;
+                                let program =
+                                    Program::new(Arc::clone(external), browser.websocket_url());
+                                e.insert((browser, program))
+                            }
+                        };
+                        let ws = browser.websocket_url().to_owned();
+                        let mut attached = Attached { program, ws: &ws };
+                        episode::run(browser, Some(&mut attached), self.setting, &spec).await?
+                    }
+                };
+                self.folder.append(&episode)?;
+                episodes.push(episode);
+                self.progress.step();
+            }
+            Ok(())
+        }
+        .await;
+        for (_, (browser, mut program)) in externals {
+            program.stop().await;
+            let _ = browser.close().await;
+        }
+        if let Some(browser) = browser {
+            let _ = browser.close().await;
+        }
+        result.map(|()| (episodes, browsers))
+    }
+
+    /// An episode of one of pagesnap's own strategies, in the worker's
+    /// browser (started first if need be). An attached browser that cannot
+    /// be reached gives the episode an error row; one launched here that
+    /// fails to start fails the run.
+    async fn own(
+        &self,
+        browser: &mut Option<Chromium>,
+        browsers: &mut Vec<BrowserInfo>,
+        spec: &Spec<'_>,
+    ) -> Result<Episode> {
+        let current = match browser {
+            Some(current) => current,
+            None => match Chromium::start(self.endpoint, self.config.network).await {
+                Ok(started) => {
+                    browsers.push(BrowserInfo {
+                        endpoint: self.endpoint.map(str::to_owned),
+                        version: started.version().to_owned(),
+                    });
+                    browser.insert(started)
+                }
+                Err(err) if self.endpoint.is_none() => return Err(err),
+                Err(err) => return episode::unreachable(self.setting, spec, &err),
+            },
+        };
+        let episode = episode::run(current, None, self.setting, spec).await?;
+        // An attached browser that dropped mid-episode is attached again for
+        // the next one.
+        if self.endpoint.is_some()
+            && episode.ended_by == crate::results::EndedBy::Error
+            && current.tabs().await.is_err()
+            && let Some(dropped) = browser.take()
+        {
+            let _ = dropped.close().await;
+        }
+        Ok(episode)
+    }
 }
 
 #[cfg(test)]

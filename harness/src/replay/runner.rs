@@ -1,18 +1,15 @@
-//! The replay loop: every (task, strategy) unit of the suite (or shard) across `--jobs` threads, rows appended as they finish, reports written at the end.
+//! The replay loop: every (task, strategy) unit of the suite (or shard) across `--jobs` threads, rows appended as they finish and returned for the reports.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use crate::agent::Agent;
 use crate::judge::llm::LlmJudge;
-use crate::report::{self, metrics};
-use crate::results::jsonl::{self, Appender};
-use crate::results::manifest::{self, Manifest};
-use crate::results::{Key, Row, Shard};
+use crate::pool;
+use crate::results::manifest::Manifest;
+use crate::results::{Key, Row, RunFolder, Shard};
 use crate::suite::Suite;
 use crate::variant::Variant;
 
@@ -45,30 +42,17 @@ pub struct Config<'a> {
 
 /// What a run produced.
 pub struct Outcome {
-    /// Rows, sorted.
+    /// What the run covers (`run.json`).
+    pub manifest: Manifest,
+    /// Every row of the run, those a resumed run found included, unsorted.
     pub rows: Vec<Row>,
-    /// Summaries per strategy, in strategy order.
-    pub summaries: Vec<metrics::StrategySummary>,
     /// Steps skipped because `--resume` found them.
     pub resumed: usize,
 }
 
-/// Runs the suite and writes every report file into `config.out`.
+/// Runs the suite into `config.out` (rows appended to `results.jsonl` as
+/// they finish) and returns the rows; the caller writes the reports.
 pub fn run(config: &Config<'_>) -> Result<Outcome> {
-    std::fs::create_dir_all(&config.out)
-        .with_context(|| format!("could not create {}", config.out.display()))?;
-    let jsonl = config.out.join(jsonl::FILE);
-    let existing = if config.resume {
-        jsonl::read_existing::<Row>(&jsonl)?
-    } else if jsonl.exists() {
-        bail!(
-            "{} already exists (use --resume to continue that run, or another --out)",
-            jsonl.display()
-        );
-    } else {
-        BTreeMap::new()
-    };
-    let sink = Appender::open(&jsonl)?;
     let manifest = Manifest::new(
         config.suite,
         &config.suite_path,
@@ -76,10 +60,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         &config.strategies,
         config.shard,
     );
-    if config.resume && config.out.join(manifest::FILE).exists() {
-        manifest.check_resumes(&Manifest::read(&config.out)?, &config.out)?;
-    }
-    manifest.write(&config.out)?;
+    let (folder, existing) = RunFolder::open::<Row>(&config.out, &manifest, config.resume)?;
     let mut units: Vec<(usize, usize)> = (0..config.suite.tasks.len())
         .filter(|&t| config.shard.is_none_or(|shard| shard.includes(t)))
         .flat_map(|t| (0..config.strategies.len()).map(move |s| (t, s)))
@@ -91,47 +72,29 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
         // model then come in the order the suite lists them.
         units.sort_by_key(|&(t, _)| std::cmp::Reverse(task_size(config.suite, t)));
     }
-    let next = AtomicUsize::new(0);
-    let produced: Mutex<Vec<Row>> = Mutex::new(Vec::new());
-    let failure: Mutex<Option<anyhow::Error>> = Mutex::new(None);
     let progress = progress_for(config, &existing);
     let step_delay = step_delay()?;
-    std::thread::scope(|scope| {
-        for _ in 0..config.jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(t, s)) = units.get(i) else { break };
-                    let done = || {
-                        progress.step();
-                        if let Some(delay) = step_delay {
-                            std::thread::sleep(delay);
-                        }
-                    };
-                    let result = run_unit(config, t, s, &existing, &sink, &done);
-                    match result {
-                        Ok(rows) => lock(&produced).extend(rows),
-                        Err(err) => {
-                            lock(&failure).get_or_insert(err);
-                            break;
-                        }
-                    }
-                }
-            });
+    let done = || {
+        progress.step();
+        if let Some(delay) = step_delay {
+            std::thread::sleep(delay);
         }
+    };
+    let produced = pool::run(config.jobs, &units, |_, units| {
+        let mut rows = Vec::new();
+        while let Some(&(t, s)) = units.next() {
+            rows.extend(run_unit(config, t, s, &existing, &folder, &done)?);
+        }
+        Ok(rows)
     });
     progress.finish();
-    if let Some(err) = lock(&failure).take() {
-        return Err(err);
-    }
+    let produced = produced?;
     let resumed = existing.len();
     let mut rows: Vec<Row> = existing.into_values().collect();
-    rows.append(&mut lock(&produced));
-    let report = report::Report::build(manifest, rows);
-    report::write_all(&config.out, &report)?;
+    rows.extend(produced.into_iter().flatten());
     Ok(Outcome {
-        rows: report.rows,
-        summaries: report.summaries,
+        manifest,
+        rows,
         resumed,
     })
 }
@@ -182,11 +145,4 @@ fn step_delay() -> Result<Option<std::time::Duration>> {
             Ok(Some(std::time::Duration::from_millis(ms)))
         }
     }
-}
-
-fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    // A worker that panicked cannot leave rows half-written: each push is one call.
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }

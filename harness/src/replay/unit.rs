@@ -12,8 +12,9 @@ use crate::agent::{Action, Agent, Request};
 use crate::judge::llm::{LlmJudge, StepInput, TaskInput};
 use crate::judge::rule;
 use crate::observe;
-use crate::results::jsonl::Appender;
-use crate::results::{Key, Row, steps};
+use crate::report::steps;
+use crate::results::RunFolder;
+use crate::results::{Key, Row};
 use crate::suite::Step;
 use crate::tokens::ObservationSize;
 
@@ -25,7 +26,7 @@ pub fn run_unit(
     t: usize,
     s: usize,
     existing: &BTreeMap<Key, Row>,
-    sink: &Appender,
+    sink: &RunFolder,
     done: &dyn Fn(),
 ) -> Result<Vec<Row>> {
     let task = &config.suite.tasks[t];

@@ -15,7 +15,7 @@ use super::escape::html;
 use super::figures::Report;
 use super::format::{expected, got, mde, significance_notes, spread, task_score, usd, verdict};
 use super::metrics::{self, Estimate, StrategySummary};
-use crate::results::steps;
+use super::steps;
 
 pub(super) const STYLE: &str = "\
 body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;margin:24px auto;max-width:1280px;padding:0 16px;color:#1d2330;background:#fff}

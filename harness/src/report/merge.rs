@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
+use super::steps;
 use crate::results::manifest::{self, Manifest, Shard};
-use crate::results::{Key, Row, jsonl, steps};
+use crate::results::{Key, Row, jsonl};
 
 use super::{Report, write_all};
 

@@ -16,6 +16,7 @@ pub mod markdown;
 pub mod merge;
 pub mod metrics;
 pub mod significance;
+pub mod steps;
 mod write;
 
 pub use figures::Report;

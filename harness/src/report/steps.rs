@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use pagesnap_engine::observation::Observation;
 
+use super::escape::html;
 use crate::agent::backend::{ChatRequest, Part};
-use crate::report::escape::html;
 use crate::results::Row;
 
 /// The folder, inside a run's output folder.
@@ -118,8 +118,8 @@ fn render(row: &Row, artefact: &Artefact<'_>, image: Option<&str>) -> String {
          <tr><th>target had a ref</th><td>{}</td></tr><tr><th>error</th><td>{}</td></tr>\
          <tr><th>LLM judge</th><td>{}</td></tr></table>",
         html(artefact.instruction),
-        html(&crate::report::format::expected(row)),
-        html(&crate::report::format::got(row)),
+        html(&super::format::expected(row)),
+        html(&super::format::got(row)),
         row.target_recall
             .map_or("—", |r| if r { "yes" } else { "no" }),
         html(row.error.as_deref().unwrap_or("")),
