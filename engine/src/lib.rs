@@ -41,6 +41,7 @@
 pub mod analyze;
 mod bytes;
 mod chunk;
+mod class;
 mod digits;
 pub mod geom;
 pub mod observation;

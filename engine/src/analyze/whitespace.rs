@@ -2,6 +2,7 @@
 
 use crate::bytes;
 use crate::chunk::{self, Chunk};
+use crate::class::SPACE_STOP;
 
 /// What a byte starts: 0 nothing to decide (copied with its run), 1 an ASCII
 /// whitespace character, 2 a character that may be whitespace or dropped.
@@ -128,7 +129,7 @@ pub(crate) fn collapse(text: &str, space: fn(char) -> bool) -> String {
             // the last byte, whose neighbour is in the next chunk, stops, as
             // does one that would start the run (the text's first byte).
             if let Some(chunk) = Chunk::load(bytes, at) {
-                let stop = chunk.below_or_wide(b'!');
+                let stop = SPACE_STOP.chunk(chunk);
                 let mut lone = chunk.equal(b' ') & !((stop >> 1) | 1 << (chunk::LEN - 1));
                 if at == start {
                     lone &= !1;
@@ -141,7 +142,7 @@ pub(crate) fn collapse(text: &str, space: fn(char) -> bool) -> String {
                 at += hard.trailing_zeros() as usize;
             } else if let Some(word) = bytes::word(bytes, at) {
                 // Eight bytes at once near the end.
-                let stop = bytes::below(word, b'!') | bytes::non_ascii(word);
+                let stop = SPACE_STOP.word(word);
                 if stop == 0 {
                     at += 8;
                     continue;

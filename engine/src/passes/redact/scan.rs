@@ -10,6 +10,7 @@ use super::{Kind, Place};
 use crate::analyze::whitespace;
 use crate::bytes;
 use crate::chunk::{self, Chunk};
+use crate::class::WORD_STOP;
 
 /// [`scan`], stepping over what can start no secret at once when `skip`
 /// holds, character by character when not (the tests compare the two).
@@ -273,17 +274,14 @@ pub(super) fn plain_words_end(bytes: &[u8], mut at: usize) -> usize {
 /// then eight.
 pub(super) fn word_end(bytes: &[u8], mut at: usize) -> usize {
     while let Some(chunk) = Chunk::load(bytes, at) {
-        let stop = chunk.below_or_wide(b'!') | chunk.within(b'0', b'9') | chunk.equal(0x7f);
+        let stop = WORD_STOP.chunk(chunk);
         if stop != 0 {
             return at + stop.trailing_zeros() as usize;
         }
         at += chunk::LEN;
     }
     while let Some(word) = bytes::word(bytes, at) {
-        let stop = bytes::below(word, b'!')
-            | bytes::within(word, b'0', b'9')
-            | bytes::equal(word, 0x7f)
-            | bytes::non_ascii(word);
+        let stop = WORD_STOP.word(word);
         if stop != 0 {
             return at + bytes::first(stop);
         }
@@ -291,7 +289,7 @@ pub(super) fn word_end(bytes: &[u8], mut at: usize) -> usize {
     }
     bytes[at..]
         .iter()
-        .position(|&b| WORD_BYTE[usize::from(b)] & (BLANK | OTHER) != 0)
+        .position(|&b| WORD_STOP.has(b))
         .map_or(bytes.len(), |len| at + len)
 }
 
@@ -358,11 +356,9 @@ pub(super) fn token_end(text: &str, start: usize) -> (usize, bool) {
     let mut digit = false;
     while at < bytes.len() {
         // Eight bytes at once while none is whitespace, a digit or outside
-        // ASCII (control characters stop the jump too, and are stepped).
+        // ASCII (control characters and DEL stop the jump too, and are stepped).
         while let Some(word) = bytes::word(bytes, at) {
-            let stop = bytes::below(word, b' ' + 1)
-                | bytes::within(word, b'0', b'9')
-                | bytes::non_ascii(word);
+            let stop = WORD_STOP.word(word);
             if stop != 0 {
                 at += bytes::first(stop);
                 break;

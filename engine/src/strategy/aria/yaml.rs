@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use crate::analyze::whitespace;
 use crate::bytes;
 use crate::chunk::{self, Chunk};
+use crate::class::YAML_STOP;
 use crate::strategy::shared::text::js_space;
 
 /// `JSON.stringify` of a string.
@@ -136,11 +137,7 @@ fn yaml_needs_quotes(text: &str) -> bool {
         // below looks at the others but a space before `#`, which is caught
         // at the `#`.
         if let Some(chunk) = Chunk::load(bytes, at) {
-            let stop = chunk.below_or_wide(b' ')
-                | chunk.equal(b'#')
-                | chunk.equal(b':')
-                | chunk.equal(b'`')
-                | chunk.within(b'{', 0x7f);
+            let stop = YAML_STOP.chunk(chunk);
             if stop == 0 {
                 at += chunk::LEN;
                 continue;
@@ -150,12 +147,7 @@ fn yaml_needs_quotes(text: &str) -> bool {
                 return true;
             }
         } else if let Some(word) = bytes::word(bytes, at) {
-            let stop = bytes::below(word, b' ')
-                | bytes::equal(word, b'#')
-                | bytes::equal(word, b':')
-                | bytes::equal(word, b'`')
-                | bytes::within(word, b'{', 0x7f)
-                | bytes::non_ascii(word);
+            let stop = YAML_STOP.word(word);
             if stop == 0 {
                 at += 8;
                 continue;
