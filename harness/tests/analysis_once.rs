@@ -1,7 +1,9 @@
 //! A replay analyses each step's recording once, whatever the number of strategies: the suite's page is the one every strategy renders and every target was resolved on.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-mod common;
+#[path = "harness/support/mod.rs"]
+#[allow(dead_code, reason = "this binary uses only part of the support module")]
+mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -16,7 +18,7 @@ use pagesnap_harness::variant::{Defaults, Variant};
 
 #[test]
 fn each_recording_is_analysed_once_for_every_strategy() {
-    let root = common::root();
+    let root = support::root();
     let suite_path = root.join("suites/smoke.toml");
     let before = observe::analyses();
     let suite = suite::load(&suite_path, &root.join("fixtures"), None).unwrap();

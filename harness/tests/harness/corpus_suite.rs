@@ -1,9 +1,6 @@
 //! `suites/corpus.toml` end to end: its real pages are recorded at run time, every step gets a row, recall is sane, and `--resume` records nothing again.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-mod common;
-
-use common::{pagesnap, read_json, root};
+use crate::support::{pagesnap, read_json, root};
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -5,13 +5,11 @@
 //! 127.0.0.1) and exits non-zero naming the first check that failed. The SDKs
 //! are installed by `scripts/setup`: a venv in `~/.cache/pagesnap/mcp-venv`
 //! (or `$PAGESNAP_MCP_PYTHON`) and `npm ci` in `scripts/mcp`.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::PathBuf;
 use std::process::Command;
 
-mod common;
-use common::root;
+use crate::support::root;
 
 fn python() -> PathBuf {
     let python = std::env::var_os("PAGESNAP_MCP_PYTHON").map_or_else(
@@ -97,8 +95,8 @@ fn typescript_sdk_over_streamable_http() {
 
 #[test]
 fn mcp_help_documents_every_flag() {
-    let output = common::pagesnap(&["mcp", "--help"]);
-    let help = common::stdout(&output);
+    let output = crate::support::pagesnap(&["mcp", "--help"]);
+    let help = crate::support::stdout(&output);
     for flag in [
         "--port",
         "--host",
@@ -124,8 +122,8 @@ fn bad_configuration_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let secrets = dir.path().join("secrets.env");
     std::fs::write(&secrets, "GOOD=1\nnot a line\n").unwrap();
-    let output = common::pagesnap(&["mcp", "--secrets", secrets.to_str().unwrap()]);
-    let err = common::stderr(&output);
+    let output = crate::support::pagesnap(&["mcp", "--secrets", secrets.to_str().unwrap()]);
+    let err = crate::support::stderr(&output);
     assert!(!output.status.success());
     assert!(
         err.contains("secrets.env") && err.contains("line 2"),
@@ -133,17 +131,17 @@ fn bad_configuration_is_refused_by_name() {
     );
     let layers = dir.path().join("layers.toml");
     std::fs::write(&layers, "default = [\"main\"]\n").unwrap();
-    let output = common::pagesnap(&["mcp", "--layers-config", layers.to_str().unwrap()]);
-    let err = common::stderr(&output);
+    let output = crate::support::pagesnap(&["mcp", "--layers-config", layers.to_str().unwrap()]);
+    let err = crate::support::stderr(&output);
     assert!(!output.status.success());
     assert!(
         err.contains("layers.toml") && err.contains("\"main\""),
         "{err}"
     );
-    let output = common::pagesnap(&["mcp", "--strategy", "nope"]);
-    assert!(common::stderr(&output).contains("unknown strategy"));
-    let output = common::pagesnap(&["mcp", "--cdp-endpoint", "ftp://x"]);
-    let err = common::stderr(&output);
+    let output = crate::support::pagesnap(&["mcp", "--strategy", "nope"]);
+    assert!(crate::support::stderr(&output).contains("unknown strategy"));
+    let output = crate::support::pagesnap(&["mcp", "--cdp-endpoint", "ftp://x"]);
+    let err = crate::support::stderr(&output);
     assert!(
         err.contains("ftp://x") && err.contains("http://HOST:PORT"),
         "{err}"

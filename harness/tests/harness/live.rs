@@ -1,5 +1,4 @@
 //! The live path in real Chromium: live observations equal rendering a recording of the same state on every fixture site, `bench-live --json` has its documented shape, and a page that never loads, a closed tab and a crashed renderer give named errors, not hangs.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::io::Read as _;
 use std::net::TcpListener;
@@ -14,8 +13,7 @@ use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, STRATEGIES};
 use pagesnap_harness::{observe, store};
 
-mod common;
-use common::{install_playwright, pagesnap, require_tool, root, stderr, stdout};
+use crate::support::{install_playwright, pagesnap, require_tool, root, stderr, stdout};
 
 /// Renders every strategy from what `record` writes for the tab's current
 /// state, then observes the same state live, and compares text, refs and meta.

@@ -1,5 +1,4 @@
 //! The `snapshot`, `strategies`, `compare` and `redactions` commands on committed fixtures and the shared corpus.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,9 +1,6 @@
 //! `pagesnap diff`: the regression table, `--fail-if` breaches (exit 1) and bad input (exit 2) on real run folders.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-mod common;
-
-use common::{pagesnap, stderr, stdout};
+use crate::support::{pagesnap, stderr, stdout};
 
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -156,7 +153,7 @@ fn a_strategy_missing_in_new_is_a_breach() {
 fn other_run(name: &str, edit: impl FnOnce(&mut serde_json::Value)) -> tempfile::TempDir {
     let dir = modified(name, |_| {});
     let path = dir.path().join("run.json");
-    let mut json = common::read_json(&path);
+    let mut json = crate::support::read_json(&path);
     edit(&mut json);
     std::fs::write(&path, serde_json::to_string_pretty(&json).unwrap()).unwrap();
     dir

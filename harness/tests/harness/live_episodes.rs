@@ -1,9 +1,8 @@
 //! `pagesnap live` end to end in headless Chromium: MiniWoB++ rewards read both ways with scripted agents, covered clicks and stale refs as error observations, a fixture task's predicate, trace → suite → replay, resume after SIGKILL, and the LLM judge's calibration through a cassette.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,8 +20,8 @@ use pagesnap_harness::results::Episode;
 use pagesnap_harness::suite::live::{LiveSuite, load};
 use serde_json::{Value, json};
 
-mod common;
-use common::{pagesnap, read_json, root, stderr, stdout, without_timing};
+use crate::support::http::{self, Reply};
+use crate::support::{pagesnap, read_json, root, stderr, stdout, without_timing};
 
 /// A MiniWoB++ suite of three one- or two-action tasks, two seeds each.
 const MINI: &str = r#"[suite]
@@ -246,27 +245,22 @@ struct Signals {
 
 impl Signals {
     fn start() -> Signals {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
         let (release, released) = std::sync::mpsc::channel::<()>();
         let (tell, removed) = std::sync::mpsc::channel::<()>();
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                let Ok(mut stream) = stream else { return };
-                let mut line = String::new();
-                let _ = BufReader::new(&stream).read_line(&mut line);
-                if line.starts_with("GET /wait") {
-                    let _ = released.recv_timeout(Duration::from_secs(60));
-                } else if line.starts_with("GET /removed") {
-                    let _ = tell.send(());
-                }
-                let _ = stream.write_all(
-                    b"HTTP/1.1 200 OK\r\nAccess-Control-Allow-Origin: *\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
-                );
+        let (released, tell) = (Mutex::new(released), Mutex::new(tell));
+        let server = http::Server::start(move |request| {
+            if request.path == "/wait" {
+                let _ = released
+                    .lock()
+                    .unwrap()
+                    .recv_timeout(Duration::from_secs(60));
+            } else if request.path == "/removed" {
+                let _ = tell.lock().unwrap().send(());
             }
+            Reply::empty_for_pages()
         });
         Signals {
-            port,
+            port: server.port,
             release,
             removed: Mutex::new(removed),
         }
@@ -736,68 +730,25 @@ fn resume_after_sigkill_gives_the_same_run() {
 /// A fake OpenAI-compatible judge on 127.0.0.1: it calls an episode a
 /// success when its instruction is `Click on the "…" button` (click-button),
 /// and approves every step.
-fn judge_server() -> (u16, std::sync::Arc<std::sync::atomic::AtomicBool>) {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let flag = stop.clone();
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            if flag.load(std::sync::atomic::Ordering::SeqCst) {
-                break;
-            }
-            let Ok(stream) = stream else { continue };
-            std::thread::spawn(move || answer(stream));
-        }
-    });
-    (port, stop)
-}
-
-fn answer(stream: TcpStream) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-        return;
-    }
-    let mut length = 0;
-    loop {
-        let mut header = String::new();
-        reader.read_line(&mut header).unwrap();
-        let header = header.trim_end().to_lowercase();
-        if header.is_empty() {
-            break;
-        }
-        if let Some(n) = header.strip_prefix("content-length:") {
-            length = n.trim().parse().unwrap();
-        }
-    }
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).unwrap();
-    let request: Value = serde_json::from_slice(&body).unwrap();
-    let text = request.to_string();
-    let verdict = if text.contains("Is the task complete") {
-        text.contains(r#"Task: Click on the \""#)
-    } else {
-        true
-    };
-    let reply = json!({"id": "x", "object": "chat.completion", "model": "judge",
-        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
-            "content": format!("{{\"success\": {verdict}, \"reason\": \"scripted\"}}")}}],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}})
-    .to_string();
-    let mut stream = stream;
-    let _ = write!(
-        stream,
-        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
-        reply.len()
-    );
+fn judge_server() -> http::Server {
+    http::Server::start(|request| {
+        let text = request.json().to_string();
+        let verdict = if text.contains("Is the task complete") {
+            text.contains(r#"Task: Click on the \""#)
+        } else {
+            true
+        };
+        let content = format!("{{\"success\": {verdict}, \"reason\": \"scripted\"}}");
+        Reply::ok(http::chat_completion(&content, 100, 10).to_string())
+    })
 }
 
 #[test]
 fn judge_calibration_against_the_reward_replays_from_the_cassette() {
     let dir = tempfile::tempdir().unwrap();
     let suite = write(dir.path(), "mini.toml", MINI);
-    let (port, stop) = judge_server();
+    let judge = judge_server();
+    let port = judge.port;
     let base = format!("http://127.0.0.1:{port}");
     let run = |out: &Path, mode: &str| {
         pagesnap(&[
@@ -858,7 +809,7 @@ fn judge_calibration_against_the_reward_replays_from_the_cassette() {
             .all(|s| s.action.is_none() || s.judge == Some(true))
     }));
     // Without the server, the cassette answers and the reports are the same.
-    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    judge.stop();
     let _ = TcpStream::connect(("127.0.0.1", port));
     let replayed = dir.path().join("replayed");
     let output = run(&replayed, "replay");

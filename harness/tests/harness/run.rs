@@ -1,9 +1,6 @@
 //! `pagesnap run`: suite loading errors, the smoke suite end to end, and `--resume`.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-mod common;
-
-use common::{pagesnap, root, stderr};
+use crate::support::{pagesnap, root, stderr};
 
 use std::path::{Path, PathBuf};
 

@@ -1,11 +1,12 @@
 //! `pagesnap record` against hostile pages (`fixtures/hostile/`, issues 14 and 17): every record ends within its limit, names what failed, and leaves no Chromium process or temp profile behind.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use crate::support::http;
+use crate::support::{load, root, stderr};
 use pagesnap_engine::recording::Recording;
 
 /// One `pagesnap` process in a sandbox: its own `TMPDIR` (so the Chromium
@@ -127,21 +128,8 @@ impl Sandbox {
     }
 }
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 fn hostile(name: &str) -> String {
     format!("fixtures/hostile/{name}")
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
-fn load(path: &Path) -> Recording {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Recording::from_gz_bytes(&bytes, &path.display().to_string()).unwrap()
 }
 
 /// The most a record with `--timeout limit` may take as a whole process:
@@ -173,18 +161,39 @@ fn a_wait_for_delay_past_the_timeout_is_refused_within_it() {
     sandbox.assert_clean();
 }
 
-/// Sends `signal` (`INT`, `TERM`) to `child` with kill(1) once its browser is
-/// running and the page is loading, then waits for it.
-fn interrupt(sandbox: &Sandbox, mut child: Child, signal: &str) -> (Output, Duration) {
-    let started = Instant::now();
-    while (sandbox.processes().len() < 3 || sandbox.profiles().is_empty())
-        && started.elapsed() < Duration::from_secs(20)
-    {
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    assert!(!sandbox.processes().is_empty(), "the browser never started");
-    // Into the --wait-for delay: the page is open in a tab.
-    std::thread::sleep(Duration::from_millis(1500));
+/// A page that tells the test when it has loaded (so `record` is in its
+/// `--wait-for` delay, with the page open in a tab): its URL, and the
+/// channel the news comes on.
+fn page_that_says_loaded() -> (String, std::sync::mpsc::Receiver<()>) {
+    let (tell, loaded) = std::sync::mpsc::channel();
+    let tell = std::sync::Mutex::new(tell);
+    let server = http::Server::start(move |request| {
+        if request.path == "/loaded" {
+            let _ = tell.lock().unwrap().send(());
+            return http::Reply::empty_for_pages();
+        }
+        http::Reply {
+            status: 200,
+            headers: "content-type: text/html\r\n".to_owned(),
+            body: "<!doctype html><title>Plain</title><h1>Plain</h1>\
+                   <script>addEventListener('load', () => fetch('/loaded'))</script>"
+                .to_owned(),
+        }
+    });
+    (format!("{}/", server.url()), loaded)
+}
+
+/// Sends `signal` (`INT`, `TERM`) to `child` with kill(1) once its page has
+/// loaded (`loaded` says so), then waits for it.
+fn interrupt(
+    child: Child,
+    loaded: &std::sync::mpsc::Receiver<()>,
+    signal: &str,
+) -> (Output, Duration) {
+    let mut child = child;
+    loaded
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the page never loaded");
     assert!(
         child.try_wait().unwrap().is_none(),
         "record ended before the signal"
@@ -208,12 +217,9 @@ fn an_interrupted_record_closes_chromium_and_removes_its_profile() {
     for (signal, code) in [("INT", 130), ("TERM", 143)] {
         let sandbox = Sandbox::new();
         let out = sandbox.tmp.path().join("out/s");
-        let child = sandbox.spawn_record(
-            &hostile("plain.html"),
-            &out,
-            &["--wait-for", "20000", "--timeout", "30"],
-        );
-        let (output, teardown) = interrupt(&sandbox, child, signal);
+        let (url, loaded) = page_that_says_loaded();
+        let child = sandbox.spawn_record(&url, &out, &["--wait-for", "20000", "--timeout", "30"]);
+        let (output, teardown) = interrupt(child, &loaded, signal);
         let stderr = stderr(&output);
         assert_eq!(output.status.code(), Some(code), "SIG{signal}: {stderr}");
         assert!(

@@ -1,9 +1,6 @@
 //! `pagesnap run --shard K/N` and `pagesnap merge`: shards joined give the same results as one unsharded run.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-mod common;
-
-use common::{pagesnap, read_json, stderr, without_timing};
+use crate::support::{pagesnap, read_json, stderr, without_timing};
 
 use std::path::Path;
 

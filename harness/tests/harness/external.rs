@@ -1,5 +1,4 @@
 //! External strategies end to end: both Playwright adapters give refs that click the labelled button they name (main document, shadow DOM, iframe), a user's own program names refs by CSS selector, broken programs (one exits, one hangs, one answers garbage) become error rows of a run that completes, and a MiniWoB++ mini-suite runs `ext:playwright-aria` and `ext:playwright-ai` beside `aria` with reports marking them external.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::Path;
 use std::sync::Arc;
@@ -10,8 +9,7 @@ use pagesnap_harness::external::{self, Program};
 use pagesnap_harness::live::server::Server;
 use serde_json::Value;
 
-mod common;
-use common::{install_playwright, pagesnap, read_json, require_tool, root, stderr};
+use crate::support::{install_playwright, pagesnap, read_json, require_tool, root, stderr};
 
 fn setup() {
     require_tool("node");

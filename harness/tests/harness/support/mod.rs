@@ -1,5 +1,4 @@
-//! Helpers shared by the integration tests that drive the `pagesnap` binary: the repository root, running the binary, reading its outputs.
-#![allow(dead_code, reason = "each test binary uses a different subset")]
+//! What the harness tests share: the repository root, running the binary, reading its outputs and recordings, Node.js tools.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -26,6 +25,13 @@ pub fn stdout(output: &Output) -> String {
 /// The output's stderr as text.
 pub fn stderr(output: &Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A recording file (`.json.gz`), read.
+pub fn load(path: &Path) -> pagesnap_engine::recording::Recording {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    pagesnap_engine::recording::Recording::from_gz_bytes(&bytes, &path.display().to_string())
+        .unwrap()
 }
 
 /// A JSON file, parsed.
@@ -93,3 +99,5 @@ pub fn install_playwright(dir: &Path) {
         .unwrap();
     assert!(status.success(), "npm ci --prefix {} failed", dir.display());
 }
+
+pub mod http;

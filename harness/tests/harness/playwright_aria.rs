@@ -15,7 +15,6 @@
 //!
 //! Needs Node.js and npm (`scripts/setup` installs them); playwright-core is
 //! installed into `scripts/playwright/node_modules` with `npm ci`.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -23,17 +22,9 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-mod common;
-use common::{install_playwright, require_tool};
+use crate::support::{install_playwright, require_tool, root};
 
 const MIN_AGREEMENT: f64 = 0.90;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf()
-}
 
 /// The cargo target directory (`CARGO_TARGET_TMPDIR` is `<target>/tmp`).
 fn target_dir() -> PathBuf {

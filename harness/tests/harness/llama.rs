@@ -2,22 +2,18 @@
 //!
 //! Set-up: `scripts/llm-setup` (builds llama-server, fetches the GGUF into
 //! `$PAGESNAP_LLM_DIR`, default `~/.cache/pagesnap/llm`). Run:
-//! `cargo test -p pagesnap-harness --test llama -- --ignored --nocapture`
+//! `cargo test -p pagesnap-harness --test harness llama:: -- --ignored --nocapture`
 //! (about 15 minutes on 2 cores). It is `#[ignore]`d in the plain test run (the
 //! reason says how to run it); run without the server and model, it fails
 //! naming what is missing.
 //! The model is a weak base model: this proves the wire path end to end
 //! (structured output, usage, judge, cassette); its accuracy is not a claim.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
+use crate::support::root;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 /// Kills llama-server when the test ends, passing or not.
 struct Server(Child);
@@ -52,7 +48,7 @@ fn healthy(port: u16) -> bool {
 }
 
 #[test]
-#[ignore = "needs a local llama-server and model: run scripts/llm-setup, then `cargo test -p pagesnap-harness --test llama -- --ignored`"]
+#[ignore = "needs a local llama-server and model: run scripts/llm-setup, then `cargo test -p pagesnap-harness --test harness llama:: -- --ignored`"]
 fn smoke_suite_through_llama_server_agent_judge_and_cassette() {
     let dir = llm_dir();
     let (binary, model) = (dir.join("bin/llama-server"), dir.join("model.gguf"));

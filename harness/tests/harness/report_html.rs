@@ -1,9 +1,6 @@
 //! `report.html` in real headless Chromium: no console errors, the SVG charts render, page-derived markup stays text.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-mod common;
-
-use common::root;
+use crate::support::root;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -14,7 +11,7 @@ use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::log::{EnableParams as LogEnable, EventEntryAdded};
 use chromiumoxide::cdp::js_protocol::runtime::{EventConsoleApiCalled, EventExceptionThrown};
 use chromiumoxide::page::ScreenshotParams;
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 
 const IMG: &str = r#"<img src=x onerror="document.title='pwned'">"#;
 const SCRIPT: &str = "</title></td><script>document.title='pwned'</script>";
@@ -73,6 +70,9 @@ struct StepDom {
     raw: String,
     text: String,
 }
+
+/// What the test logs once it is done with the page.
+const END: &str = "pagesnap-test: end of events";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn report_html_renders_charts_and_keeps_page_markup_inert() {
@@ -133,15 +133,30 @@ async fn report_html_renders_charts_and_keeps_page_markup_inert() {
         .unwrap();
     let mut log = page.event_listener::<EventEntryAdded>().await.unwrap();
     let sink = Arc::clone(&problems);
+    // Collects every problem until the page logs END: CDP delivers events in
+    // the order Chromium sent them, so by then every earlier one sits in its
+    // stream, and is drained before the watcher ends.
     let watcher = tokio::spawn(async move {
         loop {
             let problem = tokio::select! {
                 Some(e) = exceptions.next() => format!("exception: {:?}", e.exception_details),
-                Some(e) = console.next() => format!("console.{:?}: {:?}", e.r#type, e.args),
+                Some(e) = console.next() => {
+                    if format!("{:?}", e.args).contains(END) {
+                        break;
+                    }
+                    format!("console.{:?}: {:?}", e.r#type, e.args)
+                }
                 Some(e) = log.next() => format!("log {:?}: {}", e.entry.level, e.entry.text),
                 else => break,
             };
             sink.lock().unwrap().push(problem);
+        }
+        let mut sink = sink.lock().unwrap();
+        while let Some(Some(e)) = exceptions.next().now_or_never() {
+            sink.push(format!("exception: {:?}", e.exception_details));
+        }
+        while let Some(Some(e)) = log.next().now_or_never() {
+            sink.push(format!("log {:?}: {}", e.entry.level, e.entry.text));
         }
     });
 
@@ -204,12 +219,17 @@ async fn report_html_renders_charts_and_keeps_page_markup_inert() {
         .unwrap();
     std::fs::write(&shot, &png).unwrap();
     eprintln!("screenshot: {}", shot.display());
-    // Events already sent are delivered before the browser closes.
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Every event sent before END is collected before the browser closes.
+    page.evaluate(format!("console.log({END:?})"))
+        .await
+        .unwrap();
+    tokio::time::timeout(Duration::from_secs(30), watcher)
+        .await
+        .expect("the watcher saw END")
+        .unwrap();
     browser.close().await.unwrap();
     let _ = browser.wait().await;
     driver.abort();
-    watcher.abort();
 
     assert_eq!(
         dom.title,

@@ -1,15 +1,13 @@
 //! `pagesnap run` with model agents against a scripted LLM provider on 127.0.0.1: faults, retries, Retry-After, timeouts, structured-output fallback, images, concurrency, secrets and cassettes.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+use crate::support::http::{self, Reply, Request};
+use crate::support::{root, stderr};
 use base64::Engine as _;
 use serde_json::{Value, json};
 
@@ -50,47 +48,25 @@ struct State {
 /// - `schema`: 400 naming `response_format` when the request has one, else `ok`.
 /// - `slow`: `ok` after 100 ms (for the concurrency limit).
 struct Server {
-    port: u16,
+    http: http::Server,
     state: Arc<Mutex<State>>,
-    stop: Arc<AtomicBool>,
 }
 
 impl Server {
     fn start() -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let port = listener.local_addr().unwrap().port();
         let state = Arc::new(Mutex::new(State::default()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (s, flag) = (state.clone(), stop.clone());
-        std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                if flag.load(Ordering::SeqCst) {
-                    break;
-                }
-                let Ok(stream) = stream else { continue };
-                let s = s.clone();
-                std::thread::spawn(move || handle(stream, &s));
-            }
-        });
-        Server { port, state, stop }
+        let shared = Arc::clone(&state);
+        let http = http::Server::start(move |request| handle(request, &shared));
+        Server { http, state }
     }
 
     fn url(&self) -> String {
-        format!("http://127.0.0.1:{}", self.port)
+        self.http.url()
     }
 
     /// Stops accepting: later connections are refused.
     fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(("127.0.0.1", self.port));
-        // The accept loop drops the listener once it sees the flag.
-        for _ in 0..100 {
-            if TcpStream::connect(("127.0.0.1", self.port)).is_err() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        panic!("server did not stop");
+        self.http.stop();
     }
 
     fn seen(&self) -> Vec<Seen> {
@@ -105,29 +81,9 @@ impl Server {
     }
 }
 
-fn handle(stream: TcpStream, state: &Mutex<State>) {
-    let mut reader = BufReader::new(stream.try_clone().unwrap());
-    let mut line = String::new();
-    if reader.read_line(&mut line).unwrap_or(0) == 0 {
-        return; // the stop() wake-up connection
-    }
-    let path = line.split_whitespace().nth(1).unwrap_or("").to_owned();
-    let mut headers = BTreeMap::new();
-    loop {
-        let mut header = String::new();
-        reader.read_line(&mut header).unwrap();
-        let header = header.trim_end();
-        if header.is_empty() {
-            break;
-        }
-        let (name, value) = header.split_once(':').unwrap();
-        headers.insert(name.trim().to_lowercase(), value.trim().to_owned());
-    }
-    let length: usize = headers["content-length"].parse().unwrap();
-    let mut body = vec![0; length];
-    reader.read_exact(&mut body).unwrap();
-    let text = String::from_utf8(body).unwrap();
-    let body: Value = serde_json::from_str(&text).unwrap();
+fn handle(request: Request, state: &Mutex<State>) -> Reply {
+    let text = String::from_utf8(request.body.clone()).unwrap();
+    let body = request.json();
     let word_after = |marker: &str| {
         text.split(marker)
             .nth(1)
@@ -141,8 +97,8 @@ fn handle(stream: TcpStream, state: &Mutex<State>) {
     let seen = Seen {
         scenario: word_after("(scenario: "),
         strategy: word_after("Observation ("),
-        path,
-        headers,
+        path: request.path,
+        headers: request.headers,
         body,
         at: Instant::now(),
     };
@@ -158,25 +114,17 @@ fn handle(stream: TcpStream, state: &Mutex<State>) {
         st.max_in_flight = st.max_in_flight.max(st.in_flight);
         n
     };
-    let (status, extra, body) = respond(&seen, n);
+    let (status, headers, body) = respond(&seen, n);
     // Out of flight before the answer is written: the client holds its permit
     // until it has read the answer, so this interval lies inside the client's
     // and overlaps here only when the client's overlap. Counting after the
     // write races the next request past the decrement.
     state.lock().unwrap().in_flight -= 1;
-    let mut stream = stream;
-    let reason = match status {
-        200 => "OK",
-        400 => "Bad Request",
-        429 => "Too Many Requests",
-        _ => "Server Error",
-    };
-    let response = format!(
-        "HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n{extra}\r\n{body}",
-        body.len()
-    );
-    let _ = stream.write_all(response.as_bytes());
-    let _ = stream.flush();
+    Reply {
+        status,
+        headers,
+        body,
+    }
 }
 
 fn respond(seen: &Seen, n: usize) -> (u16, String, String) {
@@ -187,10 +135,7 @@ fn respond(seen: &Seen, n: usize) -> (u16, String, String) {
                 "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
                 "usage": {"input_tokens": 1000, "output_tokens": 20}})
         } else {
-            json!({"id": "chatcmpl-1", "object": "chat.completion", "model": "test-model",
-                "choices": [{"index": 0, "finish_reason": "stop",
-                    "message": {"role": "assistant", "content": text}}],
-                "usage": {"prompt_tokens": 1000, "completion_tokens": 20, "total_tokens": 1020}})
+            http::chat_completion(text, 1000, 20)
         };
         (200, String::new(), body.to_string())
     };
@@ -262,10 +207,6 @@ fn respond(seen: &Seen, n: usize) -> (u16, String, String) {
 
 // ---------------------------------------------------------------- running pagesnap
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
 /// A suite of one task per scenario over login/initial (`ok-two` has two
 /// steps; `slow#3` is scenario `slow` in a task of its own).
 fn write_suite(dir: &Path, scenarios: &[&str]) -> PathBuf {
@@ -330,10 +271,6 @@ fn assert_no_secret(out: &Path, output: &Output) {
             );
         }
     }
-}
-
-fn stderr(output: &Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
 }
 
 /// results.jsonl rows by (task, strategy, step).

@@ -1,19 +1,14 @@
 //! `pagesnap record` against real headless Chromium: tree shape, element counts, scripted steps, errors.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use crate::support::load;
 use pagesnap_engine::page::{Node, NodeId, Page};
 use pagesnap_engine::recording::Recording;
 
 fn pagesnap() -> Command {
     Command::new(env!("CARGO_BIN_EXE_pagesnap"))
-}
-
-fn load(path: &Path) -> Recording {
-    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    Recording::from_gz_bytes(&bytes, &path.display().to_string()).unwrap()
 }
 
 fn record(target: &Path, out: &Path, extra: &[&str]) -> std::process::Output {

@@ -1,9 +1,6 @@
 //! A run killed midway with SIGKILL and finished with `--resume` gives the same final metrics as an uninterrupted run.
-#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
-mod common;
-
-use common::{read_json, root, without_timing};
+use crate::support::{read_json, root, without_timing};
 
 use std::path::Path;
 use std::process::{Command, Stdio};
