@@ -34,6 +34,7 @@ pub mod live;
 pub mod mcp;
 pub mod node;
 pub mod observer;
+pub mod peer;
 pub mod pool;
 pub mod progress;
 pub mod record;

@@ -1,4 +1,4 @@
-//! What produces the observation of a live step: one of pagesnap's strategies rendering its own capture of the tab, or an external program observing the same tab ([`crate::external`]).
+//! What produces the observation of a live step: one of pagesnap's strategies rendering its own capture of the tab, an external program observing the same tab ([`crate::external`]), or a tool server's snapshot tool ([`crate::peer`]).
 //!
 //! The live runner, `bench-live` and `snapshot` name what they observe with
 //! through an [`Observer`], so that an observation made elsewhere takes the
@@ -8,11 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use pagesnap_engine::observation::Observation;
+use pagesnap_engine::observation::{Item, Meta, Observation};
 use pagesnap_engine::strategy::{Options, Strategy};
 
 use crate::external::{self, External, Program};
-use crate::results::ExternalStep;
+use crate::peer::{Connection, Peer};
+use crate::results::{ExternalStep, PeerStep};
 use pagesnap_browser::{Captured, ChromiumSession};
 
 /// What an episode observes the page with.
@@ -22,6 +23,8 @@ pub enum Observer {
     Engine(&'static dyn Strategy),
     /// An external program (`ext:NAME`).
     External(Arc<External>),
+    /// A tool server (`mcp:NAME`): its snapshot tool observes, its tools act.
+    Peer(Arc<Peer>),
 }
 
 impl Observer {
@@ -30,14 +33,23 @@ impl Observer {
         match self {
             Observer::Engine(strategy) => strategy.name(),
             Observer::External(external) => &external.name,
+            Observer::Peer(peer) => &peer.name,
         }
     }
 
     /// The external strategy, if this is one.
     pub fn external(&self) -> Option<&Arc<External>> {
         match self {
-            Observer::Engine(_) => None,
             Observer::External(external) => Some(external),
+            Observer::Engine(_) | Observer::Peer(_) => None,
+        }
+    }
+
+    /// The tool server, if this is one.
+    pub fn peer(&self) -> Option<&Arc<Peer>> {
+        match self {
+            Observer::Peer(peer) => Some(peer),
+            Observer::Engine(_) | Observer::External(_) => None,
         }
     }
 }
@@ -46,27 +58,36 @@ impl Observer {
 pub struct Seen {
     /// What the agent reads; its refs resolve to nodes of `captured`.
     pub observation: Observation,
-    /// pagesnap's capture of the same state (the trace keeps it).
-    pub captured: Captured,
+    /// pagesnap's capture of the same state (the trace keeps it); none for
+    /// a tool server, which pagesnap does not capture behind its back.
+    pub captured: Option<Captured>,
     /// Capture wall time (an external strategy: its own observation time).
     pub capture: Duration,
     /// Engine wall time (analysis + render; 0 for an external strategy).
     pub engine: Duration,
     /// An external strategy's round trip and ref resolution.
     pub external: Option<ExternalStep>,
+    /// A tool server's snapshot call.
+    pub peer: Option<PeerStep>,
 }
 
-/// Where an external strategy's program runs: its program and the browser's websocket URL.
-pub struct Attached<'a> {
-    /// The program, attached to the browser of the tab observed.
-    pub program: &'a mut Program,
-    /// The browser's CDP websocket URL.
-    pub ws: &'a str,
+/// What an observer other than pagesnap's own runs on, attached to the
+/// browser of the tab observed.
+pub enum Attached<'a> {
+    /// An external strategy's program and the browser's CDP websocket URL.
+    Program {
+        /// The program.
+        program: &'a mut Program,
+        /// The browser's CDP websocket URL.
+        ws: &'a str,
+    },
+    /// A tool server's session.
+    Server(&'a Connection),
 }
 
 /// Observes the tab's current state at `step`; `previous` keeps pagesnap's
 /// refs stable and marks new elements, as `snapshot --previous` does. An
-/// external observer needs `attached`.
+/// external observer or a tool server needs `attached`.
 pub async fn observe(
     session: &ChromiumSession,
     observer: &Observer,
@@ -86,25 +107,70 @@ pub async fn observe(
                 capture: live.timings.capture.total,
                 engine: live.timings.engine(),
                 observation: live.observation,
-                captured: live.captured,
+                captured: Some(live.captured),
                 external: None,
+                peer: None,
             })
         }
         Observer::External(external) => {
-            let Some(attached) = attached else {
+            let Some(Attached::Program { program, ws }) = attached else {
                 bail!(
                     "external strategy {} has no program attached to this browser",
                     external.name
                 );
             };
-            let observed =
-                external::observe(attached.program, session, attached.ws, step, viewport).await?;
+            let observed = external::observe(program, session, ws, step, viewport).await?;
             Ok(Seen {
                 observation: observed.observation,
-                captured: observed.captured,
+                captured: Some(observed.captured),
                 capture: observed.observe,
                 engine: Duration::ZERO,
                 external: Some(observed.step),
+                peer: None,
+            })
+        }
+        Observer::Peer(peer) => {
+            let Some(Attached::Server(connection)) = attached else {
+                bail!("tool server {} is not attached to this browser", peer.name);
+            };
+            let snapshot = &peer.mapping.snapshot;
+            let answer = connection.call(snapshot, &[]).await?;
+            if answer.is_error {
+                bail!("{}: {} failed: {}", peer.name, snapshot.tool, answer.text);
+            }
+            let items: Vec<Item> = peer
+                .mapping
+                .refs_in(&answer.text)
+                .into_iter()
+                .map(|reference| Item {
+                    reference,
+                    ..Item::default()
+                })
+                .collect();
+            let mut meta = Meta {
+                strategy: peer.name.clone(),
+                items,
+                ..Meta::default()
+            };
+            meta.counts.interactive = meta.items.len();
+            let step = PeerStep {
+                tool_calls: 1,
+                round_trip_ms: answer.ms,
+                result_tokens: crate::tokens::o200k(&answer.text),
+                definition_tokens: 0,
+            };
+            Ok(Seen {
+                observation: Observation {
+                    text: answer.text,
+                    image: None,
+                    refs: Vec::new(),
+                    meta,
+                },
+                captured: None,
+                capture: Duration::from_secs_f64(answer.ms / 1000.0),
+                engine: Duration::ZERO,
+                external: None,
+                peer: Some(step),
             })
         }
     }

@@ -52,11 +52,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let mut strategies = Vec::new();
     let mut externals = Vec::new();
     for observer in
-        super::flags::observers_named(&args.strategy, &args.external, args.browser.timeout())?
+        super::flags::observers_named(&args.strategy, &args.external, args.browser.timeout(), None)?
     {
         match observer {
             Observer::Engine(strategy) => strategies.push(strategy),
             Observer::External(external) => externals.push(external),
+            // Refused by observers_named: bench-live times observations only.
+            Observer::Peer(peer) => bail!("{}: bench-live does not time tool servers", peer.name),
         }
     }
     if !externals.is_empty() && (args.archive || args.cold > 0) {

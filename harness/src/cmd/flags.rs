@@ -9,6 +9,7 @@ use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 
 use crate::external::{self, UserProgram};
 use crate::observer::Observer;
+use crate::peer;
 use crate::results::manifest::Shard;
 use crate::variant::{Defaults, Variant};
 
@@ -50,17 +51,35 @@ pub fn strategies_named(names: &[String]) -> Result<Vec<&'static dyn Strategy>> 
     Ok(chosen)
 }
 
-/// What a live command observes with: pagesnap's strategies and external
-/// ones (`ext:NAME`, a shipped adapter or a `--external NAME=COMMAND`), in
-/// the order given (none: pagesnap's strategies). A name given twice is refused.
+/// The tool servers a command may observe through (`pagesnap live`):
+/// `--mcp NAME=COMMAND` and `--mcp-mapping NAME=FILE`, as given.
+pub struct PeerFlags<'a> {
+    /// `--mcp`.
+    pub servers: &'a [String],
+    /// `--mcp-mapping`.
+    pub mappings: &'a [String],
+}
+
+/// What a live command observes with: pagesnap's strategies, external
+/// ones (`ext:NAME`, a shipped adapter or a `--external NAME=COMMAND`) and,
+/// where `peers` is given, tool servers (`mcp:NAME`), in the order given
+/// (none: pagesnap's strategies). A name given twice is refused.
 pub fn observers_named(
     names: &[String],
     user: &[String],
     timeout: std::time::Duration,
+    peers: Option<PeerFlags<'_>>,
 ) -> Result<Vec<Observer>> {
     let user: Vec<UserProgram> = user
         .iter()
         .map(|p| UserProgram::parse(p))
+        .collect::<Result<_>>()?;
+    let servers: Vec<peer::UserServer> = peers
+        .as_ref()
+        .map(|p| p.servers)
+        .unwrap_or_default()
+        .iter()
+        .map(|s| peer::UserServer::parse(s))
         .collect::<Result<_>>()?;
     if names.is_empty() {
         return Ok(STRATEGIES.iter().map(|&s| Observer::Engine(s)).collect());
@@ -69,6 +88,16 @@ pub fn observers_named(
     for name in names {
         let observer = if external::is_external(name) {
             Observer::External(std::sync::Arc::new(external::named(name, &user, timeout)?))
+        } else if peer::is_peer(name) {
+            let Some(flags) = &peers else {
+                bail!("--strategy {name}: a tool server observes and acts in `pagesnap live` only");
+            };
+            Observer::Peer(std::sync::Arc::new(peer::named(
+                name,
+                &servers,
+                flags.mappings,
+                timeout,
+            )?))
         } else {
             Observer::Engine(strategy_named(name)?)
         };

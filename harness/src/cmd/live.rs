@@ -17,16 +17,25 @@ pub struct Args {
     #[arg(long)]
     suite: PathBuf,
     /// Strategies (comma-separated; default: all of pagesnap's). `ext:playwright-aria`, `ext:playwright-ai`
-    /// or `ext:NAME` of an --external program observe through an external program.
+    /// or `ext:NAME` of an --external program observe through an external program; `mcp:playwright`,
+    /// `mcp:pagesnap` or `mcp:NAME` of an --mcp server observe and act through a tool server's tools.
     #[arg(long, value_delimiter = ',')]
     strategy: Vec<String>,
     /// An external strategy program, NAME=COMMAND (run with `sh -c`), used as `--strategy ext:NAME`;
     /// it speaks pagesnap.external/1 (docs/external.md). Repeatable.
     #[arg(long, value_name = "NAME=COMMAND")]
     external: Vec<String>,
-    /// Limit of one answer of an external program, in seconds (default: --timeout).
+    /// Limit of one answer of an external program or tool server, in seconds (default: --timeout).
     #[arg(long, value_name = "SECS")]
     external_timeout: Option<f64>,
+    /// A tool server of your own, NAME=COMMAND (run with `sh -c`; `{cdp}` in it is the episode
+    /// browser's CDP websocket URL), used as `--strategy mcp:NAME` with its --mcp-mapping. Repeatable.
+    #[arg(long, value_name = "NAME=COMMAND")]
+    mcp: Vec<String>,
+    /// Which tools of server NAME snapshot, list and choose tabs, click, type, select, press and
+    /// scroll (TOML; see harness/mcp-servers/playwright.toml). Replaces a shipped server's. Repeatable.
+    #[arg(long, value_name = "NAME=FILE")]
+    mcp_mapping: Vec<String>,
     /// The agent: `baseline`, `reader`, `openai:MODEL` or `anthropic:MODEL` (as for `run`).
     #[arg(long, default_value = "baseline")]
     agent: String,
@@ -82,6 +91,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
         &args.strategy,
         &args.external,
         Duration::from_secs_f64(external_timeout),
+        Some(super::flags::PeerFlags {
+            servers: &args.mcp,
+            mappings: &args.mcp_mapping,
+        }),
     )?;
     let mut path = args.suite.clone();
     if !path.exists() && path.extension().is_none() {

@@ -201,6 +201,7 @@ fn external(args: &Args) -> Result<Observation> {
         std::slice::from_ref(&args.strategy),
         &args.external,
         args.browser.timeout(),
+        None,
     )?;
     let Some(external) = observer.first().and_then(|o| o.external()).cloned() else {
         bail!("{}: not an external strategy", args.strategy);

@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
 use pagesnap_engine::observation::Observation;
 
@@ -23,6 +23,7 @@ use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
 use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
 use crate::observer::{self, Attached, Observer};
+use crate::peer::{Connection, Peer};
 use crate::results::{EndedBy, Episode, StepLog, StepOutcome};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
@@ -179,6 +180,11 @@ async fn drive(
     let instruction = page::start(session, setting.source, spec.task, spec.seed).await?;
     episode.instruction = instruction.clone();
     let strategy = spec.strategy;
+    if let (Some(Attached::Server(connection)), Some(peer)) = (attached.as_deref(), strategy.peer())
+    {
+        let url = format!("{}{}", setting.base_url, spec.task.path);
+        choose_tab(connection, peer, &url).await?;
+    }
     let mut previous: Option<Observation> = None;
     let mut history: Vec<Action> = Vec::new();
     // Each action with the element it named and its outcome (task judge).
@@ -196,7 +202,9 @@ async fn drive(
             (setting.open.width, setting.open.height),
         )
         .await?;
-        trace.state(&Trace::state_name(n), &live.captured)?;
+        if let Some(captured) = &live.captured {
+            trace.state(&Trace::state_name(n), captured)?;
+        }
         if let Some(step) = pending.take() {
             judge_step(
                 setting,
@@ -238,8 +246,17 @@ async fn drive(
             agent_ms: response.latency_us as f64 / 1000.0,
             act_ms: 0.0,
             external: live.external.clone(),
+            peer: live.peer.clone(),
         };
         episode.obs_tokens += size.o200k;
+        // A model is shown a tool server's definitions once per episode.
+        if n == 1
+            && let (Some(step), Some(Attached::Server(connection))) =
+                (log.peer.as_mut(), attached.as_deref())
+        {
+            step.definition_tokens = connection.definition_tokens;
+            episode.obs_tokens += connection.definition_tokens;
+        }
         episode.image_tokens += u64::from(size.image);
         episode.input_tokens += response.input_tokens;
         episode.output_tokens += response.output_tokens;
@@ -267,7 +284,26 @@ async fn drive(
             }
             (None, Some(action)) => {
                 let acted = Instant::now();
-                match user_action(&action, observation) {
+                let ran = match (attached.as_deref(), strategy.peer()) {
+                    (Some(Attached::Server(connection)), Some(peer)) => {
+                        let ran = peer_act(connection, peer, &action, observation).await?;
+                        if let (Ok(done), Some(step)) = (&ran, log.peer.as_mut()) {
+                            step.tool_calls += 1;
+                            step.round_trip_ms += done.ms;
+                            step.result_tokens += done.tokens;
+                            log.obs_tokens += done.tokens;
+                            episode.obs_tokens += done.tokens;
+                        }
+                        ran.map(|done| (done.outcome, done.element, None))
+                    }
+                    _ => match user_action(&action, observation) {
+                        Ok((run, element, backend_id)) => {
+                            Ok((session.perform(&run).await?, element, backend_id))
+                        }
+                        Err(unrunnable) => Err(unrunnable),
+                    },
+                };
+                match ran {
                     Err(Unrunnable::Hallucinated(reference)) => {
                         log.outcome = StepOutcome::Hallucinated;
                         feedback = failed(format!(
@@ -280,10 +316,10 @@ async fn drive(
                         feedback = failed(why);
                         log.message = feedback.clone();
                     }
-                    Ok((run, element, backend_id)) => {
+                    Ok((outcome, element, backend_id)) => {
                         log.element = element;
                         log.backend_id = backend_id;
-                        match session.perform(&run).await? {
+                        match outcome {
                             Outcome::Done { note } => {
                                 log.outcome = StepOutcome::Ok;
                                 // A note on an action that ran (a scroll that
@@ -339,7 +375,9 @@ async fn drive(
         (setting.open.width, setting.open.height),
     )
     .await?;
-    trace.state("final", &last.captured)?;
+    if let Some(captured) = &last.captured {
+        trace.state("final", captured)?;
+    }
     if let Some(step) = pending.take() {
         judge_step(
             setting,
@@ -397,6 +435,130 @@ fn judge_step(
 }
 
 /// Why an answer cannot become an action on the page.
+/// Tells a tool server to work on the episode's tab (the one at `url`).
+async fn choose_tab(connection: &Connection, peer: &Peer, url: &str) -> Result<()> {
+    let mapping = &peer.mapping;
+    let listing = connection.call(&mapping.list_tabs, &[]).await?;
+    let Some(tab) = mapping.tab_of(&listing.text, url) else {
+        bail!(
+            "{}: its tab listing ({}) names no tab at {url}: {}",
+            peer.name,
+            mapping.list_tabs.tool,
+            listing.text
+        );
+    };
+    let chosen = connection
+        .call(&mapping.select_tab, &[("tab", tab.as_str())])
+        .await?;
+    if chosen.is_error {
+        bail!(
+            "{}: {} could not choose tab {tab}: {}",
+            peer.name,
+            mapping.select_tab.tool,
+            chosen.text
+        );
+    }
+    Ok(())
+}
+
+/// An action a tool server ran (or refused), and what it cost.
+struct PeerDone {
+    outcome: Outcome,
+    /// The snapshot's line for the ref.
+    element: Option<String>,
+    ms: f64,
+    /// o200k tokens of the tool's answer (the model reads it).
+    tokens: usize,
+}
+
+/// Runs an agent's action through the tool server's own tool, with the
+/// server's refs and waiting. A ref the snapshot did not offer is
+/// hallucinated; an op the mapping has no tool for, or a call missing its
+/// ref or value, is incomplete; a tool error is the action's failure, in the
+/// server's words.
+async fn peer_act(
+    connection: &Connection,
+    peer: &Peer,
+    action: &Action,
+    observation: &Observation,
+) -> Result<Result<PeerDone, Unrunnable>> {
+    if let Some(reference) = &action.reference
+        && !observation
+            .meta
+            .items
+            .iter()
+            .any(|i| &i.reference == reference)
+    {
+        return Ok(Err(Unrunnable::Hallucinated(reference.clone())));
+    }
+    let value = action.value.clone().unwrap_or_default();
+    let key = match action.op {
+        Op::Click => "click",
+        Op::Type => "type",
+        Op::Select => "select",
+        Op::Press => "press",
+        Op::Scroll => {
+            let how = value.trim().to_lowercase();
+            if how == "up"
+                || how
+                    .trim_end_matches("px")
+                    .parse::<f64>()
+                    .is_ok_and(|px| px < 0.0)
+            {
+                "scroll_up"
+            } else {
+                "scroll_down"
+            }
+        }
+        Op::Done => {
+            return Ok(Err(Unrunnable::Incomplete(
+                "done is no tool call".to_owned(),
+            )));
+        }
+    };
+    let Some(call) = peer.mapping.actions.get(key) else {
+        return Ok(Err(Unrunnable::Incomplete(format!(
+            "{} has no tool for {key}",
+            peer.name
+        ))));
+    };
+    let element = action.reference.as_deref().and_then(|reference| {
+        let mark = format!("={reference}]");
+        observation
+            .text
+            .lines()
+            .find(|line| line.contains(&mark))
+            .map(|line| line.trim().trim_start_matches("- ").to_owned())
+    });
+    let mut values: Vec<(&str, &str)> = vec![("value", value.as_str())];
+    if let Some(reference) = &action.reference {
+        values.push(("ref", reference));
+        values.push(("element", element.as_deref().unwrap_or(reference)));
+    }
+    if let Err(err) = crate::peer::mapping::arguments(call, &values) {
+        return Ok(Err(Unrunnable::Incomplete(format!(
+            "{} needs more on {}: {err}",
+            action.op.as_str(),
+            peer.name
+        ))));
+    }
+    let answer = connection.call(call, &values).await?;
+    let outcome = if answer.is_error {
+        Outcome::Failed {
+            kind: pagesnap_browser::Failure::Failed,
+            message: format!("{}: {}", call.tool, answer.text.trim()),
+        }
+    } else {
+        Outcome::Done { note: None }
+    };
+    Ok(Ok(PeerDone {
+        outcome,
+        element,
+        ms: answer.ms,
+        tokens: crate::tokens::o200k(&answer.text),
+    }))
+}
+
 enum Unrunnable {
     /// The ref is not in the observation.
     Hallucinated(String),

@@ -13,6 +13,7 @@ use crate::agent::Agent;
 use crate::external::Program;
 use crate::judge::llm::LlmJudge;
 use crate::observer::{Attached, Observer};
+use crate::peer::Connection;
 use crate::pool::{self, Units};
 use crate::progress;
 use crate::results::manifest::{BrowserInfo, LiveSettings, Manifest, Shard, TaskInfo};
@@ -247,6 +248,9 @@ impl Worker<'_, '_> {
         // attaches to it; pagesnap's strategies never share a browser with
         // another client), started when the worker first needs them.
         let mut externals: BTreeMap<String, (Chromium, Program)> = BTreeMap::new();
+        // Tool servers likewise, each attached to a browser of its own;
+        // one that fails is started again for the next episode.
+        let mut peers: BTreeMap<String, (Chromium, Option<Connection>)> = BTreeMap::new();
         let result = async {
             while let Some(unit) = units.next() {
                 let config = self.config;
@@ -259,9 +263,43 @@ impl Worker<'_, '_> {
                         .max_steps
                         .unwrap_or(config.suite.tasks[unit.task].max_steps),
                 };
-                let episode = match spec.strategy.external() {
-                    None => self.own(&mut browser, &mut browsers, &spec).await?,
-                    Some(external) => {
+                let episode = match (spec.strategy.external(), spec.strategy.peer()) {
+                    (None, Some(peer)) => {
+                        let (browser, connection) = match peers.entry(peer.name.clone()) {
+                            Entry::Occupied(e) => e.into_mut(),
+                            Entry::Vacant(e) => {
+                                e.insert((Chromium::launch(config.network).await?, None))
+                            }
+                        };
+                        if connection.is_none() {
+                            match Connection::start(peer, browser.websocket_url()).await {
+                                Ok(started) => *connection = Some(started),
+                                Err(err) => {
+                                    let episode = episode::unreachable(self.setting, &spec, &err)?;
+                                    self.folder.append(&episode)?;
+                                    episodes.push(episode);
+                                    self.progress.step();
+                                    continue;
+                                }
+                            }
+                        }
+                        let Some(server) = connection.as_ref() else {
+                            continue;
+                        };
+                        let mut attached = Attached::Server(server);
+                        let episode =
+                            episode::run(browser, Some(&mut attached), self.setting, &spec).await?;
+                        // A server that died or hangs is started again.
+                        if episode.ended_by == crate::results::EndedBy::Error
+                            && !server.alive().await
+                            && let Some(dead) = connection.take()
+                        {
+                            dead.stop().await;
+                        }
+                        episode
+                    }
+                    (None, None) => self.own(&mut browser, &mut browsers, &spec).await?,
+                    (Some(external), _) => {
                         let (browser, program) = match externals.entry(external.name.clone()) {
                             Entry::Occupied(e) => e.into_mut(),
                             Entry::Vacant(e) => {
@@ -272,7 +310,7 @@ impl Worker<'_, '_> {
                             }
                         };
                         let ws = browser.websocket_url().to_owned();
-                        let mut attached = Attached { program, ws: &ws };
+                        let mut attached = Attached::Program { program, ws: &ws };
                         episode::run(browser, Some(&mut attached), self.setting, &spec).await?
                     }
                 };
@@ -285,6 +323,12 @@ impl Worker<'_, '_> {
         .await;
         for (_, (browser, mut program)) in externals {
             program.stop().await;
+            let _ = browser.close().await;
+        }
+        for (_, (browser, connection)) in peers {
+            if let Some(connection) = connection {
+                connection.stop().await;
+            }
             let _ = browser.close().await;
         }
         if let Some(browser) = browser {

@@ -122,6 +122,30 @@ pub struct StepLog {
     /// (`capture_ms` is then the program's own observation time, `engine_ms` 0).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external: Option<ExternalStep>,
+    /// A tool server's step (`mcp:NAME`): what the model would read and pay
+    /// (`obs_tokens` is then every tool result of the step: the snapshot
+    /// and the action's answer).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peer: Option<PeerStep>,
+}
+
+/// What a tool server's step cost the model and the clock.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct PeerStep {
+    /// Tool calls the agent made (the snapshot, the action).
+    pub tool_calls: usize,
+    /// Their round trips, ms.
+    pub round_trip_ms: f64,
+    /// o200k tokens of every tool result read.
+    pub result_tokens: usize,
+    /// The server's tool definitions in o200k tokens, on an episode's first
+    /// step (a model is shown them once per episode); 0 after.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub definition_tokens: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// What an external strategy's step cost and how its refs resolved.

@@ -7,7 +7,7 @@ pub mod lock;
 pub mod manifest;
 pub mod row;
 
-pub use episode::{EndedBy, Episode, EpisodeKey, ExternalStep, StepLog, StepOutcome};
+pub use episode::{EndedBy, Episode, EpisodeKey, ExternalStep, PeerStep, StepLog, StepOutcome};
 pub use folder::RunFolder;
 pub use lock::OutLock;
 pub use manifest::{LiveSettings, Manifest, Shard};
@@ -17,6 +17,10 @@ pub use row::{Key, Row};
 /// command line, in rows and in reports: its one home, read by the runner
 /// side (`external`) and the report side alike.
 pub const EXTERNAL_PREFIX: &str = "ext:";
+
+/// The prefix that marks a tool server observed and acted through
+/// (`mcp:NAME`), as [`EXTERNAL_PREFIX`] marks an external strategy.
+pub const MCP_PREFIX: &str = "mcp:";
 
 /// Whether a strategy's name names an external strategy.
 pub fn is_external(name: &str) -> bool {

@@ -13,6 +13,7 @@ mod live_episodes;
 mod llama;
 mod mcp;
 mod merge;
+mod peer;
 mod playwright_aria;
 mod providers;
 mod record;

@@ -1,0 +1,284 @@
+//! A tool server's mapping file: which tool returns the snapshot, where its text writes refs, how tabs are listed and chosen, and which tool (with which arguments) runs each action.
+
+use std::collections::BTreeMap;
+
+use anyhow::{Context, Result, bail};
+use regex::Regex;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// A tool and the arguments it is called with (strings may hold placeholders).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Call {
+    /// The tool's name.
+    pub tool: String,
+    /// Its arguments: a TOML table, sent as a JSON object.
+    #[serde(default)]
+    pub arguments: toml::Table,
+}
+
+/// What the mapping file says, as written.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    snapshot: SnapshotFile,
+    tabs: TabsFile,
+    #[serde(default)]
+    actions: BTreeMap<String, Call>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SnapshotFile {
+    tool: String,
+    #[serde(default)]
+    arguments: toml::Table,
+    refs: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TabsFile {
+    list: Call,
+    select: Call,
+    tab: String,
+}
+
+/// The actions an agent's answer can name, as the mapping file's `[actions.*]` keys.
+pub const ACTIONS: [&str; 6] = [
+    "click",
+    "type",
+    "select",
+    "press",
+    "scroll_down",
+    "scroll_up",
+];
+
+/// A checked mapping.
+#[derive(Clone, Debug)]
+pub struct Mapping {
+    /// The snapshot call.
+    pub snapshot: Call,
+    /// Where the snapshot's text writes a ref (group 1).
+    pub refs: Regex,
+    /// The call listing tabs.
+    pub list_tabs: Call,
+    /// The call choosing a tab (`{tab}`).
+    pub select_tab: Call,
+    /// On a listing line, the tab (group 1).
+    pub tab: Regex,
+    /// Each action's call, by [`ACTIONS`] key.
+    pub actions: BTreeMap<String, Call>,
+}
+
+impl Mapping {
+    /// Reads and checks the mapping `text` (named `origin` in errors).
+    pub fn parse(text: &str, origin: &str) -> Result<Mapping> {
+        let file: File =
+            toml::from_str(text).with_context(|| format!("{origin}: not a tool server mapping"))?;
+        let regex = |field: &str, pattern: &str| -> Result<Regex> {
+            let regex = Regex::new(pattern)
+                .with_context(|| format!("{origin}: {field} = {pattern:?} is not a regex"))?;
+            if regex.captures_len() < 2 {
+                bail!("{origin}: {field} = {pattern:?} needs a group (the part to take)");
+            }
+            Ok(regex)
+        };
+        for key in file.actions.keys() {
+            if !ACTIONS.contains(&key.as_str()) {
+                bail!(
+                    "{origin}: [actions.{key}] is no action (known: {})",
+                    ACTIONS.join(", ")
+                );
+            }
+        }
+        if !file.actions.contains_key("click") {
+            bail!("{origin}: [actions.click] is missing: an agent must be able to click");
+        }
+        Ok(Mapping {
+            refs: regex("snapshot.refs", &file.snapshot.refs)?,
+            snapshot: Call {
+                tool: file.snapshot.tool,
+                arguments: file.snapshot.arguments,
+            },
+            tab: regex("tabs.tab", &file.tabs.tab)?,
+            list_tabs: file.tabs.list,
+            select_tab: file.tabs.select,
+            actions: file.actions,
+        })
+    }
+
+    /// Every tool the mapping calls, each once.
+    pub fn tools(&self) -> Vec<&str> {
+        let mut tools: Vec<&str> = [&self.snapshot, &self.list_tabs, &self.select_tab]
+            .into_iter()
+            .chain(self.actions.values())
+            .map(|call| call.tool.as_str())
+            .collect();
+        tools.sort_unstable();
+        tools.dedup();
+        tools
+    }
+
+    /// The refs a snapshot's text offers, in the order it writes them, each once.
+    pub fn refs_in(&self, text: &str) -> Vec<String> {
+        let mut refs: Vec<String> = Vec::new();
+        for captures in self.refs.captures_iter(text) {
+            if let Some(reference) = captures.get(1).map(|m| m.as_str())
+                && !refs.iter().any(|r| r == reference)
+            {
+                refs.push(reference.to_owned());
+            }
+        }
+        refs
+    }
+
+    /// The tab a listing names on the line holding `url`.
+    pub fn tab_of(&self, listing: &str, url: &str) -> Option<String> {
+        listing
+            .lines()
+            .filter(|line| line.contains(url))
+            .find_map(|line| {
+                self.tab
+                    .captures(line)?
+                    .get(1)
+                    .map(|m| m.as_str().to_owned())
+            })
+    }
+}
+
+/// The arguments of `call` with each `{name}` replaced by `values[name]`;
+/// an argument that is exactly `{tab}` and reads as a number becomes one.
+/// A placeholder without a value is an error naming it and the tool.
+pub fn arguments(call: &Call, values: &[(&str, &str)]) -> Result<serde_json::Map<String, Value>> {
+    fn fill(value: &toml::Value, values: &[(&str, &str)], tool: &str) -> Result<Value> {
+        Ok(match value {
+            toml::Value::String(text) => {
+                if text == "{tab}"
+                    && let Some((_, tab)) = values.iter().find(|(k, _)| *k == "tab")
+                    && let Ok(number) = tab.parse::<u64>()
+                {
+                    return Ok(Value::from(number));
+                }
+                let mut out = String::new();
+                let mut rest = text.as_str();
+                while let Some(open) = rest.find('{') {
+                    let Some(close) = rest[open..].find('}') else {
+                        break;
+                    };
+                    let name = &rest[open + 1..open + close];
+                    let Some((_, value)) = values.iter().find(|(k, _)| *k == name) else {
+                        bail!("{tool}: no value for {{{name}}} in this call");
+                    };
+                    out.push_str(&rest[..open]);
+                    out.push_str(value);
+                    rest = &rest[open + close + 1..];
+                }
+                out.push_str(rest);
+                Value::String(out)
+            }
+            toml::Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|item| fill(item, values, tool))
+                    .collect::<Result<_>>()?,
+            ),
+            toml::Value::Table(table) => Value::Object(
+                table
+                    .iter()
+                    .map(|(k, v)| Ok((k.clone(), fill(v, values, tool)?)))
+                    .collect::<Result<_>>()?,
+            ),
+            toml::Value::Integer(n) => Value::from(*n),
+            toml::Value::Float(f) => Value::from(*f),
+            toml::Value::Boolean(b) => Value::Bool(*b),
+            toml::Value::Datetime(d) => Value::String(d.to_string()),
+        })
+    }
+    call.arguments
+        .iter()
+        .map(|(k, v)| Ok((k.clone(), fill(v, values, &call.tool)?)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PLAYWRIGHT: &str = include_str!("../../mcp-servers/playwright.toml");
+    const PAGESNAP: &str = include_str!("../../mcp-servers/pagesnap.toml");
+
+    #[test]
+    fn shipped_mappings_read_their_servers_texts() {
+        let playwright = Mapping::parse(PLAYWRIGHT, "playwright.toml").unwrap();
+        let text = "- button \"Go\" [ref=e3] [cursor=pointer]\n- iframe [ref=f1]:\n  - textbox [ref=f1e2]\n- button \"Go\" [ref=e3]";
+        assert_eq!(playwright.refs_in(text), ["e3", "f1", "f1e2"]);
+        let listing =
+            "- 0: [about:blank](about:blank)\n- 1: (current) [Task](http://127.0.0.1:5/t.html)";
+        assert_eq!(
+            playwright
+                .tab_of(listing, "http://127.0.0.1:5/t.html")
+                .as_deref(),
+            Some("1")
+        );
+        let select = arguments(&playwright.select_tab, &[("tab", "1")]).unwrap();
+        assert_eq!(
+            Value::Object(select),
+            serde_json::json!({"action": "select", "index": 1})
+        );
+        let click = arguments(
+            &playwright.actions["select"],
+            &[
+                ("ref", "e7"),
+                ("value", "Ohio"),
+                ("element", "combobox \"State\""),
+            ],
+        )
+        .unwrap();
+        assert_eq!(
+            Value::Object(click),
+            serde_json::json!({"element": "combobox \"State\"", "target": "e7", "values": ["Ohio"]})
+        );
+
+        let pagesnap = Mapping::parse(PAGESNAP, "pagesnap.toml").unwrap();
+        assert_eq!(pagesnap.refs_in("- button \"Go\" [ref=e12]"), ["e12"]);
+        let listing = "tabs (* current):\n* 8DCB01 \"Task\" http://127.0.0.1:5/t.html\n- 77AA \"x\" about:blank";
+        assert_eq!(
+            pagesnap
+                .tab_of(listing, "http://127.0.0.1:5/t.html")
+                .as_deref(),
+            Some("8DCB01")
+        );
+        assert_eq!(
+            Value::Object(arguments(&pagesnap.select_tab, &[("tab", "8DCB01")]).unwrap()),
+            serde_json::json!({"op": "select", "id": "8DCB01"})
+        );
+    }
+
+    #[test]
+    fn a_bad_mapping_is_named() {
+        let err = |text: &str| format!("{:#}", Mapping::parse(text, "m.toml").unwrap_err());
+        assert!(err("[snapshot]\ntool = 1").contains("m.toml: not a tool server mapping"));
+        let base = "[snapshot]\ntool = \"s\"\nrefs = 'x'\n[tabs]\nlist = { tool = \"l\" }\nselect = { tool = \"t\" }\ntab = '(\\d)'\n";
+        assert!(
+            err(&format!("{base}[actions.click]\ntool = \"c\""))
+                .contains("snapshot.refs = \"x\" needs a group")
+        );
+        let good = base.replace("refs = 'x'", "refs = '(x)'");
+        assert!(
+            err(&format!("{good}[actions.jump]\ntool = \"j\""))
+                .contains("[actions.jump] is no action")
+        );
+        assert!(err(&good).contains("[actions.click] is missing"));
+        let mapping = Mapping::parse(
+            &format!("{good}[actions.click]\ntool = \"c\"\narguments = {{ x = \"{{nope}}\" }}"),
+            "m.toml",
+        )
+        .unwrap();
+        let missing = arguments(&mapping.actions["click"], &[])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(missing, "c: no value for {nope} in this call");
+    }
+}

@@ -1,0 +1,191 @@
+//! Tool servers as observers and actors: an MCP server (`mcp:NAME`) attached to the episode's browser shows the agent its snapshot tool's text and runs the agent's actions with its own tools, so agents can be compared through the tools they would really use.
+//!
+//! A server is started once per worker, attached over CDP to a browser of
+//! its own (`--cdp-endpoint`), and kept across episodes; per episode
+//! pagesnap opens and prepares the task's tab, tells the server to work on
+//! that tab (its tab tools), and reads the reward from the page as for every
+//! strategy. Which tool does what is a small mapping file ([`mapping`]):
+//! shipped for Playwright MCP (`mcp:playwright`) and pagesnap's own server
+//! (`mcp:pagesnap`); `--mcp NAME=COMMAND` with `--mcp-mapping NAME=FILE`
+//! adds any other. A server that dies, hangs past its limit or answers
+//! garbage fails the episode with an error naming it; the next episode
+//! starts it again.
+
+pub mod connection;
+pub mod mapping;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+pub use connection::Connection;
+pub use mapping::Mapping;
+
+use crate::results::MCP_PREFIX as PREFIX;
+
+/// The servers shipped with pagesnap: name, mapping, summary.
+pub const SHIPPED: &[(&str, &str, &str)] = &[
+    (
+        "playwright",
+        include_str!("../../mcp-servers/playwright.toml"),
+        "Playwright MCP (npm @playwright/mcp, pinned in scripts/mcp): browser_snapshot, browser_click, browser_type, …",
+    ),
+    (
+        "pagesnap",
+        include_str!("../../mcp-servers/pagesnap.toml"),
+        "pagesnap's own tool server (pagesnap mcp): page_snapshot, page_action, page_scroll",
+    ),
+];
+
+/// How a server is started; `{cdp}` in an argument is the browser's CDP endpoint.
+#[derive(Clone, Debug)]
+pub enum Launch {
+    /// Playwright MCP's `cli.js` under Node.js.
+    Playwright,
+    /// This binary's `mcp` command.
+    Pagesnap,
+    /// `sh -c COMMAND`.
+    Shell(String),
+}
+
+/// A tool server an episode observes and acts through.
+#[derive(Clone, Debug)]
+pub struct Peer {
+    /// `mcp:NAME`.
+    pub name: String,
+    /// How it starts.
+    pub launch: Launch,
+    /// Which tool does what.
+    pub mapping: Mapping,
+    /// How long one call (start and initialize included) may take.
+    pub timeout: Duration,
+}
+
+/// A server given with `--mcp NAME=COMMAND`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UserServer {
+    /// NAME (without `mcp:`).
+    pub name: String,
+    /// COMMAND, run by `sh -c`; `{cdp}` in it is the browser's CDP endpoint.
+    pub command: String,
+}
+
+/// Parses `NAME=VALUE` for `flag`, without the prefix on NAME.
+fn name_value(flag: &str, text: &str) -> Result<(String, String)> {
+    let Some((name, value)) = text.split_once('=') else {
+        bail!("{flag} {text:?}: expected NAME=VALUE");
+    };
+    let name = name.trim().trim_start_matches(PREFIX);
+    if name.is_empty() || value.trim().is_empty() {
+        bail!("{flag} {text:?}: expected NAME=VALUE with both parts");
+    }
+    Ok((name.to_owned(), value.trim().to_owned()))
+}
+
+impl UserServer {
+    /// Parses `NAME=COMMAND`.
+    pub fn parse(text: &str) -> Result<UserServer> {
+        let (name, command) = name_value("--mcp", text)?;
+        Ok(UserServer { name, command })
+    }
+}
+
+/// Whether a strategy's name names a tool server.
+pub fn is_peer(name: &str) -> bool {
+    name.starts_with(PREFIX)
+}
+
+/// The tool server `mcp:NAME`: a `--mcp` server with its `--mcp-mapping`
+/// file, or a shipped one (whose mapping a `--mcp-mapping` may replace).
+pub fn named(
+    name: &str,
+    user: &[UserServer],
+    mappings: &[String],
+    timeout: Duration,
+) -> Result<Peer> {
+    let Some(bare) = name.strip_prefix(PREFIX) else {
+        bail!("{name:?} is not a tool server (those are named mcp:NAME)");
+    };
+    let mut mapping_file: Option<PathBuf> = None;
+    for text in mappings {
+        let (server, file) = name_value("--mcp-mapping", text)?;
+        if server == bare {
+            mapping_file = Some(PathBuf::from(file));
+        }
+    }
+    let read = |path: &Path| -> Result<Mapping> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("--mcp-mapping {bare}: could not read {}", path.display()))?;
+        Mapping::parse(&text, &path.display().to_string())
+    };
+    if let Some(server) = user.iter().find(|s| s.name == bare) {
+        let Some(file) = &mapping_file else {
+            bail!(
+                "--mcp {bare}=…: give its mapping file with --mcp-mapping {bare}=FILE.toml \
+                 (which tool snapshots, clicks, types; see harness/mcp-servers/playwright.toml)"
+            );
+        };
+        return Ok(Peer {
+            name: name.to_owned(),
+            launch: Launch::Shell(server.command.clone()),
+            mapping: read(file)?,
+            timeout,
+        });
+    }
+    let Some((_, shipped, _)) = SHIPPED.iter().find(|(n, _, _)| *n == bare) else {
+        let known: Vec<String> = SHIPPED
+            .iter()
+            .map(|(n, _, _)| format!("{PREFIX}{n}"))
+            .chain(user.iter().map(|s| format!("{PREFIX}{}", s.name)))
+            .collect();
+        bail!(
+            "unknown tool server {name:?} (known: {}; or give one with --mcp NAME=COMMAND)",
+            known.join(", ")
+        );
+    };
+    let mapping = match &mapping_file {
+        Some(file) => read(file)?,
+        None => Mapping::parse(shipped, &format!("harness/mcp-servers/{bare}.toml"))?,
+    };
+    Ok(Peer {
+        name: name.to_owned(),
+        launch: if bare == "playwright" {
+            Launch::Playwright
+        } else {
+            Launch::Pagesnap
+        },
+        mapping,
+        timeout,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_are_named_or_refused_by_name() {
+        let timeout = Duration::from_secs(5);
+        let peer = named("mcp:playwright", &[], &[], timeout).unwrap();
+        assert!(matches!(peer.launch, Launch::Playwright));
+        assert_eq!(peer.mapping.snapshot.tool, "browser_snapshot");
+        let peer = named("mcp:pagesnap", &[], &[], timeout).unwrap();
+        assert_eq!(peer.mapping.snapshot.tool, "page_snapshot");
+        let err = named("mcp:nope", &[], &[], timeout)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("known: mcp:playwright, mcp:pagesnap"), "{err}");
+        let mine = [UserServer::parse("mine=my-server --cdp {cdp}").unwrap()];
+        let err = named("mcp:mine", &mine, &[], timeout)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("--mcp-mapping mine=FILE.toml"), "{err}");
+        let err = named("mcp:mine", &mine, &["mine=/no/such.toml".into()], timeout)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("could not read /no/such.toml"), "{err}");
+        assert!(UserServer::parse("=x").is_err());
+        assert!(UserServer::parse("noequals").is_err());
+    }
+}

@@ -1,0 +1,254 @@
+//! Tool servers as observers and actors in `pagesnap live` (`mcp:NAME`): Playwright MCP (the real npm package) and pagesnap's own server attached to the episode's browser, the agent reading their snapshot text and acting through their tools; servers that die, hang or answer garbage are error rows naming them.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::{pagesnap, require_tool, root, stderr};
+
+fn episodes(out: &Path) -> Vec<Value> {
+    std::fs::read_to_string(out.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Two MiniWoB++ tasks, two seeds each: a click, and a text entry then a click.
+const MINI: &str = r#"[suite]
+name = "miniwob-mini"
+source = "miniwob"
+seeds = [0, 1]
+max_steps = 5
+
+[[task]]
+id = "click-button"
+page = "click-button"
+tier = "easy"
+
+[[task]]
+id = "enter-text"
+page = "enter-text"
+tier = "medium"
+"#;
+
+#[test]
+fn playwright_mcp_and_pagesnap_mcp_solve_miniwob_tasks_through_their_own_tools() {
+    // scripts/setup installs Playwright MCP (npm ci --prefix scripts/mcp).
+    require_tool("node");
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.toml");
+    std::fs::write(&suite, MINI).unwrap();
+    let out = dir.path().join("out");
+    let output = pagesnap(&[
+        "live",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--strategy",
+        "mcp:playwright,mcp:pagesnap",
+        "--agent",
+        "reader",
+        "--out",
+        out.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = episodes(&out);
+    assert_eq!(rows.len(), 8);
+    for e in &rows {
+        assert!(e["error"].is_null(), "{e}");
+        assert_eq!(e["success"], true, "the page says the task is done: {e}");
+        let steps = e["step_log"].as_array().unwrap();
+        let mut tokens = 0;
+        for (i, step) in steps.iter().enumerate() {
+            let peer = &step["peer"];
+            assert!(peer.is_object(), "{step}");
+            // The snapshot, and the action the agent asked for.
+            let calls = if step["outcome"] == "done" { 1 } else { 2 };
+            assert_eq!(peer["tool_calls"], calls, "{step}");
+            assert!(peer["round_trip_ms"].as_f64().unwrap() > 0.0);
+            assert_eq!(peer["result_tokens"], step["obs_tokens"], "{step}");
+            tokens += step["obs_tokens"].as_u64().unwrap();
+            // The tool definitions are shown to a model once per episode.
+            let definitions = peer["definition_tokens"].as_u64().unwrap_or(0);
+            if i == 0 {
+                assert!(definitions > 500, "{step}");
+                tokens += definitions;
+            } else {
+                assert_eq!(definitions, 0, "{step}");
+            }
+            // No capture of pagesnap's behind the server's back.
+            assert!(step["external"].is_null());
+        }
+        assert_eq!(e["obs_tokens"].as_u64().unwrap(), tokens, "{e}");
+    }
+    // The agent typed into the server's textbox by the server's own ref.
+    let typed = rows
+        .iter()
+        .filter(|e| e["task"] == "enter-text")
+        .flat_map(|e| e["step_log"].as_array().unwrap().iter())
+        .filter(|s| s["action"]["op"] == "type")
+        .count();
+    assert_eq!(typed, 4);
+    let playwright = rows
+        .iter()
+        .find(|e| e["strategy"] == "mcp:playwright" && e["task"] == "enter-text")
+        .unwrap();
+    let first = &playwright["step_log"][0];
+    assert!(
+        first["element"].as_str().unwrap().starts_with("textbox")
+            && first["element"].as_str().unwrap().contains("[ref=e"),
+        "{first}"
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("mcp:playwright"), "{report}");
+}
+
+#[test]
+fn tool_servers_that_die_hang_or_answer_garbage_are_error_rows_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let sites = root().join("fixtures/sites");
+    let suite = dir.path().join("suite.toml");
+    std::fs::write(
+        &suite,
+        format!(
+            r#"[suite]
+name = "broken-servers"
+source = "{}"
+
+[[task]]
+id = "login-forgot-password"
+page = "login/index.html"
+instruction = "Click the Forgot password? link"
+success = '''location.hash === '#forgot' '''
+tier = "easy"
+max_steps = 2
+seeds = [0, 1]
+"#,
+            sites.display()
+        ),
+    )
+    .unwrap();
+    let mapping = root().join("harness/mcp-servers/pagesnap.toml");
+    let teleport = dir.path().join("teleport.toml");
+    std::fs::write(
+        &teleport,
+        std::fs::read_to_string(&mapping)
+            .unwrap()
+            .replace("tool = \"page_scroll\"", "tool = \"page_teleport\""),
+    )
+    .unwrap();
+    let exe = env!("CARGO_BIN_EXE_pagesnap");
+    let out = dir.path().join("out");
+    let mapped = |name: &str, file: &Path| format!("{name}={}", file.display());
+    let output = pagesnap(&[
+        "live",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--strategy",
+        "mcp:dies,mcp:hangs,mcp:garbage,mcp:teleport,aria",
+        "--mcp",
+        "dies=echo dying >&2; exit 3",
+        "--mcp",
+        "hangs=sleep 600",
+        "--mcp",
+        "garbage=while read l; do echo 'not json {'; done",
+        "--mcp",
+        &format!("teleport={exe} mcp --cdp-endpoint {{cdp}}"),
+        "--mcp-mapping",
+        &mapped("dies", &mapping),
+        "--mcp-mapping",
+        &mapped("hangs", &mapping),
+        "--mcp-mapping",
+        &mapped("garbage", &mapping),
+        "--mcp-mapping",
+        &mapped("teleport", &teleport),
+        "--external-timeout",
+        "2",
+        "--out",
+        dir.path().join("out").to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let rows = episodes(&out);
+    assert_eq!(rows.len(), 10);
+    let errors = |strategy: &str| -> Vec<String> {
+        rows.iter()
+            .filter(|e| e["strategy"] == strategy)
+            .map(|e| {
+                assert_eq!(e["ended_by"], "error", "{e}");
+                e["error"].as_str().unwrap().to_owned()
+            })
+            .collect()
+    };
+    // Each episode tries again: a server that failed is started anew.
+    for error in errors("mcp:dies") {
+        assert!(
+            error.contains("mcp:dies") && error.contains("initialize") && error.contains("dying"),
+            "{error}"
+        );
+    }
+    for error in errors("mcp:hangs") {
+        assert!(
+            error.contains("mcp:hangs") && error.contains("no answer to initialize within 2s"),
+            "{error}"
+        );
+    }
+    for error in errors("mcp:garbage") {
+        assert!(error.contains("mcp:garbage"), "{error}");
+    }
+    for error in errors("mcp:teleport") {
+        assert!(
+            error.contains("mcp:teleport")
+                && error.contains("the mapping names tool \"page_teleport\""),
+            "{error}"
+        );
+    }
+    for e in rows.iter().filter(|e| e["strategy"] == "aria") {
+        assert!(e["error"].is_null(), "{e}");
+    }
+}
+
+#[test]
+fn tool_servers_are_refused_where_they_cannot_act_and_named_when_unknown() {
+    let output = pagesnap(&[
+        "live",
+        "--suite",
+        "suites/miniwob.toml",
+        "--strategy",
+        "mcp:nope",
+    ]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("known: mcp:playwright, mcp:pagesnap"),
+        "{}",
+        stderr(&output)
+    );
+    let output = pagesnap(&[
+        "live",
+        "--suite",
+        "suites/miniwob.toml",
+        "--strategy",
+        "mcp:mine",
+        "--mcp",
+        "mine=my-server",
+    ]);
+    assert!(
+        stderr(&output).contains("--mcp-mapping mine=FILE.toml"),
+        "{}",
+        stderr(&output)
+    );
+    let output = pagesnap(&[
+        "bench-live",
+        "fixtures/sites/login/index.html",
+        "--strategy",
+        "mcp:playwright",
+    ]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output)
+            .contains("mcp:playwright: a tool server observes and acts in `pagesnap live` only"),
+        "{}",
+        stderr(&output)
+    );
+}
