@@ -101,7 +101,15 @@ fn playwright_mcp_and_pagesnap_mcp_solve_miniwob_tasks_through_their_own_tools()
         "{first}"
     );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(report.contains("mcp:playwright"), "{report}");
+    for wanted in [
+        "## Tool servers: calls and what a model reads",
+        "| mcp:playwright \\(tool server\\) | ",
+        "| mcp:pagesnap \\(tool server\\) | ",
+    ] {
+        assert!(report.contains(wanted), "{wanted:?} not in\n{report}");
+    }
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("<h2>Tool servers</h2>"), "report.html");
 }
 
 #[test]

@@ -63,6 +63,7 @@ pub fn render(report: &LiveReport) -> String {
     }
     out.push_str("</table>\n");
     external_table(&mut out, report);
+    tool_server_table(&mut out, report);
     tier_table(&mut out, report);
     task_bars(&mut out, report);
     calibration(&mut out, report);
@@ -109,6 +110,28 @@ fn external_table(out: &mut String, report: &LiveReport) {
             x.unassigned,
             x.round_trip_ms.median,
             x.resolve_ms.median
+        );
+    }
+    out.push_str("</table>\n");
+}
+
+/// Tool servers: the calls an agent makes through them and what a model reads.
+fn tool_server_table(out: &mut String, report: &LiveReport) {
+    if report.summaries.iter().all(|s| s.tool_server.is_none()) {
+        return;
+    }
+    out.push_str("<h2>Tool servers</h2>\n<p>Observed and acted on through the server's own tools; obs tokens are every tool result a model reads plus the tool definitions once per episode.</p>\n<table>\n<tr><th>strategy</th><th>tool calls / episode</th><th>tool definitions (tokens)</th><th>result tokens / step (median)</th><th>round trips / step (median ms)</th><th>episodes / min (one worker)</th></tr>\n");
+    for s in &report.summaries {
+        let Some(x) = &s.tool_server else { continue };
+        let _ = writeln!(
+            out,
+            "<tr><td>{}</td><td class=\"n\">{:.2}</td><td class=\"n\">{}</td><td class=\"n\">{:.0}</td><td class=\"n\">{:.1}</td><td class=\"n\">{:.1}</td></tr>",
+            html(&shown(&s.strategy)),
+            x.tool_calls_per_episode,
+            x.definition_tokens,
+            x.result_tokens_per_step.median,
+            x.round_trip_ms.median,
+            60_000.0 / s.timing.episode_ms.mean.max(1.0)
         );
     }
     out.push_str("</table>\n");

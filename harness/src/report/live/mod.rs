@@ -87,6 +87,23 @@ pub struct LiveSummary {
     /// An external strategy's refs and round trips.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub external_refs: Option<ExternalSummary>,
+    /// A tool server's calls and what its results cost (`mcp:NAME`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_server: Option<ToolServerSummary>,
+}
+
+/// What a tool server's episodes cost: the calls an agent makes through it
+/// and the tokens a model would read.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct ToolServerSummary {
+    /// Tool calls per episode (mean): snapshots and actions.
+    pub tool_calls_per_episode: f64,
+    /// The tool definitions a model is shown once per episode, o200k tokens.
+    pub definition_tokens: usize,
+    /// Tokens of every tool result per step (snapshot and action answer): mean, median, p90.
+    pub result_tokens_per_step: Spread,
+    /// Round trips of a step's calls, ms (wall-clock).
+    pub round_trip_ms: Spread,
 }
 
 /// How an external strategy's refs resolved over its steps, and what the
@@ -109,10 +126,12 @@ pub struct ExternalSummary {
     pub resolve_ms: Spread,
 }
 
-/// A strategy's name as reports show it: an external one is marked.
+/// A strategy's name as reports show it: an external one and a tool server are marked.
 pub fn shown(strategy: &str) -> String {
     if is_external(strategy) {
         format!("{strategy} (external)")
+    } else if strategy.starts_with(crate::results::MCP_PREFIX) {
+        format!("{strategy} (tool server)")
     } else {
         strategy.to_owned()
     }
@@ -364,7 +383,27 @@ pub fn summarize(strategy: &str, episodes: &[&Episode]) -> LiveSummary {
         },
         external: is_external(strategy),
         external_refs: external_summary(&steps),
+        tool_server: tool_server_summary(episodes, &steps),
     }
+}
+
+fn tool_server_summary(
+    episodes: &[&Episode],
+    steps: &[&crate::results::StepLog],
+) -> Option<ToolServerSummary> {
+    let peer: Vec<&crate::results::PeerStep> =
+        steps.iter().filter_map(|s| s.peer.as_ref()).collect();
+    if peer.is_empty() {
+        return None;
+    }
+    Some(ToolServerSummary {
+        tool_calls_per_episode: round(
+            peer.iter().map(|p| p.tool_calls as f64).sum::<f64>() / episodes.len().max(1) as f64,
+        ),
+        definition_tokens: peer.iter().map(|p| p.definition_tokens).max().unwrap_or(0),
+        result_tokens_per_step: Spread::of(peer.iter().map(|p| p.result_tokens as f64)),
+        round_trip_ms: Spread::of(peer.iter().map(|p| p.round_trip_ms)),
+    })
 }
 
 fn external_summary(steps: &[&crate::results::StepLog]) -> Option<ExternalSummary> {

@@ -298,6 +298,22 @@ pub fn markdown(report: &LiveReport) -> String {
             );
         }
     }
+    if report.summaries.iter().any(|s| s.tool_server.is_some()) {
+        out.push_str("\n## Tool servers: calls and what a model reads\n\nA tool server's episode is observed and acted on through its own tools. Its obs tokens are every tool result the model reads (snapshots and action answers) plus the tool definitions, shown once per episode; capture ms is the snapshot call's round trip.\n\n| strategy | tool calls / episode | tool definitions (tokens) | result tokens / step (median) | round trips / step median (ms) | episodes / min (one worker) |\n|---|---|---|---|---|---|\n");
+        for s in &report.summaries {
+            let Some(x) = &s.tool_server else { continue };
+            let _ = writeln!(
+                out,
+                "| {} | {:.2} | {} | {:.0} | {:.1} | {:.1} |",
+                md(&shown(&s.strategy)),
+                x.tool_calls_per_episode,
+                x.definition_tokens,
+                x.result_tokens_per_step.median,
+                x.round_trip_ms.median,
+                60_000.0 / s.timing.episode_ms.mean.max(1.0)
+            );
+        }
+    }
     if report.summaries.iter().any(|s| s.calibration.is_some()) {
         out.push_str(
             "\n## LLM judge calibration (episode verdict vs the page's reward)\n\n| strategy | ",
