@@ -17,19 +17,18 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use rmcp::RoleClient;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
-use rmcp::transport::TokioChildProcess;
-use rmcp::{RoleClient, ServiceExt};
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::{median, ms, p90};
 use crate::live::server::Server as PageServer;
+use crate::peer::connection::{spawn, tail, text_of};
 use crate::suite::PageTarget;
 use pagesnap_browser::Chromium;
 
@@ -291,7 +290,7 @@ impl Server {
             .tempdir()
             .context("could not create a temp folder")?;
         let viewport = format!("{}x{}", config.viewport.0, config.viewport.1);
-        let mut command = match side {
+        let command = match side {
             Side::Pagesnap => {
                 let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
                 let mut command = tokio::process::Command::new(exe);
@@ -321,25 +320,14 @@ impl Server {
                 command
             }
         };
-        command.current_dir(output.path()).kill_on_drop(true);
-        let (transport, _) = TokioChildProcess::builder(command)
-            .stderr(Stdio::from(stderr.reopen()?))
-            .spawn()
-            .with_context(|| format!("could not start {}", side.label()))?;
-        let client = match tokio::time::timeout(config.call_timeout, ().serve(transport)).await {
-            Ok(Ok(client)) => client,
-            Ok(Err(err)) => bail!(
-                "{}: initialize failed: {err}{}",
-                side.label(),
-                tail(stderr.path())
-            ),
-            Err(_) => bail!(
-                "{}: no answer to initialize within {:?}{}",
-                side.label(),
-                config.call_timeout,
-                tail(stderr.path())
-            ),
-        };
+        let client = spawn(
+            side.label(),
+            command,
+            output.path(),
+            &stderr,
+            config.call_timeout,
+        )
+        .await?;
         Ok(Server {
             side,
             client,
@@ -391,28 +379,6 @@ impl Server {
     async fn stop(self) {
         let _ = self.client.cancel().await;
     }
-}
-
-/// The last lines a server wrote to stderr, for an error message.
-fn tail(path: &Path) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let lines: Vec<&str> = text.lines().rev().take(5).collect();
-    if lines.is_empty() {
-        String::new()
-    } else {
-        let lines: Vec<&str> = lines.into_iter().rev().collect();
-        format!(" (its stderr ends: {})", lines.join(" | "))
-    }
-}
-
-/// Every text block of a result, joined as a client shows them.
-fn text_of(result: &CallToolResult) -> String {
-    let texts: Vec<&str> = result
-        .content
-        .iter()
-        .filter_map(|block| block.as_text().map(|t| t.text.as_str()))
-        .collect();
-    texts.join("\n")
 }
 
 /// Refs a snapshot offers: pagesnap's meta items; Playwright MCP's

@@ -497,19 +497,11 @@ async fn peer_act(
         Op::Type => "type",
         Op::Select => "select",
         Op::Press => "press",
-        Op::Scroll => {
-            let how = value.trim().to_lowercase();
-            if how == "up"
-                || how
-                    .trim_end_matches("px")
-                    .parse::<f64>()
-                    .is_ok_and(|px| px < 0.0)
-            {
-                "scroll_up"
-            } else {
-                "scroll_down"
-            }
-        }
+        Op::Scroll => match scroll_of(&value) {
+            Ok((_, true)) => "scroll_up",
+            Ok((_, false)) => "scroll_down",
+            Err(unrunnable) => return Ok(Err(unrunnable)),
+        },
         Op::Done => {
             return Ok(Err(Unrunnable::Incomplete(
                 "done is no tool call".to_owned(),
@@ -535,14 +527,17 @@ async fn peer_act(
         values.push(("ref", reference));
         values.push(("element", element.as_deref().unwrap_or(reference)));
     }
-    if let Err(err) = crate::peer::mapping::arguments(call, &values) {
-        return Ok(Err(Unrunnable::Incomplete(format!(
-            "{} needs more on {}: {err}",
-            action.op.as_str(),
-            peer.name
-        ))));
-    }
-    let answer = connection.call(call, &values).await?;
+    let arguments = match crate::peer::mapping::arguments(call, &values) {
+        Ok(arguments) => arguments,
+        Err(err) => {
+            return Ok(Err(Unrunnable::Incomplete(format!(
+                "{} needs more on {}: {err}",
+                action.op.as_str(),
+                peer.name
+            ))));
+        }
+    };
+    let answer = connection.send(&call.tool, arguments).await?;
     let outcome = if answer.is_error {
         Outcome::Failed {
             kind: pagesnap_browser::Failure::Failed,
@@ -557,6 +552,22 @@ async fn peer_act(
         ms: answer.ms,
         tokens: crate::tokens::o200k(&answer.text),
     }))
+}
+
+/// How far and which way a scroll's value asks: `down` (or nothing), `up`,
+/// or a number of pixels (negative: up).
+fn scroll_of(value: &str) -> Result<(Option<f64>, bool), Unrunnable> {
+    let how = value.trim().to_lowercase();
+    match how.as_str() {
+        "" | "down" => Ok((None, false)),
+        "up" => Ok((None, true)),
+        other => match other.trim_end_matches("px").parse::<f64>() {
+            Ok(px) => Ok((Some(px), px < 0.0)),
+            Err(_) => Err(Unrunnable::Incomplete(format!(
+                "scroll value {other:?} is not up, down or a number of pixels"
+            ))),
+        },
+    }
 }
 
 enum Unrunnable {
@@ -606,19 +617,7 @@ fn user_action(
             value: value(),
         },
         Op::Scroll => {
-            let how = value().trim().to_lowercase();
-            let (dy, up) = match how.as_str() {
-                "" | "down" => (None, false),
-                "up" => (None, true),
-                other => match other.trim_end_matches("px").parse::<f64>() {
-                    Ok(px) => (Some(px), px < 0.0),
-                    Err(_) => {
-                        return Err(Unrunnable::Incomplete(format!(
-                            "scroll value {other:?} is not up, down or a number of pixels"
-                        )));
-                    }
-                },
-            };
+            let (dy, up) = scroll_of(&value())?;
             UserAction::Scroll { backend_id, dy, up }
         }
         Op::Press => {

@@ -47,7 +47,7 @@ impl Connection {
             .tempdir()
             .context("could not create a temp folder")?;
         let stderr = tempfile::NamedTempFile::new().context("could not create a temp file")?;
-        let mut command = match &peer.launch {
+        let command = match &peer.launch {
             Launch::Playwright => {
                 let mut command = tokio::process::Command::new("node");
                 command
@@ -69,20 +69,7 @@ impl Connection {
                 command
             }
         };
-        command.current_dir(dir.path()).kill_on_drop(true);
-        let (transport, _) = TokioChildProcess::builder(command)
-            .stderr(Stdio::from(stderr.reopen()?))
-            .spawn()
-            .with_context(|| format!("{name}: could not start the server"))?;
-        let client = match tokio::time::timeout(peer.timeout, ().serve(transport)).await {
-            Ok(Ok(client)) => client,
-            Ok(Err(err)) => bail!("{name}: initialize failed: {err}{}", tail(stderr.path())),
-            Err(_) => bail!(
-                "{name}: no answer to initialize within {:?}{}",
-                peer.timeout,
-                tail(stderr.path())
-            ),
-        };
+        let client = spawn(name, command, dir.path(), &stderr, peer.timeout).await?;
         let tools = match tokio::time::timeout(peer.timeout, client.list_all_tools()).await {
             Ok(Ok(tools)) => tools,
             Ok(Err(err)) => bail!("{name}: tools/list failed: {err}{}", tail(stderr.path())),
@@ -113,10 +100,18 @@ impl Connection {
 
     /// Calls `call` with its placeholders filled from `values`.
     pub async fn call(&self, call: &Call, values: &[(&str, &str)]) -> Result<Answer> {
+        self.send(&call.tool, mapping::arguments(call, values)?)
+            .await
+    }
+
+    /// Calls `tool` with `arguments` as they are.
+    pub async fn send(
+        &self,
+        tool: &str,
+        arguments: serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Answer> {
         let name = &self.name;
-        let tool = &call.tool;
-        let arguments = mapping::arguments(call, values)?;
-        let request = CallToolRequestParams::new(tool.clone()).with_arguments(arguments);
+        let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         let started = Instant::now();
         let answer = tokio::time::timeout(self.timeout, self.client.call_tool(request)).await;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -125,19 +120,14 @@ impl Connection {
             Ok(Err(err)) => bail!("{name}: {tool}: {err}{}", tail(self.stderr.path())),
             Err(_) => bail!("{name}: {tool} gave no answer within {:?}", self.timeout),
         };
-        let texts: Vec<&str> = result
-            .content
-            .iter()
-            .filter_map(|block| block.as_text().map(|t| t.text.as_str()))
-            .collect();
         Ok(Answer {
-            text: texts.join("\n"),
+            text: text_of(&result),
             is_error: result.is_error == Some(true),
             ms,
         })
     }
 
-    /// Whether the server's process still answers (a cheap `ping`).
+    /// Whether the server still answers (its tool listing, within 5 s).
     pub async fn alive(&self) -> bool {
         matches!(
             tokio::time::timeout(Duration::from_secs(5), self.client.list_all_tools()).await,
@@ -151,8 +141,43 @@ impl Connection {
     }
 }
 
+/// Starts `command` in `dir` (killed when the session drops), its stderr
+/// into `stderr`, and initializes an MCP client session over its stdio
+/// within `timeout`; errors name the server `name` and end with its stderr.
+pub async fn spawn(
+    name: &str,
+    mut command: tokio::process::Command,
+    dir: &Path,
+    stderr: &tempfile::NamedTempFile,
+    timeout: Duration,
+) -> Result<RunningService<RoleClient, ()>> {
+    command.current_dir(dir).kill_on_drop(true);
+    let (transport, _) = TokioChildProcess::builder(command)
+        .stderr(Stdio::from(stderr.reopen()?))
+        .spawn()
+        .with_context(|| format!("{name}: could not start the server"))?;
+    match tokio::time::timeout(timeout, ().serve(transport)).await {
+        Ok(Ok(client)) => Ok(client),
+        Ok(Err(err)) => bail!("{name}: initialize failed: {err}{}", tail(stderr.path())),
+        Err(_) => bail!(
+            "{name}: no answer to initialize within {timeout:?}{}",
+            tail(stderr.path())
+        ),
+    }
+}
+
+/// Every text block of a tool's result, joined as a client shows them.
+pub fn text_of(result: &CallToolResult) -> String {
+    let texts: Vec<&str> = result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text().map(|t| t.text.as_str()))
+        .collect();
+    texts.join("\n")
+}
+
 /// The last lines a server wrote to stderr, for an error message.
-fn tail(path: &Path) -> String {
+pub fn tail(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().rev().take(5).collect();
     if lines.is_empty() {

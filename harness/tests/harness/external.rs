@@ -9,7 +9,10 @@ use pagesnap_harness::external::{self, Program};
 use pagesnap_harness::live::server::Server;
 use serde_json::Value;
 
-use crate::support::{install_playwright, pagesnap, read_json, require_tool, root, stderr};
+use crate::support::{
+    forgot_password_suite, install_playwright, pagesnap, read_json, require_tool, result_rows,
+    root, stderr,
+};
 
 fn setup() {
     require_tool("node");
@@ -125,37 +128,11 @@ fn write_suite(dir: &Path, body: &str) -> String {
     path.display().to_string()
 }
 
-fn episodes(out: &Path) -> Vec<Value> {
-    std::fs::read_to_string(out.join("results.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
 #[test]
 fn broken_programs_are_error_rows_and_the_run_completes() {
     let dir = tempfile::tempdir().unwrap();
-    let sites = root().join("fixtures/sites");
-    let suite = write_suite(
-        dir.path(),
-        &format!(
-            r#"[suite]
-name = "broken"
-source = "{}"
-
-[[task]]
-id = "login-forgot-password"
-page = "login/index.html"
-instruction = "Click the Forgot password? link"
-success = '''location.hash === '#forgot' '''
-tier = "easy"
-max_steps = 2
-seeds = [0, 1]
-"#,
-            sites.display()
-        ),
-    );
+    let suite = forgot_password_suite(dir.path(), "broken");
+    let suite = suite.to_str().unwrap();
     let out = dir.path().join("out");
     // Each answers its hello, then: exits, never answers, or answers garbage.
     let ready = r#"read l; echo '{"ready": true}'"#;
@@ -165,7 +142,7 @@ seeds = [0, 1]
     let output = pagesnap(&[
         "live",
         "--suite",
-        &suite,
+        suite,
         "--strategy",
         "ext:exits,ext:hangs,ext:garbage,aria",
         "--external",
@@ -181,7 +158,7 @@ seeds = [0, 1]
         "--quiet",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let rows = episodes(&out);
+    let rows = result_rows(&out);
     assert_eq!(rows.len(), 8, "two episodes per strategy");
     let error_of = |strategy: &str| -> Vec<String> {
         rows.iter()
@@ -272,7 +249,7 @@ fn miniwob_mini_suite_runs_playwright_beside_aria() {
         "--quiet",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let rows = episodes(&out);
+    let rows = result_rows(&out);
     assert_eq!(rows.len(), 18);
     for e in &rows {
         assert!(e["error"].is_null(), "{e}");

@@ -2,17 +2,7 @@
 
 use std::path::Path;
 
-use serde_json::Value;
-
-use crate::support::{pagesnap, require_tool, root, stderr};
-
-fn episodes(out: &Path) -> Vec<Value> {
-    std::fs::read_to_string(out.join("results.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use crate::support::{forgot_password_suite, pagesnap, require_tool, result_rows, root, stderr};
 
 /// Two MiniWoB++ tasks, two seeds each: a click, and a text entry then a click.
 const MINI: &str = r#"[suite]
@@ -53,7 +43,7 @@ fn playwright_mcp_and_pagesnap_mcp_solve_miniwob_tasks_through_their_own_tools()
         "--quiet",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let rows = episodes(&out);
+    let rows = result_rows(&out);
     assert_eq!(rows.len(), 8);
     for e in &rows {
         assert!(e["error"].is_null(), "{e}");
@@ -115,28 +105,7 @@ fn playwright_mcp_and_pagesnap_mcp_solve_miniwob_tasks_through_their_own_tools()
 #[test]
 fn tool_servers_that_die_hang_or_answer_garbage_are_error_rows_naming_them() {
     let dir = tempfile::tempdir().unwrap();
-    let sites = root().join("fixtures/sites");
-    let suite = dir.path().join("suite.toml");
-    std::fs::write(
-        &suite,
-        format!(
-            r#"[suite]
-name = "broken-servers"
-source = "{}"
-
-[[task]]
-id = "login-forgot-password"
-page = "login/index.html"
-instruction = "Click the Forgot password? link"
-success = '''location.hash === '#forgot' '''
-tier = "easy"
-max_steps = 2
-seeds = [0, 1]
-"#,
-            sites.display()
-        ),
-    )
-    .unwrap();
+    let suite = forgot_password_suite(dir.path(), "broken-servers");
     let mapping = root().join("harness/mcp-servers/pagesnap.toml");
     let teleport = dir.path().join("teleport.toml");
     std::fs::write(
@@ -178,7 +147,7 @@ seeds = [0, 1]
         "--quiet",
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
-    let rows = episodes(&out);
+    let rows = result_rows(&out);
     assert_eq!(rows.len(), 10);
     let errors = |strategy: &str| -> Vec<String> {
         rows.iter()

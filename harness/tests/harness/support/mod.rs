@@ -34,6 +34,40 @@ pub fn load(path: &Path) -> pagesnap_engine::recording::Recording {
         .unwrap()
 }
 
+/// A run folder's `results.jsonl`, one JSON value per row.
+pub fn result_rows(out: &Path) -> Vec<serde_json::Value> {
+    std::fs::read_to_string(out.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Writes `dir/suite.toml`, a live suite named `name` of one easy fixture
+/// task (click "Forgot password?" on the login site, two seeds, two steps)
+/// that any working observer solves, and returns its path.
+pub fn forgot_password_suite(dir: &Path, name: &str) -> PathBuf {
+    let path = dir.join("suite.toml");
+    let text = format!(
+        r#"[suite]
+name = "{name}"
+source = "{}"
+
+[[task]]
+id = "login-forgot-password"
+page = "login/index.html"
+instruction = "Click the Forgot password? link"
+success = '''location.hash === '#forgot' '''
+tier = "easy"
+max_steps = 2
+seeds = [0, 1]
+"#,
+        root().join("fixtures/sites").display()
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 /// A JSON file, parsed.
 pub fn read_json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path)
