@@ -13,7 +13,7 @@ use crate::agent::Agent;
 use crate::external::Program;
 use crate::judge::llm::LlmJudge;
 use crate::observer::{Attached, Observer};
-use crate::peer::Connection;
+use crate::peer::{Connection, Peer};
 use crate::pool::{self, Units};
 use crate::progress;
 use crate::results::manifest::{BrowserInfo, LiveSettings, Manifest, Shard, TaskInfo};
@@ -263,43 +263,10 @@ impl Worker<'_, '_> {
                         .max_steps
                         .unwrap_or(config.suite.tasks[unit.task].max_steps),
                 };
-                let episode = match (spec.strategy.external(), spec.strategy.peer()) {
-                    (None, Some(peer)) => {
-                        let (browser, connection) = match peers.entry(peer.name.clone()) {
-                            Entry::Occupied(e) => e.into_mut(),
-                            Entry::Vacant(e) => {
-                                e.insert((Chromium::launch(config.network).await?, None))
-                            }
-                        };
-                        if connection.is_none() {
-                            match Connection::start(peer, browser.websocket_url()).await {
-                                Ok(started) => *connection = Some(started),
-                                Err(err) => {
-                                    let episode = episode::unreachable(self.setting, &spec, &err)?;
-                                    self.folder.append(&episode)?;
-                                    episodes.push(episode);
-                                    self.progress.step();
-                                    continue;
-                                }
-                            }
-                        }
-                        let Some(server) = connection.as_ref() else {
-                            continue;
-                        };
-                        let mut attached = Attached::Server(server);
-                        let episode =
-                            episode::run(browser, Some(&mut attached), self.setting, &spec).await?;
-                        // A server that died or hangs is started again.
-                        if episode.ended_by == crate::results::EndedBy::Error
-                            && !server.alive().await
-                            && let Some(dead) = connection.take()
-                        {
-                            dead.stop().await;
-                        }
-                        episode
-                    }
-                    (None, None) => self.own(&mut browser, &mut browsers, &spec).await?,
-                    (Some(external), _) => {
+                let episode = match spec.strategy {
+                    Observer::Engine(_) => self.own(&mut browser, &mut browsers, &spec).await?,
+                    Observer::Peer(peer) => self.through(&mut peers, peer, &spec).await?,
+                    Observer::External(external) => {
                         let (browser, program) = match externals.entry(external.name.clone()) {
                             Entry::Occupied(e) => e.into_mut(),
                             Entry::Vacant(e) => {
@@ -335,6 +302,38 @@ impl Worker<'_, '_> {
             let _ = browser.close().await;
         }
         result.map(|()| (episodes, browsers))
+    }
+
+    /// An episode through a tool server, in its browser, both started first
+    /// if need be. A server that does not start gives the episode an error
+    /// row; one that died or hangs by the episode's end is started again for
+    /// the next.
+    async fn through(
+        &self,
+        peers: &mut BTreeMap<String, (Chromium, Option<Connection>)>,
+        peer: &Peer,
+        spec: &Spec<'_>,
+    ) -> Result<Episode> {
+        let (browser, connection) = match peers.entry(peer.name.clone()) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => e.insert((Chromium::launch(self.config.network).await?, None)),
+        };
+        let server = match connection {
+            Some(server) => server,
+            None => match Connection::start(peer, browser.websocket_url()).await {
+                Ok(started) => connection.insert(started),
+                Err(err) => return episode::unreachable(self.setting, spec, &err),
+            },
+        };
+        let mut attached = Attached::Server(server);
+        let episode = episode::run(browser, Some(&mut attached), self.setting, spec).await?;
+        if episode.ended_by == crate::results::EndedBy::Error
+            && !server.alive().await
+            && let Some(dead) = connection.take()
+        {
+            dead.stop().await;
+        }
+        Ok(episode)
     }
 
     /// An episode of one of pagesnap's own strategies, in the worker's
