@@ -23,6 +23,7 @@ use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParam
 use serde::Deserialize;
 
 use crate::failure::TabError;
+use crate::frames::{Route, node_key, split_key};
 use crate::session::ChromiumSession;
 
 /// One action on the live page.
@@ -152,8 +153,13 @@ impl Outcome {
 }
 
 /// Finds the click point of `this` (see the module docs); returns
-/// `{x, y}` in top-level viewport coordinates, or `{error}` / `{covered}`.
-const POINT_JS: &str = r#"function () {
+/// `{x, y}` in the viewport coordinates of the topmost document of its
+/// process (the page's, or an out-of-process frame's), or `{error}` /
+/// `{covered}`. Called on the `<iframe>` of an out-of-process frame with
+/// `inner`, the point `[x, y]` found inside that frame, it places that point
+/// in its own document instead, checking that the frame is what the page
+/// shows there.
+const POINT_JS: &str = r#"function (inner) {
   const el = this;
   const describe = (n) => {
     if (!n) return 'nothing';
@@ -170,15 +176,31 @@ const POINT_JS: &str = r#"function () {
   };
   if (!el.isConnected) return { error: 'stale' };
   if (el.nodeType !== 1) return { error: 'hidden' };
-  if (typeof el.scrollIntoViewIfNeeded === 'function') el.scrollIntoViewIfNeeded(true);
-  else el.scrollIntoView({ block: 'center', inline: 'center' });
   const win = el.ownerDocument.defaultView;
-  const rect = [...el.getClientRects()].find((r) => r.width > 0 && r.height > 0);
-  if (!rect) return { error: 'hidden' };
-  const left = Math.max(rect.left, 0), top = Math.max(rect.top, 0);
-  const right = Math.min(rect.right, win.innerWidth), bottom = Math.min(rect.bottom, win.innerHeight);
-  if (right <= left || bottom <= top) return { error: 'hidden' };
-  let x = (left + right) / 2, y = (top + bottom) / 2;
+  let x, y;
+  if (inner) {
+    const place = () => {
+      const box = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      x = box.left + el.clientLeft + parseFloat(style.paddingLeft || '0') + inner[0];
+      y = box.top + el.clientTop + parseFloat(style.paddingTop || '0') + inner[1];
+    };
+    place();
+    if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) {
+      win.scrollBy({ left: x - win.innerWidth / 2, top: y - win.innerHeight / 2, behavior: 'instant' });
+      place();
+    }
+    if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return { error: 'hidden' };
+  } else {
+    if (typeof el.scrollIntoViewIfNeeded === 'function') el.scrollIntoViewIfNeeded(true);
+    else el.scrollIntoView({ block: 'center', inline: 'center' });
+    const rect = [...el.getClientRects()].find((r) => r.width > 0 && r.height > 0);
+    if (!rect) return { error: 'hidden' };
+    const left = Math.max(rect.left, 0), top = Math.max(rect.top, 0);
+    const right = Math.min(rect.right, win.innerWidth), bottom = Math.min(rect.bottom, win.innerHeight);
+    if (right <= left || bottom <= top) return { error: 'hidden' };
+    x = (left + right) / 2; y = (top + bottom) / 2;
+  }
   const inside = (n) => { for (let m = n; m; m = m.parentNode || m.host) if (m === el) return true; return false; };
   const root = el.getRootNode();
   const hit = root.elementFromPoint ? root.elementFromPoint(x, y) : el.ownerDocument.elementFromPoint(x, y);
@@ -564,18 +586,37 @@ impl ChromiumSession {
         Ok(Outcome::ok())
     }
 
-    /// The click point of a node, or the failure a user would meet.
+    /// The click point of a node, or the failure a user would meet. A node
+    /// of an out-of-process frame is placed in its frame's viewport, then
+    /// through each `<iframe>` up to the page's, each checked to be what the
+    /// page shows at that point (a frame covered on the page is `covered`).
     async fn point_of(&self, backend_id: u64) -> Result<Result<(f64, f64), Outcome>> {
-        let answer = self.call_on(backend_id, POINT_JS, Vec::new()).await?;
-        if let Some(failed) = failure(&answer, backend_id) {
-            return Ok(Err(failed));
-        }
-        match (answer.x, answer.y) {
-            (Some(x), Some(y)) => Ok(Ok((x, y))),
-            _ => Err(anyhow!(
-                "{}: the click-point script answered no point",
-                self.url()
-            )),
+        let mut answer = self.call_on(backend_id, POINT_JS, Vec::new()).await?;
+        let (mut frame, _) = split_key(backend_id);
+        loop {
+            if let Some(failed) = failure(&answer, backend_id) {
+                return Ok(Err(failed));
+            }
+            let (Some(x), Some(y)) = (answer.x, answer.y) else {
+                return Err(anyhow!(
+                    "{}: the click-point script answered no point",
+                    self.url()
+                ));
+            };
+            if frame == 0 {
+                return Ok(Ok((x, y)));
+            }
+            let Some(link) = self.frames.get(frame) else {
+                return Ok(Err(Outcome::failed(
+                    Failure::Stale,
+                    "the node's frame left the page",
+                )));
+            };
+            let owner = node_key(link.parent, link.owner);
+            answer = self
+                .call_on(owner, POINT_JS, vec![serde_json::json!([x, y])])
+                .await?;
+            frame = link.parent;
         }
     }
 
@@ -611,13 +652,21 @@ impl ChromiumSession {
         function: &str,
         arguments: Vec<serde_json::Value>,
     ) -> Result<Option<serde_json::Value>> {
-        let id = i64::try_from(backend_id)
-            .map_err(|_| anyhow!("backend node id {backend_id} out of range"))?;
+        let (frame, id) = split_key(backend_id);
+        let route = match frame {
+            0 => Route::TAB,
+            key => match self.frames.get(key) {
+                Some(link) => Route(Some(link.session)),
+                // The frame left the page (or the tab navigated).
+                None => return Ok(None),
+            },
+        };
         let group = self.object_group("act");
         let resolved = self
             .call(
                 "DOM.resolveNode",
-                self.page.execute(
+                route.execute(
+                    &self.page,
                     ResolveNodeParams::builder()
                         .backend_node_id(BackendNodeId::new(id))
                         .object_group(group.clone())
@@ -632,7 +681,7 @@ impl ChromiumSession {
             Err(err) => return Err(err.into()),
         };
         let Some(object) = object else {
-            self.release_group(group);
+            self.release_group(&route, group);
             return Ok(None);
         };
         let params = CallFunctionOnParams::builder()
@@ -649,9 +698,9 @@ impl ChromiumSession {
             .build()
             .map_err(|err| anyhow!("{err}"))?;
         let result = self
-            .call("Runtime.callFunctionOn", self.page.execute(params))
+            .call("Runtime.callFunctionOn", route.execute(&self.page, params))
             .await;
-        self.release_group(group);
+        self.release_group(&route, group);
         let result = result?.result;
         if let Some(exception) = &result.exception_details {
             return Err(anyhow!(

@@ -241,6 +241,7 @@ impl Chromium {
             deadline: None,
             phase: std::sync::Mutex::new(Phase::Load),
             groups: std::sync::atomic::AtomicU64::new(0),
+            frames: crate::frames::Frames::default(),
             page,
         })
     }
@@ -325,6 +326,7 @@ impl Chromium {
             deadline: Some(deadline),
             phase: std::sync::Mutex::new(Phase::Load),
             groups: std::sync::atomic::AtomicU64::new(0),
+            frames: crate::frames::Frames::default(),
         };
         match prepare(&session, options, deadline, navigation, self.network).await {
             Ok(()) => Ok(session),

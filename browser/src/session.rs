@@ -13,6 +13,7 @@ use pagesnap_engine::recording::{AxNode, DomCounts};
 
 use crate::WaitFor;
 use crate::failure::{Gone, Phase, TabError, Watch, is_gone};
+use crate::frames::{Frames, Link, Route};
 
 /// One open tab.
 pub struct ChromiumSession {
@@ -32,6 +33,8 @@ pub struct ChromiumSession {
     pub(crate) phase: std::sync::Mutex<Phase>,
     /// Numbers the object groups script handles live in ([`Self::object_group`]).
     pub(crate) groups: AtomicU64,
+    /// The out-of-process frames attached so far.
+    pub(crate) frames: Frames,
 }
 
 const COUNTS_JS: &str = r#"(() => {
@@ -123,11 +126,11 @@ impl ChromiumSession {
         )
     }
 
-    /// Releases `group`'s handles without waiting for the answer.
-    pub(crate) fn release_group(&self, group: String) {
-        let page = self.page.clone();
+    /// Releases `group`'s handles in `route`'s session without waiting for the answer.
+    pub(crate) fn release_group(&self, route: &Route, group: String) {
+        let release = route.execute(&self.page, ReleaseObjectGroupParams::new(group));
         tokio::spawn(async move {
-            let _ = page.execute(ReleaseObjectGroupParams::new(group)).await;
+            let _ = release.await;
         });
     }
 
@@ -430,6 +433,25 @@ impl ChromiumSession {
             .and_then(|v| v.as_str().and_then(|s| serde_json::from_str(s).ok()))
     }
 
+    /// Chromium's accessibility tree of an out-of-process frame (and the
+    /// frames in its process), its nodes keyed like the frame's nodes.
+    pub(crate) async fn accessibility_of(&self, link: &Link) -> Result<Vec<AxNode>> {
+        let route = Route(Some(link.session.clone()));
+        let params = GetFullAxTreeParams::builder().build();
+        let tree = self
+            .call_large(
+                "Accessibility.getFullAXTree",
+                route.execute(&self.page, params),
+            )
+            .await?;
+        Ok(tree
+            .result
+            .nodes
+            .iter()
+            .map(|node| ax_node(node, link.key))
+            .collect())
+    }
+
     pub(crate) async fn accessibility(&self) -> Result<Vec<AxNode>> {
         let mut out = Vec::new();
         let mut frames = vec![None];
@@ -465,31 +487,37 @@ impl ChromiumSession {
                 // Out-of-process frames have no tree in this session; skip them.
                 Err(_) => continue,
             };
-            for node in &tree.result.nodes {
-                let text = |value: &Option<
-                    chromiumoxide::cdp::browser_protocol::accessibility::AxValue,
-                >| {
-                    value
-                        .as_ref()
-                        .and_then(|v| v.value.as_ref())
-                        .map(|v| match v {
-                            serde_json::Value::String(s) => s.clone(),
-                            other => other.to_string(),
-                        })
-                        .unwrap_or_default()
-                };
-                out.push(AxNode {
-                    backend_id: node
-                        .backend_dom_node_id
-                        .as_ref()
-                        .and_then(|b| u64::try_from(*b.inner()).ok()),
-                    role: text(&node.role),
-                    name: text(&node.name),
-                    ignored: node.ignored,
-                });
-            }
+            out.extend(tree.result.nodes.iter().map(|node| ax_node(node, 0)));
         }
         Ok(out)
+    }
+}
+
+/// One node of Chromium's accessibility tree, its DOM node keyed as frame `frame`'s.
+fn ax_node(
+    node: &chromiumoxide::cdp::browser_protocol::accessibility::AxNode,
+    frame: u32,
+) -> AxNode {
+    let text = |value: &Option<chromiumoxide::cdp::browser_protocol::accessibility::AxValue>| {
+        value
+            .as_ref()
+            .and_then(|v| v.value.as_ref())
+            .map(|v| match v {
+                serde_json::Value::String(s) => s.clone(),
+                other => other.to_string(),
+            })
+            .unwrap_or_default()
+    };
+    AxNode {
+        backend_id: node
+            .backend_dom_node_id
+            .as_ref()
+            .map(|b| *b.inner())
+            .filter(|&b| b >= 0)
+            .map(|b| crate::frames::node_key(frame, b)),
+        role: text(&node.role),
+        name: text(&node.name),
+        ignored: node.ignored,
     }
 }
 

@@ -310,27 +310,45 @@ impl<'a> Doc<'a> {
     }
 }
 
-/// Joins all documents of a snapshot into one pre-ordered node list.
+/// One process's snapshot and facts: the tab's own, or an out-of-process frame's.
+pub(crate) struct Part<'a> {
+    pub snap: &'a CaptureSnapshotReturns,
+    pub extras: &'a Extras,
+    /// The frame number its nodes' keys carry ([`crate::frames::node_key`]).
+    pub key: u32,
+}
+
+/// Joins all documents of all parts into one pre-ordered node list. The
+/// first part is the tab's; `owners` places each other part under its
+/// `<iframe>`: (parent part's frame number, the element's backend id) → part.
 ///
 /// Bounds inside an iframe document are relative to that document; they are
 /// moved into the top document's coordinates by the iframe's content-box
-/// origin minus the frame's own scroll offset.
-pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined {
-    let strings = Strings(&snapshot.strings);
-    let docs: Vec<Doc<'_>> = snapshot
-        .documents
+/// origin minus the frame's own scroll offset, whether the frame is in the
+/// tab's process or out of it.
+pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> Joined {
+    let tables: Vec<Strings<'_>> = parts.iter().map(|p| Strings(&p.snap.strings)).collect();
+    let docs: Vec<Vec<Doc<'_>>> = parts
         .iter()
-        .map(|snap| Doc::new(snap, &strings, extras))
+        .zip(&tables)
+        .map(|(part, strings)| {
+            part.snap
+                .documents
+                .iter()
+                .map(|snap| Doc::new(snap, strings, part.extras))
+                .collect()
+        })
         .collect();
 
     let mut out = Joined {
         nodes: Vec::new(),
         by_backend: HashMap::new(),
     };
-    if docs.is_empty() {
+    if docs.first().is_none_or(Vec::is_empty) {
         return out;
     }
     struct Frame {
+        part: usize,
         doc: usize,
         virtual_id: usize,
         parent: Option<u32>,
@@ -338,14 +356,16 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
         offset: (f64, f64),
     }
     let mut stack = vec![Frame {
+        part: 0,
         doc: 0,
         virtual_id: 0,
         parent: None,
         foreign: None,
         offset: (0.0, 0.0),
     }];
-    let mut visited_docs = HashSet::from([0usize]);
+    let mut visited_docs = HashSet::from([(0usize, 0usize)]);
     while let Some(Frame {
+        part: p,
         doc: d,
         virtual_id,
         parent,
@@ -353,7 +373,9 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
         offset,
     }) = stack.pop()
     {
-        let doc = &docs[d];
+        let strings = &tables[p];
+        let extras = parts[p].extras;
+        let doc = &docs[p][d];
         let nodes = &doc.snap.nodes;
         let count = doc.snap.nodes.parent_index.as_ref().map_or(0, Vec::len);
         let mut rec = RecNode {
@@ -398,13 +420,17 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                 .and_then(|t| t.get(i))
                 .copied()
                 .unwrap_or(0);
-            let name = doc.name(i, &strings);
+            let name = doc.name(i, strings);
             let backend = nodes
                 .backend_node_id
                 .as_ref()
                 .and_then(|b| b.get(i))
                 .map_or(0, |b| *b.inner());
-            rec.backend_id = u64::try_from(backend).unwrap_or(0);
+            rec.backend_id = if backend > 0 {
+                crate::frames::node_key(parts[p].key, backend)
+            } else {
+                0
+            };
             match node_type {
                 DOCUMENT_NODE => {
                     rec.kind = if parent.is_none() {
@@ -476,10 +502,10 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                     }
                     rec.clickable = doc.clickable.contains(&key);
                     rec.modal = extras.modal.contains(&backend);
-                    content_doc = doc
-                        .content_doc
-                        .get(&key)
-                        .and_then(|&c| usize::try_from(c).ok());
+                    content_doc = match doc.content_doc.get(&key) {
+                        Some(&c) => usize::try_from(c).ok().map(|c| (p, c)),
+                        None => owners.get(&(parts[p].key, backend)).map(|&q| (q, 0)),
+                    };
                 }
                 TEXT_NODE | CDATA_NODE => {
                     rec.kind = NodeKind::Text;
@@ -507,7 +533,7 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
                     rec.style = layout
                         .styles
                         .get(k)
-                        .map(|s| std::sync::Arc::new(style(s.inner(), &strings)));
+                        .map(|s| std::sync::Arc::new(style(s.inner(), strings)));
                     rec.paint_order = layout
                         .paint_orders
                         .as_ref()
@@ -547,21 +573,24 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
 
         // Push children reversed so they pop in order; a frame's content
         // document comes last.
-        if let Some(content) = content_doc {
+        if let Some((q, content)) = content_doc {
             // A frame that failed to load shows Chromium's error page, which
             // is not page content (and not reachable from page scripts).
-            let error_page = docs.get(content).is_some_and(|doc| {
-                strings
+            let inner = docs.get(q).and_then(|docs| docs.get(content));
+            let error_page = inner.is_some_and(|doc| {
+                tables[q]
                     .get(&doc.snap.document_url)
                     .starts_with("chrome-error://")
             });
-            if content < docs.len() && !error_page && visited_docs.insert(content) {
-                let inner = &docs[content].snap;
+            if let Some(inner) = inner.filter(|_| !error_page)
+                && visited_docs.insert((q, content))
+            {
                 let scroll = (
-                    inner.scroll_offset_x.unwrap_or(0.0),
-                    inner.scroll_offset_y.unwrap_or(0.0),
+                    inner.snap.scroll_offset_x.unwrap_or(0.0),
+                    inner.snap.scroll_offset_y.unwrap_or(0.0),
                 );
                 stack.push(Frame {
+                    part: q,
                     doc: content,
                     virtual_id: 0,
                     parent: Some(index),
@@ -573,6 +602,7 @@ pub(crate) fn join(snapshot: &CaptureSnapshotReturns, extras: &Extras) -> Joined
         let kids = doc.children.get(virtual_id).map_or(&[][..], Vec::as_slice);
         for &child in kids.iter().rev() {
             stack.push(Frame {
+                part: p,
                 doc: d,
                 virtual_id: child,
                 parent: Some(index),
@@ -621,9 +651,14 @@ pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<Vec<i6
             };
             let styles = styles.inner();
             let value = |i: usize| styles.get(i).map_or("", |s| strings.get(s));
+            let owner = usize::try_from(node)
+                .ok()
+                .and_then(|i| nodes.node_name.as_ref()?.get(i))
+                .is_some_and(|n| matches!(strings.get(n), "IFRAME" | "FRAME"));
             if !(scrolls(value(overflow_x))
                 || scrolls(value(overflow_y))
-                || frames.contains_key(&node))
+                || frames.contains_key(&node)
+                || owner)
             {
                 continue;
             }
@@ -643,6 +678,47 @@ pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<Vec<i6
         ids.dedup();
         if !ids.is_empty() {
             out.push(ids);
+        }
+    }
+    out
+}
+
+/// The `<iframe>`/`<frame>` elements with a box whose document the snapshot
+/// lacks, by backend node id, with their `src`: frames rendered out of
+/// process (or not loaded at all), each to be asked for in a session of its own.
+pub(crate) fn frame_owners(snapshot: &CaptureSnapshotReturns) -> Vec<(i64, String)> {
+    let strings = Strings(&snapshot.strings);
+    let mut out = Vec::new();
+    for doc in &snapshot.documents {
+        let nodes = &doc.nodes;
+        let frames = rare_ints(nodes.content_document_index.as_ref());
+        let (Some(names), Some(backends)) = (&nodes.node_name, &nodes.backend_node_id) else {
+            continue;
+        };
+        let laid_out: HashSet<i64> = doc.layout.node_index.iter().copied().collect();
+        for (i, name) in names.iter().enumerate() {
+            let key = i as i64;
+            if !matches!(strings.get(name), "IFRAME" | "FRAME")
+                || frames.contains_key(&key)
+                || !laid_out.contains(&key)
+            {
+                continue;
+            }
+            let src = nodes
+                .attributes
+                .as_ref()
+                .and_then(|a| a.get(i))
+                .and_then(|attrs| {
+                    attrs
+                        .inner()
+                        .chunks_exact(2)
+                        .find(|pair| strings.get(&pair[0]).eq_ignore_ascii_case("src"))
+                        .map(|pair| strings.get(&pair[1]).to_owned())
+                })
+                .unwrap_or_default();
+            if let Some(backend) = backends.get(i) {
+                out.push((*backend.inner(), src));
+            }
         }
     }
     out

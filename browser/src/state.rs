@@ -21,17 +21,19 @@ use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
 use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, GetLayoutMetricsParams,
 };
+use chromiumoxide::cdp::browser_protocol::target::{AttachToTargetParams, TargetId};
 use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams,
 };
 use chromiumoxide::surrogates;
 use pagesnap_engine::recording::{
-    CaptureNotes, DomCounts, Point, Recording, SCHEMA, Size, Viewport,
+    AxNode, CaptureNotes, DomCounts, Point, Recording, SCHEMA, Size, Viewport,
 };
 use pagesnap_engine::strategy::Strategy;
 
 use crate::Captured;
-use crate::failure::Phase;
+use crate::failure::{Phase, is_gone};
+use crate::frames::{self, Link, Route};
 use crate::session::ChromiumSession;
 use crate::snapshot::{self, Boxes, COMPUTED_STYLES, Extras};
 
@@ -153,8 +155,24 @@ async fn timed<T>(future: impl Future<Output = T>) -> (T, Duration) {
     (value, started.elapsed())
 }
 
+/// One process's share of a capture: its snapshot and facts.
+struct Shot {
+    snap: CaptureSnapshotReturns,
+    counts: Option<DomCounts>,
+    facts: Facts,
+    /// Chromium's accessibility tree (out-of-process frames only: the tab's
+    /// is asked for beside the screenshot).
+    ax: Vec<AxNode>,
+}
+
+/// Out-of-process frames are looked for this many levels deep.
+const MAX_FRAME_DEPTH: usize = 8;
+
 impl ChromiumSession {
-    /// Captures the current state with what `needs` asks for.
+    /// Captures the current state with what `needs` asks for: the tab's own
+    /// documents and, issued together with them, those of the out-of-process
+    /// frames it had at the last capture ([`crate::frames`]); frames met for
+    /// the first time are attached and captured after.
     pub async fn capture_with(&self, needs: Needs) -> Result<(Captured, CaptureTimings)> {
         let started = Instant::now();
         self.enter(Phase::Snapshot);
@@ -184,44 +202,43 @@ impl ChromiumSession {
             "Page.getLayoutMetrics",
             self.page.execute(GetLayoutMetricsParams::default()),
         ));
-        let (
-            (snap, counts, snapshot_calls),
-            (metrics, metrics_ms),
-            (facts, facts_calls),
-            screenshot,
-            oracle,
-        ) = tokio::join!(
-            self.dom_snapshot(needs.stable_counts),
-            metrics,
-            self.facts(&group),
-            screenshot,
-            oracle,
+        let known = self.frames.links();
+        let frames = futures::future::join_all(
+            known
+                .iter()
+                .map(|link| self.shot(Some(link), needs, &group)),
         );
-        let (snap, counts) = (snap?, counts);
-        timings.calls.extend(snapshot_calls);
+        let ((top, top_calls), (metrics, metrics_ms), screenshot, oracle, frames) = tokio::join!(
+            self.shot(None, needs, &group),
+            metrics,
+            screenshot,
+            oracle,
+            frames,
+        );
+        timings.calls.extend(top_calls);
         timings.add("Page.getLayoutMetrics", metrics_ms);
-        timings.calls.extend(facts_calls);
+        let top = top?;
         let metrics = metrics?.result;
-        let mut facts = facts?;
-        // The recording names the document it holds, not the one asked for.
-        let url = snapshot::document_url(&snap)
-            .map_or_else(|| self.display_url.clone(), |url| self.stored_url(&url));
-        let candidates = snapshot::scroll_candidates(&snap);
-        if !candidates.is_empty() {
-            let (boxes, elapsed) = timed(futures::future::join_all(
-                candidates.iter().map(|ids| self.boxes(ids, &group)),
-            ))
-            .await;
-            timings.add(
-                "scroll boxes (DOM.resolveNode, Runtime.callFunctionOn)",
-                elapsed,
-            );
-            for boxes in boxes {
-                facts.extras.boxes.extend(boxes?);
+        let mut ready: HashMap<(u32, i64), (Link, Shot)> = HashMap::new();
+        let mut gone = Vec::new();
+        for (link, (shot, calls)) in known.into_iter().zip(frames) {
+            timings.calls.extend(calls);
+            match shot {
+                Ok(shot) => {
+                    ready.insert((link.parent, link.owner), (link, shot));
+                }
+                Err(err) if is_gone(&err) => return Err(err),
+                // The frame navigated to another process or left the page:
+                // found again below if its `<iframe>` is still there.
+                Err(_) => gone.push(link.key),
             }
         }
+        self.frames.forget(&gone);
+        let (parts, missing) = self
+            .frame_shots(top, ready, needs, &group, &mut timings)
+            .await?;
         // Handles would otherwise live as long as the page.
-        self.release_group(group);
+        self.release_group(&Route::TAB, group);
         let screenshot = match screenshot {
             Some((png, elapsed)) => {
                 timings.add("Page.captureScreenshot", elapsed);
@@ -229,29 +246,50 @@ impl ChromiumSession {
             }
             None => None,
         };
-        let ax = match oracle {
+        let mut ax = match oracle {
             Some((ax, elapsed)) => {
                 timings.add("Accessibility.getFullAXTree", elapsed);
                 ax?
             }
             None => Vec::new(),
         };
+        let top = &parts[0].1;
+        // The recording names the document it holds, not the one asked for.
+        let url = snapshot::document_url(&top.snap)
+            .map_or_else(|| self.display_url.clone(), |url| self.stored_url(&url));
+        let title = top.facts.title.clone();
+        let counts = top.counts;
 
         let (joined, join_elapsed) = {
             let started = Instant::now();
-            let joined = snapshot::join(&snap, &facts.extras);
+            let owners: HashMap<(u32, i64), usize> = parts
+                .iter()
+                .enumerate()
+                .filter_map(|(i, (link, _))| {
+                    Some(((link.as_ref()?.parent, link.as_ref()?.owner), i))
+                })
+                .collect();
+            let joined_parts: Vec<snapshot::Part<'_>> = parts
+                .iter()
+                .map(|(link, shot)| snapshot::Part {
+                    snap: &shot.snap,
+                    extras: &shot.facts.extras,
+                    key: link.as_ref().map_or(0, |l| l.key),
+                })
+                .collect();
+            let joined = snapshot::join(&joined_parts, &owners);
             (joined, started.elapsed())
         };
         timings.join = join_elapsed;
-        let focused = facts
-            .focused
-            .and_then(|b| u64::try_from(b).ok())
-            .and_then(|b| joined.by_backend.get(&b).copied());
+        let focused = focused_key(&parts).and_then(|key| joined.by_backend.get(&key).copied());
+        for (_, shot) in parts.into_iter().skip(1) {
+            ax.extend(shot.ax);
+        }
         let viewport = &metrics.css_layout_viewport;
         let recording = Recording {
             schema: SCHEMA.to_owned(),
             url,
-            title: facts.title,
+            title,
             captured_at,
             browser: self.version.clone(),
             viewport: Viewport {
@@ -274,6 +312,7 @@ impl ChromiumSession {
             capture: CaptureNotes {
                 replaced_surrogates: surrogates::replaced_in(&session)
                     .saturating_sub(surrogates_before),
+                missing_frames: missing,
                 ..CaptureNotes::default()
             },
         };
@@ -287,6 +326,197 @@ impl ChromiumSession {
         ))
     }
 
+    /// Places the out-of-process frames under their `<iframe>`s, level by
+    /// level: a frame captured with the tab (`ready`) is used as it is; one
+    /// met for the first time is attached and captured, all of a level at
+    /// once. Returns the shots (the tab's first) and the frames left out,
+    /// each named by its `src` and why.
+    async fn frame_shots(
+        &self,
+        top: Shot,
+        mut ready: HashMap<(u32, i64), (Link, Shot)>,
+        needs: Needs,
+        group: &str,
+        timings: &mut CaptureTimings,
+    ) -> Result<(Vec<(Option<Link>, Shot)>, Vec<String>)> {
+        let mut parts: Vec<(Option<Link>, Shot)> = vec![(None, top)];
+        let mut missing = Vec::new();
+        let mut level = vec![0usize];
+        for depth in 0..=MAX_FRAME_DEPTH {
+            let mut new = Vec::new();
+            let mut next = Vec::new();
+            for &p in &level {
+                let parent = parts[p].0.as_ref().map_or(0, |l| l.key);
+                for (owner, src) in snapshot::frame_owners(&parts[p].1.snap) {
+                    if let Some((link, shot)) = ready.remove(&(parent, owner)) {
+                        next.push(parts.len());
+                        parts.push((Some(link), shot));
+                    } else {
+                        new.push((parent, owner, src));
+                    }
+                }
+            }
+            if depth == MAX_FRAME_DEPTH {
+                missing.extend(new.into_iter().map(|(_, _, src)| {
+                    format!("{src}: nested more than {MAX_FRAME_DEPTH} frames deep")
+                }));
+                break;
+            }
+            let (found, elapsed) = timed(futures::future::join_all(
+                new.iter()
+                    .map(|&(parent, owner, _)| self.attach_frame(parent, owner, needs, group)),
+            ))
+            .await;
+            if !new.is_empty() {
+                timings.add("out-of-process frames (attach and capture)", elapsed);
+            }
+            for ((_, _, src), found) in new.into_iter().zip(found) {
+                match found {
+                    Ok(Some((link, shot, calls))) => {
+                        timings.calls.extend(calls);
+                        next.push(parts.len());
+                        parts.push((Some(link), shot));
+                    }
+                    // An `<iframe>` without a document of its own (not loaded,
+                    // or in the tab's process after all).
+                    Ok(None) => {}
+                    Err(err) if is_gone(&err) => return Err(err),
+                    Err(err) => missing.push(format!("{src}: {err:#}")),
+                }
+            }
+            if next.is_empty() {
+                break;
+            }
+            level = next;
+        }
+        // Frames whose `<iframe>` left the page.
+        self.frames
+            .forget(&ready.values().map(|(link, _)| link.key).collect::<Vec<_>>());
+        Ok((parts, missing))
+    }
+
+    /// Attaches to the frame `<iframe>` `owner` of frame `parent` shows, if it
+    /// is out of process, and captures it. `Ok(None)`: the element shows no
+    /// frame of another process.
+    async fn attach_frame(
+        &self,
+        parent: u32,
+        owner: i64,
+        needs: Needs,
+        group: &str,
+    ) -> Result<Option<(Link, Shot, Vec<Call>)>> {
+        let route = match parent {
+            0 => Route::TAB,
+            key => match self.frames.get(key) {
+                Some(link) => Route(Some(link.session)),
+                None => return Ok(None),
+            },
+        };
+        let described = self
+            .call(
+                "DOM.describeNode",
+                route.execute(
+                    &self.page,
+                    DescribeNodeParams::builder()
+                        .backend_node_id(BackendNodeId::new(owner))
+                        .build(),
+                ),
+            )
+            .await?;
+        let Some(frame) = described.result.node.frame_id.clone() else {
+            return Ok(None);
+        };
+        let attach = AttachToTargetParams::builder()
+            .target_id(TargetId::new(frame.inner().clone()))
+            .flatten(true)
+            .build()
+            .map_err(|err| anyhow!("{err}"))?;
+        let attached = match self
+            .call("Target.attachToTarget", self.page.execute(attach))
+            .await
+        {
+            Ok(attached) => attached,
+            Err(err) if err.is_gone() => return Err(err.into()),
+            // No target of its own: the frame is in this process.
+            Err(_) => return Ok(None),
+        };
+        let link = self
+            .frames
+            .add(attached.result.session_id.clone(), parent, owner);
+        let (shot, calls) = self.shot(Some(&link), needs, group).await;
+        match shot {
+            Ok(shot) => Ok(Some((link, shot, calls))),
+            Err(err) => {
+                self.frames.forget(&[link.key]);
+                Err(err)
+            }
+        }
+    }
+
+    /// The snapshot and facts of one process: the tab's own (`None`, with
+    /// element counts when `needs` asks for them) or a frame's (with its
+    /// accessibility tree when `needs` asks for the oracle).
+    async fn shot(
+        &self,
+        link: Option<&Link>,
+        needs: Needs,
+        group: &str,
+    ) -> (Result<Shot>, Vec<Call>) {
+        let route = Route(link.map(|l| l.session.clone()));
+        let stable = needs.stable_counts && link.is_none();
+        let oracle = async {
+            match link {
+                Some(link) if needs.oracle => Some(timed(self.accessibility_of(link)).await),
+                _ => None,
+            }
+        };
+        let ((snap, counts, mut calls), (facts, facts_calls), oracle) = tokio::join!(
+            self.dom_snapshot(&route, stable),
+            self.facts(&route, group),
+            oracle,
+        );
+        calls.extend(facts_calls);
+        let result = async {
+            let snap = snap?;
+            let mut facts = facts?;
+            let candidates = snapshot::scroll_candidates(&snap);
+            if !candidates.is_empty() {
+                let (boxes, elapsed) = timed(futures::future::join_all(
+                    candidates.iter().map(|ids| self.boxes(&route, ids, group)),
+                ))
+                .await;
+                calls.push(Call {
+                    name: "scroll boxes (DOM.resolveNode, Runtime.callFunctionOn)",
+                    elapsed,
+                });
+                for boxes in boxes {
+                    facts.extras.boxes.extend(boxes?);
+                }
+            }
+            let ax = match oracle {
+                Some((ax, elapsed)) => {
+                    calls.push(Call {
+                        name: "Accessibility.getFullAXTree",
+                        elapsed,
+                    });
+                    ax?
+                }
+                None => Vec::new(),
+            };
+            if link.is_some() {
+                self.release_group(&route, group.to_owned());
+            }
+            Ok(Shot {
+                snap,
+                counts,
+                facts,
+                ax,
+            })
+        }
+        .await;
+        (result, calls)
+    }
+
     /// `DOMSnapshot.captureSnapshot`. With `stable`, element counts are
     /// taken before and after and the snapshot retried (three times at most)
     /// while they differ: a page whose scripts still add or remove elements
@@ -294,6 +524,7 @@ impl ChromiumSession {
     /// keeps no counts rather than counts of another moment.
     async fn dom_snapshot(
         &self,
+        route: &Route,
         stable: bool,
     ) -> (Result<CaptureSnapshotReturns>, Option<DomCounts>, Vec<Call>) {
         let mut calls = Vec::new();
@@ -308,12 +539,11 @@ impl ChromiumSession {
             Err(err) => return (Err(anyhow!("{err}")), None, calls),
         };
         let snapshot = |params: CaptureSnapshotParams| async {
-            let page = self.page.clone();
-            let (result, elapsed) =
-                timed(self.call_large("DOMSnapshot.captureSnapshot", async move {
-                    page.execute(params).await
-                }))
-                .await;
+            let (result, elapsed) = timed(self.call_large(
+                "DOMSnapshot.captureSnapshot",
+                route.execute(&self.page, params),
+            ))
+            .await;
             (
                 result.map(|r| r.result).map_err(anyhow::Error::from),
                 elapsed,
@@ -357,9 +587,9 @@ impl ChromiumSession {
 
     /// Runs the facts script, then reads its array and resolves its elements
     /// to backend node ids (all at once).
-    async fn facts(&self, group: &str) -> (Result<Facts>, Vec<Call>) {
+    async fn facts(&self, route: &Route, group: &str) -> (Result<Facts>, Vec<Call>) {
         let mut calls = Vec::new();
-        let result = self.facts_inner(group, &mut calls).await;
+        let result = self.facts_inner(route, group, &mut calls).await;
         (result, calls)
     }
 
@@ -367,11 +597,17 @@ impl ChromiumSession {
     /// document): each is resolved to a handle (all at once), then one
     /// function reads them all.
     /// An element gone since the snapshot is left out.
-    async fn boxes(&self, elements: &[i64], group: &str) -> Result<HashMap<i64, Boxes>> {
+    async fn boxes(
+        &self,
+        route: &Route,
+        elements: &[i64],
+        group: &str,
+    ) -> Result<HashMap<i64, Boxes>> {
         let resolved = futures::future::join_all(elements.iter().map(|&id| {
             self.call(
                 "DOM.resolveNode",
-                self.page.execute(
+                route.execute(
+                    &self.page,
                     ResolveNodeParams::builder()
                         .backend_node_id(BackendNodeId::new(id))
                         .object_group(group)
@@ -406,7 +642,7 @@ impl ChromiumSession {
             .build()
             .map_err(|err| anyhow!("{err}"))?;
         let result = self
-            .call("Runtime.callFunctionOn", self.page.execute(params))
+            .call("Runtime.callFunctionOn", route.execute(&self.page, params))
             .await?
             .result;
         if let Some(exception) = &result.exception_details {
@@ -430,15 +666,23 @@ impl ChromiumSession {
             .collect())
     }
 
-    async fn facts_inner(&self, group: &str, calls: &mut Vec<Call>) -> Result<Facts> {
+    async fn facts_inner(
+        &self,
+        route: &Route,
+        group: &str,
+        calls: &mut Vec<Call>,
+    ) -> Result<Facts> {
         let params = EvaluateParams::builder()
             .expression(FACTS_JS)
             .object_group(group)
             .return_by_value(false)
             .build()
             .map_err(|err| anyhow!("{err}"))?;
-        let (evaluated, elapsed) =
-            timed(self.call("page facts (Runtime.evaluate)", self.page.execute(params))).await;
+        let (evaluated, elapsed) = timed(self.call(
+            "page facts (Runtime.evaluate)",
+            route.execute(&self.page, params),
+        ))
+        .await;
         calls.push(Call {
             name: "page facts (Runtime.evaluate)",
             elapsed,
@@ -461,7 +705,7 @@ impl ChromiumSession {
             .build()
             .map_err(|err| anyhow!("{err}"))?;
         let (properties, elapsed) =
-            timed(self.call("Runtime.getProperties", self.page.execute(params))).await;
+            timed(self.call("Runtime.getProperties", route.execute(&self.page, params))).await;
         calls.push(Call {
             name: "Runtime.getProperties",
             elapsed,
@@ -495,7 +739,8 @@ impl ChromiumSession {
             |(_, object)| {
                 self.call(
                     "DOM.describeNode",
-                    self.page.execute(
+                    route.execute(
+                        &self.page,
                         DescribeNodeParams::builder()
                             .object_id(
                                 chromiumoxide::cdp::js_protocol::runtime::RemoteObjectId::new(
@@ -546,6 +791,26 @@ impl ChromiumSession {
             AsRef::<str>::as_ref(&shot.result.data),
         )
         .with_context(|| format!("{}: the screenshot was not valid base64", self.url))
+    }
+}
+
+/// The key of the focused element: the tab's, or, when that is the
+/// `<iframe>` of an out-of-process frame, the element focused inside it.
+fn focused_key(parts: &[(Option<Link>, Shot)]) -> Option<u64> {
+    let mut frame = 0;
+    let mut focused = parts.first()?.1.facts.focused?;
+    loop {
+        let inner = parts.iter().find_map(|(link, shot)| {
+            let link = link.as_ref()?;
+            (link.parent == frame && link.owner == focused).then_some((link.key, shot))
+        });
+        match inner {
+            Some((key, shot)) if shot.facts.focused.is_some() => {
+                frame = key;
+                focused = shot.facts.focused?;
+            }
+            _ => return Some(frames::node_key(frame, focused)),
+        }
     }
 }
 

@@ -87,6 +87,12 @@ pub struct CaptureNotes {
     /// attribute values, the title, the URL, oracle names), 0 when there were none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redacted: Option<u64>,
+    /// Frames from another site (rendered out of process) whose documents
+    /// the capture could not take — not loaded within the page's budget, gone
+    /// mid-capture, nested too deep — each as `<src>: <why>`. Their
+    /// `<iframe>` is kept, without a document.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_frames: Vec<String>,
 }
 
 impl CaptureNotes {
@@ -183,7 +189,11 @@ pub struct RecNode {
     /// A `<dialog>` that matches `:modal` (opened with `showModal()`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub modal: bool,
-    /// CDP backend node id: stable for the life of the page, used for stable refs.
+    /// CDP backend node id: stable for the life of the page, used for stable
+    /// refs. Backend ids are numbered per renderer process, so a node of a
+    /// frame from another site (rendered out of process) carries its frame's
+    /// number in the high 32 bits (`pagesnap_browser::node_key`); the tab's
+    /// own nodes, and every node of a page without such frames, have 0 there.
     #[serde(default)]
     pub backend_id: u64,
 }

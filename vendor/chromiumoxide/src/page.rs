@@ -236,6 +236,26 @@ impl Page {
         self.command_future(cmd)?.await
     }
 
+    /// Execute a command in another CDP session of this tab's connection (pagesnap
+    /// patch): an out-of-process frame's session attached with `flatten`, whose
+    /// commands travel through this page's target like its own.
+    pub async fn execute_in<T: Command>(
+        &self,
+        session: SessionId,
+        cmd: T,
+    ) -> Result<CommandResponse<T::Response>> {
+        let (tx, rx) = oneshot_channel();
+        let method = cmd.identifier();
+        let msg = crate::cmd::CommandMessage::with_session(cmd, tx, Some(session))?;
+        self.inner
+            .sender()
+            .clone()
+            .send(TargetMessage::Command(msg))
+            .await?;
+        let resp = rx.await??;
+        crate::cmd::to_command_response::<T>(resp, method)
+    }
+
     /// Execute a command and return the `Command::Response`
     pub fn command_future<T: Command>(&self, cmd: T) -> Result<CommandFuture<T>> {
         self.inner.command_future(cmd)
