@@ -270,6 +270,11 @@ impl ChromiumSession {
 
     /// Evaluates `expression` in the page's main frame (promises awaited) and returns its value as JSON.
     pub async fn eval(&self, expression: &str) -> Result<serde_json::Value> {
+        self.eval_in(&Route::TAB, expression).await
+    }
+
+    /// [`Self::eval`] in `route`'s session: the tab's main frame or an out-of-process frame's.
+    pub(crate) async fn eval_in(&self, route: &Route, expression: &str) -> Result<serde_json::Value> {
         let params = EvaluateParams::builder()
             .expression(expression)
             .return_by_value(true)
@@ -277,7 +282,7 @@ impl ChromiumSession {
             .build()
             .map_err(|err| anyhow!("{err}"))?;
         let result = self
-            .call("Runtime.evaluate", self.page.execute(params))
+            .call("Runtime.evaluate", route.execute(&self.page, params))
             .await?;
         if let Some(exception) = &result.result.exception_details {
             bail!("script failed in {}: {}", self.url, exception.text);
@@ -427,7 +432,12 @@ impl ChromiumSession {
 
     /// Element counts as page scripts see them (main document, open shadow trees, iframes).
     pub(crate) async fn counts(&self) -> Option<DomCounts> {
-        self.eval(COUNTS_JS)
+        self.counts_in(&Route::TAB).await
+    }
+
+    /// Element counts as an out-of-process frame's scripts see them.
+    pub(crate) async fn counts_in(&self, route: &Route) -> Option<DomCounts> {
+        self.eval_in(route, COUNTS_JS)
             .await
             .ok()
             .and_then(|v| v.as_str().and_then(|s| serde_json::from_str(s).ok()))

@@ -258,7 +258,17 @@ impl ChromiumSession {
         let url = snapshot::document_url(&top.snap)
             .map_or_else(|| self.display_url.clone(), |url| self.stored_url(&url));
         let title = top.facts.title.clone();
-        let counts = top.counts;
+        // Counts hold only when every frame's could be taken.
+        let mut counts = top.counts;
+        for (_, shot) in parts.iter().skip(1) {
+            counts = match (counts, shot.counts) {
+                (Some(mut total), Some(frame)) => {
+                    total.iframe += frame.iframe;
+                    Some(total)
+                }
+                _ => None,
+            };
+        }
 
         let (joined, join_elapsed) = {
             let started = Instant::now();
@@ -470,12 +480,31 @@ impl ChromiumSession {
                 _ => None,
             }
         };
-        let ((snap, counts, mut calls), (facts, facts_calls), oracle) = tokio::join!(
+        // A frame's elements as its own scripts count them, all under `iframe`.
+        let frame_counts = async {
+            match link {
+                Some(_) if needs.stable_counts => Some(timed(self.counts_in(&route)).await),
+                _ => None,
+            }
+        };
+        let ((snap, mut counts, mut calls), (facts, facts_calls), oracle, frame_counts) = tokio::join!(
             self.dom_snapshot(&route, stable),
             self.facts(&route, group),
             oracle,
+            frame_counts,
         );
         calls.extend(facts_calls);
+        if let Some((frame_counts, elapsed)) = frame_counts {
+            calls.push(Call {
+                name: "element counts",
+                elapsed,
+            });
+            counts = frame_counts.map(|c| DomCounts {
+                document: 0,
+                shadow: 0,
+                iframe: c.document + c.shadow + c.iframe,
+            });
+        }
         let result = async {
             let snap = snap?;
             let mut facts = facts?;

@@ -11,6 +11,7 @@ use serde::Deserialize;
 use pagesnap_browser::{Chromium, OpenOptions, WaitFor};
 
 use super::flags::BrowserArgs;
+use crate::live::server::Server;
 use crate::record::{self, Caps, Job, steps};
 use crate::signals::Signals;
 
@@ -83,6 +84,12 @@ struct ManifestEntry {
     wait_for: Option<String>,
     #[serde(default)]
     then: Vec<String>,
+    /// Served over `http://127.0.0.1:<port>/` by pagesnap's page server (as
+    /// the live runner serves its pages) instead of opened as a file, so a
+    /// frame the page loads from the server's other host name (`localhost`)
+    /// is another site, rendered out of process.
+    #[serde(default)]
+    served: bool,
 }
 
 fn default_page() -> String {
@@ -96,8 +103,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         max_nodes: args.max_nodes,
         max_text: args.max_text,
     };
+    // Lives as long as the jobs that load pages from it.
+    let mut _server = None;
     let mut jobs = if let Some(manifest) = &args.manifest {
-        manifest_jobs(manifest, &args.only, timeout)?
+        let (jobs, server) = manifest_jobs(manifest, &args.only, timeout)?;
+        _server = server;
+        jobs
     } else if let Some(dir) = &args.each {
         let out = args.out.clone().context("--each needs --out DIR")?;
         each_jobs(dir, &out, &args)?
@@ -266,6 +277,14 @@ async fn record_one(chromium: &Chromium, job: &Job) -> Result<()> {
                 written.path.display()
             );
         }
+        for frame in &notes.missing_frames {
+            eprintln!(
+                "warning: {}: a frame from another site was left out ({frame}); named in \
+                 capture.missing_frames of {}",
+                job.target,
+                written.path.display()
+            );
+        }
         if let Some(redacted) = notes.redacted {
             eprintln!(
                 "{}: --redact replaced {redacted} secret{} before writing {}",
@@ -278,13 +297,19 @@ async fn record_one(chromium: &Chromium, job: &Job) -> Result<()> {
     Ok(())
 }
 
-fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<Job>> {
+/// The manifest's jobs, and the page server its `served` pages load from.
+fn manifest_jobs(
+    path: &Path,
+    only: &[String],
+    timeout: Duration,
+) -> Result<(Vec<Job>, Option<Server>)> {
     let text = std::fs::read_to_string(path)
         .with_context(|| format!("could not read {}", path.display()))?;
     let manifest: Manifest =
         toml::from_str(&text).map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))?;
     let base = path.parent().unwrap_or(Path::new("."));
     let mut jobs = Vec::new();
+    let mut server = None;
     for (i, entry) in manifest.recording.iter().enumerate() {
         if !only.is_empty() && !only.iter().any(|o| o == &entry.site) {
             continue;
@@ -314,8 +339,19 @@ fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<
             .map(|step| steps::parse(step))
             .collect::<Result<Vec<_>>>()
             .with_context(context)?;
+        let target = if entry.served {
+            if server.is_none() {
+                server = Some(Server::start(&base.join("sites")).with_context(context)?);
+            }
+            server
+                .as_ref()
+                .map(|s| s.url(&format!("{}/{}", entry.site, entry.page)))
+                .unwrap_or_default()
+        } else {
+            source.display().to_string()
+        };
         jobs.push(Job {
-            target: source.display().to_string(),
+            target,
             out: base.join(&entry.site).join(&entry.name),
             options: OpenOptions {
                 width,
@@ -332,7 +368,7 @@ fn manifest_jobs(path: &Path, only: &[String], timeout: Duration) -> Result<Vec<
     if jobs.is_empty() {
         bail!("{}: no recordings selected", path.display());
     }
-    Ok(jobs)
+    Ok((jobs, server))
 }
 
 fn each_jobs(dir: &Path, out: &Path, args: &Args) -> Result<Vec<Job>> {
