@@ -274,7 +274,11 @@ impl ChromiumSession {
     }
 
     /// [`Self::eval`] in `route`'s session: the tab's main frame or an out-of-process frame's.
-    pub(crate) async fn eval_in(&self, route: &Route, expression: &str) -> Result<serde_json::Value> {
+    pub(crate) async fn eval_in(
+        &self,
+        route: &Route,
+        expression: &str,
+    ) -> Result<serde_json::Value> {
         let params = EvaluateParams::builder()
             .expression(expression)
             .return_by_value(true)

@@ -86,6 +86,9 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
         .parse()
         .unwrap();
     let dir = tempfile::tempdir().unwrap();
+    // Pages with frames from another site are served, as `record` serves them.
+    let server =
+        pagesnap_harness::live::server::Server::start(&root.join("fixtures/sites")).unwrap();
     let runtime = capture::runtime().unwrap();
     let mut sites = std::collections::BTreeSet::new();
     let mut states = 0;
@@ -108,11 +111,16 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
                 wait_for: field("wait_for").map(WaitFor::parse),
                 timeout: Duration::from_secs(30),
             };
-            let target = root.join("fixtures/sites").join(site).join(page);
-            let mut session = chromium
-                .open(target.to_str().unwrap(), &options)
-                .await
-                .unwrap();
+            let target = if entry.get("served").and_then(toml::Value::as_bool) == Some(true) {
+                server.url(&format!("{site}/{page}"))
+            } else {
+                root.join("fixtures/sites")
+                    .join(site)
+                    .join(page)
+                    .display()
+                    .to_string()
+            };
+            let mut session = chromium.open(&target, &options).await.unwrap();
             let label = format!("{site}/{name}");
             compare_state(&mut session, &label, dir.path()).await;
             states += 1;

@@ -7,6 +7,7 @@ mod cli;
 mod corpus_suite;
 mod diff;
 mod external;
+mod frames;
 mod hostile;
 mod live;
 mod live_episodes;
