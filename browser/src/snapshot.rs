@@ -36,7 +36,12 @@ pub(crate) const COMPUTED_STYLES: &[&str] = &[
     "overflow-y",
     "pointer-events",
     "background-color",
+    // Read only for `::before`/`::after`: their alternative text.
+    "content",
 ];
+
+/// The index of `content` in [`COMPUTED_STYLES`].
+const CONTENT: usize = 10;
 
 const ELEMENT_NODE: i64 = 1;
 const TEXT_NODE: i64 = 3;
@@ -124,7 +129,8 @@ struct Doc<'a> {
     text_value: HashMap<i64, &'a str>,
     /// Every pseudo-element; `Some` for `::before`/`::after`.
     pseudo: HashMap<i64, Option<Pseudo>>,
-    /// The text each `::before`/`::after` generated (its layout entries' text).
+    /// The text each `::before`/`::after` generated (its layout entries'
+    /// text), or its `content`'s alternative text when it has one.
     generated: HashMap<i64, String>,
     checked: HashSet<i64>,
     selected: HashSet<i64>,
@@ -196,15 +202,27 @@ impl<'a> Doc<'a> {
         doc
     }
 
-    /// The generated text of each `::before`/`::after`, from its layout entries.
+    /// The generated text of each `::before`/`::after`, from its layout
+    /// entries; its `content`'s alternative text (`content: "★" / "Rated"`)
+    /// instead when it has one, as Chromium's accessibility tree and
+    /// Playwright read it (CSS Generated Content §2: the text after the `/`).
     fn collect_generated(&mut self, strings: &Strings<'a>) {
         if self.pseudo.is_empty() {
             return;
         }
         let layout = &self.snap.layout;
+        let mut alt: HashMap<i64, String> = HashMap::new();
         for (k, node) in layout.node_index.iter().enumerate() {
             if !matches!(self.pseudo.get(node), Some(Some(_))) {
                 continue;
+            }
+            if let Some(text) = layout
+                .styles
+                .get(k)
+                .and_then(|s| s.inner().get(CONTENT))
+                .and_then(|c| alternative_text(strings.get(c)))
+            {
+                alt.entry(*node).or_insert(text);
             }
             if let Some(text) = layout.text.get(k).map(|t| strings.get(t))
                 && !text.is_empty()
@@ -212,6 +230,7 @@ impl<'a> Doc<'a> {
                 self.generated.entry(*node).or_default().push_str(text);
             }
         }
+        self.generated.extend(alt);
     }
 
     fn name(&self, i: usize, strings: &Strings<'a>) -> &'a str {
@@ -620,6 +639,55 @@ pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> J
 /// their document. Asking for these few instead of every element's DOM rects
 /// (`includeDOMRects`) halves the snapshot's cost. One list per document:
 /// a script can read the elements of one document (one JavaScript world) at once.
+/// The alternative text of a computed `content` value: the strings after
+/// its top-level `/` (`"★" / "Rated"` → `Rated`, `url(x.png) / "Logo"` →
+/// `Logo`), or `None` when it has none.
+pub(crate) fn alternative_text(content: &str) -> Option<String> {
+    let mut depth = 0usize;
+    let mut quote = None;
+    let mut escaped = false;
+    let mut slash = None;
+    for (i, c) in content.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
+        match (quote, c) {
+            (_, '\\') => escaped = true,
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(') => depth += 1,
+            (None, ')') => depth = depth.saturating_sub(1),
+            (None, '/') if depth == 0 => {
+                slash = Some(i);
+                break;
+            }
+            _ => {}
+        }
+    }
+    let rest = &content[slash? + 1..];
+    let mut out = String::new();
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' && c != '\'' {
+            continue;
+        }
+        while let Some(d) = chars.next() {
+            match d {
+                '\\' => {
+                    if let Some(e) = chars.next() {
+                        out.push(e);
+                    }
+                }
+                d if d == c => break,
+                d => out.push(d),
+            }
+        }
+    }
+    Some(out)
+}
+
 /// The URL of the main document the snapshot holds: the page actually
 /// captured, which differs from the one loaded when the page navigated away
 /// (a script setting `location`, a meta refresh, `history.pushState`).
@@ -737,5 +805,30 @@ fn style(values: &[StringIndex], strings: &Strings<'_>) -> Style {
         overflow_y: get(7),
         pointer_events: get(8),
         background_color: get(9),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::alternative_text;
+
+    #[test]
+    fn the_alternative_text_is_the_strings_after_the_top_level_slash() {
+        assert_eq!(
+            alternative_text(r#""★" / "Rated""#).as_deref(),
+            Some("Rated")
+        );
+        assert_eq!(
+            alternative_text(r#"url("data:image/gif;base64,R0/lG") / "Logo""#).as_deref(),
+            Some("Logo")
+        );
+        assert_eq!(
+            alternative_text(r#""a / b" / "Two " "parts""#).as_deref(),
+            Some("Two parts")
+        );
+        assert_eq!(alternative_text(r#""x" / """#).as_deref(), Some(""));
+        assert_eq!(alternative_text(r#""say \"hi\" / no""#), None);
+        assert_eq!(alternative_text("normal"), None);
+        assert_eq!(alternative_text(r#""★""#), None);
     }
 }

@@ -331,6 +331,8 @@ struct Namer<'a> {
     /// Hidden for the text alternative computation (accname 2A): not
     /// rendered, `visibility: hidden`, `hidden`, `aria-hidden`.
     hidden: Vec<bool>,
+    /// Hidden by `visibility: hidden` alone: a descendant may show again.
+    invisible: Vec<bool>,
     /// The nearest table-like ancestor is a `grid`/`treegrid` (rows there
     /// are named from content, as in Chromium).
     in_grid: Vec<bool>,
@@ -370,6 +372,7 @@ impl<'a> Namer<'a> {
     ) -> Namer<'a> {
         let len = page.len();
         let mut hidden = vec![false; len];
+        let mut invisible = vec![false; len];
         // Hidden together with every descendant (not rendered, `hidden`,
         // `aria-hidden`); `visibility: hidden` is not among them: a
         // descendant with `visibility: visible` shows again (CSS 2.2 §11.2).
@@ -406,12 +409,14 @@ impl<'a> Namer<'a> {
                 .element(id)
                 .is_some_and(|e| hidden_by_attributes(page, e));
             subtree_hidden[i] = inherited_hidden || subtree_reason || own;
-            hidden[i] = subtree_hidden[i] || reason == Some(Hidden::VisibilityHidden);
+            invisible[i] = !subtree_hidden[i] && reason == Some(Hidden::VisibilityHidden);
+            hidden[i] = subtree_hidden[i] || invisible[i];
         }
         Namer {
             page,
             roles,
             hidden,
+            invisible,
             in_grid,
             dom,
             visited: vec![0; len],
@@ -567,6 +572,13 @@ impl<'a> Namer<'a> {
         // 2A: hidden nodes count only inside a traversal whose root was hidden.
         if is_never_rendered(element) || (!opts.hidden_root() && self.is_hidden(id)) {
             self.visit(id);
+            // `visibility: hidden` hides the element's own text, not a
+            // descendant that is `visibility: visible` again: Chromium
+            // names `<button>Top <span hidden-ish>gone <b visible>back</b></span>`
+            // "Top back" (CSS 2.2 §11.2).
+            if self.invisible[id.index()] && opts.is_descendant() {
+                self.content_into(id, opts, false, out);
+            }
             return NONE_FOUND;
         }
         let labelledby = element
@@ -985,8 +997,13 @@ impl<'a> Namer<'a> {
                 Node::Element(element) => {
                     // Inline elements join without a space; others, and
                     // `<br>`, are separated (Playwright's and Chromium's
-                    // reading of accname 2F.iii).
-                    if element.is("br") || !self.dom.display(child).is_inline() {
+                    // reading of accname 2F.iii). A `<slot>` is
+                    // `display: contents`, not inline: its nodes are set
+                    // apart ("Say <slot>Light text</slot>!" is "Say Light text !").
+                    if element.is("br")
+                        || element.is("slot")
+                        || !self.dom.display(child).is_inline()
+                    {
                         out.push(' ');
                         self.alternative_into(child, opts, out);
                         out.push(' ');

@@ -567,6 +567,44 @@ fn visibility_visible_inside_visibility_hidden_still_names() {
 }
 
 #[test]
+fn a_visible_descendant_of_a_hidden_descendant_counts_in_the_name_and_shows() {
+    // Chromium: `<button>Top <span hidden-by-visibility>gone <b visible>back</b></span>`
+    // is "Top back", and a visible button inside a hidden block is in the
+    // tree (Playwright's ariaSnapshot leaves both out; Chromium is the oracle).
+    let fx = Fixture::new(
+        "<button id=v>Top <span style='visibility: hidden'>gone \
+           <b style='visibility: visible'>back</b></span></button>\
+         <div style='visibility: hidden'>Veiled <button id=w style='visibility: visible'>Shown</button></div>\
+         <button id=x>Kept <span aria-hidden=true>no <b style='visibility: visible'>never</b></span></button>",
+    );
+    assert_eq!(fx.name("#v"), "Top back");
+    assert_eq!(fx.name("#x"), "Kept", "aria-hidden still hides the subtree");
+    let aria = crate::common::observe("aria", &fx.page, &Default::default()).text;
+    assert!(aria.contains("button \"Shown\""), "{aria}");
+    assert!(!aria.contains("Veiled") && !aria.contains("gone"), "{aria}");
+}
+
+#[test]
+fn slotted_content_is_set_apart_in_names() {
+    // A `<slot>` is `display: contents`: Chromium and Playwright name
+    // `<button>Say <slot></slot>!</button>` filled with "Light text" as
+    // "Say Light text !".
+    let fx = Fixture::new(
+        "<my-btn id=h><template shadowrootmode=open><button id=in>Say <slot></slot>!</button></template>Light text</my-btn>",
+    );
+    let page = &fx.page;
+    let button = page
+        .elements()
+        .find(|e| e.name() == "button")
+        .map(|e| e.id())
+        .unwrap();
+    let name = pagesnap_engine::analyze::Analysis::new(page)
+        .name(button)
+        .map(|n| n.text.clone());
+    assert_eq!(name.as_deref(), Some("Say Light text !"));
+}
+
+#[test]
 fn name_from_content_normalises_whitespace_and_nesting() {
     let fx = Fixture::new(
         "<button id=a>\n  Add <em>to</em>\n\t<strong>cart</strong>  </button>\
@@ -595,7 +633,8 @@ fn name_from_content_through_shadow_slots() {
     let fx = Fixture::new(
         r#"<button id=b><template shadowrootmode=open><span>Buy </span><slot></slot><slot name=x>fallback</slot></template>now</button>"#,
     );
-    assert_eq!(fx.name("#b"), "Buy nowfallback");
+    // Slots are `display: contents`: Chromium sets their nodes apart.
+    assert_eq!(fx.name("#b"), "Buy now fallback");
 }
 
 #[test]

@@ -259,6 +259,12 @@ pub(super) fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
                     false
                 }
                 Node::Element(_) => {
+                    // `visibility: hidden` hides the element and its own
+                    // text, not a descendant that is `visibility: visible`
+                    // again (CSS 2.2 §11.2; Chromium's tree shows it).
+                    if visibility.hidden == Some(Hidden::VisibilityHidden) {
+                        return true;
+                    }
                     if hidden_for_aria(visibility.hidden) {
                         return false;
                     }
