@@ -14,6 +14,7 @@ mod live_episodes;
 mod llama;
 mod mcp;
 mod merge;
+mod names;
 mod peer;
 mod playwright_aria;
 mod providers;
