@@ -45,6 +45,8 @@ pub(crate) struct Link {
     pub parent: u32,
     /// The `<iframe>` element's backend node id in its parent's process.
     pub owner: i64,
+    /// The frame's CDP frame id (its target's id).
+    pub frame_id: String,
 }
 
 /// The out-of-process frames of one tab.
@@ -73,7 +75,7 @@ impl Frames {
     }
 
     /// Keeps a newly attached frame, numbered after every frame this tab met.
-    pub fn add(&self, session: SessionId, parent: u32, owner: i64) -> Link {
+    pub fn add(&self, session: SessionId, parent: u32, owner: i64, frame_id: String) -> Link {
         let mut state = self.lock();
         state.last += 1;
         let key = state.last;
@@ -82,6 +84,7 @@ impl Frames {
             session,
             parent,
             owner,
+            frame_id,
         };
         state.links.push(link.clone());
         link
@@ -158,14 +161,17 @@ mod tests {
     #[test]
     fn forgetting_a_frame_forgets_the_frames_inside_it() {
         let frames = Frames::default();
-        let a = frames.add(SessionId::new("a"), 0, 10);
-        let b = frames.add(SessionId::new("b"), a.key, 20);
-        let c = frames.add(SessionId::new("c"), 0, 30);
+        let a = frames.add(SessionId::new("a"), 0, 10, "A".into());
+        let b = frames.add(SessionId::new("b"), a.key, 20, "B".into());
+        let c = frames.add(SessionId::new("c"), 0, 30, "C".into());
         frames.forget(&[a.key]);
         assert_eq!(frames.get(b.key), None);
         assert_eq!(frames.get(c.key), Some(c.clone()));
         // Numbers are never reused within a tab.
         frames.forget(&[c.key]);
-        assert_eq!(frames.add(SessionId::new("d"), 0, 40).key, c.key + 1);
+        assert_eq!(
+            frames.add(SessionId::new("d"), 0, 40, "D".into()).key,
+            c.key + 1
+        );
     }
 }

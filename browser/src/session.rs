@@ -70,6 +70,18 @@ impl ChromiumSession {
         self.target.as_ref()
     }
 
+    /// The frame number of each frame from another site this tab attached
+    /// to, by CDP frame id: the high half of its nodes' keys
+    /// ([`crate::node_key`]), for a client that found a node through its own
+    /// session of that frame.
+    pub fn frame_ids(&self) -> std::collections::HashMap<String, u32> {
+        self.frames
+            .links()
+            .into_iter()
+            .map(|link| (link.frame_id, link.key))
+            .collect()
+    }
+
     /// The URL loaded (`file:///…` for local files).
     pub fn url(&self) -> &str {
         &self.url

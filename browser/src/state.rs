@@ -450,9 +450,12 @@ impl ChromiumSession {
             // No target of its own: the frame is in this process.
             Err(_) => return Ok(None),
         };
-        let link = self
-            .frames
-            .add(attached.result.session_id.clone(), parent, owner);
+        let link = self.frames.add(
+            attached.result.session_id.clone(),
+            parent,
+            owner,
+            frame.inner().clone(),
+        );
         let (shot, calls) = self.shot(Some(&link), needs, group).await;
         match shot {
             Ok(shot) => Ok(Some((link, shot, calls))),

@@ -174,7 +174,12 @@ pub async fn observe(
     let name = program.name().to_owned();
     let (observation, counts) = tokio::task::block_in_place(|| {
         let analysed = crate::observe::analyze(&captured.recording);
-        resolve::resolve(&name, answered.answer.clone(), &analysed.page)
+        resolve::resolve(
+            &name,
+            answered.answer.clone(),
+            &analysed.page,
+            &session.frame_ids(),
+        )
     });
     let observe = answered
         .answer

@@ -69,6 +69,11 @@ pub struct RefTarget {
     /// CDP `DOM.BackendNodeId`.
     #[serde(default, rename = "backendNodeId")]
     pub backend_node_id: Option<u64>,
+    /// With `backendNodeId`: the CDP frame id of the frame from another site
+    /// (rendered out of process) whose process numbered the node; absent for
+    /// the tab's own process.
+    #[serde(default)]
+    pub frame: Option<String>,
     /// A CSS selector.
     #[serde(default)]
     pub selector: Option<String>,
@@ -116,8 +121,14 @@ pub struct Checked {
 /// A ref's node, checked.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Target {
-    /// A backend node id.
-    Backend(u64),
+    /// A backend node id, of the tab's process or of the out-of-process
+    /// frame with this CDP frame id.
+    Backend {
+        /// CDP `DOM.BackendNodeId`.
+        id: u64,
+        /// The frame's CDP frame id.
+        frame: Option<String>,
+    },
     /// A CSS selector.
     Selector(String),
 }
@@ -135,8 +146,10 @@ pub enum Malformed {
     /// No `text`.
     #[error("the answer has no \"text\" string")]
     NoText,
-    /// A ref with neither or both fields.
-    #[error("refs.{0} must have exactly one of \"backendNodeId\" and \"selector\"")]
+    /// A ref with neither or both fields, or a frame without a backend node id.
+    #[error(
+        "refs.{0} must have exactly one of \"backendNodeId\" and \"selector\" (\"frame\" only with \"backendNodeId\")"
+    )]
     RefTarget(String),
     /// A ref named by an empty string.
     #[error("refs has an empty ref name")]
@@ -165,9 +178,9 @@ pub fn check(line: &str) -> Result<Checked, Malformed> {
         if name.is_empty() {
             return Err(Malformed::EmptyRef);
         }
-        let target = match (target.backend_node_id, target.selector) {
-            (Some(id), None) => Target::Backend(id),
-            (None, Some(selector)) => Target::Selector(selector),
+        let target = match (target.backend_node_id, target.selector, target.frame) {
+            (Some(id), None, frame) => Target::Backend { id, frame },
+            (None, Some(selector), None) => Target::Selector(selector),
             _ => return Err(Malformed::RefTarget(name)),
         };
         refs.insert(name, target);
@@ -217,7 +230,7 @@ mod tests {
         let ok = check(r##"{"text":"- button \"Go\" [ref=e1]","refs":{"e1":{"backendNodeId":7},"e2":{"selector":"#go"}},"observe_ms":4.5}"##)
             .map(|c| (c.refs, c.observe_ms));
         let mut want = BTreeMap::new();
-        want.insert("e1".to_owned(), Target::Backend(7));
+        want.insert("e1".to_owned(), Target::Backend { id: 7, frame: None });
         want.insert("e2".to_owned(), Target::Selector("#go".to_owned()));
         assert_eq!(ok, Ok((want, Some(4.5))));
         assert_eq!(
@@ -226,6 +239,20 @@ mod tests {
         );
         assert_eq!(
             check(r#"{"text":"x","refs":{"e1":{"backendNodeId":1,"selector":"a"}}}"#).err(),
+            Some(Malformed::RefTarget("e1".into()))
+        );
+        // A node of a frame from another site names its frame.
+        let framed = check(r#"{"text":"x","refs":{"f1e2":{"backendNodeId":9,"frame":"F00"}}}"#)
+            .map(|c| c.refs);
+        assert_eq!(
+            framed.ok().and_then(|r| r.get("f1e2").cloned()),
+            Some(Target::Backend {
+                id: 9,
+                frame: Some("F00".to_owned())
+            })
+        );
+        assert_eq!(
+            check(r#"{"text":"x","refs":{"e1":{"selector":"a","frame":"F00"}}}"#).err(),
             Some(Malformed::RefTarget("e1".into()))
         );
         assert_eq!(check(r#"{"refs":{}}"#).err(), Some(Malformed::NoText));

@@ -1,5 +1,6 @@
 //! An external strategy's answer made into an observation pagesnap can act on: every ref resolved to a node of pagesnap's own capture of the same state (by backend node id, by CSS selector, or — for ARIA YAML without refs — by matching `- role "name"` lines to the nodes pagesnap would give a ref), with the meta items pagesnap's analysis gives those nodes.
 
+use pagesnap_browser::node_key;
 use std::collections::{BTreeMap, HashMap};
 
 use pagesnap_engine::analyze::{Analyzed, is_widget_role};
@@ -34,7 +35,16 @@ fn expects_ref(role: &str) -> bool {
 
 /// The observation of `answer` on `analyzed` (pagesnap's capture of the same
 /// state), named `name`.
-pub fn resolve(name: &str, answer: Checked, analyzed: &Analyzed) -> (Observation, RefCounts) {
+///
+/// `frames` gives the frame number (the high half of a node's key, see
+/// `pagesnap_browser::node_key`) of each out-of-process frame by its CDP
+/// frame id, for refs that name their frame.
+pub fn resolve(
+    name: &str,
+    answer: Checked,
+    analyzed: &Analyzed,
+    frames: &HashMap<String, u32>,
+) -> (Observation, RefCounts) {
     let page = analyzed.page();
     let mut counts = RefCounts::default();
     let (text, mut refs): (String, Vec<(String, NodeId)>) = if answer.assign_aria_refs {
@@ -49,7 +59,15 @@ pub fn resolve(name: &str, answer: Checked, analyzed: &Analyzed) -> (Observation
         let mut refs = Vec::new();
         for (reference, target) in &answer.refs {
             let node = match target {
-                Target::Backend(backend) => by_backend.get(backend).copied(),
+                Target::Backend { id, frame } => {
+                    let number = match frame {
+                        None => Some(0),
+                        Some(frame) => frames.get(frame).copied(),
+                    };
+                    number
+                        .and_then(|n| i64::try_from(*id).ok().map(|id| node_key(n, id)))
+                        .and_then(|key| by_backend.get(&key).copied())
+                }
                 Target::Selector(css) => Selector::parse(css)
                     .ok()
                     .and_then(|s| page.select(&s).next().map(|e| e.id())),
