@@ -17,6 +17,7 @@
 //! this tab met them. The number stays the frame's for the tab's life, so
 //! refs into the frame are stable across steps.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Mutex;
 
@@ -47,6 +48,9 @@ pub(crate) struct Link {
     pub owner: i64,
     /// The frame's CDP frame id (its target's id).
     pub frame_id: String,
+    /// The URL the frame's target had when it showed Chromium's error page
+    /// (it failed to load): not captured again while the URL stays.
+    pub failed: Option<String>,
 }
 
 /// The out-of-process frames of one tab.
@@ -58,6 +62,10 @@ pub(crate) struct Frames {
 #[derive(Debug, Default)]
 struct State {
     links: Vec<Link>,
+    /// The frame id each `<iframe>` met so far shows, by (parent frame
+    /// number, element backend id): asked once (`DOM.describeNode`), as an
+    /// element keeps its frame for life.
+    owners: HashMap<(u32, i64), Option<String>>,
     /// The last number given: numbers are never reused within a tab, so a
     /// stale ref into a forgotten frame never lands in another.
     last: u32,
@@ -85,6 +93,7 @@ impl Frames {
             parent,
             owner,
             frame_id,
+            failed: None,
         };
         state.links.push(link.clone());
         link
@@ -94,7 +103,9 @@ impl Frames {
     /// to another process, or its `<iframe>` left the page), and the frames
     /// inside them.
     pub fn forget(&self, gone: &[u32]) {
-        let links = &mut self.lock().links;
+        let mut state = self.lock();
+        let state = &mut *state;
+        let links = &mut state.links;
         let mut dropped: Vec<u32> = gone.to_vec();
         while let Some(key) = dropped.pop() {
             let children: Vec<u32> = links
@@ -105,6 +116,36 @@ impl Frames {
             dropped.extend(children);
             links.retain(|l| l.key != key);
         }
+        let kept: std::collections::HashSet<u32> = state.links.iter().map(|l| l.key).collect();
+        state
+            .owners
+            .retain(|(parent, _), _| *parent == 0 || kept.contains(parent));
+    }
+
+    /// Whether the frame at `<iframe>` `owner` of frame `parent` showed
+    /// Chromium's error page and has not navigated since.
+    pub fn failed_at(&self, parent: u32, owner: i64) -> bool {
+        self.lock()
+            .links
+            .iter()
+            .any(|l| l.parent == parent && l.owner == owner && l.failed.is_some())
+    }
+
+    /// Marks frame `key` as showing Chromium's error page at target URL `url`.
+    pub fn set_failed(&self, key: u32, url: Option<String>) {
+        if let Some(link) = self.lock().links.iter_mut().find(|l| l.key == key) {
+            link.failed = url;
+        }
+    }
+
+    /// The frame id `<iframe>` `owner` of frame `parent` shows, if it was asked for.
+    pub fn owner_frame(&self, parent: u32, owner: i64) -> Option<Option<String>> {
+        self.lock().owners.get(&(parent, owner)).cloned()
+    }
+
+    /// Remembers the frame id `<iframe>` `owner` of frame `parent` shows.
+    pub fn set_owner_frame(&self, parent: u32, owner: i64, frame: Option<String>) {
+        self.lock().owners.insert((parent, owner), frame);
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {

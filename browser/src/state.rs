@@ -21,7 +21,9 @@ use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
 use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, GetLayoutMetricsParams,
 };
-use chromiumoxide::cdp::browser_protocol::target::{AttachToTargetParams, TargetId};
+use chromiumoxide::cdp::browser_protocol::target::{
+    AttachToTargetParams, GetTargetsParams, TargetId,
+};
 use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams,
 };
@@ -202,15 +204,41 @@ impl ChromiumSession {
             "Page.getLayoutMetrics",
             self.page.execute(GetLayoutMetricsParams::default()),
         ));
-        let known = self.frames.links();
-        let frames = futures::future::join_all(
-            known
-                .iter()
-                .map(|link| self.shot(Some(link), needs, &group)),
-        );
-        let ((top, top_calls), (metrics, metrics_ms), screenshot, oracle, frames) = tokio::join!(
-            self.shot(None, needs, &group),
+        // The frames of other processes now (one call the browser answers
+        // itself, beside the tab's calls): those the tab had are captured
+        // together with it, bar those gone or showing Chromium's error page.
+        let frames = async {
+            let targets = match self.frame_targets().await {
+                Ok(targets) => targets,
+                Err(err) => return (Err(err), Vec::new(), Vec::new()),
+            };
+            let (known, stale): (Vec<Link>, Vec<Link>) = self
+                .frames
+                .links()
+                .into_iter()
+                .filter(|link| {
+                    link.failed.is_none() || link.failed != targets.get(&link.frame_id).cloned()
+                })
+                .partition(|link| {
+                    targets
+                        .get(&link.frame_id)
+                        .is_some_and(|url| !is_error_page(url))
+                });
+            self.frames
+                .forget(&stale.iter().map(|l| l.key).collect::<Vec<_>>());
+            let shots = futures::future::join_all(
+                known
+                    .iter()
+                    .map(|link| self.shot(Some(link), needs, &group)),
+            )
+            .await;
+            (Ok(targets), known, shots)
+        };
+        // Issued in this order: the layout metrics before the snapshot and
+        // the facts script, which would hold them up behind it.
+        let ((metrics, metrics_ms), (top, top_calls), screenshot, oracle, frames) = tokio::join!(
             metrics,
+            self.shot(None, needs, &group),
             screenshot,
             oracle,
             frames,
@@ -221,6 +249,8 @@ impl ChromiumSession {
         let metrics = metrics?.result;
         let mut ready: HashMap<(u32, i64), (Link, Shot)> = HashMap::new();
         let mut gone = Vec::new();
+        let (targets, known, frames) = frames;
+        let targets = targets?;
         for (link, (shot, calls)) in known.into_iter().zip(frames) {
             timings.calls.extend(calls);
             match shot {
@@ -235,8 +265,18 @@ impl ChromiumSession {
         }
         self.frames.forget(&gone);
         let (parts, missing) = self
-            .frame_shots(top, ready, needs, &group, &mut timings)
+            .frame_shots(top, ready, &targets, needs, &group, &mut timings)
             .await?;
+        // A frame showing Chromium's error page (it failed to load) is not
+        // page content: it is not asked for again until it navigates.
+        for (link, shot) in parts.iter().skip(1) {
+            if let Some(link) = link
+                && snapshot::document_url(&shot.snap).is_some_and(|url| is_error_page(&url))
+            {
+                self.frames
+                    .set_failed(link.key, targets.get(&link.frame_id).cloned());
+            }
+        }
         // Handles would otherwise live as long as the page.
         self.release_group(&Route::TAB, group);
         let screenshot = match screenshot {
@@ -336,6 +376,24 @@ impl ChromiumSession {
         ))
     }
 
+    /// The frames rendered in a process of their own, browser-wide: CDP
+    /// frame id (= target id) → URL.
+    async fn frame_targets(&self) -> Result<HashMap<String, String>> {
+        let targets = self
+            .call(
+                "Target.getTargets",
+                self.page.execute(GetTargetsParams::default()),
+            )
+            .await?;
+        Ok(targets
+            .result
+            .target_infos
+            .iter()
+            .filter(|t| t.r#type == "iframe")
+            .map(|t| (t.target_id.inner().clone(), t.url.clone()))
+            .collect())
+    }
+
     /// Places the out-of-process frames under their `<iframe>`s, level by
     /// level: a frame captured with the tab (`ready`) is used as it is; one
     /// met for the first time is attached and captured, all of a level at
@@ -345,6 +403,7 @@ impl ChromiumSession {
         &self,
         top: Shot,
         mut ready: HashMap<(u32, i64), (Link, Shot)>,
+        targets: &HashMap<String, String>,
         needs: Needs,
         group: &str,
         timings: &mut CaptureTimings,
@@ -361,7 +420,7 @@ impl ChromiumSession {
                     if let Some((link, shot)) = ready.remove(&(parent, owner)) {
                         next.push(parts.len());
                         parts.push((Some(link), shot));
-                    } else {
+                    } else if !self.frames.failed_at(parent, owner) {
                         new.push((parent, owner, src));
                     }
                 }
@@ -372,10 +431,9 @@ impl ChromiumSession {
                 }));
                 break;
             }
-            let (found, elapsed) = timed(futures::future::join_all(
-                new.iter()
-                    .map(|&(parent, owner, _)| self.attach_frame(parent, owner, needs, group)),
-            ))
+            let (found, elapsed) = timed(futures::future::join_all(new.iter().map(
+                |&(parent, owner, _)| self.attach_frame(parent, owner, targets, needs, group),
+            )))
             .await;
             if !new.is_empty() {
                 timings.add("out-of-process frames (attach and capture)", elapsed);
@@ -412,32 +470,44 @@ impl ChromiumSession {
         &self,
         parent: u32,
         owner: i64,
+        targets: &HashMap<String, String>,
         needs: Needs,
         group: &str,
     ) -> Result<Option<(Link, Shot, Vec<Call>)>> {
-        let route = match parent {
-            0 => Route::TAB,
-            key => match self.frames.get(key) {
-                Some(link) => Route(Some(link.session)),
-                None => return Ok(None),
-            },
+        let frame = match self.frames.owner_frame(parent, owner) {
+            Some(frame) => frame,
+            None => {
+                let route = match parent {
+                    0 => Route::TAB,
+                    key => match self.frames.get(key) {
+                        Some(link) => Route(Some(link.session)),
+                        None => return Ok(None),
+                    },
+                };
+                let described = self
+                    .call(
+                        "DOM.describeNode",
+                        route.execute(
+                            &self.page,
+                            DescribeNodeParams::builder()
+                                .backend_node_id(BackendNodeId::new(owner))
+                                .build(),
+                        ),
+                    )
+                    .await?;
+                let frame = described.result.node.frame_id.map(|f| f.inner().clone());
+                self.frames.set_owner_frame(parent, owner, frame.clone());
+                frame
+            }
         };
-        let described = self
-            .call(
-                "DOM.describeNode",
-                route.execute(
-                    &self.page,
-                    DescribeNodeParams::builder()
-                        .backend_node_id(BackendNodeId::new(owner))
-                        .build(),
-                ),
-            )
-            .await?;
-        let Some(frame) = described.result.node.frame_id.clone() else {
+        // A frame of this process (no document yet), or one showing
+        // Chromium's error page (not page content), is not attached.
+        let Some(frame) = frame.filter(|f| targets.get(f).is_some_and(|url| !is_error_page(url)))
+        else {
             return Ok(None);
         };
         let attach = AttachToTargetParams::builder()
-            .target_id(TargetId::new(frame.inner().clone()))
+            .target_id(TargetId::new(frame.clone()))
             .flatten(true)
             .build()
             .map_err(|err| anyhow!("{err}"))?;
@@ -450,12 +520,9 @@ impl ChromiumSession {
             // No target of its own: the frame is in this process.
             Err(_) => return Ok(None),
         };
-        let link = self.frames.add(
-            attached.result.session_id.clone(),
-            parent,
-            owner,
-            frame.inner().clone(),
-        );
+        let link = self
+            .frames
+            .add(attached.result.session_id.clone(), parent, owner, frame);
         let (shot, calls) = self.shot(Some(&link), needs, group).await;
         match shot {
             Ok(shot) => Ok(Some((link, shot, calls))),
@@ -824,6 +891,11 @@ impl ChromiumSession {
         )
         .with_context(|| format!("{}: the screenshot was not valid base64", self.url))
     }
+}
+
+/// Chromium's own error page (a frame that failed to load).
+fn is_error_page(url: &str) -> bool {
+    url.starts_with("chrome-error://")
 }
 
 /// The key of the focused element: the tab's, or, when that is the
