@@ -300,7 +300,12 @@ impl ChromiumSession {
         let title = top.facts.title.clone();
         // Counts hold only when every frame's could be taken.
         let mut counts = top.counts;
-        for (_, shot) in parts.iter().skip(1) {
+        // A frame showing Chromium's error page is left out of the nodes,
+        // so its elements are left out of the counts.
+        let shown = parts.iter().skip(1).filter(|(_, shot)| {
+            !snapshot::document_url(&shot.snap).is_some_and(|url| is_error_page(&url))
+        });
+        for (_, shot) in shown {
             counts = match (counts, shot.counts) {
                 (Some(mut total), Some(frame)) => {
                     total.iframe += frame.iframe;
