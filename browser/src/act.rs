@@ -23,7 +23,7 @@ use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParam
 use serde::Deserialize;
 
 use crate::failure::TabError;
-use crate::frames::{Route, node_key, split_key};
+use crate::frames::{node_key, split_key};
 use crate::session::ChromiumSession;
 
 /// One action on the live page.
@@ -177,13 +177,19 @@ const POINT_JS: &str = r#"function (inner) {
   if (!el.isConnected) return { error: 'stale' };
   if (el.nodeType !== 1) return { error: 'hidden' };
   const win = el.ownerDocument.defaultView;
+  // Where a frame element's document starts, in its own viewport.
+  const origin = (frame) => {
+    const box = frame.getBoundingClientRect();
+    const style = getComputedStyle(frame);
+    return [box.left + frame.clientLeft + parseFloat(style.paddingLeft || '0'),
+            box.top + frame.clientTop + parseFloat(style.paddingTop || '0')];
+  };
   let x, y;
   if (inner) {
     const place = () => {
-      const box = el.getBoundingClientRect();
-      const style = getComputedStyle(el);
-      x = box.left + el.clientLeft + parseFloat(style.paddingLeft || '0') + inner[0];
-      y = box.top + el.clientTop + parseFloat(style.paddingTop || '0') + inner[1];
+      const [left, top] = origin(el);
+      x = left + inner[0];
+      y = top + inner[1];
     };
     place();
     if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) {
@@ -207,10 +213,9 @@ const POINT_JS: &str = r#"function (inner) {
   if (!hit || !inside(hit)) return { covered: describe(hit) + ' at (' + Math.round(x) + ', ' + Math.round(y) + ')' };
   for (let w = win; w.frameElement; w = w.frameElement.ownerDocument.defaultView) {
     const frame = w.frameElement;
-    const box = frame.getBoundingClientRect();
-    const style = getComputedStyle(frame);
-    x += box.left + frame.clientLeft + parseFloat(style.paddingLeft || '0');
-    y += box.top + frame.clientTop + parseFloat(style.paddingTop || '0');
+    const [left, top] = origin(frame);
+    x += left;
+    y += top;
     const parentRoot = frame.getRootNode();
     const parentHit = parentRoot.elementFromPoint(x, y);
     if (parentHit !== frame) return { covered: describe(parentHit) };
@@ -653,13 +658,9 @@ impl ChromiumSession {
         arguments: Vec<serde_json::Value>,
     ) -> Result<Option<serde_json::Value>> {
         let (frame, id) = split_key(backend_id);
-        let route = match frame {
-            0 => Route::TAB,
-            key => match self.frames.get(key) {
-                Some(link) => Route(Some(link.session)),
-                // The frame left the page (or the tab navigated).
-                None => return Ok(None),
-            },
+        // The frame left the page (or the tab navigated): the node is gone.
+        let Some(route) = self.frames.route(frame) else {
+            return Ok(None);
         };
         let group = self.object_group("act");
         let resolved = self

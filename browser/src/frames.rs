@@ -53,6 +53,13 @@ pub(crate) struct Link {
     pub failed: Option<String>,
 }
 
+impl Link {
+    /// Where the frame's calls go.
+    pub fn route(&self) -> Route {
+        Route(Some(self.session.clone()))
+    }
+}
+
 /// The out-of-process frames of one tab.
 #[derive(Debug, Default)]
 pub(crate) struct Frames {
@@ -80,6 +87,15 @@ impl Frames {
     /// The frame numbered `key`, if the tab still has it.
     pub fn get(&self, key: u32) -> Option<Link> {
         self.lock().links.iter().find(|l| l.key == key).cloned()
+    }
+
+    /// Where the calls of frame `key` go: the tab's own session for 0;
+    /// `None` when the tab no longer has that frame.
+    pub fn route(&self, key: u32) -> Option<Route> {
+        match key {
+            0 => Some(Route::TAB),
+            key => self.get(key).map(|link| link.route()),
+        }
     }
 
     /// Keeps a newly attached frame, numbered after every frame this tab met.

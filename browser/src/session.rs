@@ -462,7 +462,7 @@ impl ChromiumSession {
     /// Chromium's accessibility tree of an out-of-process frame (and the
     /// frames in its process), its nodes keyed like the frame's nodes.
     pub(crate) async fn accessibility_of(&self, link: &Link) -> Result<Vec<AxNode>> {
-        let route = Route(Some(link.session.clone()));
+        let route = link.route();
         let params = GetFullAxTreeParams::builder().build();
         let tree = self
             .call_large(
@@ -548,6 +548,6 @@ fn ax_node(
 }
 
 /// Whether a tab's `location.href` is Chromium's own error page.
-fn is_error_page(href: &str) -> bool {
+pub(crate) fn is_error_page(href: &str) -> bool {
     href.starts_with("chrome-error://")
 }

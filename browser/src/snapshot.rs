@@ -24,6 +24,8 @@ use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
 };
 use pagesnap_engine::recording::{NodeKind, Pseudo, RecNode, Rect, ScrollState, Style};
 
+use crate::session::is_error_page;
+
 /// The computed styles requested from CDP, in the order `Style` is filled.
 pub(crate) const COMPUTED_STYLES: &[&str] = &[
     "display",
@@ -596,11 +598,8 @@ pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> J
             // A frame that failed to load shows Chromium's error page, which
             // is not page content (and not reachable from page scripts).
             let inner = docs.get(q).and_then(|docs| docs.get(content));
-            let error_page = inner.is_some_and(|doc| {
-                tables[q]
-                    .get(&doc.snap.document_url)
-                    .starts_with("chrome-error://")
-            });
+            let error_page =
+                inner.is_some_and(|doc| is_error_page(tables[q].get(&doc.snap.document_url)));
             if let Some(inner) = inner.filter(|_| !error_page)
                 && visited_docs.insert((q, content))
             {
@@ -722,7 +721,7 @@ pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<Vec<i6
             let owner = usize::try_from(node)
                 .ok()
                 .and_then(|i| nodes.node_name.as_ref()?.get(i))
-                .is_some_and(|n| matches!(strings.get(n), "IFRAME" | "FRAME"));
+                .is_some_and(|n| is_frame(strings.get(n)));
             if !(scrolls(value(overflow_x))
                 || scrolls(value(overflow_y))
                 || frames.contains_key(&node)
@@ -756,20 +755,26 @@ pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<Vec<i6
 /// process (or not loaded at all), each to be asked for in a session of its own.
 pub(crate) fn frame_owners(snapshot: &CaptureSnapshotReturns) -> Vec<(i64, String)> {
     let strings = Strings(&snapshot.strings);
-    let mut out = Vec::new();
+    let mut out: Vec<(i64, String)> = Vec::new();
     for doc in &snapshot.documents {
         let nodes = &doc.nodes;
         let frames = rare_ints(nodes.content_document_index.as_ref());
         let (Some(names), Some(backends)) = (&nodes.node_name, &nodes.backend_node_id) else {
             continue;
         };
-        let laid_out: HashSet<i64> = doc.layout.node_index.iter().copied().collect();
-        for (i, name) in names.iter().enumerate() {
-            let key = i as i64;
-            if !matches!(strings.get(name), "IFRAME" | "FRAME")
-                || frames.contains_key(&key)
-                || !laid_out.contains(&key)
+        // The layout table lists the nodes with a box, in document order.
+        for &node in &doc.layout.node_index {
+            let Ok(i) = usize::try_from(node) else {
+                continue;
+            };
+            if !names.get(i).is_some_and(|n| is_frame(strings.get(n))) || frames.contains_key(&node)
             {
+                continue;
+            }
+            let Some(backend) = backends.get(i).map(|b| *b.inner()) else {
+                continue;
+            };
+            if out.last().is_some_and(|(last, _)| *last == backend) {
                 continue;
             }
             let src = nodes
@@ -784,12 +789,15 @@ pub(crate) fn frame_owners(snapshot: &CaptureSnapshotReturns) -> Vec<(i64, Strin
                         .map(|pair| strings.get(&pair[1]).to_owned())
                 })
                 .unwrap_or_default();
-            if let Some(backend) = backends.get(i) {
-                out.push((*backend.inner(), src));
-            }
+            out.push((backend, src));
         }
     }
     out
+}
+
+/// Whether a DOMSnapshot node name (HTML upper-cased) is a frame's owner element.
+fn is_frame(name: &str) -> bool {
+    matches!(name, "IFRAME" | "FRAME")
 }
 
 fn style(values: &[StringIndex], strings: &Strings<'_>) -> Style {

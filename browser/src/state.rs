@@ -37,6 +37,7 @@ use crate::Captured;
 use crate::failure::{Phase, is_gone};
 use crate::frames::{self, Link, Route};
 use crate::session::ChromiumSession;
+use crate::session::is_error_page;
 use crate::snapshot::{self, Boxes, COMPUTED_STYLES, Extras};
 
 /// What one capture gathers besides the DOM snapshot and the page facts.
@@ -217,7 +218,7 @@ impl ChromiumSession {
                 .links()
                 .into_iter()
                 .filter(|link| {
-                    link.failed.is_none() || link.failed != targets.get(&link.frame_id).cloned()
+                    link.failed.is_none() || link.failed.as_ref() != targets.get(&link.frame_id)
                 })
                 .partition(|link| {
                     targets
@@ -267,16 +268,6 @@ impl ChromiumSession {
         let (parts, missing) = self
             .frame_shots(top, ready, &targets, needs, &group, &mut timings)
             .await?;
-        // A frame showing Chromium's error page (it failed to load) is not
-        // page content: it is not asked for again until it navigates.
-        for (link, shot) in parts.iter().skip(1) {
-            if let Some(link) = link
-                && snapshot::document_url(&shot.snap).is_some_and(|url| is_error_page(&url))
-            {
-                self.frames
-                    .set_failed(link.key, targets.get(&link.frame_id).cloned());
-            }
-        }
         // Handles would otherwise live as long as the page.
         self.release_group(&Route::TAB, group);
         let screenshot = match screenshot {
@@ -300,12 +291,17 @@ impl ChromiumSession {
         let title = top.facts.title.clone();
         // Counts hold only when every frame's could be taken.
         let mut counts = top.counts;
-        // A frame showing Chromium's error page is left out of the nodes,
-        // so its elements are left out of the counts.
-        let shown = parts.iter().skip(1).filter(|(_, shot)| {
-            !snapshot::document_url(&shot.snap).is_some_and(|url| is_error_page(&url))
-        });
-        for (_, shot) in shown {
+        for (link, shot) in parts.iter().skip(1) {
+            // A frame showing Chromium's error page (it failed to load) is
+            // not page content: it is left out of the nodes, so out of the
+            // counts, and not asked for again until it navigates.
+            if snapshot::document_url(&shot.snap).is_some_and(|url| is_error_page(&url)) {
+                if let Some(link) = link {
+                    self.frames
+                        .set_failed(link.key, targets.get(&link.frame_id).cloned());
+                }
+                continue;
+            }
             counts = match (counts, shot.counts) {
                 (Some(mut total), Some(frame)) => {
                     total.iframe += frame.iframe;
@@ -482,12 +478,8 @@ impl ChromiumSession {
         let frame = match self.frames.owner_frame(parent, owner) {
             Some(frame) => frame,
             None => {
-                let route = match parent {
-                    0 => Route::TAB,
-                    key => match self.frames.get(key) {
-                        Some(link) => Route(Some(link.session)),
-                        None => return Ok(None),
-                    },
+                let Some(route) = self.frames.route(parent) else {
+                    return Ok(None);
                 };
                 let described = self
                     .call(
@@ -547,7 +539,7 @@ impl ChromiumSession {
         needs: Needs,
         group: &str,
     ) -> (Result<Shot>, Vec<Call>) {
-        let route = Route(link.map(|l| l.session.clone()));
+        let route = link.map_or(Route::TAB, Link::route);
         let stable = needs.stable_counts && link.is_none();
         let oracle = async {
             match link {
@@ -896,11 +888,6 @@ impl ChromiumSession {
         )
         .with_context(|| format!("{}: the screenshot was not valid base64", self.url))
     }
-}
-
-/// Chromium's own error page (a frame that failed to load).
-fn is_error_page(url: &str) -> bool {
-    url.starts_with("chrome-error://")
 }
 
 /// The key of the focused element: the tab's, or, when that is the

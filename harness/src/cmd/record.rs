@@ -103,15 +103,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
         max_nodes: args.max_nodes,
         max_text: args.max_text,
     };
-    // Lives as long as the jobs that load pages from it.
-    let mut _server = None;
-    let mut jobs = if let Some(manifest) = &args.manifest {
-        let (jobs, server) = manifest_jobs(manifest, &args.only, timeout)?;
-        _server = server;
-        jobs
+    // `_server` lives as long as the jobs that load pages from it.
+    let (mut jobs, _server) = if let Some(manifest) = &args.manifest {
+        manifest_jobs(manifest, &args.only, timeout)?
     } else if let Some(dir) = &args.each {
         let out = args.out.clone().context("--each needs --out DIR")?;
-        each_jobs(dir, &out, &args)?
+        (each_jobs(dir, &out, &args)?, None)
     } else {
         let target = args
             .target
@@ -121,7 +118,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             .out
             .clone()
             .context("--out is required (e.g. --out fixtures/site/name)")?;
-        vec![Job {
+        let jobs = vec![Job {
             target,
             out,
             options: args.browser.open_options(),
@@ -133,7 +130,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
                 .unwrap_or_default(),
             caps,
             redact: args.redact,
-        }]
+        }];
+        (jobs, None)
     };
     for job in &mut jobs {
         job.caps = caps;
