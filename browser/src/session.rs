@@ -9,6 +9,7 @@ use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
 use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, ReleaseObjectGroupParams};
+use pagesnap_engine::analyze::is_chromium_text_role;
 use pagesnap_engine::recording::{AxNode, DomCounts};
 
 use crate::WaitFor;
@@ -534,6 +535,13 @@ fn ax_node(
             })
             .unwrap_or_default()
     };
+    let role = text(&node.role);
+    // A text node's name is its text, which the recording holds already.
+    let name = if is_chromium_text_role(&role) {
+        String::new()
+    } else {
+        text(&node.name)
+    };
     AxNode {
         backend_id: node
             .backend_dom_node_id
@@ -541,8 +549,8 @@ fn ax_node(
             .map(|b| *b.inner())
             .filter(|&b| b >= 0)
             .map(|b| crate::frames::node_key(frame, b)),
-        role: text(&node.role),
-        name: text(&node.name),
+        role,
+        name,
         ignored: node.ignored,
     }
 }
@@ -550,4 +558,39 @@ fn ax_node(
 /// Whether a tab's `location.href` is Chromium's own error page.
 pub(crate) fn is_error_page(href: &str) -> bool {
     href.starts_with("chrome-error://")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cdp_node(
+        role: &str,
+        name: &str,
+    ) -> chromiumoxide::cdp::browser_protocol::accessibility::AxNode {
+        serde_json::from_value(serde_json::json!({
+            "nodeId": "7",
+            "ignored": false,
+            "role": {"type": "role", "value": role},
+            "name": {"type": "computedString", "value": name},
+            "backendDOMNodeId": 12,
+        }))
+        .unwrap()
+    }
+
+    /// A text node's name is its text, which the recording's nodes hold:
+    /// the oracle keeps the node without it; an element keeps its name.
+    #[test]
+    fn the_oracle_keeps_text_nodes_without_their_text() {
+        let text = ax_node(&cdp_node("StaticText", "twenty megabytes"), 0);
+        assert_eq!((text.role.as_str(), text.name.as_str()), ("StaticText", ""));
+        assert_eq!(text.backend_id, Some(12));
+        let line = ax_node(&cdp_node("InlineTextBox", "one line"), 0);
+        assert_eq!(line.name, "");
+        let button = ax_node(&cdp_node("button", "Sign in"), 0);
+        assert_eq!(
+            (button.role.as_str(), button.name.as_str()),
+            ("button", "Sign in")
+        );
+    }
 }

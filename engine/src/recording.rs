@@ -253,7 +253,8 @@ pub struct AxNode {
     pub backend_id: Option<u64>,
     /// Chromium's role value (`button`, `StaticText`, `generic`, …).
     pub role: String,
-    /// Computed accessible name.
+    /// Computed accessible name; left empty by the capture for text nodes
+    /// (`is_chromium_text_role`), whose name is their text.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// Whether Chromium ignores the node for accessibility.

@@ -20,7 +20,7 @@ pub use dom::{Display, Dom, input_type, is_labelable, tabindex};
 pub use interactive::{InteractiveReason, is_widget_role};
 pub use modal::{ModalKind, ModalLayer};
 pub use name::{AccName, NameSource, Strength};
-pub use role::{Role, chromium_role_matches, is_valid_role};
+pub use role::{Role, chromium_role_matches, is_chromium_text_role, is_valid_role};
 pub use scroll::{PagePosition, ScrollContainer};
 pub use states::{Checked, Invalid, States};
 pub use visibility::{Hidden, Visibility};

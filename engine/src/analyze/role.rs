@@ -150,6 +150,16 @@ pub(crate) fn explicit_role(element: &Element) -> Option<Role> {
         .find_map(canonical_role)
 }
 
+/// Whether a role from Chromium's `Accessibility.getFullAXTree` is a text
+/// node's (`StaticText`) or a line of one (`InlineTextBox`). Their names are
+/// the text itself, which a recording already holds in its nodes, and no
+/// element matches them: the capture keeps such a node without its name
+/// (20 MB of text was otherwise stored three times) and `validate` leaves it
+/// out.
+pub fn is_chromium_text_role(chromium: &str) -> bool {
+    matches!(chromium, "StaticText" | "InlineTextBox")
+}
+
 /// Whether a role name from Chromium's `Accessibility.getFullAXTree`
 /// (`role.value`) denotes the same role as ours.
 ///

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use pagesnap_engine::analyze::{Analysis, chromium_role_matches};
+use pagesnap_engine::analyze::{Analysis, chromium_role_matches, is_chromium_text_role};
 use pagesnap_engine::page::{Node, NodeId, Page};
 use pagesnap_engine::recording::AxNode;
 use serde::Serialize;
@@ -167,16 +167,13 @@ pub fn compare(
         if ax.ignored {
             continue;
         }
-        match ax.role.as_str() {
-            "RootWebArea" | "WebArea" => {
-                exclude("document (RootWebArea)");
-                continue;
-            }
-            "StaticText" | "InlineTextBox" => {
-                exclude("text node (StaticText/InlineTextBox)");
-                continue;
-            }
-            _ => {}
+        if matches!(ax.role.as_str(), "RootWebArea" | "WebArea") {
+            exclude("document (RootWebArea)");
+            continue;
+        }
+        if is_chromium_text_role(&ax.role) {
+            exclude("text node (StaticText/InlineTextBox)");
+            continue;
         }
         let Some(backend) = ax.backend_id else {
             exclude("no DOM node (ListMarker, pseudo-element)");
