@@ -1,14 +1,9 @@
-//! The live path in real Chromium: live observations equal rendering a recording of the same state on every fixture site, `bench-live --json` has its documented shape, and a page that never loads, a closed tab and a crashed renderer give named errors, not hangs.
+//! The live path in real Chromium: live observations equal rendering a recording of the same state on every fixture site, `bench-live --json` has its documented shape (a page that never loads, a closed tab and a crashed renderer are in `tests/bounded/limits.rs`).
 
-use std::io::Read as _;
-use std::net::TcpListener;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use chromiumoxide::cdp::browser_protocol::page::CrashParams;
-use pagesnap_browser::{
-    self as capture, Chromium, ChromiumSession, Needs, OpenOptions, TabError, WaitFor,
-};
+use pagesnap_browser::{self as capture, Chromium, ChromiumSession, Needs, OpenOptions, WaitFor};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, STRATEGIES};
 use pagesnap_harness::{observe, store};
@@ -145,121 +140,6 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
         states > sites.len(),
         "steps are compared too ({states} states)"
     );
-}
-
-#[test]
-fn a_page_that_never_answers_is_named_after_the_load_limit() {
-    // Accepts connections and never answers: the load event cannot fire.
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let port = listener.local_addr().unwrap().port();
-    std::thread::spawn(move || {
-        let mut held = Vec::new();
-        for stream in listener.incoming().flatten() {
-            let mut stream = stream;
-            let mut buffer = [0u8; 1024];
-            let _ = stream.read(&mut buffer);
-            held.push(stream);
-        }
-    });
-    let url = format!("http://127.0.0.1:{port}/slow");
-    let runtime = capture::runtime().unwrap();
-    runtime.block_on(async {
-        let chromium = Chromium::launch(false).await.unwrap();
-        let started = Instant::now();
-        let options = OpenOptions {
-            timeout: Duration::from_secs(2),
-            ..OpenOptions::default()
-        };
-        let err = match chromium.open(&url, &options).await {
-            Ok(_) => panic!("a page that never answers must not open"),
-            Err(err) => err,
-        };
-        assert!(
-            started.elapsed() < Duration::from_secs(10),
-            "gave up after {:?}",
-            started.elapsed()
-        );
-        match err.downcast_ref::<TabError>() {
-            Some(TabError::NeverLoaded { url: named, limit }) => {
-                assert_eq!(named, &url);
-                assert_eq!(*limit, Duration::from_secs(2));
-            }
-            _ => panic!("expected NeverLoaded, got {err:#}"),
-        }
-        assert!(err.to_string().contains("never fired"), "{err}");
-        chromium.close().await.unwrap();
-    });
-}
-
-#[test]
-fn a_closed_tab_and_a_crashed_renderer_are_named_not_waited_for() {
-    let page = root().join("fixtures/sites/login/index.html");
-    let page = page.to_str().unwrap();
-    let strategy = pagesnap_engine::strategy::by_name("aria").unwrap();
-    let runtime = capture::runtime().unwrap();
-    runtime.block_on(async {
-        let chromium = Chromium::launch(false).await.unwrap();
-        let options = OpenOptions::default();
-
-        let session = chromium.open(page, &options).await.unwrap();
-        session
-            .observe(strategy, &Options::default())
-            .await
-            .unwrap();
-        session.cdp().clone().close().await.unwrap();
-        let started = Instant::now();
-        let err = session
-            .observe(strategy, &Options::default())
-            .await
-            .err()
-            .expect("observing a closed tab fails");
-        assert!(started.elapsed() < Duration::from_secs(10));
-        assert!(
-            matches!(
-                err.downcast_ref::<TabError>(),
-                Some(TabError::Closed { .. })
-            ),
-            "expected Closed, got {err:#}"
-        );
-        assert!(err.to_string().contains("the tab was closed"), "{err}");
-
-        let session = chromium.open(page, &options).await.unwrap();
-        session
-            .observe(strategy, &Options::default())
-            .await
-            .unwrap();
-        // `Page.crash` kills the renderer; its own answer never comes.
-        let cdp = session.cdp().clone();
-        tokio::spawn(async move {
-            let _ = cdp.execute(CrashParams::default()).await;
-        });
-        let started = Instant::now();
-        let err = loop {
-            // The crash lands moments after the command is sent.
-            match session.observe(strategy, &Options::default()).await {
-                Ok(_) if started.elapsed() < Duration::from_secs(10) => continue,
-                Ok(_) => panic!("the renderer did not crash"),
-                Err(err) => break err,
-            }
-        };
-        assert!(started.elapsed() < Duration::from_secs(15));
-        assert!(
-            matches!(
-                err.downcast_ref::<TabError>(),
-                Some(TabError::Crashed { .. })
-            ),
-            "expected Crashed, got {err:#}"
-        );
-        assert!(err.to_string().contains("renderer crashed"), "{err}");
-
-        // The browser lives on: another tab still observes.
-        let session = chromium.open(page, &options).await.unwrap();
-        session
-            .observe(strategy, &Options::default())
-            .await
-            .unwrap();
-        chromium.close().await.unwrap();
-    });
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The harness's integration tests, one module per concern, in one binary (one link, and the tests of every concern share the two cores): the CLI, recording, live observation and episodes, replay, providers, reports, MCP, external strategies and hostile input.
+//! The harness's integration tests, one module per concern, in one binary (one link, and the tests of every concern share the two cores): the CLI, recording, live observation and episodes, replay, providers, reports, MCP and external strategies. The tests whose assertion is a wall-clock bound are in `tests/bounded/`, run alone against the release build.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 mod support;
@@ -8,7 +8,6 @@ mod corpus_suite;
 mod diff;
 mod external;
 mod frames;
-mod hostile;
 mod live;
 mod live_episodes;
 mod llama;
@@ -20,5 +19,4 @@ mod playwright_aria;
 mod providers;
 mod record;
 mod report_html;
-mod resume_kill;
 mod run;

@@ -2,11 +2,13 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::MutexGuard;
 use std::time::{Duration, Instant};
 
 use crate::support::http;
 use crate::support::{load, root, stderr};
+use crate::{alone, within};
+use pagesnap_engine::analyze::is_chromium_text_role;
 use pagesnap_engine::recording::Recording;
 
 /// One `pagesnap` process in a sandbox: its own `TMPDIR` (so the Chromium
@@ -18,16 +20,12 @@ struct Sandbox {
     /// One sandbox at a time: each runs a browser through a page built to
     /// exhaust it, and two at once on two cores measure each other, not
     /// the limit.
-    _serial: MutexGuard<'static, ()>,
+    _alone: MutexGuard<'static, ()>,
 }
-
-static SERIAL: Mutex<()> = Mutex::new(());
 
 impl Sandbox {
     fn new() -> Sandbox {
-        // A test that failed while holding the lock poisons it; the lock
-        // still serialises the rest.
-        let serial = SERIAL.lock().unwrap_or_else(PoisonError::into_inner);
+        let alone = alone();
         let tmp = tempfile::tempdir().unwrap();
         let tag = format!(
             "{}-{}",
@@ -37,7 +35,7 @@ impl Sandbox {
         Sandbox {
             tmp,
             tag,
-            _serial: serial,
+            _alone: alone,
         }
     }
 
@@ -139,7 +137,13 @@ fn process_bound(limit: Duration) -> Duration {
 }
 
 /// Issue 17: `--wait-for 60000 --timeout 2` waited the whole minute.
+///
+/// Measured 0.95 s of its 5.4 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn a_wait_for_delay_past_the_timeout_is_refused_within_it() {
     let sandbox = Sandbox::new();
     let out = sandbox.tmp.path().join("out/w");
@@ -150,9 +154,11 @@ fn a_wait_for_delay_past_the_timeout_is_refused_within_it() {
     );
     let stderr = stderr(&output);
     assert!(!output.status.success(), "{stderr}");
-    assert!(
-        elapsed < process_bound(Duration::from_secs(2)),
-        "took {elapsed:?}: {stderr}"
+    within(
+        "--wait-for 60000 with --timeout 2",
+        elapsed,
+        process_bound(Duration::from_secs(2)),
+        &stderr,
     );
     assert!(
         stderr.contains("--wait-for 60000 ms") && stderr.contains("2.0 s"),
@@ -212,7 +218,13 @@ fn interrupt(
 /// Issue 17: SIGINT or SIGTERM to `record` left `pagesnap-chromium-*`
 /// profiles (and Chromium processes) behind. Each closes the browser,
 /// removes the profile and exits with 128 + the signal's number.
+///
+/// Measured teardown 0.17 s (SIGINT) and 0.22 s (SIGTERM) of its 10 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn an_interrupted_record_closes_chromium_and_removes_its_profile() {
     for (signal, code) in [("INT", 130), ("TERM", 143)] {
         let sandbox = Sandbox::new();
@@ -226,9 +238,11 @@ fn an_interrupted_record_closes_chromium_and_removes_its_profile() {
             stderr.contains(&format!("interrupted by SIG{signal}")),
             "{stderr}"
         );
-        assert!(
-            teardown < Duration::from_secs(10),
-            "SIG{signal}: teardown took {teardown:?}"
+        within(
+            &format!("teardown after SIG{signal}"),
+            teardown,
+            Duration::from_secs(10),
+            &stderr,
         );
         sandbox.assert_clean();
     }
@@ -237,7 +251,13 @@ fn an_interrupted_record_closes_chromium_and_removes_its_profile() {
 /// Issue 17: a page that navigated away during load (a script setting
 /// `location`, a meta refresh) was stored with the first URL and the second
 /// page's DOM. The recording names the document it holds.
+///
+/// No bound of its own but the `--timeout 20` of each record.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn a_page_that_navigates_during_load_is_stored_with_the_url_captured() {
     let server =
         pagesnap_harness::live::server::Server::start(&root().join("fixtures/hostile/navigate"))
@@ -282,7 +302,13 @@ fn a_page_that_navigates_during_load_is_stored_with_the_url_captured() {
 /// "bad\uD800pair"`) made `DOMSnapshot.captureSnapshot` time out: CDP's JSON
 /// held `\ud800`, which no UTF-8 string can, and the answer was dropped. Text,
 /// attributes, title and URLs are captured with U+FFFD, and counted.
+///
+/// Measured 1.1 s of its 21 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn lone_surrogates_are_captured_as_replacement_characters_and_counted() {
     let sandbox = Sandbox::new();
     let out = sandbox.tmp.path().join("out/lone");
@@ -290,7 +316,12 @@ fn lone_surrogates_are_captured_as_replacement_characters_and_counted() {
     let (output, elapsed) =
         sandbox.record(&hostile("lone_surrogate.html"), &out, &["--timeout", "15"]);
     assert!(output.status.success(), "{}", stderr(&output));
-    assert!(elapsed < process_bound(limit), "took {elapsed:?}");
+    within(
+        "lone_surrogate.html with --timeout 15",
+        elapsed,
+        process_bound(limit),
+        &stderr(&output),
+    );
     let recording = load(&out.with_extension("json.gz"));
     assert_eq!(recording.title, "title\u{fffd}");
     assert!(
@@ -343,13 +374,11 @@ fn record_bounded_saying(
     let (output, elapsed) = sandbox.record(&hostile(name), &out, &args);
     let stderr = stderr(&output);
     let limit = Duration::from_secs(secs);
-    eprintln!(
-        "{name}: {elapsed:?} with --timeout {secs}: {}",
-        stderr.trim()
-    );
-    assert!(
-        elapsed < process_bound(limit),
-        "{name}: took {elapsed:?} with --timeout {secs}: {stderr}"
+    within(
+        &format!("{name} with --timeout {secs}"),
+        elapsed,
+        process_bound(limit),
+        &stderr,
     );
     sandbox.assert_clean();
     if output.status.success() {
@@ -363,7 +392,13 @@ fn record_bounded_saying(
 }
 
 /// Issue 14: `<script>while(true){}</script>` was named, but after twice the limit.
+///
+/// Measured 9.0 s of its 12.6 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn a_busy_loop_is_refused_within_the_limit_naming_load() {
     let err = record_bounded("busy_loop.html", 8, &[]).expect_err("a busy page cannot load");
     assert!(err.contains("load event never fired"), "{err}");
@@ -373,7 +408,13 @@ fn a_busy_loop_is_refused_within_the_limit_naming_load() {
 /// with `Page.captureScreenshot failed …: Request timed out.` A page that
 /// keeps navigating is refused by name at the limit: as such, or naming the
 /// capture call a navigation left unanswered.
+///
+/// Measured 8.5 s of its 12.6 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn a_reload_loop_is_refused_by_name_at_the_limit() {
     let err = record_bounded("reload_loop.html", 8, &[]).expect_err("nothing holds still");
     assert!(
@@ -386,7 +427,14 @@ fn a_reload_loop_is_refused_by_name_at_the_limit() {
 /// browser process needs longer than that for them on this machine (busy at
 /// 100 % with the frames); the record ends within the limit either way,
 /// recorded or refused naming the phase.
+///
+/// Measured 17.2 s of its 21 s bound: the limit itself, then closing a browser busy with the
+/// frames.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn a_thousand_iframes_end_within_the_limit() {
     match record_bounded("iframes_1000.html", 15, &[]) {
         Ok(recording) => {
@@ -401,7 +449,15 @@ fn a_thousand_iframes_end_within_the_limit() {
 }
 
 /// Issue 14: 20 MB of text in one node is recorded within the limit.
+///
+/// Measured 17.6 s of its 39 s bound (it failed at 33.8 s against the debug build beside the other
+/// tests: the debug build spent 15 s decoding the 60 MB of CDP answers and 3 s encoding the
+/// recording, which then held the text three times).
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn twenty_megabytes_of_text_are_recorded_within_the_limit() {
     let recording =
         record_bounded("text_20mb.html", 30, &[]).expect("20 MB of text records within 30 s");
@@ -413,13 +469,36 @@ fn twenty_megabytes_of_text_are_recorded_within_the_limit() {
         .max()
         .unwrap_or(0);
     assert!(longest >= 20_000_000, "longest text {longest}");
+    // The oracle keeps its text nodes without their names (the text itself):
+    // the 20 MB are stored once, not three times.
+    let oracle = recording.ax.nodes("text_20mb.html").unwrap();
+    let text_nodes: Vec<_> = oracle
+        .iter()
+        .filter(|n| is_chromium_text_role(&n.role))
+        .collect();
+    assert!(!text_nodes.is_empty());
+    assert!(
+        text_nodes.iter().all(|n| n.name.is_empty()),
+        "{text_nodes:?}"
+    );
+    assert!(
+        oracle
+            .iter()
+            .any(|n| n.name == "20 MB of text" && n.role == "heading")
+    );
 }
 
 /// Issue 14: a page of 101,000 nodes (1,000 sections of a heading and 49
 /// paragraphs, built by script) is recorded whole within the limit, under
 /// the default caps, and nothing is noted as cut. It takes 10–13 s here
 /// alone; the limit leaves room for a machine busy with other builds.
+///
+/// Measured 11.2 s of its 75 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn a_hundred_thousand_nodes_are_recorded_whole_within_the_limit() {
     let (recording, stderr) = record_bounded_saying("nodes_100k.html", 60, &[])
         .expect("100,000 nodes record within 60 s");
@@ -442,7 +521,13 @@ fn a_hundred_thousand_nodes_are_recorded_whole_within_the_limit() {
 /// Issue 14: `--max-nodes` cuts the document-order tail, whole subtrees,
 /// keeps the tree consistent (the recording decodes, which checks it),
 /// counts the cut in `capture.cut_nodes` and says so on stderr.
+///
+/// Measured 10.6 s of its 75 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn the_node_cap_cuts_the_document_order_tail_and_says_so() {
     let (recording, stderr) =
         record_bounded_saying("nodes_100k.html", 60, &["--max-nodes", "20000"])
@@ -467,7 +552,13 @@ fn the_node_cap_cuts_the_document_order_tail_and_says_so() {
 
 /// Issue 14: `--max-text` truncates text at a character boundary, counts the
 /// bytes cut in `capture.cut_text` and says so on stderr.
+///
+/// Measured 1.2 s of its 21 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn the_text_cap_truncates_text_and_says_so() {
     let (recording, stderr) =
         record_bounded_saying("plain.html", 15, &["--max-text", "12"]).expect("recorded");
@@ -491,7 +582,13 @@ fn the_text_cap_truncates_text_and_says_so() {
 
 /// Issue 14: 10,000 open shadow roots (one button each, attached by script)
 /// are recorded within the limit, each root between its host and its content.
+///
+/// Measured 6.1 s of its 39 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn ten_thousand_shadow_roots_are_recorded_within_the_limit() {
     let recording =
         record_bounded("shadow_roots_10k.html", 30, &[]).expect("10,000 shadow roots record");
@@ -519,7 +616,13 @@ fn ten_thousand_shadow_roots_are_recorded_within_the_limit() {
 /// after 17.5 s at `--timeout 9` (1.9× the limit): the snapshot's answer was
 /// decoded inside the awaiting future, where no timer cuts in, and the
 /// browser was then given 8 s to close. It ends within the limit's bound.
+///
+/// Measured 7.4 s of its 10.2 s bound.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
 fn a_hundred_thousand_nodes_cut_short_by_the_limit_end_within_it() {
     let err = record_bounded("nodes_100k.html", 6, &[]).expect_err("10 s of work in 6");
     assert!(
