@@ -741,7 +741,10 @@ fn record_redact_keeps_planted_secrets_off_disk_and_out_of_the_screenshot() {
         .capture
         .redacted
         .expect("the recording says it was redacted");
-    assert!(redacted >= 20, "{redacted}");
+    // 16 replacements cover the 21 planted secrets (some are replaced
+    // together); the oracle's text nodes, which repeated them (20 and more
+    // before), keep no names.
+    assert!(redacted >= 16, "{redacted}");
     assert!(
         stderr.contains(&format!("--redact replaced {redacted} secrets")),
         "{stderr}"
