@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::support::http;
 use crate::support::{load, root, stderr};
-use crate::{alone, within};
+use crate::{alone, chromium_profiles, within};
 use pagesnap_engine::analyze::is_chromium_text_role;
 use pagesnap_engine::recording::Recording;
 
@@ -98,15 +98,7 @@ impl Sandbox {
 
     /// Temp profiles (`pagesnap-chromium-*`) left in the sandbox's `TMPDIR`.
     fn profiles(&self) -> Vec<PathBuf> {
-        std::fs::read_dir(self.tmp.path())
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.file_name()
-                    .is_some_and(|n| n.to_string_lossy().starts_with("pagesnap-chromium-"))
-            })
-            .collect()
+        chromium_profiles(self.tmp.path())
     }
 
     /// No process and no profile left, allowing the processes a moment to exit.

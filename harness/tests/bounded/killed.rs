@@ -5,7 +5,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::support::root;
-use crate::{alone, until};
+use crate::{alone, chromium_profiles, until};
 
 /// One MiniWoB++ task, four seeds: long enough to be killed midway.
 const SUITE: &str = r#"[suite]
@@ -19,20 +19,6 @@ id = "click-button"
 page = "click-button"
 tier = "easy"
 "#;
-
-/// The `pagesnap-chromium-*` profiles in `tmp`.
-fn profiles(tmp: &Path) -> Vec<std::path::PathBuf> {
-    std::fs::read_dir(tmp)
-        .unwrap()
-        .flatten()
-        .filter(|e| {
-            e.file_name()
-                .to_string_lossy()
-                .starts_with("pagesnap-chromium-")
-        })
-        .map(|e| e.path())
-        .collect()
-}
 
 /// Whether a process whose command line names `tmp` (the Chromium whose
 /// profile is there) still runs.
@@ -78,7 +64,12 @@ fn a_sigkilled_live_run_leaves_no_chromium_and_no_profile() {
         chromium_runs(&tmp),
         "the run's Chromium is found by its profile folder"
     );
-    assert_eq!(profiles(&tmp).len(), 1, "{:?}", profiles(&tmp));
+    assert_eq!(
+        chromium_profiles(&tmp).len(),
+        1,
+        "{:?}",
+        chromium_profiles(&tmp)
+    );
     child.kill().unwrap();
     child.wait().unwrap();
     until(
@@ -89,6 +80,6 @@ fn a_sigkilled_live_run_leaves_no_chromium_and_no_profile() {
     until(
         "its profile gone after SIGKILL",
         Duration::from_secs(10),
-        || profiles(&tmp).is_empty(),
+        || chromium_profiles(&tmp).is_empty(),
     );
 }

@@ -50,3 +50,17 @@ fn until(what: &str, bound: std::time::Duration, mut done: impl FnMut() -> bool)
     }
     within(what, started.elapsed(), bound, "still not done");
 }
+
+/// The temp profiles (`pagesnap-chromium-*`) a pagesnap whose `TMPDIR` is
+/// `dir` made and has not removed.
+fn chromium_profiles(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("pagesnap-chromium-"))
+        })
+        .collect()
+}
