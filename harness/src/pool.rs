@@ -86,22 +86,37 @@ mod tests {
         assert_eq!(all, units);
     }
 
+    /// Deterministic: worker 1 waits until the pool has recorded worker 0's
+    /// failure before it asks for another unit (a race on who takes unit 10
+    /// once let one worker take all 1,000 before the other began).
     #[test]
     fn a_failure_stops_the_others_and_is_returned() {
         let units: Vec<usize> = (0..1000).collect();
-        let taken = AtomicUsize::new(0);
-        let err = run(2, &units, |_, units| {
-            while let Some(&u) = units.next() {
-                taken.fetch_add(1, Ordering::Relaxed);
-                if u == 10 {
-                    anyhow::bail!("unit {u} failed");
-                }
+        let err = run(2, &units, |number, units| {
+            let unit = units.next().copied();
+            if number == 0 {
+                anyhow::bail!("worker 0 failed on unit {unit:?}");
             }
+            while !units.failed.load(Ordering::Relaxed) {
+                std::thread::yield_now();
+            }
+            assert_eq!(units.next(), None, "a unit was handed out after a failure");
             Ok(())
         })
         .unwrap_err();
-        assert_eq!(err.to_string(), "unit 10 failed");
-        assert!(taken.load(Ordering::Relaxed) < 1000);
+        assert!(err.to_string().starts_with("worker 0 failed on unit Some("));
+    }
+
+    #[test]
+    fn after_a_failure_no_unit_is_handed_out() {
+        let units = Units {
+            units: &[1, 2, 3],
+            next: AtomicUsize::new(0),
+            failed: AtomicBool::new(false),
+        };
+        assert_eq!(units.next(), Some(&1));
+        units.failed.store(true, Ordering::Relaxed);
+        assert_eq!(units.next(), None);
     }
 
     #[test]
