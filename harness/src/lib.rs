@@ -18,7 +18,8 @@
 //!   folders); it reads rows from [`results`], never from a runner.
 //! - [`cmd`] is the command line on top; nothing else imports it, and the
 //!   binary `pagesnap` only parses and dispatches to it.
-//! - [`mcp`] is the tool server on the browser engine; [`bench`] measures
+//! - The tool server (`pagesnap mcp`) is the crate `pagesnap-mcp`, on the
+//!   browser engine; [`cmd`] gives it its flags. [`bench`] measures
 //!   pagesnap beside its peers (`bench-live`, `bench-mcp`); [`external`] runs
 //!   peers' snapshotters as strategies; [`node`] finds the Node.js folders
 //!   those peers live in (neither imports the other for it).
@@ -31,7 +32,6 @@ pub mod cmd;
 pub mod external;
 pub mod judge;
 pub mod live;
-pub mod mcp;
 pub mod node;
 pub mod observer;
 pub mod peer;

@@ -7,9 +7,9 @@ use anyhow::{Result, bail};
 use pagesnap_browser::Chromium;
 
 use super::flags::{BrowserArgs, strategy_named};
-use crate::mcp::layers::Layers;
-use crate::mcp::secrets::Secrets;
-use crate::mcp::{self, Config, Transport};
+use pagesnap_mcp::layers::Layers;
+use pagesnap_mcp::secrets::Secrets;
+use pagesnap_mcp::{Config, Transport};
 
 #[derive(clap::Args)]
 #[command(
@@ -105,7 +105,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             },
             chromium.version()
         );
-        mcp::serve(chromium, config, transport).await
+        pagesnap_mcp::serve(chromium, config, transport).await
     })?;
     Ok(ExitCode::SUCCESS)
 }
