@@ -6,6 +6,7 @@
 //! recording files stay in the harness.
 
 mod act;
+mod action;
 mod chromium;
 mod endpoint;
 mod failure;
@@ -18,7 +19,8 @@ mod snapshot;
 mod state;
 mod watch;
 
-pub use act::{Failure, Outcome, UserAction, key_names};
+pub use act::key_names;
+pub use action::{Failure, Outcome, UserAction};
 pub use chromium::{Chromium, OpenOptions, Tab, display_url};
 pub use failure::{Phase, TabError, is_gone, navigated};
 pub use frames::{node_key, split_key};

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::{Result, anyhow, bail};
 
-use crate::act::{Outcome, UserAction};
+use crate::action::{Outcome, UserAction};
 use crate::failure::{Phase, navigated};
 use crate::session::ChromiumSession;
 use crate::{Captured, Needs};
