@@ -187,7 +187,7 @@ struct Answer {
     #[serde(default)]
     y: Option<f64>,
     #[serde(default)]
-    error: Option<String>,
+    error: Option<Failure>,
     #[serde(default)]
     covered: Option<String>,
     #[serde(default)]
@@ -365,7 +365,7 @@ impl ChromiumSession {
 
     async fn type_into(&self, backend_id: u64, text: &str) -> Result<Outcome> {
         let answer = self.call_on(backend_id, TYPEABLE_JS, Vec::new()).await?;
-        if let Some(failed) = failure(&answer, backend_id) {
+        if let Some(failed) = failure(&answer) {
             return Ok(failed);
         }
         let point = match self.point_of(backend_id).await? {
@@ -374,7 +374,7 @@ impl ChromiumSession {
         };
         self.mouse_click(point).await?;
         let answer = self.call_on(backend_id, EDITABLE_JS, Vec::new()).await?;
-        if let Some(failed) = failure(&answer, backend_id) {
+        if let Some(failed) = failure(&answer) {
             return Ok(failed);
         }
         if let Some(delete) = named_key("Delete").filter(|_| text.is_empty()) {
@@ -395,7 +395,7 @@ impl ChromiumSession {
                 vec![serde_json::Value::String(value.to_owned())],
             )
             .await?;
-        if answer.error.as_deref() == Some("no-option") {
+        if answer.error == Some(Failure::NoOption) {
             let known = if answer.options.is_empty() {
                 String::new()
             } else {
@@ -406,7 +406,7 @@ impl ChromiumSession {
                 format!("the select has no enabled option {value:?}{known}"),
             ));
         }
-        Ok(failure(&answer, backend_id).unwrap_or_else(Outcome::ok))
+        Ok(failure(&answer).unwrap_or_else(Outcome::ok))
     }
 
     async fn scroll(&self, backend_id: Option<u64>, dy: Option<f64>, up: bool) -> Result<Outcome> {
@@ -424,7 +424,7 @@ impl ChromiumSession {
                 self.answer(Some(self.eval(&script).await?))?
             }
         };
-        if let Some(failed) = failure(&answer, backend_id.unwrap_or(0)) {
+        if let Some(failed) = failure(&answer) {
             return Ok(failed);
         }
         let note = match answer.moved {
@@ -454,7 +454,7 @@ impl ChromiumSession {
         }
         if let Some(id) = backend_id {
             let answer = self.call_on(id, FOCUS_JS, Vec::new()).await?;
-            if let Some(failed) = failure(&answer, id) {
+            if let Some(failed) = failure(&answer) {
                 return Ok(failed);
             }
         }
@@ -474,7 +474,7 @@ impl ChromiumSession {
         let mut answer = self.call_on(backend_id, POINT_JS, Vec::new()).await?;
         let (mut frame, _) = split_key(backend_id);
         loop {
-            if let Some(failed) = failure(&answer, backend_id) {
+            if let Some(failed) = failure(&answer) {
                 return Ok(Err(failed));
             }
             let (Some(x), Some(y)) = (answer.x, answer.y) else {
@@ -516,7 +516,7 @@ impl ChromiumSession {
         {
             Some(value) => self.answer(Some(value)),
             None => Ok(Answer {
-                error: Some("stale".to_owned()),
+                error: Some(Failure::Stale),
                 ..Answer::default()
             }),
         }
@@ -687,7 +687,7 @@ impl ChromiumSession {
 }
 
 /// The outcome a script's `{error}` or `{covered}` answer means, if any.
-fn failure(answer: &Answer, backend_id: u64) -> Option<Outcome> {
+fn failure(answer: &Answer) -> Option<Outcome> {
     if let Some(by) = &answer.covered {
         return Some(Outcome::failed(
             Failure::Covered,
@@ -697,31 +697,8 @@ fn failure(answer: &Answer, backend_id: u64) -> Option<Outcome> {
             ),
         ));
     }
-    let (kind, message) = match answer.error.as_deref()? {
-        "stale" => (
-            Failure::Stale,
-            "the element no longer exists on the page (it was removed or replaced); use a ref from the current observation",
-        ),
-        "hidden" => (
-            Failure::Hidden,
-            "the element is not visible (no size on screen), so it cannot be clicked",
-        ),
-        "not-editable" => (
-            Failure::NotEditable,
-            "the element is not a text field that can be typed into (or it is disabled or read-only)",
-        ),
-        "not-select" => (
-            Failure::NotSelect,
-            "the element is not a native <select>; click it to open it, then click the option",
-        ),
-        other => {
-            return Some(Outcome::failed(
-                Failure::Failed,
-                format!("the action failed on node {backend_id}: {other}"),
-            ));
-        }
-    };
-    Some(Outcome::failed(kind, message))
+    let kind = answer.error?;
+    Some(Outcome::failed(kind, kind.message()))
 }
 
 #[cfg(test)]

@@ -1,4 +1,6 @@
-//! The action vocabulary: what an agent, the tool server or `record --then` asks of a live tab ([`UserAction`]), and what became of it ([`Outcome`], [`Failure`]).
+//! The action vocabulary: what an agent, the tool server or `record --then` asks of a live tab ([`UserAction`], resolved from an [`Op`] on an observation's ref by [`resolve`]), and what became of it ([`Outcome`], [`Failure`]).
+
+use pagesnap_engine::observation::Item;
 
 /// One action on the live page.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,8 +65,14 @@ pub enum Outcome {
     },
 }
 
-/// Why an action could not run as a user would.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// Why an action could not run as a user would. The one home of the kinds:
+/// the actuator's scripts answer `{error: "<name>"}`, which deserializes
+/// straight into it; step rows, logs and the tool server's errors spell it
+/// by [`Failure::name`] (serde's name) and tell the agent
+/// [`Failure::message`] unless the actuator knows more.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum Failure {
     /// The node left the document.
@@ -81,7 +89,7 @@ pub enum Failure {
     NoOption,
     /// A key `press` does not know.
     UnknownKey,
-    /// The page's script answered an error of its own.
+    /// The action failed otherwise (a tool server's error result).
     Failed,
 }
 
@@ -111,6 +119,30 @@ impl Failure {
             Failure::Failed => "failed",
         }
     }
+
+    /// What the agent is told when nothing more is known than the kind.
+    pub fn message(self) -> &'static str {
+        match self {
+            Failure::Stale => {
+                "the element no longer exists on the page (it was removed or replaced); use a ref from the current observation"
+            }
+            Failure::Covered => {
+                "the element is covered: a click at its centre would land on another element; close or move what covers it first"
+            }
+            Failure::Hidden => {
+                "the element is not visible (no size on screen), so it cannot be clicked"
+            }
+            Failure::NotEditable => {
+                "the element is not a text field that can be typed into (or it is disabled or read-only)"
+            }
+            Failure::NotSelect => {
+                "the element is not a native <select>; click it to open it, then click the option"
+            }
+            Failure::NoOption => "the select has no enabled option of that value",
+            Failure::UnknownKey => "unknown key",
+            Failure::Failed => "the action failed",
+        }
+    }
 }
 
 impl Outcome {
@@ -123,5 +155,264 @@ impl Outcome {
 
     pub(crate) fn ok() -> Outcome {
         Outcome::Done { note: None }
+    }
+}
+
+/// A page op as agents, suites and the tool server name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Op {
+    /// [`UserAction::Click`] on the ref's element.
+    Click,
+    /// [`UserAction::Hover`] over the ref's element.
+    Hover,
+    /// [`UserAction::Type`] the value into the ref's field.
+    Type,
+    /// [`UserAction::Select`] the value's option of the ref's `<select>`.
+    Select,
+    /// [`UserAction::Scroll`] the page, or the ref's container; the value
+    /// says `up`, `down` (or nothing) or a number of pixels (negative: up).
+    Scroll,
+    /// [`UserAction::Press`] the value's key, focusing the ref's element first if one is named.
+    Press,
+}
+
+impl Op {
+    /// The op as agents and tools spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Click => "click",
+            Op::Hover => "hover",
+            Op::Type => "type",
+            Op::Select => "select",
+            Op::Scroll => "scroll",
+            Op::Press => "press",
+        }
+    }
+
+    /// Whether the op acts on one element, named by a ref.
+    pub fn needs_ref(self) -> bool {
+        matches!(self, Op::Click | Op::Hover | Op::Type | Op::Select)
+    }
+}
+
+/// Why an asked-for action cannot be run at all (nothing was tried).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unrunnable {
+    /// The ref was not in the observation.
+    Hallucinated(String),
+    /// A ref or value the op needs is missing or wrong.
+    Incomplete(String),
+}
+
+impl std::fmt::Display for Unrunnable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unrunnable::Hallucinated(reference) => {
+                write!(f, "ref {reference:?} is not in the observation")
+            }
+            Unrunnable::Incomplete(message) => f.write_str(message),
+        }
+    }
+}
+
+/// An op on an observation's element, resolved to what the actuator runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolved<'o> {
+    /// What to run.
+    pub action: UserAction,
+    /// The element the ref names, if the op names one.
+    pub item: Option<&'o Item>,
+}
+
+/// The one resolver from an op, a ref and a value to a [`UserAction`] on
+/// the observation's `items`: a ref it does not hold is hallucinated; one it
+/// holds without a live node, a missing ref or value, or a scroll value that
+/// is no direction or distance is incomplete.
+pub fn resolve<'o>(
+    op: Op,
+    reference: Option<&str>,
+    value: Option<&str>,
+    items: &'o [Item],
+) -> Result<Resolved<'o>, Unrunnable> {
+    let item = match reference {
+        Some(reference) => match items.iter().find(|i| i.reference == reference) {
+            Some(item) if item.backend_id != 0 => Some(item),
+            Some(_) => {
+                return Err(Unrunnable::Incomplete(format!(
+                    "ref {reference:?} has no node on the live page"
+                )));
+            }
+            None => return Err(Unrunnable::Hallucinated(reference.to_owned())),
+        },
+        None => None,
+    };
+    let backend_id = item.map(|i| i.backend_id);
+    let element =
+        || backend_id.ok_or_else(|| Unrunnable::Incomplete(format!("{} needs a ref", op.name())));
+    let value = || {
+        value
+            .map(str::to_owned)
+            .ok_or_else(|| Unrunnable::Incomplete(format!("op {} needs a value", op.name())))
+    };
+    let action = match op {
+        Op::Click => UserAction::Click {
+            backend_id: element()?,
+        },
+        Op::Hover => UserAction::Hover {
+            backend_id: element()?,
+        },
+        Op::Type => UserAction::Type {
+            backend_id: element()?,
+            text: value()?,
+        },
+        Op::Select => UserAction::Select {
+            backend_id: element()?,
+            value: value()?,
+        },
+        Op::Scroll => {
+            let (dy, up) = scroll_of(value().as_deref().unwrap_or_default())?;
+            UserAction::Scroll { backend_id, dy, up }
+        }
+        Op::Press => {
+            let key = value()?;
+            if key.trim().is_empty() {
+                return Err(Unrunnable::Incomplete(
+                    "press needs a key as its value (Enter, Tab, Escape, …)".to_owned(),
+                ));
+            }
+            UserAction::Press { backend_id, key }
+        }
+    };
+    Ok(Resolved { action, item })
+}
+
+/// How far and which way a scroll's value asks: `down` (or nothing), `up`,
+/// or a number of pixels (negative: up) — `(dy, up)`.
+pub fn scroll_of(value: &str) -> Result<(Option<f64>, bool), Unrunnable> {
+    let how = value.trim().to_lowercase();
+    match how.as_str() {
+        "" | "down" => Ok((None, false)),
+        "up" => Ok((None, true)),
+        other => match other.trim_end_matches("px").parse::<f64>() {
+            Ok(px) => Ok((Some(px), px < 0.0)),
+            Err(_) => Err(Unrunnable::Incomplete(format!(
+                "scroll value {other:?} is not up, down or a number of pixels"
+            ))),
+        },
+    }
+}
+
+/// An element as an action's result names it: `button "Submit"`.
+pub fn label(item: &Item) -> String {
+    format!("{} {:?}", item.role, item.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL` holds every kind once, in declaration order, and `name()` is
+    /// serde's spelling, so a script's `{error}` and a row read back agree.
+    #[test]
+    fn every_kind_is_listed_once_and_named_as_serde_spells_it() {
+        let declared = |kind: Failure| match kind {
+            Failure::Stale => 0,
+            Failure::Covered => 1,
+            Failure::Hidden => 2,
+            Failure::NotEditable => 3,
+            Failure::NotSelect => 4,
+            Failure::NoOption => 5,
+            Failure::UnknownKey => 6,
+            Failure::Failed => 7,
+        };
+        for (index, kind) in Failure::ALL.into_iter().enumerate() {
+            assert_eq!(declared(kind), index, "{kind:?}");
+            let json = serde_json::to_string(&kind).unwrap();
+            assert_eq!(json, format!("\"{}\"", kind.name()));
+            assert_eq!(serde_json::from_str::<Failure>(&json).unwrap(), kind);
+            assert!(!kind.message().is_empty());
+        }
+        assert!(Failure::ALL.windows(2).all(|pair| pair[0] < pair[1]));
+    }
+
+    fn item(reference: &str, backend_id: u64) -> Item {
+        Item {
+            reference: reference.to_owned(),
+            backend_id,
+            role: "button".to_owned(),
+            name: "Go".to_owned(),
+            ..Item::default()
+        }
+    }
+
+    #[test]
+    fn ops_resolve_on_the_observations_refs() {
+        let items = [item("e1", 7), item("e2", 0)];
+        let resolved = resolve(Op::Click, Some("e1"), None, &items).unwrap();
+        assert_eq!(resolved.action, UserAction::Click { backend_id: 7 });
+        assert_eq!(label(resolved.item.unwrap()), "button \"Go\"");
+        assert_eq!(
+            resolve(Op::Type, Some("e1"), Some("hi"), &items)
+                .unwrap()
+                .action,
+            UserAction::Type {
+                backend_id: 7,
+                text: "hi".into()
+            }
+        );
+        assert_eq!(
+            resolve(Op::Scroll, None, Some("-120px"), &items)
+                .unwrap()
+                .action,
+            UserAction::Scroll {
+                backend_id: None,
+                dy: Some(-120.0),
+                up: true
+            }
+        );
+        assert_eq!(
+            resolve(Op::Scroll, None, None, &items).unwrap().action,
+            UserAction::Scroll {
+                backend_id: None,
+                dy: None,
+                up: false
+            }
+        );
+        assert_eq!(
+            resolve(Op::Press, None, Some("Enter"), &items)
+                .unwrap()
+                .action,
+            UserAction::Press {
+                backend_id: None,
+                key: "Enter".into()
+            }
+        );
+        let refused = |op, reference, value| resolve(op, reference, value, &items).unwrap_err();
+        assert_eq!(
+            refused(Op::Click, Some("e9"), None),
+            Unrunnable::Hallucinated("e9".into())
+        );
+        assert_eq!(
+            refused(Op::Click, Some("e2"), None).to_string(),
+            "ref \"e2\" has no node on the live page"
+        );
+        assert_eq!(
+            refused(Op::Hover, None, None).to_string(),
+            "hover needs a ref"
+        );
+        assert_eq!(
+            refused(Op::Select, Some("e1"), None).to_string(),
+            "op select needs a value"
+        );
+        assert!(
+            refused(Op::Press, None, Some(" "))
+                .to_string()
+                .starts_with("press needs a key")
+        );
+        assert!(
+            refused(Op::Scroll, None, Some("sideways"))
+                .to_string()
+                .contains("\"sideways\"")
+        );
     }
 }

@@ -20,7 +20,9 @@ mod state;
 mod watch;
 
 pub use act::key_names;
-pub use action::{Failure, Outcome, UserAction};
+pub use action::{
+    Failure, Op, Outcome, Resolved, Unrunnable, UserAction, label, resolve, scroll_of,
+};
 pub use chromium::{Chromium, OpenOptions, Tab, display_url};
 pub use failure::{Phase, TabError, is_gone, navigated};
 pub use frames::{node_key, split_key};

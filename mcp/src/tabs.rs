@@ -405,7 +405,7 @@ impl Browsing {
             )),
             None => Err(ToolError::new(
                 Kind::Action(Failure::Stale),
-                "the element no longer exists on the page (it was removed or replaced); use a ref from the current observation",
+                Failure::Stale.message(),
             )),
         }
     }

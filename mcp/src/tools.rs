@@ -102,6 +102,16 @@ impl Op {
         }
     }
 
+    fn page_op(self) -> pagesnap_browser::Op {
+        match self {
+            Op::Click => pagesnap_browser::Op::Click,
+            Op::Type => pagesnap_browser::Op::Type,
+            Op::Select => pagesnap_browser::Op::Select,
+            Op::Press => pagesnap_browser::Op::Press,
+            Op::Hover => pagesnap_browser::Op::Hover,
+        }
+    }
+
     fn readiness(self) -> Readiness {
         match self {
             Op::Click | Op::Press => Readiness::CLICK,
@@ -388,38 +398,27 @@ impl Server {
             async {
                 let args: ActionArgs = parse("page_action", arguments)?;
                 let item = browsing.item(&args.reference)?;
-                let backend_id = item.backend_id;
-                let value = || -> Result<String, ToolError> {
-                    args.value.clone().ok_or_else(|| {
-                        ToolError::new(
-                            Kind::BadArgument,
-                            format!("op {} needs a value", args.op.name()),
-                        )
-                    })
-                };
-                let action = match args.op {
-                    Op::Click => UserAction::Click { backend_id },
-                    Op::Hover => UserAction::Hover { backend_id },
-                    Op::Type => UserAction::Type {
-                        backend_id,
-                        text: browsing
+                let value = match (args.op, &args.value) {
+                    (Op::Type, Some(value)) => Some(
+                        browsing
                             .config()
                             .secrets
-                            .substitute(&value()?)
+                            .substitute(value)
                             .map_err(|m| ToolError::new(Kind::BadArgument, m))?,
-                    },
-                    Op::Select => UserAction::Select {
-                        backend_id,
-                        value: value()?,
-                    },
-                    Op::Press => UserAction::Press {
-                        backend_id: Some(backend_id),
-                        key: value()?,
-                    },
+                    ),
+                    (_, value) => value.clone(),
                 };
+                let action = pagesnap_browser::resolve(
+                    args.op.page_op(),
+                    Some(&args.reference),
+                    value.as_deref(),
+                    std::slice::from_ref(&item),
+                )
+                .map_err(|unrunnable| ToolError::new(Kind::BadArgument, unrunnable.to_string()))?
+                .action;
                 let before = browsing.last().cloned();
                 let mut acted = browsing.act(action, args.op.readiness()).await?;
-                let element = format!("{} {:?}", item.role, item.name);
+                let element = pagesnap_browser::label(&item);
                 acted.element = Some(element.clone());
                 let seen = browsing.observe(&Request::default()).await?;
                 let mut action = json!({
@@ -725,5 +724,33 @@ impl Matcher {
             Matcher::Text(text) => format!("text {text:?}"),
             Matcher::Regex(regex) => format!("regex {:?}", regex.as_str()),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// page_action's description lists the kinds an agent can branch on:
+    /// every [`pagesnap_browser::Failure`] and `unknown-ref`.
+    #[test]
+    fn page_action_names_every_failure_kind() {
+        let tools = Server::tool_router().list_all();
+        let action = tools
+            .iter()
+            .find(|tool| tool.name == "page_action")
+            .unwrap();
+        let description = action.description.as_deref().unwrap_or_default();
+        let (_, listed) = description
+            .split_once("Failures are errors with a kind: ")
+            .unwrap();
+        let listed: Vec<&str> = listed.trim_end_matches('.').split(", ").collect();
+        let mut expected: Vec<&str> = pagesnap_browser::Failure::ALL
+            .iter()
+            .filter(|kind| **kind != pagesnap_browser::Failure::Failed) // a peer's error, never ours
+            .map(|kind| kind.name())
+            .collect();
+        expected.push(Kind::UnknownRef.name());
+        assert_eq!(listed, expected);
     }
 }

@@ -83,6 +83,18 @@ impl Op {
         matches!(self, Op::Type | Op::Select | Op::Press)
     }
 
+    /// The page op the browser runs for it (`done` is none).
+    pub fn page_op(self) -> Option<pagesnap_browser::Op> {
+        match self {
+            Op::Click => Some(pagesnap_browser::Op::Click),
+            Op::Type => Some(pagesnap_browser::Op::Type),
+            Op::Select => Some(pagesnap_browser::Op::Select),
+            Op::Scroll => Some(pagesnap_browser::Op::Scroll),
+            Op::Press => Some(pagesnap_browser::Op::Press),
+            Op::Done => None,
+        }
+    }
+
     /// Parses a suite's op word.
     pub fn parse(word: &str) -> Option<Op> {
         Op::ALL.into_iter().find(|op| op.as_str() == word)

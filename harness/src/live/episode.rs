@@ -23,11 +23,12 @@ use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
 use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
 use crate::observer::{self, Attached, Observer};
+use crate::peer::mapping::ActionKey;
 use crate::peer::{Connection, Peer};
 use crate::results::{EndedBy, Episode, StepLog, StepOutcome};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
-use pagesnap_browser::{Chromium, ChromiumSession, OpenOptions, Outcome, UserAction};
+use pagesnap_browser::{Chromium, ChromiumSession, OpenOptions, Outcome, Unrunnable, UserAction};
 
 /// What every episode of a run shares.
 pub struct Setting<'a> {
@@ -492,26 +493,20 @@ async fn peer_act(
         return Ok(Err(Unrunnable::Hallucinated(reference.clone())));
     }
     let value = action.value.clone().unwrap_or_default();
-    let key = match action.op {
-        Op::Click => "click",
-        Op::Type => "type",
-        Op::Select => "select",
-        Op::Press => "press",
-        Op::Scroll => match scroll_of(&value) {
-            Ok((_, true)) => "scroll_up",
-            Ok((_, false)) => "scroll_down",
-            Err(unrunnable) => return Ok(Err(unrunnable)),
-        },
-        Op::Done => {
-            return Ok(Err(Unrunnable::Incomplete(
-                "done is no tool call".to_owned(),
-            )));
-        }
+    let Some(op) = action.op.page_op() else {
+        return Ok(Err(Unrunnable::Incomplete(
+            "done is no tool call".to_owned(),
+        )));
     };
-    let Some(call) = peer.mapping.actions.get(key) else {
+    let key = match ActionKey::of(op, &value) {
+        Ok(key) => key,
+        Err(unrunnable) => return Ok(Err(unrunnable)),
+    };
+    let Some(call) = peer.mapping.actions.get(&key) else {
         return Ok(Err(Unrunnable::Incomplete(format!(
-            "{} has no tool for {key}",
-            peer.name
+            "{} has no tool for {}",
+            peer.name,
+            key.name()
         ))));
     };
     let element = action.reference.as_deref().and_then(|reference| {
@@ -554,88 +549,28 @@ async fn peer_act(
     }))
 }
 
-/// How far and which way a scroll's value asks: `down` (or nothing), `up`,
-/// or a number of pixels (negative: up).
-fn scroll_of(value: &str) -> Result<(Option<f64>, bool), Unrunnable> {
-    let how = value.trim().to_lowercase();
-    match how.as_str() {
-        "" | "down" => Ok((None, false)),
-        "up" => Ok((None, true)),
-        other => match other.trim_end_matches("px").parse::<f64>() {
-            Ok(px) => Ok((Some(px), px < 0.0)),
-            Err(_) => Err(Unrunnable::Incomplete(format!(
-                "scroll value {other:?} is not up, down or a number of pixels"
-            ))),
-        },
-    }
-}
-
-enum Unrunnable {
-    /// The ref is not in the observation.
-    Hallucinated(String),
-    /// A ref or value the op needs is missing or wrong.
-    Incomplete(String),
-}
-
-/// The page action an agent's action asks for, with the element it names
-/// (`button "Submit"`) and its backend node id.
+/// The page action an agent's action asks for, resolved on the observation
+/// (the one resolver), with the element it names (`button "Submit"`) and
+/// its backend node id.
 fn user_action(
     action: &Action,
     observation: &Observation,
 ) -> Result<(UserAction, Option<String>, Option<u64>), Unrunnable> {
-    let item = match &action.reference {
-        Some(reference) => match observation
-            .meta
-            .items
-            .iter()
-            .find(|i| &i.reference == reference)
-        {
-            Some(item) if item.backend_id != 0 => Some(item),
-            Some(_) => {
-                return Err(Unrunnable::Incomplete(format!(
-                    "ref {reference:?} has no node on the live page"
-                )));
-            }
-            None => return Err(Unrunnable::Hallucinated(reference.clone())),
-        },
-        None => None,
-    };
-    let element = item.map(|i| format!("{} {:?}", i.role, i.name));
-    let backend_id = item.map(|i| i.backend_id);
-    let needs_ref = || Unrunnable::Incomplete(format!("{} needs a ref", action.op.as_str()));
-    let value = || action.value.clone().unwrap_or_default();
-    let run = match action.op {
-        Op::Click => UserAction::Click {
-            backend_id: backend_id.ok_or_else(needs_ref)?,
-        },
-        Op::Type => UserAction::Type {
-            backend_id: backend_id.ok_or_else(needs_ref)?,
-            text: value(),
-        },
-        Op::Select => UserAction::Select {
-            backend_id: backend_id.ok_or_else(needs_ref)?,
-            value: value(),
-        },
-        Op::Scroll => {
-            let (dy, up) = scroll_of(&value())?;
-            UserAction::Scroll { backend_id, dy, up }
-        }
-        Op::Press => {
-            let key = value();
-            if key.trim().is_empty() {
-                return Err(Unrunnable::Incomplete(
-                    "press needs a key as its value (Enter, Tab, Escape, …)".to_owned(),
-                ));
-            }
-            UserAction::Press { backend_id, key }
-        }
-        Op::Done => {
-            return Err(Unrunnable::Incomplete(
-                "done is not a page action".to_owned(),
-            ));
-        }
-    };
-    Ok((run, element, backend_id))
+    let op = action
+        .op
+        .page_op()
+        .ok_or_else(|| Unrunnable::Incomplete("done is not a page action".to_owned()))?;
+    let resolved = pagesnap_browser::resolve(
+        op,
+        action.reference.as_deref(),
+        Some(action.value.as_deref().unwrap_or_default()),
+        &observation.meta.items,
+    )?;
+    Ok((
+        resolved.action,
+        resolved.item.map(pagesnap_browser::label),
+        resolved.item.map(|item| item.backend_id),
+    ))
 }
 
 fn ms(elapsed: Duration) -> f64 {

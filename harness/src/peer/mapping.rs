@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result, bail};
+use pagesnap_browser::{Op, Unrunnable};
 use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
@@ -45,15 +46,67 @@ struct TabsFile {
     tab: String,
 }
 
-/// The actions an agent's answer can name, as the mapping file's `[actions.*]` keys.
-pub const ACTIONS: [&str; 6] = [
-    "click",
-    "type",
-    "select",
-    "press",
-    "scroll_down",
-    "scroll_up",
-];
+/// The actions a mapping file's `[actions.*]` tables name, one per tool call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ActionKey {
+    /// `[actions.click]`.
+    Click,
+    /// `[actions.type]`.
+    Type,
+    /// `[actions.select]`.
+    Select,
+    /// `[actions.press]`.
+    Press,
+    /// `[actions.scroll_down]`.
+    ScrollDown,
+    /// `[actions.scroll_up]`.
+    ScrollUp,
+}
+
+impl ActionKey {
+    /// Every key, in the order errors list them.
+    pub const ALL: [ActionKey; 6] = [
+        ActionKey::Click,
+        ActionKey::Type,
+        ActionKey::Select,
+        ActionKey::Press,
+        ActionKey::ScrollDown,
+        ActionKey::ScrollUp,
+    ];
+
+    /// The key as the mapping file writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ActionKey::Click => "click",
+            ActionKey::Type => "type",
+            ActionKey::Select => "select",
+            ActionKey::Press => "press",
+            ActionKey::ScrollDown => "scroll_down",
+            ActionKey::ScrollUp => "scroll_up",
+        }
+    }
+
+    /// The call a page op takes on a tool server (a scroll's direction from
+    /// its value, as [`pagesnap_browser::scroll_of`] reads it); a hover has
+    /// no call yet.
+    pub fn of(op: Op, value: &str) -> Result<ActionKey, Unrunnable> {
+        Ok(match op {
+            Op::Click => ActionKey::Click,
+            Op::Type => ActionKey::Type,
+            Op::Select => ActionKey::Select,
+            Op::Press => ActionKey::Press,
+            Op::Scroll => match pagesnap_browser::scroll_of(value)? {
+                (_, true) => ActionKey::ScrollUp,
+                (_, false) => ActionKey::ScrollDown,
+            },
+            Op::Hover => {
+                return Err(Unrunnable::Incomplete(
+                    "a tool server mapping has no call for hover".to_owned(),
+                ));
+            }
+        })
+    }
+}
 
 /// A checked mapping.
 #[derive(Clone, Debug)]
@@ -68,8 +121,8 @@ pub struct Mapping {
     pub select_tab: Call,
     /// On a listing line, the tab (group 1).
     pub tab: Regex,
-    /// Each action's call, by [`ACTIONS`] key.
-    pub actions: BTreeMap<String, Call>,
+    /// Each action's call.
+    pub actions: BTreeMap<ActionKey, Call>,
 }
 
 impl Mapping {
@@ -85,15 +138,18 @@ impl Mapping {
             }
             Ok(regex)
         };
-        for key in file.actions.keys() {
-            if !ACTIONS.contains(&key.as_str()) {
+        let mut actions = BTreeMap::new();
+        for (key, call) in file.actions {
+            let Some(known) = ActionKey::ALL.into_iter().find(|k| k.name() == key) else {
+                let known: Vec<&str> = ActionKey::ALL.iter().map(|k| k.name()).collect();
                 bail!(
                     "{origin}: [actions.{key}] is no action (known: {})",
-                    ACTIONS.join(", ")
+                    known.join(", ")
                 );
-            }
+            };
+            actions.insert(known, call);
         }
-        if !file.actions.contains_key("click") {
+        if !actions.contains_key(&ActionKey::Click) {
             bail!("{origin}: [actions.click] is missing: an agent must be able to click");
         }
         Ok(Mapping {
@@ -105,7 +161,7 @@ impl Mapping {
             tab: regex("tabs.tab", &file.tabs.tab)?,
             list_tabs: file.tabs.list,
             select_tab: file.tabs.select,
-            actions: file.actions,
+            actions,
         })
     }
 
@@ -228,7 +284,7 @@ mod tests {
             serde_json::json!({"action": "select", "index": 1})
         );
         let click = arguments(
-            &playwright.actions["select"],
+            &playwright.actions[&ActionKey::Select],
             &[
                 ("ref", "e7"),
                 ("value", "Ohio"),
@@ -276,7 +332,7 @@ mod tests {
             "m.toml",
         )
         .unwrap();
-        let missing = arguments(&mapping.actions["click"], &[])
+        let missing = arguments(&mapping.actions[&ActionKey::Click], &[])
             .unwrap_err()
             .to_string();
         assert_eq!(missing, "c: no value for {nope} in this call");

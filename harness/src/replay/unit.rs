@@ -146,7 +146,7 @@ fn element_of(observation: &Observation, row: &Row) -> Option<String> {
         .items
         .iter()
         .find(|item| item.node == node)
-        .map(|item| format!("{} {:?}", item.role, item.name))
+        .map(pagesnap_browser::label)
 }
 
 /// Asks the LLM judge about the action in `row` (rows without an action — a

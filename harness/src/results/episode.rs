@@ -1,5 +1,6 @@
 //! The live runner's row: one episode (a task performed on a real page under one strategy), a line of `results.jsonl`, with its steps inside.
 
+use pagesnap_browser::Failure;
 use serde::{Deserialize, Serialize};
 
 use super::jsonl::Keyed;
@@ -178,8 +179,8 @@ impl Episode {
             self.step_log.iter().filter(|s| which(s.outcome)).count()
         };
         self.action_errors = count(StepOutcome::is_action_error);
-        self.covered = count(|o| o == StepOutcome::Covered);
-        self.stale = count(|o| o == StepOutcome::Stale);
+        self.covered = count(|o| o == StepOutcome::Refused(Failure::Covered));
+        self.stale = count(|o| o == StepOutcome::Refused(Failure::Stale));
         self.hallucinated = count(|o| o == StepOutcome::Hallucinated);
         self.invalid = count(|o| o == StepOutcome::Invalid);
         self.faults = count(|o| o == StepOutcome::Fault);
@@ -225,31 +226,18 @@ impl std::fmt::Display for EndedBy {
     }
 }
 
-/// What became of one live step (serialised kebab-case, as the words
-/// `steps.csv` and the reports have always used).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
+/// What became of one live step (serialised as the words `steps.csv` and
+/// the reports have always used: `ok`, `done`, a [`Failure`]'s name,
+/// `hallucinated`, `invalid`, `fault`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum StepOutcome {
     /// The action ran.
     Ok,
     /// The agent said done.
     Done,
-    /// The ref's node was gone.
-    Stale,
-    /// The click point was covered.
-    Covered,
-    /// The node had no size on screen.
-    Hidden,
-    /// Not a field that can be typed into.
-    NotEditable,
-    /// Not a native select.
-    NotSelect,
-    /// No such option.
-    NoOption,
-    /// A key `press` does not know.
-    UnknownKey,
-    /// The page's script failed the action.
-    Failed,
+    /// The browser refused the action as a user would meet it (stale,
+    /// covered, hidden, not-editable, …).
+    Refused(Failure),
     /// The answer named a ref the observation did not have.
     Hallucinated,
     /// The answer was not a runnable action.
@@ -259,39 +247,33 @@ pub enum StepOutcome {
 }
 
 impl StepOutcome {
+    /// Every outcome, in order.
+    pub fn all() -> impl Iterator<Item = StepOutcome> {
+        [StepOutcome::Ok, StepOutcome::Done]
+            .into_iter()
+            .chain(Failure::ALL.map(StepOutcome::Refused))
+            .chain([
+                StepOutcome::Hallucinated,
+                StepOutcome::Invalid,
+                StepOutcome::Fault,
+            ])
+    }
+
     /// The word reports and files use.
     pub fn name(self) -> &'static str {
         match self {
             StepOutcome::Ok => "ok",
             StepOutcome::Done => "done",
-            StepOutcome::Stale => "stale",
-            StepOutcome::Covered => "covered",
-            StepOutcome::Hidden => "hidden",
-            StepOutcome::NotEditable => "not-editable",
-            StepOutcome::NotSelect => "not-select",
-            StepOutcome::NoOption => "no-option",
-            StepOutcome::UnknownKey => "unknown-key",
-            StepOutcome::Failed => "failed",
+            StepOutcome::Refused(failure) => failure.name(),
             StepOutcome::Hallucinated => "hallucinated",
             StepOutcome::Invalid => "invalid",
             StepOutcome::Fault => "fault",
         }
     }
 
-    /// Whether the browser refused the action (a [`pagesnap_browser::Failure`]:
-    /// stale, covered, hidden, not-editable, …).
+    /// Whether the browser refused the action (a [`Failure`]).
     pub fn is_action_error(self) -> bool {
-        matches!(
-            self,
-            StepOutcome::Stale
-                | StepOutcome::Covered
-                | StepOutcome::Hidden
-                | StepOutcome::NotEditable
-                | StepOutcome::NotSelect
-                | StepOutcome::NoOption
-                | StepOutcome::UnknownKey
-                | StepOutcome::Failed
-        )
+        matches!(self, StepOutcome::Refused(_))
     }
 
     /// Whether the step ran as asked (`ok`, `done`).
@@ -300,19 +282,30 @@ impl StepOutcome {
     }
 }
 
-impl From<pagesnap_browser::Failure> for StepOutcome {
-    fn from(failure: pagesnap_browser::Failure) -> StepOutcome {
-        use pagesnap_browser::Failure;
-        match failure {
-            Failure::Stale => StepOutcome::Stale,
-            Failure::Covered => StepOutcome::Covered,
-            Failure::Hidden => StepOutcome::Hidden,
-            Failure::NotEditable => StepOutcome::NotEditable,
-            Failure::NotSelect => StepOutcome::NotSelect,
-            Failure::NoOption => StepOutcome::NoOption,
-            Failure::UnknownKey => StepOutcome::UnknownKey,
-            Failure::Failed => StepOutcome::Failed,
-        }
+impl From<Failure> for StepOutcome {
+    fn from(failure: Failure) -> StepOutcome {
+        StepOutcome::Refused(failure)
+    }
+}
+
+impl Serialize for StepOutcome {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for StepOutcome {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<StepOutcome, D::Error> {
+        let word = String::deserialize(deserializer)?;
+        StepOutcome::all()
+            .find(|outcome| outcome.name() == word)
+            .ok_or_else(|| {
+                let known: Vec<&str> = StepOutcome::all().map(StepOutcome::name).collect();
+                serde::de::Error::custom(format!(
+                    "unknown step outcome {word:?} (known: {})",
+                    known.join(", ")
+                ))
+            })
     }
 }
 
@@ -328,24 +321,42 @@ mod outcome_tests {
 
     #[test]
     fn outcomes_serialise_to_the_words_files_use() {
-        for outcome in [
-            StepOutcome::Ok,
-            StepOutcome::NotEditable,
-            StepOutcome::UnknownKey,
-            StepOutcome::Hallucinated,
-        ] {
+        let words: Vec<&str> = StepOutcome::all().map(StepOutcome::name).collect();
+        assert_eq!(
+            words,
+            [
+                "ok",
+                "done",
+                "stale",
+                "covered",
+                "hidden",
+                "not-editable",
+                "not-select",
+                "no-option",
+                "unknown-key",
+                "failed",
+                "hallucinated",
+                "invalid",
+                "fault"
+            ]
+        );
+        for outcome in StepOutcome::all() {
             let json = serde_json::to_string(&outcome).unwrap();
             assert_eq!(json, format!("\"{}\"", outcome.name()));
             assert_eq!(serde_json::from_str::<StepOutcome>(&json).unwrap(), outcome);
         }
+        let err = serde_json::from_str::<StepOutcome>("\"exploded\"").unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("unknown step outcome \"exploded\""),
+            "{err}"
+        );
         assert_eq!(serde_json::to_string(&EndedBy::Steps).unwrap(), "\"steps\"");
-        for failure in [
-            pagesnap_browser::Failure::NoOption,
-            pagesnap_browser::Failure::Covered,
-        ] {
-            assert_eq!(StepOutcome::from(failure).name(), failure.name());
-        }
-        for failure in pagesnap_browser::Failure::ALL {
+        // The order reports sort by: as declared, a refusal's kinds in theirs.
+        let mut sorted: Vec<StepOutcome> = StepOutcome::all().collect();
+        sorted.sort();
+        assert!(sorted.into_iter().eq(StepOutcome::all()));
+        for failure in Failure::ALL {
             assert!(StepOutcome::from(failure).is_action_error(), "{failure:?}");
         }
         for outcome in [
