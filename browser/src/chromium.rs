@@ -596,6 +596,13 @@ async fn prepare(
     }
 }
 
+/// The viewport every page opens in unless asked otherwise, CSS pixels (width, height).
+pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 720);
+
+/// How long loading a page (with its wait) and each browser call may take
+/// unless asked otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// How to open a page.
 #[derive(Clone, Debug)]
 pub struct OpenOptions {
@@ -614,11 +621,11 @@ pub struct OpenOptions {
 impl Default for OpenOptions {
     fn default() -> Self {
         OpenOptions {
-            width: 1280,
-            height: 720,
+            width: DEFAULT_VIEWPORT.0,
+            height: DEFAULT_VIEWPORT.1,
             scroll_y: None,
             wait_for: None,
-            timeout: Duration::from_secs(30),
+            timeout: DEFAULT_TIMEOUT,
         }
     }
 }

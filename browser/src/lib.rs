@@ -23,7 +23,9 @@ pub use act::key_names;
 pub use action::{
     Failure, Op, Outcome, Resolved, Unrunnable, UserAction, label, resolve, scroll_of,
 };
-pub use chromium::{Chromium, OpenOptions, Tab, display_url};
+pub use chromium::{
+    CHROMIUM_FLAGS, Chromium, DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, Tab, display_url,
+};
 pub use failure::{Phase, TabError, is_gone, navigated};
 pub use frames::{node_key, split_key};
 pub use live::{Live, Source, Timings};

@@ -17,7 +17,7 @@ use pagesnap_engine::strategy::{Options, Strategy};
 use serde::Serialize;
 
 use super::playwright::Playwright;
-use super::{median, ms, p90};
+use super::{PageError, median, ms, p90};
 use crate::external::{External, Program};
 use pagesnap_browser::{Chromium, ChromiumSession, Needs, OpenOptions};
 
@@ -93,15 +93,6 @@ pub struct PageResult {
     pub playwright_cold_ms: Vec<f64>,
 }
 
-/// A page that could not be measured.
-#[derive(Clone, Debug, Serialize)]
-pub struct PageError {
-    /// The page as given.
-    pub page: String,
-    /// Why, naming the page and the step.
-    pub error: String,
-}
-
 /// One strategy over every measured page.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
@@ -165,30 +156,19 @@ pub struct Largest {
     pub ratio: Option<f64>,
 }
 
-/// One line of output, as it is measured.
-pub enum Event<'a> {
-    /// Both browsers are up.
-    Started {
-        /// pagesnap's Chromium.
-        browser: &'a str,
-        /// Playwright's version and browser, when compared.
-        playwright: Option<(&'a str, &'a str)>,
-    },
-    /// A page × strategy was measured.
-    Page(&'a PageResult),
-    /// A page failed.
-    Failed(&'a PageError),
+/// What is up when measuring starts.
+pub struct Started<'a> {
+    /// pagesnap's Chromium.
+    pub browser: &'a str,
+    /// Playwright's version and browser, when compared.
+    pub playwright: Option<(&'a str, &'a str)>,
 }
 
-/// Everything a run measured.
-pub struct Outcome {
-    /// Per page × strategy.
-    pub results: Vec<PageResult>,
-    /// Pages that failed.
-    pub errors: Vec<PageError>,
-    /// Per strategy, in the order asked for.
-    pub summaries: Vec<Summary>,
-}
+/// One line of output, as it is measured (a page × strategy).
+pub type Event<'a> = super::Event<'a, Started<'a>, PageResult>;
+
+/// Everything a run measured; the summary is per strategy, in the order asked for.
+pub type Outcome = super::Outcome<PageResult, Vec<Summary>>;
 
 /// Runs the benchmark, reporting each page as it is measured.
 pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<Outcome> {
@@ -198,16 +178,16 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
     } else {
         None
     };
-    report(Event::Started {
+    report(Event::Started(Started {
         browser: chromium.version(),
         playwright: playwright
             .as_ref()
             .map(|p| (p.version.as_str(), p.browser.as_str())),
-    });
+    }));
     let mut outcome = Outcome {
         results: Vec::new(),
         errors: Vec::new(),
-        summaries: Vec::new(),
+        summary: Vec::new(),
     };
     // External strategies observe in their own browser (their programs
     // attach to it), so pagesnap's timings share a browser with no other client.
@@ -263,7 +243,7 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
     if let Some(browser) = external_browser {
         browser.close().await?;
     }
-    outcome.summaries = config
+    outcome.summary = config
         .strategies
         .iter()
         .map(|s| s.name())

@@ -17,18 +17,17 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
-use rmcp::RoleClient;
-use rmcp::model::{CallToolRequestParams, CallToolResult};
-use rmcp::service::RunningService;
+use pagesnap_engine::observation::{Item, Zone};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::{median, ms, p90};
+use super::{PageError, median, p90};
 use crate::live::server::Server as PageServer;
-use crate::peer::connection::{spawn, tail, text_of};
+use crate::peer::connection::{Answer, Connection};
+use crate::peer::mapping::{ActionKey, Call, Mapping};
 use crate::suite::PageTarget;
 use pagesnap_browser::Chromium;
 
@@ -74,18 +73,12 @@ impl Side {
         }
     }
 
-    fn navigate(self) -> &'static str {
-        match self {
-            Side::Pagesnap => "page_navigate",
-            Side::PlaywrightMcp => "browser_navigate",
-        }
-    }
-
-    fn snapshot(self) -> &'static str {
-        match self {
-            Side::Pagesnap => "page_snapshot",
-            Side::PlaywrightMcp => "browser_snapshot",
-        }
+    /// The shipped mapping file naming its tools (`harness/mcp-servers/`).
+    fn mapping(self) -> Result<Mapping> {
+        crate::peer::shipped_mapping(match self {
+            Side::Pagesnap => "pagesnap",
+            Side::PlaywrightMcp => "playwright",
+        })
     }
 }
 
@@ -178,15 +171,6 @@ pub struct PageResult {
     pub click_skipped: Option<String>,
 }
 
-/// A page that failed.
-#[derive(Clone, Debug, Serialize)]
-pub struct PageError {
-    /// The page as given.
-    pub page: String,
-    /// What went wrong, naming the server and tool.
-    pub error: String,
-}
-
 /// Medians and p90s per server, and ratios pagesnap / Playwright MCP.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Summary {
@@ -249,43 +233,29 @@ pub struct Ratios {
     pub click: Option<[f64; 2]>,
 }
 
-/// What the run reports as it goes.
-pub enum Event<'a> {
-    /// Both servers answered `initialize`.
-    Started {
-        /// `name version` of each server, as it reports itself.
-        servers: Vec<(Side, String)>,
-    },
-    /// A page measured.
-    Page(&'a PageResult),
-    /// A page that failed.
-    Failed(&'a PageError),
+/// What is up when measuring starts: every server answered `initialize`.
+pub struct Started {
+    /// `name version` of each server, as it reports itself.
+    pub servers: Vec<(Side, String)>,
 }
+
+/// What the run reports as it goes.
+pub type Event<'a> = super::Event<'a, Started, PageResult>;
 
 /// Everything measured.
-pub struct Outcome {
-    /// Pages measured on every server.
-    pub results: Vec<PageResult>,
-    /// Pages that failed.
-    pub errors: Vec<PageError>,
-    /// Over the measured pages.
-    pub summary: Summary,
-}
+pub type Outcome = super::Outcome<PageResult, Summary>;
 
-/// A spawned tool server and the client session to it.
+/// A spawned tool server, the client session to it ([`Connection`]) and
+/// the mapping that names its tools.
 struct Server {
     side: Side,
-    client: RunningService<RoleClient, ()>,
-    stderr: tempfile::NamedTempFile,
-    timeout: Duration,
-    /// Playwright MCP's output folder (it may write files there).
-    _output: tempfile::TempDir,
+    connection: Connection,
+    mapping: Mapping,
 }
 
 impl Server {
     async fn start(side: Side, config: &Config) -> Result<Server> {
-        let stderr = tempfile::NamedTempFile::new().context("could not create a temp file")?;
-        let output = tempfile::Builder::new()
+        let dir = tempfile::Builder::new()
             .prefix("pagesnap-bench-mcp-")
             .tempdir()
             .context("could not create a temp folder")?;
@@ -316,96 +286,90 @@ impl Server {
                     .arg(Chromium::executable()?)
                     .args(["--viewport-size", &viewport])
                     .arg("--output-dir")
-                    .arg(output.path());
+                    .arg(dir.path());
                 command
             }
         };
-        let client = spawn(
-            side.label(),
-            command,
-            output.path(),
-            &stderr,
-            config.call_timeout,
-        )
-        .await?;
+        let mapping = side.mapping()?;
+        if mapping.navigate.is_none() {
+            bail!("{}: its mapping has no [navigate] call", side.label());
+        }
+        let connection =
+            Connection::launch(side.label(), command, dir, config.call_timeout).await?;
+        connection.offers(&mapping.tools())?;
         Ok(Server {
             side,
-            client,
-            stderr,
-            timeout: config.call_timeout,
-            _output: output,
+            connection,
+            mapping,
         })
     }
 
-    /// `name version` as the server reports itself.
-    fn version(&self) -> String {
-        self.client
-            .peer_info()
-            .and_then(|info| info.server_info.clone())
-            .map_or_else(
-                || self.side.label().to_owned(),
-                |server| format!("{} {}", server.name, server.version),
-            )
+    /// The mapping's `call` with its placeholders from `values`, timed; a
+    /// tool error is an error.
+    async fn call(&self, call: &Call, values: &[(&str, &str)]) -> Result<Answer> {
+        let answer = self.connection.call(call, values).await?;
+        self.checked(&call.tool, answer)
     }
 
-    /// Calls `tool`, timing the round trip; a tool error is an error.
-    async fn call(&self, tool: &'static str, arguments: Value) -> Result<(f64, CallToolResult)> {
+    /// One of pagesnap's own tools with `arguments`, timed; a tool error is an error.
+    async fn send(&self, tool: &str, arguments: Value) -> Result<Answer> {
         let Value::Object(arguments) = arguments else {
             bail!("{tool}: arguments must be an object");
         };
-        let request = CallToolRequestParams::new(tool).with_arguments(arguments);
-        let started = Instant::now();
-        let answer = tokio::time::timeout(self.timeout, self.client.call_tool(request)).await;
-        let elapsed = ms(started.elapsed());
-        let result = match answer {
-            Ok(Ok(result)) => result,
-            Ok(Err(err)) => bail!(
-                "{}: {tool}: {err}{}",
-                self.side.label(),
-                tail(self.stderr.path())
-            ),
-            Err(_) => bail!(
-                "{}: {tool} gave no answer within {:?}",
-                self.side.label(),
-                self.timeout
-            ),
-        };
-        if result.is_error == Some(true) {
-            bail!("{}: {tool} failed: {}", self.side.label(), text_of(&result));
+        let answer = self.connection.send(tool, arguments).await?;
+        self.checked(tool, answer)
+    }
+
+    fn checked(&self, tool: &str, answer: Answer) -> Result<Answer> {
+        if answer.is_error {
+            bail!("{}: {tool} failed: {}", self.side.label(), answer.text);
         }
-        Ok((elapsed, result))
+        Ok(answer)
+    }
+
+    async fn navigate(&self, url: &str) -> Result<Answer> {
+        match &self.mapping.navigate {
+            Some(call) => self.call(call, &[("url", url)]).await,
+            None => bail!("{}: its mapping has no [navigate] call", self.side.label()),
+        }
+    }
+
+    async fn snapshot(&self) -> Result<Answer> {
+        self.call(&self.mapping.snapshot, &[]).await
     }
 
     async fn stop(self) {
-        let _ = self.client.cancel().await;
+        self.connection.stop().await;
     }
 }
 
-/// Refs a snapshot offers: pagesnap's meta items; Playwright MCP's
-/// `[ref=…]` marks.
-fn refs_of(side: Side, result: &CallToolResult) -> usize {
-    match side {
-        Side::Pagesnap => items(result).len(),
-        Side::PlaywrightMcp => text_of(result).matches("[ref=").count(),
+/// Refs a snapshot offers: pagesnap's meta items; another server's refs
+/// as its mapping reads them from the text.
+fn refs_of(server: &Server, answer: &Answer) -> usize {
+    match server.side {
+        Side::Pagesnap => items(answer).len(),
+        Side::PlaywrightMcp => server.mapping.refs_in(&answer.text).len(),
     }
 }
 
 /// pagesnap's meta items (`structuredContent.items`, or `.snapshot.items`
-/// in an action's answer).
-fn items(result: &CallToolResult) -> Vec<Value> {
-    let Some(structured) = &result.structured_content else {
+/// in an action's answer), as the engine describes them.
+fn items(answer: &Answer) -> Vec<Item> {
+    let Some(structured) = &answer.structured else {
         return Vec::new();
     };
     let items = structured
         .get("items")
         .or_else(|| structured.get("snapshot").and_then(|s| s.get("items")));
-    items.and_then(Value::as_array).cloned().unwrap_or_default()
+    items
+        .and_then(|items| serde_json::from_value(items.clone()).ok())
+        .unwrap_or_default()
 }
 
 /// Whether pagesnap's action answer said `incomplete`.
-fn incomplete(result: &CallToolResult) -> bool {
-    result
-        .structured_content
+fn incomplete(answer: &Answer) -> bool {
+    answer
+        .structured
         .as_ref()
         .and_then(|s| s.get("incomplete"))
         .and_then(Value::as_bool)
@@ -413,9 +377,9 @@ fn incomplete(result: &CallToolResult) -> bool {
 }
 
 /// Whether pagesnap said it rendered this snapshot from an earlier capture.
-fn was_reused(result: &CallToolResult) -> bool {
-    result
-        .structured_content
+fn was_reused(answer: &Answer) -> bool {
+    answer
+        .structured
         .as_ref()
         .and_then(|s| s.get("freshness"))
         .and_then(|f| f.get("reused"))
@@ -431,9 +395,10 @@ fn normalise(text: &str) -> String {
         .to_lowercase()
 }
 
-/// The ref Playwright MCP's snapshot gives the one line that reads
-/// `role "name" … [ref=…]`; `None` when no line or several do.
-fn playwright_ref(snapshot: &str, role: &str, name: &str) -> Option<String> {
+/// The ref a server's snapshot gives the one line that reads
+/// `role "name" …`, as its mapping reads refs; `None` when no line or
+/// several do.
+fn ref_on_line(mapping: &Mapping, snapshot: &str, role: &str, name: &str) -> Option<String> {
     let wanted = normalise(&format!("{role} {name:?}"));
     let mut found = snapshot.lines().filter_map(|line| {
         let line = normalise(line);
@@ -441,21 +406,19 @@ fn playwright_ref(snapshot: &str, role: &str, name: &str) -> Option<String> {
         if !rest.starts_with(&wanted) {
             return None;
         }
-        let start = rest.find("[ref=")? + "[ref=".len();
-        let end = rest[start..].find(']')? + start;
-        Some(rest[start..end].to_owned())
+        mapping.refs_in(rest).into_iter().next()
     });
     let first = found.next()?;
     found.next().is_none().then_some(first)
 }
 
 /// A pagesnap item with this role and name, in the viewport.
-fn pagesnap_item<'a>(items: &'a [Value], role: &str, name: &str) -> Option<&'a Value> {
+fn pagesnap_item<'a>(items: &'a [Item], role: &str, name: &str) -> Option<&'a Item> {
     let (role, name) = (normalise(role), normalise(name));
     items.iter().find(|item| {
-        item["zone"] != "offscreen"
-            && normalise(item["role"].as_str().unwrap_or_default()) == role
-            && normalise(item["name"].as_str().unwrap_or_default()) == name
+        item.zone != Zone::Offscreen
+            && normalise(&item.role) == role
+            && normalise(&item.name) == name
     })
 }
 
@@ -498,9 +461,12 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
     for &side in &sides {
         servers.push(Server::start(side, config).await?);
     }
-    report(Event::Started {
-        servers: servers.iter().map(|s| (s.side, s.version())).collect(),
-    });
+    report(Event::Started(Started {
+        servers: servers
+            .iter()
+            .map(|s| (s.side, s.connection.version()))
+            .collect(),
+    }));
 
     let mut results = Vec::new();
     let mut errors = Vec::new();
@@ -563,7 +529,7 @@ fn common_folder(files: &[PathBuf]) -> Option<PathBuf> {
 /// What one server gave on one page, before the click.
 struct Observed {
     measured: Measured,
-    snapshot: CallToolResult,
+    snapshot: Answer,
 }
 
 async fn measure_page(
@@ -606,9 +572,10 @@ async fn measure_page(
                         .map_err(|err| (server.side, err))?;
                 }
                 Side::PlaywrightMcp => {
-                    let text = text_of(&seen.snapshot);
+                    let text = &seen.snapshot.text;
                     result.playwright_mcp = Some(
-                        if playwright_ref(&text, &target.role, &target.name).is_some() {
+                        if ref_on_line(&server.mapping, text, &target.role, &target.name).is_some()
+                        {
                             Reach::InView
                         } else {
                             Reach::Missing
@@ -621,7 +588,7 @@ async fn measure_page(
     }
     let mut click_skipped = None;
     if config.click {
-        match click_target(&observed) {
+        match click_target(servers, &observed) {
             Some((element, refs)) => {
                 for &i in &order {
                     let server = &servers[i];
@@ -655,33 +622,33 @@ async fn measure_page(
 /// Navigates, then times the first and the warm snapshots.
 async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed> {
     let side = server.side;
-    let (navigate_ms, navigated) = server.call(side.navigate(), json!({ "url": url })).await?;
-    let (first_ms, snapshot) = server.call(side.snapshot(), json!({})).await?;
+    let navigated = server.navigate(url).await?;
+    let snapshot = server.snapshot().await?;
     let mut reused = usize::from(was_reused(&snapshot));
     let mut warm_ms = Vec::with_capacity(config.runs);
     for _ in 0..config.runs {
-        let (elapsed, warm) = server.call(side.snapshot(), json!({})).await?;
-        warm_ms.push(elapsed);
+        let warm = server.snapshot().await?;
+        warm_ms.push(warm.ms);
         reused += usize::from(was_reused(&warm));
     }
     let full_page_tokens = match side {
         Side::Pagesnap => {
-            let (_, full) = server
-                .call(side.snapshot(), json!({ "full_page": true }))
+            let full = server
+                .send(&server.mapping.snapshot.tool, json!({ "full_page": true }))
                 .await?;
-            Some(crate::tokens::o200k(&text_of(&full)))
+            Some(crate::tokens::o200k(&full.text))
         }
         Side::PlaywrightMcp => None,
     };
     Ok(Observed {
         measured: Measured {
             side,
-            navigate_ms,
+            navigate_ms: navigated.ms,
             navigate_incomplete: (side == Side::Pagesnap).then(|| incomplete(&navigated)),
-            first_ms,
+            first_ms: snapshot.ms,
             warm_ms,
-            tokens: crate::tokens::o200k(&text_of(&snapshot)),
-            refs: refs_of(side, &snapshot),
+            tokens: crate::tokens::o200k(&snapshot.text),
+            refs: refs_of(server, &snapshot),
             reused: (side == Side::Pagesnap).then_some(reused),
             full_page_tokens,
             click: None,
@@ -692,22 +659,18 @@ async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed
 
 /// Whether pagesnap's default snapshot offers a target: in view, or below
 /// the viewport under the "scroll down" hint and found by `page_find`.
-async fn pagesnap_reach(
-    server: &Server,
-    snapshot: &CallToolResult,
-    target: &PageTarget,
-) -> Result<Reach> {
+async fn pagesnap_reach(server: &Server, snapshot: &Answer, target: &PageTarget) -> Result<Reach> {
     if pagesnap_item(&items(snapshot), &target.role, &target.name).is_some() {
         return Ok(Reach::InView);
     }
-    if !text_of(snapshot).contains("below the viewport") {
+    if !snapshot.text.contains("below the viewport") {
         return Ok(Reach::Missing);
     }
-    let (_, found) = server
-        .call("page_find", json!({ "text": target.name }))
+    let found = server
+        .send("page_find", json!({ "text": target.name }))
         .await?;
     let matches = found
-        .structured_content
+        .structured
         .as_ref()
         .and_then(|s| s.get("matches"))
         .and_then(Value::as_array)
@@ -727,44 +690,42 @@ async fn pagesnap_reach(
 
 /// The first enabled button (else link) in pagesnap's viewport snapshot that every
 /// other server's snapshot names exactly once, with each server's ref.
-fn click_target(observed: &BTreeMap<Side, Observed>) -> Option<(String, BTreeMap<Side, String>)> {
+fn click_target(
+    servers: &[Server],
+    observed: &BTreeMap<Side, Observed>,
+) -> Option<(String, BTreeMap<Side, String>)> {
     let ours = observed.get(&Side::Pagesnap)?;
     let items = items(&ours.snapshot);
     for role in ["button", "link"] {
         for item in &items {
-            let name = item["name"].as_str().unwrap_or_default();
-            if item["role"] != role
-                || item["zone"] == "offscreen"
+            let name = item.name.as_str();
+            if item.role != role
+                || item.zone == Zone::Offscreen
                 || name.trim().is_empty()
                 || name.contains('"')
                 || name.contains("[redacted]")
-                || item["states"]
-                    .as_array()
-                    .is_some_and(|states| states.iter().any(|s| s == "disabled"))
+                || item.states.iter().any(|s| s == "disabled")
             {
                 continue;
             }
             // The name must be unique on our side too.
             let same = items
                 .iter()
-                .filter(|other| other["role"] == role && other["name"] == item["name"])
+                .filter(|other| other.role == role && other.name == item.name)
                 .count();
             if same != 1 {
                 continue;
             }
             let mut refs = BTreeMap::new();
-            refs.insert(
-                Side::Pagesnap,
-                item["ref"].as_str().unwrap_or_default().to_owned(),
-            );
+            refs.insert(Side::Pagesnap, item.reference.clone());
             let mut everywhere = true;
-            for (side, seen) in observed {
-                if *side == Side::Pagesnap {
+            for server in servers.iter().filter(|s| s.side != Side::Pagesnap) {
+                let Some(seen) = observed.get(&server.side) else {
                     continue;
-                }
-                match playwright_ref(&text_of(&seen.snapshot), role, name) {
+                };
+                match ref_on_line(&server.mapping, &seen.snapshot.text, role, name) {
                     Some(reference) => {
-                        refs.insert(*side, reference);
+                        refs.insert(server.side, reference);
                     }
                     None => everywhere = false,
                 }
@@ -777,28 +738,26 @@ fn click_target(observed: &BTreeMap<Side, Observed>) -> Option<(String, BTreeMap
     None
 }
 
-/// One click by ref, timed with its readiness wait and answer.
+/// One click by ref through the server's mapped click, timed with its
+/// readiness wait and answer.
 async fn click(server: &Server, element: &str, reference: &str) -> Result<Click> {
-    let (elapsed, result) = match server.side {
-        Side::Pagesnap => {
-            server
-                .call("page_action", json!({ "ref": reference, "op": "click" }))
-                .await?
-        }
-        Side::PlaywrightMcp => {
-            server
-                .call(
-                    "browser_click",
-                    json!({ "element": element, "target": reference }),
-                )
-                .await?
-        }
+    let Some(call) = server.mapping.actions.get(&ActionKey::Click) else {
+        bail!(
+            "{}: its mapping has no [actions.click]",
+            server.side.label()
+        );
     };
-    let incomplete = (server.side == Side::Pagesnap).then(|| incomplete(&result));
+    let answer = server
+        .call(
+            call,
+            &[("ref", reference), ("element", element), ("value", "")],
+        )
+        .await?;
+    let incomplete = (server.side == Side::Pagesnap).then(|| incomplete(&answer));
     Ok(Click {
         element: element.to_owned(),
-        ms: elapsed,
-        tokens: crate::tokens::o200k(&text_of(&result)),
+        ms: answer.ms,
+        tokens: crate::tokens::o200k(&answer.text),
         incomplete,
     })
 }
@@ -913,14 +872,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn playwright_ref_reads_one_line_and_refuses_two() {
+    fn a_ref_is_read_from_one_line_and_refused_from_two() {
+        let playwright = Side::PlaywrightMcp.mapping().unwrap();
         let snapshot = "- generic [ref=e1]:\n  - link \"Sign in\" [ref=e7] [cursor=pointer]:\n    - /url: /signin\n  - button \"Go\" [ref=e9]\n  - button \"Go\" [ref=e10]";
         assert_eq!(
-            playwright_ref(snapshot, "link", "Sign  In"),
+            ref_on_line(&playwright, snapshot, "link", "Sign  In"),
             Some("e7".to_owned())
         );
-        assert_eq!(playwright_ref(snapshot, "button", "Go"), None);
-        assert_eq!(playwright_ref(snapshot, "button", "Sign in"), None);
+        assert_eq!(ref_on_line(&playwright, snapshot, "button", "Go"), None);
+        assert_eq!(
+            ref_on_line(&playwright, snapshot, "button", "Sign in"),
+            None
+        );
     }
 
     #[test]

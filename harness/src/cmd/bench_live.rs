@@ -80,12 +80,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let json = args.json;
     let outcome = pagesnap_browser::runtime()?.block_on(bench::run(&config, |event| {
         if json {
-            print_json(&event);
+            crate::bench::print_json(&event);
         } else {
             print_human(&event, config.vs_playwright);
         }
     }))?;
-    for summary in &outcome.summaries {
+    for summary in &outcome.summary {
         if json {
             println!("{}", serde_json::to_string(summary).unwrap_or_default());
         } else {
@@ -103,28 +103,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_json(event: &Event<'_>) {
-    let line = match event {
-        Event::Started { .. } => return,
-        Event::Page(result) => serde_json::to_string(result),
-        Event::Failed(error) => serde_json::to_string(error),
-    };
-    println!("{}", line.unwrap_or_default());
-    let _ = std::io::stdout().flush();
-}
-
-fn median_of(values: &[f64]) -> f64 {
-    let mut sorted = values.to_vec();
-    sorted.sort_by(f64::total_cmp);
-    crate::report::metrics::quantile(&sorted, 0.5)
-}
-
 fn print_human(event: &Event<'_>, vs_playwright: bool) {
     match event {
-        Event::Started {
+        Event::Started(bench::Started {
             browser,
             playwright,
-        } => {
+        }) => {
             println!("pagesnap on {browser}");
             if let Some((version, browser)) = playwright {
                 println!("Playwright {version} on {browser}");
@@ -157,7 +141,7 @@ fn print_page(r: &PageResult) {
         r.elements,
         r.tokens,
         r.first_ms,
-        median_of(&r.warm_ms),
+        crate::bench::median(r.warm_ms.iter().copied()),
         r.capture_ms,
         r.engine_ms
     );
@@ -167,7 +151,10 @@ fn print_page(r: &PageResult) {
     if let (Some(first), Some(warm), Some(ratio)) =
         (r.playwright_first_ms, &r.playwright_warm_ms, r.ratio)
     {
-        print!(" │ {first:>8.1} {:>8.1} {ratio:>6.2}", median_of(warm));
+        print!(
+            " │ {first:>8.1} {:>8.1} {ratio:>6.2}",
+            crate::bench::median(warm.iter().copied())
+        );
     }
     println!();
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 
+use super::flags::Viewport;
 use crate::bench::mcp::{self as bench, Config, Event, PageResult, Reach, Side, Summary};
 
 /// Arguments of `pagesnap bench-mcp`.
@@ -47,8 +48,8 @@ pub struct Args {
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=1000))]
     runs: u64,
     /// Browser viewport of both servers, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720", value_parser = super::flags::parse_viewport)]
-    viewport: (u32, u32),
+    #[arg(long, default_value_t = Viewport::default(), value_parser = Viewport::parse)]
+    viewport: Viewport,
     /// Seconds one tool call may take before the page counts as failed.
     #[arg(long, default_value = "60", value_parser = super::flags::parse_seconds)]
     call_timeout: f64,
@@ -77,7 +78,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         pages,
         targets,
         runs: args.runs as usize,
-        viewport: args.viewport,
+        viewport: args.viewport.pair(),
         strategy: args.strategy,
         vs_playwright_mcp: args.vs_playwright_mcp,
         click: args.click,
@@ -87,7 +88,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let json = args.json;
     let outcome = pagesnap_browser::runtime()?.block_on(bench::run(&config, |event| {
         if json {
-            print_json(&event);
+            crate::bench::print_json(&event);
         } else {
             print_human(&event);
         }
@@ -111,19 +112,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_json(event: &Event<'_>) {
-    let line = match event {
-        Event::Started { .. } => return,
-        Event::Page(result) => serde_json::to_string(result),
-        Event::Failed(error) => serde_json::to_string(error),
-    };
-    println!("{}", line.unwrap_or_default());
-    let _ = std::io::stdout().flush();
-}
-
 fn print_human(event: &Event<'_>) {
     match event {
-        Event::Started { servers } => {
+        Event::Started(bench::Started { servers }) => {
             for (side, version) in servers {
                 println!("{}: {version}", side.label());
             }

@@ -166,8 +166,8 @@ mod tests {
 #[derive(clap::Args, Clone, Debug)]
 pub struct BrowserArgs {
     /// Viewport size in CSS pixels, WIDTHxHEIGHT.
-    #[arg(long, default_value = "1280x720", value_parser = parse_viewport)]
-    pub viewport: (u32, u32),
+    #[arg(long, default_value_t = Viewport::default(), value_parser = Viewport::parse)]
+    pub viewport: Viewport,
     /// Scroll the window to this y (CSS pixels) before the first observation; Chromium clamps it to the page.
     #[arg(long, value_name = "PX")]
     pub scroll_y: Option<f64>,
@@ -175,7 +175,7 @@ pub struct BrowserArgs {
     #[arg(long, value_name = "SELECTOR|DELAY")]
     pub wait_for: Option<String>,
     /// Limit in seconds for loading a page (with --wait-for) and for each browser call.
-    #[arg(long, value_name = "SECS", default_value_t = 30.0, alias = "page-timeout", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECS", default_value_t = pagesnap_browser::DEFAULT_TIMEOUT.as_secs_f64(), alias = "page-timeout", value_parser = parse_seconds)]
     pub timeout: f64,
     /// Let pages reach the network. By default only 127.0.0.1/localhost resolve, so pages load offline and
     /// reproducibly, and missing third-party resources fail fast instead of stalling the load.
@@ -328,6 +328,36 @@ pub fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(secs) if secs.is_finite() && secs > 0.0 => Ok(secs),
         _ => Err(format!("{text:?} is not a positive number of seconds")),
+    }
+}
+
+/// A viewport as a flag gives it, `WIDTHxHEIGHT` (CSS pixels); by default
+/// the browser crate's [`pagesnap_browser::DEFAULT_VIEWPORT`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Viewport(pub u32, pub u32);
+
+impl Viewport {
+    /// Parses `WIDTHxHEIGHT` ([`parse_viewport`]).
+    pub fn parse(text: &str) -> Result<Viewport, String> {
+        parse_viewport(text).map(|(width, height)| Viewport(width, height))
+    }
+
+    /// `(width, height)`.
+    pub fn pair(self) -> (u32, u32) {
+        (self.0, self.1)
+    }
+}
+
+impl Default for Viewport {
+    fn default() -> Viewport {
+        let (width, height) = pagesnap_browser::DEFAULT_VIEWPORT;
+        Viewport(width, height)
+    }
+}
+
+impl std::fmt::Display for Viewport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.0, self.1)
     }
 }
 

@@ -325,7 +325,7 @@ fn manifest_jobs(
             Some(v) => super::flags::parse_viewport(v)
                 .map_err(anyhow::Error::msg)
                 .with_context(context)?,
-            None => (1280, 720),
+            None => pagesnap_browser::DEFAULT_VIEWPORT,
         };
         let source = base.join("sites").join(&entry.site).join(&entry.page);
         if !source.exists() {

@@ -218,7 +218,7 @@ fn external(args: &Args) -> Result<Observation> {
                 &session,
                 chromium.websocket_url(),
                 1,
-                args.browser.viewport,
+                args.browser.viewport.pair(),
             )
             .await;
             program.stop().await;

@@ -24,7 +24,7 @@ use pagesnap_engine::observation::Observation;
 pub use program::{ExternalError, Program};
 pub use resolve::RefCounts;
 
-use crate::results::ExternalStep;
+use crate::results::{ExternalStep, ms};
 use pagesnap_browser::{Captured, ChromiumSession, Needs};
 
 /// The prefix that marks an external strategy's name (its home is [`crate::results`]).
@@ -200,8 +200,4 @@ pub async fn observe(
             unassigned: counts.unassigned,
         },
     })
-}
-
-fn ms(elapsed: Duration) -> f64 {
-    (elapsed.as_secs_f64() * 1e6).round() / 1e3
 }

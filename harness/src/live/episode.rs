@@ -12,7 +12,7 @@
 //! run (a cassette miss) is returned as `Err`.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
@@ -25,7 +25,7 @@ use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
 use crate::observer::{self, Attached, Observer};
 use crate::peer::mapping::ActionKey;
 use crate::peer::{Connection, Peer};
-use crate::results::{EndedBy, Episode, StepLog, StepOutcome};
+use crate::results::{EndedBy, Episode, StepLog, StepOutcome, ms};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
 use pagesnap_browser::{Chromium, ChromiumSession, OpenOptions, Outcome, Unrunnable, UserAction};
@@ -571,8 +571,4 @@ fn user_action(
         resolved.item.map(pagesnap_browser::label),
         resolved.item.map(|item| item.backend_id),
     ))
-}
-
-fn ms(elapsed: Duration) -> f64 {
-    (elapsed.as_secs_f64() * 1e6).round() / 1e3
 }

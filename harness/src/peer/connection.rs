@@ -20,6 +20,8 @@ pub struct Answer {
     pub text: String,
     /// The tool said it failed (`isError`).
     pub is_error: bool,
+    /// Its `structuredContent`, if any.
+    pub structured: Option<serde_json::Value>,
     /// The round trip, ms.
     pub ms: f64,
 }
@@ -33,20 +35,21 @@ pub struct Connection {
     /// What the server's tool definitions cost a model, in o200k tokens
     /// (their JSON, as a client lists them to the model).
     pub definition_tokens: usize,
-    /// Its working folder (Playwright MCP may write files there).
+    /// The tools it offers, by name.
+    tools: Vec<String>,
+    /// Its working folder (Playwright MCP may write files there; kept until it stops).
     _dir: tempfile::TempDir,
 }
 
 impl Connection {
     /// Starts `peer` attached to the browser at `cdp` (its websocket URL),
-    /// initializes it and lists its tools.
+    /// initializes it and lists its tools, which must include every tool
+    /// its mapping calls.
     pub async fn start(peer: &Peer, cdp: &str) -> Result<Connection> {
-        let name = &peer.name;
         let dir = tempfile::Builder::new()
             .prefix("pagesnap-peer-")
             .tempdir()
             .context("could not create a temp folder")?;
-        let stderr = tempfile::NamedTempFile::new().context("could not create a temp file")?;
         let command = match &peer.launch {
             Launch::Playwright => {
                 let mut command = tokio::process::Command::new("node");
@@ -69,33 +72,63 @@ impl Connection {
                 command
             }
         };
-        let client = spawn(name, command, dir.path(), &stderr, peer.timeout).await?;
-        let tools = match tokio::time::timeout(peer.timeout, client.list_all_tools()).await {
+        let connection = Connection::launch(&peer.name, command, dir, peer.timeout).await?;
+        connection.offers(&peer.mapping.tools())?;
+        Ok(connection)
+    }
+
+    /// Starts `command` in `dir` (which the connection keeps until it
+    /// stops), initializes it and lists its tools; every call is limited to
+    /// `timeout`, and errors name the server `name`.
+    pub async fn launch(
+        name: &str,
+        command: tokio::process::Command,
+        dir: tempfile::TempDir,
+        timeout: Duration,
+    ) -> Result<Connection> {
+        let stderr = tempfile::NamedTempFile::new().context("could not create a temp file")?;
+        let client = spawn(name, command, dir.path(), &stderr, timeout).await?;
+        let tools = match tokio::time::timeout(timeout, client.list_all_tools()).await {
             Ok(Ok(tools)) => tools,
             Ok(Err(err)) => bail!("{name}: tools/list failed: {err}{}", tail(stderr.path())),
-            Err(_) => bail!("{name}: no answer to tools/list within {:?}", peer.timeout),
+            Err(_) => bail!("{name}: no answer to tools/list within {timeout:?}"),
         };
         let definitions = serde_json::to_string(&tools).context("tool definitions")?;
-        for tool in peer.mapping.tools() {
-            if !tools.iter().any(|t| t.name == tool) {
+        Ok(Connection {
+            name: name.to_owned(),
+            client,
+            stderr,
+            timeout,
+            definition_tokens: tokens::o200k(&definitions),
+            tools: tools.iter().map(|t| t.name.to_string()).collect(),
+            _dir: dir,
+        })
+    }
+
+    /// Refuses, naming the first, any of `tools` the server does not offer.
+    pub fn offers(&self, tools: &[&str]) -> Result<()> {
+        for tool in tools {
+            if !self.tools.iter().any(|t| t == tool) {
                 bail!(
-                    "{name}: the mapping names tool {tool:?}, which the server does not offer (it offers {})",
-                    tools
-                        .iter()
-                        .map(|t| t.name.as_ref())
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "{}: the mapping names tool {tool:?}, which the server does not offer (it offers {})",
+                    self.name,
+                    self.tools.join(", ")
                 );
             }
         }
-        Ok(Connection {
-            name: name.clone(),
-            client,
-            stderr,
-            timeout: peer.timeout,
-            definition_tokens: tokens::o200k(&definitions),
-            _dir: dir,
-        })
+        Ok(())
+    }
+
+    /// `name version` as the server reports itself (its name as given when
+    /// it reports nothing).
+    pub fn version(&self) -> String {
+        self.client
+            .peer_info()
+            .and_then(|info| info.server_info.clone())
+            .map_or_else(
+                || self.name.clone(),
+                |server| format!("{} {}", server.name, server.version),
+            )
     }
 
     /// Calls `call` with its placeholders filled from `values`.
@@ -123,6 +156,7 @@ impl Connection {
         Ok(Answer {
             text: text_of(&result),
             is_error: result.is_error == Some(true),
+            structured: result.structured_content,
             ms,
         })
     }
@@ -144,7 +178,7 @@ impl Connection {
 /// Starts `command` in `dir` (killed when the session drops), its stderr
 /// into `stderr`, and initializes an MCP client session over its stdio
 /// within `timeout`; errors name the server `name` and end with its stderr.
-pub async fn spawn(
+async fn spawn(
     name: &str,
     mut command: tokio::process::Command,
     dir: &Path,
@@ -167,7 +201,7 @@ pub async fn spawn(
 }
 
 /// Every text block of a tool's result, joined as a client shows them.
-pub fn text_of(result: &CallToolResult) -> String {
+fn text_of(result: &CallToolResult) -> String {
     let texts: Vec<&str> = result
         .content
         .iter()
@@ -177,7 +211,7 @@ pub fn text_of(result: &CallToolResult) -> String {
 }
 
 /// The last lines a server wrote to stderr, for an error message.
-pub fn tail(path: &Path) -> String {
+fn tail(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().rev().take(5).collect();
     if lines.is_empty() {

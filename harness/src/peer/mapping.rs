@@ -23,6 +23,8 @@ pub struct Call {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
+    #[serde(default)]
+    navigate: Option<Call>,
     snapshot: SnapshotFile,
     tabs: TabsFile,
     #[serde(default)]
@@ -111,6 +113,8 @@ impl ActionKey {
 /// A checked mapping.
 #[derive(Clone, Debug)]
 pub struct Mapping {
+    /// The call opening a URL in the current tab (`{url}`), if the server has one.
+    pub navigate: Option<Call>,
     /// The snapshot call.
     pub snapshot: Call,
     /// Where the snapshot's text writes a ref (group 1).
@@ -153,6 +157,7 @@ impl Mapping {
             bail!("{origin}: [actions.click] is missing: an agent must be able to click");
         }
         Ok(Mapping {
+            navigate: file.navigate,
             refs: regex("snapshot.refs", &file.snapshot.refs)?,
             snapshot: Call {
                 tool: file.snapshot.tool,
@@ -169,6 +174,7 @@ impl Mapping {
     pub fn tools(&self) -> Vec<&str> {
         let mut tools: Vec<&str> = [&self.snapshot, &self.list_tabs, &self.select_tab]
             .into_iter()
+            .chain(&self.navigate)
             .chain(self.actions.values())
             .map(|call| call.tool.as_str())
             .collect();

@@ -38,6 +38,14 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
     ),
 ];
 
+/// The mapping shipped for the server `bare` (`playwright`, `pagesnap`).
+pub fn shipped_mapping(bare: &str) -> Result<Mapping> {
+    let Some((_, text, _)) = SHIPPED.iter().find(|(n, _, _)| *n == bare) else {
+        bail!("no mapping is shipped for {PREFIX}{bare}");
+    };
+    Mapping::parse(text, &format!("harness/mcp-servers/{bare}.toml"))
+}
+
 /// How a server is started; `{cdp}` in an argument is the browser's CDP endpoint.
 #[derive(Clone, Debug)]
 pub enum Launch {
@@ -133,7 +141,7 @@ pub fn named(
             timeout,
         });
     }
-    let Some((_, shipped, _)) = SHIPPED.iter().find(|(n, _, _)| *n == bare) else {
+    if !SHIPPED.iter().any(|(n, _, _)| *n == bare) {
         let known: Vec<String> = SHIPPED
             .iter()
             .map(|(n, _, _)| format!("{PREFIX}{n}"))
@@ -143,10 +151,10 @@ pub fn named(
             "unknown tool server {name:?} (known: {}; or give one with --mcp NAME=COMMAND)",
             known.join(", ")
         );
-    };
+    }
     let mapping = match &mapping_file {
         Some(file) => read(file)?,
-        None => Mapping::parse(shipped, &format!("harness/mcp-servers/{bare}.toml"))?,
+        None => shipped_mapping(bare)?,
     };
     Ok(Peer {
         name: name.to_owned(),

@@ -22,6 +22,12 @@ pub const EXTERNAL_PREFIX: &str = "ext:";
 /// (`mcp:NAME`), as [`EXTERNAL_PREFIX`] marks an external strategy.
 pub const MCP_PREFIX: &str = "mcp:";
 
+/// A duration as every millisecond figure in rows, step logs and bench
+/// output is written: to the microsecond (no false precision).
+pub fn ms(elapsed: std::time::Duration) -> f64 {
+    (elapsed.as_secs_f64() * 1_000_000.0).round() / 1000.0
+}
+
 /// Whether a strategy's name names an external strategy.
 pub fn is_external(name: &str) -> bool {
     name.starts_with(EXTERNAL_PREFIX)

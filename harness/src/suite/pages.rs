@@ -10,7 +10,7 @@
 //! cache is not recorded again, so `--resume` and later runs reuse them.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Result, bail};
 
@@ -101,10 +101,7 @@ async fn record_one(chromium: &Chromium, source: &Path, stem: &Path) -> Result<(
     let job = Job {
         target: source.display().to_string(),
         out: stem.to_path_buf(),
-        options: OpenOptions {
-            timeout: Duration::from_secs(30),
-            ..OpenOptions::default()
-        },
+        options: OpenOptions::default(),
         then: Vec::new(),
         caps: record::Caps::default(),
         redact: false,
