@@ -5,7 +5,6 @@
 //! so analysis and rendering are timed apart. Every command and runner goes
 //! through these functions rather than calling the engine itself.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use pagesnap_engine::analyze::Analyzed;
@@ -13,9 +12,6 @@ use pagesnap_engine::observation::Observation;
 use pagesnap_engine::page::Page;
 use pagesnap_engine::recording::Recording;
 use pagesnap_engine::strategy::{ObserveError, Options, Strategy};
-
-/// Recordings analysed by this process (see [`analyses`]).
-static ANALYSES: AtomicUsize = AtomicUsize::new(0);
 
 /// A recording's page with every analysis fact, and what building and
 /// analysing it cost.
@@ -30,17 +26,10 @@ pub struct Analysed {
 pub fn analyze(recording: &Recording) -> Analysed {
     let started = Instant::now();
     let page = Analyzed::new(Page::from_recording(recording));
-    ANALYSES.fetch_add(1, Ordering::Relaxed);
     Analysed {
         page,
         elapsed: started.elapsed(),
     }
-}
-
-/// How many recordings this process has analysed so far: a run analyses
-/// each recording of its suite once, whatever the number of strategies.
-pub fn analyses() -> usize {
-    ANALYSES.load(Ordering::Relaxed)
 }
 
 /// One strategy's rendering of an analysed page.

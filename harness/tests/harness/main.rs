@@ -3,6 +3,7 @@
 
 mod support;
 
+mod analysis_once;
 mod cli;
 mod corpus_suite;
 mod diff;
