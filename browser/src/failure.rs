@@ -249,3 +249,39 @@ pub fn navigated(err: &anyhow::Error) -> bool {
         .any(|sign| message.contains(sign))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A capture call is blamed on the phase it belongs to; scripts take the
+    /// session's current phase.
+    #[test]
+    fn capture_calls_belong_to_their_phase() {
+        assert_eq!(
+            Phase::of_call("DOMSnapshot.captureSnapshot"),
+            Some(Phase::Snapshot)
+        );
+        assert_eq!(Phase::of_call("DOM.describeNode"), Some(Phase::Snapshot));
+        assert_eq!(
+            Phase::of_call("Accessibility.getFullAXTree"),
+            Some(Phase::AxTree)
+        );
+        assert_eq!(Phase::of_call("Page.getFrameTree"), Some(Phase::AxTree));
+        assert_eq!(
+            Phase::of_call("Page.captureScreenshot"),
+            Some(Phase::Screenshot)
+        );
+        assert_eq!(Phase::of_call("Runtime.evaluate"), None);
+        assert_eq!(Phase::of_call(""), None);
+    }
+
+    #[test]
+    fn a_navigation_is_recognised_anywhere_in_the_chain() {
+        let err =
+            anyhow::anyhow!("Execution context was destroyed, most likely because of a navigation")
+                .context("reading the page facts");
+        assert!(navigated(&err));
+        assert!(!navigated(&anyhow::anyhow!("Request timed out")));
+    }
+}

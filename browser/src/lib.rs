@@ -12,6 +12,7 @@ mod endpoint;
 mod failure;
 mod frames;
 mod live;
+mod navigation;
 pub mod observe;
 mod script;
 mod session;
@@ -23,12 +24,11 @@ pub use act::key_names;
 pub use action::{
     Failure, Op, Outcome, Resolved, Unrunnable, UserAction, label, resolve, scroll_of,
 };
-pub use chromium::{
-    CHROMIUM_FLAGS, Chromium, DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, Tab, display_url,
-};
+pub use chromium::{CHROMIUM_FLAGS, Chromium, Tab};
 pub use failure::{Phase, TabError, is_gone, navigated};
 pub use frames::{node_key, split_key};
 pub use live::{Live, Source, Timings};
+pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, display_url};
 pub use script::Step;
 pub use session::ChromiumSession;
 pub use state::{Call, CaptureTimings, Needs, Png};

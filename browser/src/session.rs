@@ -91,8 +91,8 @@ impl ChromiumSession {
     /// How a URL the tab shows is stored: the target as given when it is the
     /// URL loaded, a local file under the working directory as `file:<relative>`.
     pub(crate) fn stored_url(&self, url: &str) -> String {
-        let stored = crate::chromium::display_url(url);
-        if url == self.url || stored == crate::chromium::display_url(&self.url) {
+        let stored = crate::navigation::display_url(url);
+        if url == self.url || stored == crate::navigation::display_url(&self.url) {
             self.display_url.clone()
         } else {
             stored

@@ -935,3 +935,56 @@ fn now_rfc3339() -> String {
         rem % 60
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use chromiumoxide::cdp::browser_protocol::target::SessionId;
+
+    use super::*;
+
+    fn shot(focused: Option<i64>) -> Shot {
+        Shot {
+            snap: serde_json::from_value(serde_json::json!({"documents": [], "strings": []}))
+                .unwrap(),
+            counts: None,
+            facts: Facts {
+                title: String::new(),
+                focused,
+                extras: Extras::default(),
+            },
+            ax: Vec::new(),
+        }
+    }
+
+    fn link(key: u32, parent: u32, owner: i64) -> Option<Link> {
+        Some(Link {
+            key,
+            session: SessionId::new(format!("s{key}")),
+            parent,
+            owner,
+            frame_id: format!("F{key}"),
+            failed: None,
+        })
+    }
+
+    /// The focus is followed through each out-of-process `<iframe>` that
+    /// holds it, down to the element focused inside the innermost frame.
+    #[test]
+    fn the_focused_key_follows_the_focus_into_frames() {
+        // The tab focuses its own element 5: that is the key.
+        assert_eq!(focused_key(&[(None, shot(Some(5)))]), Some(5));
+        assert_eq!(focused_key(&[(None, shot(None))]), None);
+        // The tab focuses iframe 10, whose frame (1) focuses iframe 20, whose
+        // frame (2) focuses element 7.
+        let parts = [
+            (None, shot(Some(10))),
+            (link(1, 0, 10), shot(Some(20))),
+            (link(2, 1, 20), shot(Some(7))),
+            (link(3, 0, 30), shot(Some(9))),
+        ];
+        assert_eq!(focused_key(&parts), Some(frames::node_key(2, 7)));
+        // A frame that focuses nothing: the focus stays on its `<iframe>`.
+        let parts = [(None, shot(Some(10))), (link(1, 0, 10), shot(None))];
+        assert_eq!(focused_key(&parts), Some(10));
+    }
+}

@@ -1,0 +1,319 @@
+//! Opening pages: what a target names (a URL, or a local file stored by its relative path), how a tab that loads it becomes ready (load, `--wait-for`, scroll, settling), and a session's navigation (navigate, back, the URL it shows).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use crate::WaitFor;
+use crate::failure::{Phase, TabError, is_gone, navigated};
+use crate::session::ChromiumSession;
+
+/// How long a navigation's answer is awaited once the page has loaded (or
+/// failed to): it names the network error behind Chromium's error page.
+const NAVIGATION_GRACE: Duration = Duration::from_secs(2);
+
+/// Waits for load, `wait_for`, the scroll and settling, starting over after
+/// the load when the page navigates again meanwhile (until the budget runs out).
+pub(crate) async fn prepare(
+    session: &ChromiumSession,
+    options: &OpenOptions,
+    deadline: Instant,
+    mut navigation: tokio::task::JoinHandle<Option<String>>,
+    network: bool,
+) -> Result<()> {
+    let loaded = session
+        .wait_loaded(deadline.saturating_duration_since(Instant::now()))
+        .await;
+    // The navigation's answer names why a page failed (ERR_NAME_NOT_RESOLVED,
+    // …); on a busy machine it can arrive a moment after Chromium's error
+    // page has loaded, so there it gets a short grace. (Elsewhere it is not
+    // awaited: for some pages it never comes.)
+    let grace = if navigation.is_finished() {
+        Some(Duration::ZERO)
+    } else if session.on_error_page().await {
+        Some(NAVIGATION_GRACE.min(deadline.saturating_duration_since(Instant::now())))
+    } else {
+        None
+    };
+    // (A timeout polls its future first: a finished navigation answers at once.)
+    let answer = match grace {
+        Some(grace) => tokio::time::timeout(grace, &mut navigation).await,
+        None => Ok(Ok(None)),
+    };
+    if let Ok(Ok(Some(error))) = answer {
+        let hint = if !network && error.contains("ERR_NAME_NOT_RESOLVED") {
+            " (only 127.0.0.1 and localhost resolve unless --network is given: recordings \
+             are offline by default)"
+        } else {
+            ""
+        };
+        bail!("loading {} failed: {error}{hint}", session.url());
+    }
+    if !navigation.is_finished() {
+        navigation.abort();
+    }
+    loaded?;
+    loop {
+        let ready = async {
+            session.check_loaded().await?;
+            if let Some(wait) = &options.wait_for {
+                let remaining = deadline.saturating_duration_since(Instant::now());
+                session.wait_for(wait, remaining, options.timeout).await?;
+            }
+            if let Some(y) = options.scroll_y {
+                session.eval(&format!("window.scrollTo(0, {y})")).await?;
+            }
+            session.settle().await
+        };
+        match ready.await {
+            Err(err) if navigated(&err) => session.after_navigation().await?,
+            other => return other,
+        }
+    }
+}
+
+/// The viewport every page opens in unless asked otherwise, CSS pixels (width, height).
+pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 720);
+
+/// How long loading a page (with its wait) and each browser call may take
+/// unless asked otherwise.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How to open a page.
+#[derive(Clone, Debug)]
+pub struct OpenOptions {
+    /// Viewport width in CSS pixels.
+    pub width: u32,
+    /// Viewport height in CSS pixels.
+    pub height: u32,
+    /// Scroll the window to this y before capture.
+    pub scroll_y: Option<f64>,
+    /// What to wait for after load.
+    pub wait_for: Option<WaitFor>,
+    /// Load (and wait-for) limit.
+    pub timeout: Duration,
+}
+
+impl Default for OpenOptions {
+    fn default() -> Self {
+        OpenOptions {
+            width: DEFAULT_VIEWPORT.0,
+            height: DEFAULT_VIEWPORT.1,
+            scroll_y: None,
+            wait_for: None,
+            timeout: DEFAULT_TIMEOUT,
+        }
+    }
+}
+
+/// Turns a CLI target into the URL to load and the URL to store. Local files
+/// are stored relative to the working directory (`file:fixtures/sites/…`) so
+/// recordings do not depend on where the repository was cloned.
+pub(crate) fn resolve_target(target: &str) -> Result<(String, String)> {
+    if target.contains("://") || target.starts_with("about:") || target.starts_with("data:") {
+        return Ok((target.to_owned(), target.to_owned()));
+    }
+    let path = Path::new(target);
+    let absolute = path.canonicalize().with_context(|| {
+        format!("{target}: no such file (expected a URL or a local .html file)")
+    })?;
+    let url = format!("file://{}", absolute.display());
+    let display = display_url(&url);
+    Ok((url, display))
+}
+
+/// How a URL is stored: a `file://` URL of a file under the working
+/// directory as `file:<relative path>`, anything else as it is.
+pub fn display_url(url: &str) -> String {
+    let Some(path) = url.strip_prefix("file://") else {
+        return url.to_owned();
+    };
+    // Chromium percent-encodes the path (`my%20page.html`); the target as
+    // given was not.
+    let path = percent_decoded(path);
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| cwd.canonicalize().ok())
+        .and_then(|cwd| {
+            Path::new(&path)
+                .strip_prefix(cwd)
+                .ok()
+                .map(Path::to_path_buf)
+        })
+        .map_or_else(|| url.to_owned(), |rel| format!("file:{}", rel.display()))
+}
+
+/// `%XX` escapes decoded; a malformed escape or non-UTF-8 result is kept as it was.
+fn percent_decoded(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+}
+
+impl ChromiumSession {
+    /// Loads `target` in this tab, as a user typing it into the address bar
+    /// would: waits for load, `options.wait_for` and settling within
+    /// `options.timeout` (past it, the error names what was still under
+    /// way; the tab keeps whatever it shows).
+    pub async fn navigate(
+        &mut self,
+        target: &str,
+        options: &OpenOptions,
+        network: bool,
+    ) -> Result<()> {
+        let (url, display_url) = resolve_target(target)?;
+        // A page still loading (a request that never ends) is stopped first:
+        // the CDP client runs one navigation at a time per tab, and the old
+        // one would hold the new one back until its load.
+        // The old document is marked, so that its `complete` is not taken
+        // for the new one's (a change of the fragment alone keeps the document).
+        let old = self
+            .eval(
+                "(document.readyState === 'complete' || window.stop(), \
+                 window.__pagesnapOld = true, location.href.split('#')[0])",
+            )
+            .await
+            .ok();
+        let same_document = old
+            .as_ref()
+            .and_then(serde_json::Value::as_str)
+            .is_some_and(|href| url.split('#').next() == Some(href) && url.contains('#'));
+        self.url = url.clone();
+        self.display_url = display_url;
+        self.limit = options.timeout;
+        let deadline = Instant::now() + options.timeout;
+        self.set_deadline(Some(deadline));
+        self.enter(Phase::Load);
+        // The navigation is the page's own (`location.assign`), not
+        // `Page.navigate`: the CDP client tracks one `Page.navigate` per tab
+        // and drops the next one while an earlier never finished loading. A
+        // failed load still shows as Chromium's error page, which `prepare`
+        // names.
+        let assign = format!(
+            "location.assign({}); true",
+            serde_json::Value::String(url.clone())
+        );
+        if let Err(err) = self.eval(&assign).await {
+            self.set_deadline(None);
+            return Err(err);
+        }
+        let navigation = tokio::spawn(async { None });
+        let committed = if same_document {
+            Ok(())
+        } else {
+            self.wait_committed(deadline).await
+        };
+        let result = match committed {
+            Ok(()) => prepare(self, options, deadline, navigation, network).await,
+            Err(err) => Err(err),
+        };
+        self.set_deadline(None);
+        result
+    }
+
+    /// Waits until the tab shows a document other than the one marked
+    /// before a navigation.
+    async fn wait_committed(&self, deadline: Instant) -> Result<()> {
+        loop {
+            match self.eval("window.__pagesnapOld === true").await {
+                Ok(serde_json::Value::Bool(false)) => return Ok(()),
+                Err(err) if is_gone(&err) => return Err(err),
+                _ => {}
+            }
+            if Instant::now() >= deadline {
+                return Err(TabError::NeverLoaded {
+                    url: self.url.clone(),
+                    limit: self.limit,
+                }
+                .into());
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+    }
+
+    /// Goes back one entry in the tab's history, then waits for load and
+    /// settling within `limit`. `Ok(false)`: there was nothing to go back to.
+    pub async fn back(&mut self, limit: Duration) -> Result<bool> {
+        let before = self.eval("[location.href, history.length]").await?;
+        self.eval("history.back(); true").await?;
+        let href = before
+            .get(0)
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let started = Instant::now();
+        // history.back() is asynchronous; a page with no earlier entry stays.
+        loop {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            match self.eval("location.href").await {
+                Ok(now) if now.as_str() != Some(href.as_str()) => break,
+                Ok(_) | Err(_) if started.elapsed() < Duration::from_millis(1500).min(limit) => {}
+                Ok(_) => return Ok(false),
+                Err(err) if navigated(&err) => {}
+                Err(err) => return Err(err),
+            }
+        }
+        let left = limit.saturating_sub(started.elapsed());
+        self.wait_loaded(left).await?;
+        self.settle().await?;
+        self.refresh_url().await;
+        Ok(true)
+    }
+
+    /// Re-reads the URL the tab shows (after a navigation the page made).
+    pub async fn refresh_url(&mut self) {
+        if let Ok(href) = self.eval("location.href").await
+            && let Some(href) = href.as_str()
+            && href != self.url
+        {
+            self.url = href.to_owned();
+            self.display_url = display_url(href);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percent_escapes_are_decoded_and_malformed_ones_kept() {
+        assert_eq!(percent_decoded("/tmp/my%20page.html"), "/tmp/my page.html");
+        assert_eq!(percent_decoded("caf%C3%A9"), "café");
+        assert_eq!(percent_decoded("100%"), "100%");
+        assert_eq!(percent_decoded("%zz%2"), "%zz%2");
+        // A decoded byte sequence that is not UTF-8 leaves the text as it was.
+        assert_eq!(percent_decoded("%FF%FE"), "%FF%FE");
+        assert_eq!(percent_decoded(""), "");
+    }
+
+    #[test]
+    fn urls_other_than_files_are_shown_as_they_are() {
+        assert_eq!(
+            display_url("http://127.0.0.1:8000/a"),
+            "http://127.0.0.1:8000/a"
+        );
+        assert_eq!(
+            display_url("file:///nowhere/x.html"),
+            "file:///nowhere/x.html"
+        );
+    }
+}
