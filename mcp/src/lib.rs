@@ -1,5 +1,6 @@
 //! `pagesnap mcp`: the tool server through which agents see and act on a browser tab — the seed's page_snapshot / page_scroll contract and actions by ref, over MCP (stdio or Streamable HTTP), on pagesnap's own Chromium or one it attaches to.
 
+mod answer;
 mod error;
 pub mod layers;
 mod readiness;

@@ -11,8 +11,8 @@ use pagesnap_browser::{
 use pagesnap_engine::observation::{Item, Observation};
 use pagesnap_engine::passes::{Layer, Options};
 use pagesnap_engine::strategy::Strategy;
-use serde_json::json;
 
+use super::answer::{Freshness, TabInfo};
 use super::error::{Kind, ToolError};
 use super::layers::Layers;
 use super::readiness::{self, Readiness};
@@ -74,7 +74,7 @@ pub struct Seen {
     /// The observation (text and meta already masked).
     pub observation: Observation,
     /// `freshness` for the meta.
-    pub freshness: serde_json::Value,
+    pub freshness: Freshness,
     /// Backend node ids of every node on the page (not only those shown),
     /// so that an element scrolled out of view is not reported removed.
     pub present: BTreeSet<u64>,
@@ -325,19 +325,20 @@ impl Browsing {
             return Err(no_tab());
         };
         let recording = &kept.captured.recording;
-        let mut freshness = json!({
-            "capturedAt": recording.captured_at,
-            "url": recording.url,
-            "title": self.mask(&recording.title),
-            "tab": tab.session.target_id(),
-            "reused": false,
-        });
-        if let Source::Reused { age } = source {
-            // The page has not changed since that capture (nothing in its
-            // DOM, form values, scroll, size, focus or animations).
-            freshness["reused"] = json!(true);
-            freshness["ageMs"] = json!(age.as_millis() as u64);
-        }
+        // Reused: the page has not changed since that capture (nothing in
+        // its DOM, form values, scroll, size, focus or animations).
+        let age_ms = match source {
+            Source::Reused { age } => Some(u64::try_from(age.as_millis()).unwrap_or(u64::MAX)),
+            Source::Captured => None,
+        };
+        let freshness = Freshness {
+            captured_at: recording.captured_at.clone(),
+            url: recording.url.clone(),
+            title: self.mask(&recording.title),
+            tab: tab.session.target_id().to_owned(),
+            reused: age_ms.is_some(),
+            age_ms,
+        };
         observation.text = self.mask_known(&observation.text);
         let present = recording.nodes.iter().map(|n| n.backend_id).collect();
         let tab = self.current_mut()?;
@@ -516,7 +517,7 @@ impl Browsing {
     }
 
     /// Every tab, with which one is current.
-    pub async fn list_tabs(&mut self) -> Result<serde_json::Value, ToolError> {
+    pub async fn list_tabs(&mut self) -> Result<Vec<TabInfo>, ToolError> {
         let tabs = self
             .chromium()?
             .tabs()
@@ -525,23 +526,17 @@ impl Browsing {
         for tab in &tabs {
             self.known_tabs.insert(tab.id.clone());
         }
-        Ok(serde_json::Value::Array(
-            tabs.iter()
-                .filter(|t| !is_browser_page(t))
-                .map(|t| {
-                    let mut value = json!({
-                        "id": t.id,
-                        "url": self.mask(&t.url),
-                        "title": self.mask(&t.title),
-                        "current": self.current.as_deref() == Some(t.id.as_str()),
-                    });
-                    if let Some(opener) = &t.opener {
-                        value["opener"] = json!(opener);
-                    }
-                    value
-                })
-                .collect(),
-        ))
+        Ok(tabs
+            .iter()
+            .filter(|t| !is_browser_page(t))
+            .map(|t| TabInfo {
+                id: t.id.clone(),
+                url: self.mask(&t.url),
+                title: self.mask(&t.title),
+                current: self.current.as_deref() == Some(t.id.as_str()),
+                opener: t.opener.clone(),
+            })
+            .collect())
     }
 
     /// Makes tab `id` the current one.

@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::json;
 use tokio::sync::Mutex;
 
+use super::answer::{ActionReport, Detail};
 use super::error::{Kind, ToolError};
 use super::readiness::Readiness;
 use super::tabs::{Acted, Browsing, Request, Seen};
@@ -211,7 +212,12 @@ impl Server {
                 let args: NavigateArgs = parse("page_navigate", arguments)?;
                 let pending = browsing.navigate(&args.url).await?;
                 let seen = browsing.observe(&Request::default()).await?;
-                let action = json!({ "op": "navigate", "url": browsing.mask(&args.url) });
+                let action = ActionReport {
+                    op: "navigate",
+                    detail: Detail::Navigate {
+                        url: browsing.mask(&args.url),
+                    },
+                };
                 Ok(action_result(
                     &browsing,
                     action,
@@ -368,20 +374,31 @@ impl Server {
                 let seen = browsing.observe(&Request::default()).await?;
                 let viewport = seen.observation.meta.viewport;
                 let scrolled = acted.scroll.map_or(0.0, |(a, b)| b - a);
-                let mut action = json!({
-                    "op": "scroll",
-                    "direction": match args.direction { Direction::Up => "up", Direction::Down => "down" },
-                    "screens": screens,
-                    "scrolled_px": scrolled.round(),
-                    "at_top": viewport.at_top,
-                    "at_bottom": viewport.at_bottom,
-                });
-                if let Some(reference) = &args.reference {
-                    action["ref"] = json!(reference);
-                }
+                let action = ActionReport {
+                    op: "scroll",
+                    detail: Detail::Scroll {
+                        direction: match args.direction {
+                            Direction::Up => "up",
+                            Direction::Down => "down",
+                        },
+                        screens,
+                        scrolled_px: scrolled.round(),
+                        at_top: viewport.at_top,
+                        at_bottom: viewport.at_bottom,
+                        reference: args.reference.clone(),
+                    },
+                };
                 let pending = acted.pending.clone();
                 let new_tabs = browsing.new_tabs().await;
-                Ok(action_result(&browsing, action, Some(&acted), &seen, before.as_ref(), pending, new_tabs))
+                Ok(action_result(
+                    &browsing,
+                    action,
+                    Some(&acted),
+                    &seen,
+                    before.as_ref(),
+                    pending,
+                    new_tabs,
+                ))
             }
             .await,
         )
@@ -421,21 +438,17 @@ impl Server {
                 let element = pagesnap_browser::label(&item);
                 acted.element = Some(element.clone());
                 let seen = browsing.observe(&Request::default()).await?;
-                let mut action = json!({
-                    "op": args.op.name(),
-                    "ref": args.reference,
-                    "element": element,
-                    "outcome": "done",
-                });
-                // A typed value is never echoed (it may hold a secret).
-                if let Some(value) = &args.value
-                    && args.op != Op::Type
-                {
-                    action["value"] = json!(value);
-                }
-                if let Some(note) = &acted.note {
-                    action["note"] = json!(note);
-                }
+                let action = ActionReport {
+                    op: args.op.name(),
+                    detail: Detail::Element {
+                        reference: args.reference.clone(),
+                        element,
+                        outcome: "done",
+                        // A typed value is never echoed (it may hold a secret).
+                        value: args.value.clone().filter(|_| args.op != Op::Type),
+                        note: acted.note.clone(),
+                    },
+                };
                 let pending = acted.pending.clone();
                 let new_tabs = browsing.new_tabs().await;
                 Ok(action_result(
@@ -464,7 +477,10 @@ impl Server {
                 let _args: NoArgs = parse("page_back", arguments)?;
                 let moved = browsing.back().await?;
                 let seen = browsing.observe(&Request::default()).await?;
-                let action = json!({ "op": "back", "moved": moved });
+                let action = ActionReport {
+                    op: "back",
+                    detail: Detail::Back { moved },
+                };
                 let note =
                     (!moved).then(|| "there is no earlier page in this tab's history".to_owned());
                 let acted = Acted {
@@ -512,20 +528,14 @@ impl Server {
                 }
                 let tabs = browsing.list_tabs().await?;
                 let lines: Vec<String> = tabs
-                    .as_array()
-                    .into_iter()
-                    .flatten()
+                    .iter()
                     .map(|t| {
                         format!(
                             "{} {} {:?} {}",
-                            if t["current"] == json!(true) {
-                                "*"
-                            } else {
-                                "-"
-                            },
-                            t["id"].as_str().unwrap_or_default(),
-                            t["title"].as_str().unwrap_or_default(),
-                            t["url"].as_str().unwrap_or_default()
+                            if t.current { "*" } else { "-" },
+                            t.id,
+                            t.title,
+                            t.url
                         )
                     })
                     .collect();
@@ -583,7 +593,7 @@ fn blocks(observation: &Observation, text: String) -> Vec<ContentBlock> {
 /// The meta of an observation with its freshness, masked.
 fn meta_json(browsing: &Browsing, seen: &Seen) -> serde_json::Value {
     let mut meta = serde_json::to_value(&seen.observation.meta).unwrap_or_else(|_| json!({}));
-    meta["freshness"] = seen.freshness.clone();
+    meta["freshness"] = serde_json::to_value(&seen.freshness).unwrap_or_default();
     browsing.config().secrets.mask_json(&mut meta);
     meta
 }
@@ -599,7 +609,7 @@ fn snapshot_result(browsing: &Browsing, seen: &Seen) -> CallToolResult {
 /// ready, and the snapshot after it.
 fn action_result(
     browsing: &Browsing,
-    action: serde_json::Value,
+    action: ActionReport,
     acted: Option<&Acted>,
     seen: &Seen,
     before: Option<&Observation>,
@@ -608,27 +618,7 @@ fn action_result(
 ) -> CallToolResult {
     let changes = Browsing::changes(before, seen);
     let mut head = Vec::new();
-    let op = action["op"].as_str().unwrap_or_default();
-    let mut line = match (&action["ref"], acted.and_then(|a| a.element.as_deref())) {
-        (serde_json::Value::String(r), Some(element)) => format!("{op} {r} ({element}): done"),
-        (serde_json::Value::String(r), None) => format!("{op} {r}: done"),
-        _ if op == "scroll" => format!(
-            "scrolled {:.0} px{}{}",
-            action["scrolled_px"].as_f64().unwrap_or(0.0),
-            if action["at_top"] == json!(true) {
-                ", at the top"
-            } else {
-                ""
-            },
-            if action["at_bottom"] == json!(true) {
-                ", at the bottom"
-            } else {
-                ""
-            }
-        ),
-        _ if op == "navigate" => format!("opened {}", action["url"].as_str().unwrap_or_default()),
-        _ => format!("{op}: done"),
-    };
+    let mut line = action.line(acted.and_then(|a| a.element.as_deref()));
     if let Some(note) = acted.and_then(|a| a.note.as_deref()) {
         line.push_str(&format!(" — {note}"));
     }
