@@ -15,8 +15,8 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 use futures::StreamExt;
 
-use crate::failure::{Phase, Watch};
-use crate::navigation::{OpenOptions, display_url, prepare, resolve_target};
+use crate::failure::Watch;
+use crate::navigation::{OpenOptions, prepare, resolve_target};
 use crate::session::ChromiumSession;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
@@ -231,19 +231,14 @@ impl Chromium {
         let page = page.map_err(|_| anyhow!("no tab with id {id:?} (list them with page_tabs)"))?;
         accept_dialogs(&page).await?;
         let url = page.url().await.ok().flatten().unwrap_or_default();
-        Ok(ChromiumSession {
-            version: self.version.clone(),
-            display_url: display_url(&url),
-            url,
-            target,
-            watch: self.watch.clone(),
-            limit,
-            deadline: None,
-            phase: std::sync::Mutex::new(Phase::Load),
-            groups: std::sync::atomic::AtomicU64::new(0),
-            frames: crate::frames::Frames::default(),
+        Ok(ChromiumSession::new(
             page,
-        })
+            self.version.clone(),
+            url,
+            self.watch.clone(),
+            limit,
+            None,
+        ))
     }
 
     /// The browser's CDP websocket URL, for a second client on the same
@@ -271,7 +266,7 @@ impl Chromium {
         options: &OpenOptions,
         deadline: Instant,
     ) -> Result<ChromiumSession> {
-        let (url, display_url) = resolve_target(target)?;
+        let (url, _) = resolve_target(target)?;
         let budget = |what: &'static str| {
             move |_| {
                 anyhow!(
@@ -314,20 +309,14 @@ impl Chromium {
                 .ok()
                 .and_then(|response| response.result.error_text)
         });
-        let target = page.target_id().clone();
-        let session = ChromiumSession {
+        let session = ChromiumSession::new(
             page,
-            version: self.version.clone(),
-            display_url,
-            url: url.clone(),
-            target,
-            watch: self.watch.clone(),
-            limit: options.timeout,
-            deadline: Some(deadline),
-            phase: std::sync::Mutex::new(Phase::Load),
-            groups: std::sync::atomic::AtomicU64::new(0),
-            frames: crate::frames::Frames::default(),
-        };
+            self.version.clone(),
+            url.clone(),
+            self.watch.clone(),
+            options.timeout,
+            Some(deadline),
+        );
         match prepare(&session, options, deadline, navigation, self.network).await {
             Ok(()) => Ok(session),
             Err(err) => {

@@ -56,6 +56,32 @@ const COUNTS_JS: &str = r#"(() => {
 })()"#;
 
 impl ChromiumSession {
+    /// The one constructor: a session on `page` showing `url` (stored as
+    /// [`crate::display_url`] gives it), its calls limited to `limit` and,
+    /// when recording, ending by `deadline`.
+    pub(crate) fn new(
+        page: CdpPage,
+        version: String,
+        url: String,
+        watch: Watch,
+        limit: Duration,
+        deadline: Option<Instant>,
+    ) -> ChromiumSession {
+        ChromiumSession {
+            display_url: crate::navigation::display_url(&url),
+            url,
+            target: page.target_id().clone(),
+            page,
+            version,
+            watch,
+            limit,
+            deadline,
+            phase: std::sync::Mutex::new(Phase::Load),
+            groups: AtomicU64::new(0),
+            frames: Frames::default(),
+        }
+    }
+
     /// The page as given (`file:fixtures/…` for local files).
     pub fn display_url(&self) -> &str {
         &self.display_url

@@ -21,9 +21,6 @@ use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
 use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, GetLayoutMetricsParams,
 };
-use chromiumoxide::cdp::browser_protocol::target::{
-    AttachToTargetParams, GetTargetsParams, TargetId,
-};
 use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams,
 };
@@ -101,7 +98,7 @@ pub struct CaptureTimings {
 }
 
 impl CaptureTimings {
-    fn add(&mut self, name: &'static str, elapsed: Duration) {
+    pub(crate) fn add(&mut self, name: &'static str, elapsed: Duration) {
         self.calls.push(Call { name, elapsed });
     }
 }
@@ -152,24 +149,21 @@ struct Facts {
     extras: Extras,
 }
 
-async fn timed<T>(future: impl Future<Output = T>) -> (T, Duration) {
+pub(crate) async fn timed<T>(future: impl Future<Output = T>) -> (T, Duration) {
     let started = Instant::now();
     let value = future.await;
     (value, started.elapsed())
 }
 
 /// One process's share of a capture: its snapshot and facts.
-struct Shot {
-    snap: CaptureSnapshotReturns,
+pub(crate) struct Shot {
+    pub(crate) snap: CaptureSnapshotReturns,
     counts: Option<DomCounts>,
     facts: Facts,
     /// Chromium's accessibility tree (out-of-process frames only: the tab's
     /// is asked for beside the screenshot).
     ax: Vec<AxNode>,
 }
-
-/// Out-of-process frames are looked for this many levels deep.
-const MAX_FRAME_DEPTH: usize = 8;
 
 impl ChromiumSession {
     /// Captures the current state with what `needs` asks for: the tab's own
@@ -377,163 +371,10 @@ impl ChromiumSession {
         ))
     }
 
-    /// The frames rendered in a process of their own, browser-wide: CDP
-    /// frame id (= target id) → URL.
-    async fn frame_targets(&self) -> Result<HashMap<String, String>> {
-        let targets = self
-            .call(
-                "Target.getTargets",
-                self.page.execute(GetTargetsParams::default()),
-            )
-            .await?;
-        Ok(targets
-            .result
-            .target_infos
-            .iter()
-            .filter(|t| t.r#type == "iframe")
-            .map(|t| (t.target_id.inner().clone(), t.url.clone()))
-            .collect())
-    }
-
-    /// Places the out-of-process frames under their `<iframe>`s, level by
-    /// level: a frame captured with the tab (`ready`) is used as it is; one
-    /// met for the first time is attached and captured, all of a level at
-    /// once. Returns the shots (the tab's first) and the frames left out,
-    /// each named by its `src` and why.
-    async fn frame_shots(
-        &self,
-        top: Shot,
-        mut ready: HashMap<(u32, i64), (Link, Shot)>,
-        targets: &HashMap<String, String>,
-        needs: Needs,
-        group: &str,
-        timings: &mut CaptureTimings,
-    ) -> Result<(Vec<(Option<Link>, Shot)>, Vec<String>)> {
-        let mut parts: Vec<(Option<Link>, Shot)> = vec![(None, top)];
-        let mut missing = Vec::new();
-        let mut level = vec![0usize];
-        for depth in 0..=MAX_FRAME_DEPTH {
-            let mut new = Vec::new();
-            let mut next = Vec::new();
-            for &p in &level {
-                let parent = parts[p].0.as_ref().map_or(0, |l| l.key);
-                for (owner, src) in snapshot::frame_owners(&parts[p].1.snap) {
-                    if let Some((link, shot)) = ready.remove(&(parent, owner)) {
-                        next.push(parts.len());
-                        parts.push((Some(link), shot));
-                    } else if !self.frames.failed_at(parent, owner) {
-                        new.push((parent, owner, src));
-                    }
-                }
-            }
-            if depth == MAX_FRAME_DEPTH {
-                missing.extend(new.into_iter().map(|(_, _, src)| {
-                    format!("{src}: nested more than {MAX_FRAME_DEPTH} frames deep")
-                }));
-                break;
-            }
-            let (found, elapsed) = timed(futures::future::join_all(new.iter().map(
-                |&(parent, owner, _)| self.attach_frame(parent, owner, targets, needs, group),
-            )))
-            .await;
-            if !new.is_empty() {
-                timings.add("out-of-process frames (attach and capture)", elapsed);
-            }
-            for ((_, _, src), found) in new.into_iter().zip(found) {
-                match found {
-                    Ok(Some((link, shot, calls))) => {
-                        timings.calls.extend(calls);
-                        next.push(parts.len());
-                        parts.push((Some(link), shot));
-                    }
-                    // An `<iframe>` without a document of its own (not loaded,
-                    // or in the tab's process after all).
-                    Ok(None) => {}
-                    Err(err) if is_gone(&err) => return Err(err),
-                    Err(err) => missing.push(format!("{src}: {err:#}")),
-                }
-            }
-            if next.is_empty() {
-                break;
-            }
-            level = next;
-        }
-        // Frames whose `<iframe>` left the page.
-        self.frames
-            .forget(&ready.values().map(|(link, _)| link.key).collect::<Vec<_>>());
-        Ok((parts, missing))
-    }
-
-    /// Attaches to the frame `<iframe>` `owner` of frame `parent` shows, if it
-    /// is out of process, and captures it. `Ok(None)`: the element shows no
-    /// frame of another process.
-    async fn attach_frame(
-        &self,
-        parent: u32,
-        owner: i64,
-        targets: &HashMap<String, String>,
-        needs: Needs,
-        group: &str,
-    ) -> Result<Option<(Link, Shot, Vec<Call>)>> {
-        let frame = match self.frames.owner_frame(parent, owner) {
-            Some(frame) => frame,
-            None => {
-                let Some(route) = self.frames.route(parent) else {
-                    return Ok(None);
-                };
-                let described = self
-                    .call(
-                        "DOM.describeNode",
-                        route.execute(
-                            &self.page,
-                            DescribeNodeParams::builder()
-                                .backend_node_id(BackendNodeId::new(owner))
-                                .build(),
-                        ),
-                    )
-                    .await?;
-                let frame = described.result.node.frame_id.map(|f| f.inner().clone());
-                self.frames.set_owner_frame(parent, owner, frame.clone());
-                frame
-            }
-        };
-        // A frame of this process (no document yet), or one showing
-        // Chromium's error page (not page content), is not attached.
-        let Some(frame) = frame.filter(|f| targets.get(f).is_some_and(|url| !is_error_page(url)))
-        else {
-            return Ok(None);
-        };
-        let attach = AttachToTargetParams::builder()
-            .target_id(TargetId::new(frame.clone()))
-            .flatten(true)
-            .build()
-            .map_err(|err| anyhow!("{err}"))?;
-        let attached = match self
-            .call("Target.attachToTarget", self.page.execute(attach))
-            .await
-        {
-            Ok(attached) => attached,
-            Err(err) if err.is_gone() => return Err(err.into()),
-            // No target of its own: the frame is in this process.
-            Err(_) => return Ok(None),
-        };
-        let link = self
-            .frames
-            .add(attached.result.session_id.clone(), parent, owner, frame);
-        let (shot, calls) = self.shot(Some(&link), needs, group).await;
-        match shot {
-            Ok(shot) => Ok(Some((link, shot, calls))),
-            Err(err) => {
-                self.frames.forget(&[link.key]);
-                Err(err)
-            }
-        }
-    }
-
     /// The snapshot and facts of one process: the tab's own (`None`, with
     /// element counts when `needs` asks for them) or a frame's (with its
     /// accessibility tree when `needs` asks for the oracle).
-    async fn shot(
+    pub(crate) async fn shot(
         &self,
         link: Option<&Link>,
         needs: Needs,
