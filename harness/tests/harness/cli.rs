@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn pagesnap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    Command::new(crate::support::exe())
         .args(args)
         .output()
         .unwrap()

@@ -648,7 +648,7 @@ fn resume_after_sigkill_gives_the_same_run() {
     let cut = dir.path().join("cut");
     // Its own process group, so the kill takes its Chromium along (a SIGKILLed
     // pagesnap cannot close the browser itself).
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    let mut child = Command::new(crate::support::exe())
         .current_dir(root())
         .args(args(&cut))
         .process_group(0)
@@ -1069,7 +1069,7 @@ fn live_shards_from_the_schedulers_environment_merge_into_the_whole_run() {
         // A temp folder of its own, so that its Chromium's profile is found.
         let tmp = dir.path().join(format!("tmp-{index}"));
         std::fs::create_dir_all(&tmp).unwrap();
-        let mut command = Command::new(env!("CARGO_BIN_EXE_pagesnap"));
+        let mut command = Command::new(crate::support::exe());
         command
             .current_dir(root())
             .args(args)

@@ -102,7 +102,7 @@ fn smoke_suite_through_llama_server_agent_judge_and_cassette() {
         "--cassette-file",
         cassette.to_str().unwrap(),
     ];
-    let live = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    let live = Command::new(crate::support::exe())
         .current_dir(root())
         .args(common)
         .args([
@@ -152,7 +152,7 @@ fn smoke_suite_through_llama_server_agent_judge_and_cassette() {
     // The cassette replays the whole run without the server, to the byte.
     drop(server);
     let replayed = work.path().join("replayed");
-    let replay = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    let replay = Command::new(crate::support::exe())
         .current_dir(root())
         .args(common)
         .args(["--cassette", "replay"])

@@ -5,6 +5,7 @@ mod support;
 
 mod analysis_once;
 mod cli;
+mod corpus;
 mod corpus_suite;
 mod diff;
 mod external;

@@ -41,7 +41,7 @@ fn run(program: &PathBuf, script: &str, mode: &str) {
     let output = Command::new(program)
         .current_dir(root())
         .arg(root().join("harness/tests/mcp_clients").join(script))
-        .arg(env!("CARGO_BIN_EXE_pagesnap"))
+        .arg(crate::support::exe())
         .arg(mode)
         .arg(root().join("fixtures/sites"))
         .output()
@@ -170,7 +170,7 @@ fn bench_mcp_measures_playwright_mcp_beside_pagesnap() {
         ),
     )
     .unwrap();
-    let output = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    let output = Command::new(crate::support::exe())
         .current_dir(root())
         .args(["bench-mcp", "fixtures/sites/login/index.html", "--tasks"])
         .arg(&suite_file)

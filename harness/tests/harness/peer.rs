@@ -115,7 +115,7 @@ fn tool_servers_that_die_hang_or_answer_garbage_are_error_rows_naming_them() {
             .replace("tool = \"page_scroll\"", "tool = \"page_teleport\""),
     )
     .unwrap();
-    let exe = env!("CARGO_BIN_EXE_pagesnap");
+    let exe = crate::support::exe();
     let out = dir.path().join("out");
     let mapped = |name: &str, file: &Path| format!("{name}={}", file.display());
     let output = pagesnap(&[
@@ -131,7 +131,7 @@ fn tool_servers_that_die_hang_or_answer_garbage_are_error_rows_naming_them() {
         "--mcp",
         "garbage=while read l; do echo 'not json {'; done",
         "--mcp",
-        &format!("teleport={exe} mcp --cdp-endpoint {{cdp}}"),
+        &format!("teleport={} mcp --cdp-endpoint {{cdp}}", exe.display()),
         "--mcp-mapping",
         &mapped("dies", &mapping),
         "--mcp-mapping",

@@ -102,7 +102,7 @@ fn playwright_snapshots(root: &Path, cases: &[Case], out: &Path) {
 }
 
 fn ours(root: &Path, recording: &Path) -> String {
-    let output = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    let output = Command::new(crate::support::exe())
         .arg("snapshot")
         .arg(recording)
         .args(["--strategy", "aria", "--full-page", "--no-redact"])

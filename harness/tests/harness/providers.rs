@@ -230,7 +230,7 @@ fn write_suite(dir: &Path, scenarios: &[&str]) -> PathBuf {
 }
 
 fn pagesnap(suite: &Path, out: &Path, args: &[&str]) -> Output {
-    let output = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    let output = Command::new(crate::support::exe())
         .current_dir(root())
         .env_remove("OPENAI_BASE_URL")
         .env_remove("ANTHROPIC_BASE_URL")

@@ -4,11 +4,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::support::load;
-use pagesnap_engine::page::{Node, NodeId, Page};
+use pagesnap_engine::page::{Node, Page};
 use pagesnap_engine::recording::Recording;
 
 fn pagesnap() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    Command::new(crate::support::exe())
 }
 
 fn record(target: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
@@ -174,15 +174,18 @@ fn bad_targets_fail_with_clear_errors() {
 
     let html = dir.path().join("p.html");
     std::fs::write(&html, "<p>hi</p>").unwrap();
+    // The limit covers the load too: 8 s, so that a loaded machine still
+    // loads the one-line page within it and the wait is what runs out (with
+    // 1 s, a run of three tests at once on two cores timed out in the load).
     let output = record(
         &html,
         &dir.path().join("z"),
-        &["--wait-for", "#never", "--timeout", "1"],
+        &["--wait-for", "#never", "--timeout", "8"],
     );
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("#never") && stderr.contains("1.0 s"),
+        stderr.contains("#never") && stderr.contains("8.0 s"),
         "{stderr}"
     );
 
@@ -193,107 +196,6 @@ fn bad_targets_fail_with_clear_errors() {
     let output = record(&html, &dir.path().join("z"), &["--viewport", "12x"]);
     assert!(!output.status.success());
     assert!(String::from_utf8_lossy(&output.stderr).contains("12x"));
-}
-
-fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
-}
-
-/// Pages of the corpus that cannot be recorded, with the reason. Chromium
-/// itself never finishes loading these (`chromium --headless --dump-dom`
-/// prints nothing either), so the recorder must report them, not hang.
-const CORPUS_UNLOADABLE: &[&str] = &[
-    // Its inline script rewrites `location.href` during load: an endless reload.
-    "readability/ehow-2.html",
-];
-
-/// Every page of the shared corpus records (bar the known unloadable one,
-/// which must fail with a clear timeout), each recording's element counts
-/// (main document, open shadow trees, iframes) equal what the page's own
-/// `querySelectorAll('*')` reported at capture, and the engine's roles and
-/// names agree with Chromium's accessibility tree above the floors.
-#[test]
-fn records_the_whole_corpus_with_matching_counts_and_validates() {
-    let corpus = corpus_dir();
-    assert!(
-        corpus.exists(),
-        "the shared corpus is missing at {} (CI clones ../shared beside the repo)",
-        corpus.display()
-    );
-    let dir = tempfile::tempdir().unwrap();
-    let output = pagesnap()
-        .args(["record", "--each"])
-        .arg(&corpus)
-        .arg("--out")
-        .arg(dir.path())
-        .args(["--timeout", "10"])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let failures: Vec<&str> = stderr
-        .lines()
-        .filter(|l| l.starts_with("error: "))
-        .collect();
-    assert_eq!(failures.len(), CORPUS_UNLOADABLE.len(), "{stderr}");
-    for (failure, page) in failures.iter().zip(CORPUS_UNLOADABLE) {
-        assert!(
-            failure.contains(page) && failure.contains("timed out after 10.0 s"),
-            "{failure}"
-        );
-    }
-    let mut recordings = Vec::new();
-    collect(dir.path(), &mut recordings);
-    assert!(
-        recordings.len() >= 170,
-        "only {} recordings",
-        recordings.len()
-    );
-    let mut mismatches = Vec::new();
-    let mut restless = Vec::new();
-    for path in &recordings {
-        let recording = load(path);
-        let page = Page::from_recording(&recording);
-        // No counts: the page's scripts changed its DOM during every capture attempt.
-        let Some(counts) = recording.counts else {
-            restless.push(path.display().to_string());
-            continue;
-        };
-        if page.element_counts() != counts {
-            mismatches.push(format!(
-                "{}: engine {:?} vs browser {:?}",
-                path.display(),
-                page.element_counts(),
-                counts
-            ));
-        }
-        assert_eq!(page.len(), recording.nodes.len());
-        assert!(
-            page.ids()
-                .all(|id| id == NodeId::ROOT || page.parent(id).is_some())
-        );
-    }
-    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
-    assert!(
-        restless.len() <= 3,
-        "pages that never held still: {restless:?}"
-    );
-
-    let output = pagesnap()
-        .arg("validate")
-        .arg(dir.path())
-        .args(["--min-role", "97", "--min-name", "95"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    assert!(
-        stdout.contains("role agreement") && stdout.contains("excluded:"),
-        "{stdout}"
-    );
 }
 
 /// The committed fixtures meet the agreement floors, and `validate` fails
@@ -395,7 +297,7 @@ fn a_malformed_oracle_fails_only_the_commands_that_read_it() {
     }
 }
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+pub(crate) fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.is_dir() {

@@ -80,7 +80,7 @@ async fn report_html_renders_charts_and_keeps_page_markup_inert() {
     let suite = dir.path().join("hostile.toml");
     std::fs::write(&suite, hostile_suite()).unwrap();
     let out = dir.path().join("run");
-    let output = Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    let output = Command::new(crate::support::exe())
         .current_dir(root())
         .args(["run", "--suite"])
         .arg(&suite)

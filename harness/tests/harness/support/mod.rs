@@ -8,9 +8,22 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// The `pagesnap` binary the tests drive: `$PAGESNAP_TEST_BIN` when set
+/// (scripts/test sets it to the release build it has just made, the binary
+/// users run and a fraction of the debug one's CPU on two cores), else the
+/// one this test build made.
+pub fn exe() -> PathBuf {
+    std::env::var_os("PAGESNAP_TEST_BIN")
+        .filter(|path| !path.is_empty())
+        .map_or_else(
+            || PathBuf::from(env!("CARGO_BIN_EXE_pagesnap")),
+            PathBuf::from,
+        )
+}
+
 /// Runs `pagesnap ARGS` in the repository root and waits for it.
 pub fn pagesnap(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pagesnap"))
+    Command::new(exe())
         .current_dir(root())
         .args(args)
         .output()
