@@ -18,6 +18,7 @@ use futures::StreamExt;
 use crate::failure::Watch;
 use crate::navigation::{OpenOptions, prepare, resolve_target};
 use crate::session::ChromiumSession;
+use crate::waits;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
 /// CI), no GPU, and no background networking — this machine's closed network
@@ -105,8 +106,8 @@ impl Chromium {
                     .map(|flag| flag.trim_start_matches("--")),
             )
             .viewport(None)
-            .launch_timeout(Duration::from_secs(30))
-            .request_timeout(Duration::from_secs(60))
+            .launch_timeout(waits::LAUNCH)
+            .request_timeout(waits::REQUEST)
             .build()
             .map_err(|err| anyhow!("invalid Chromium configuration: {err}"))?;
         let (mut browser, handler) = Browser::launch(config)
@@ -145,16 +146,14 @@ impl Chromium {
                 "--cdp-endpoint {endpoint:?}: expected http://HOST:PORT or ws://HOST:PORT/devtools/browser/ID"
             );
         };
-        let (browser, handler) = tokio::time::timeout(
-            Duration::from_secs(10),
-            Browser::connect(ws.clone()),
-        )
-        .await
-        .map_err(|_| {
-            anyhow!(
-                "--cdp-endpoint {endpoint}: the browser did not accept the connection within 10 s"
-            )
-        })?
+        let (browser, handler) = tokio::time::timeout(waits::ATTACH, Browser::connect(ws.clone()))
+            .await
+            .map_err(|_| {
+                anyhow!(
+                    "--cdp-endpoint {endpoint}: the browser did not accept the connection within {} s",
+                    waits::ATTACH.as_secs()
+                )
+            })?
         .with_context(|| format!("--cdp-endpoint {endpoint}: could not connect to {ws}"))?;
         let (handler, version, watch) = connected(&browser, handler).await?;
         // The tabs that were open before we came are announced by the
@@ -221,11 +220,11 @@ impl Chromium {
         // and replace each one's attached session with a new one, leaving a
         // session already handed out dead ("Session with given id not found").
         let mut page = self.browser.get_page(target.clone()).await;
-        for _ in 0..40 {
+        for _ in 0..waits::ADOPT_TRIES {
             if page.is_ok() {
                 break;
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(waits::ADOPT_POLL).await;
             page = self.browser.get_page(target.clone()).await;
         }
         let page = page.map_err(|_| anyhow!("no tab with id {id:?} (list them with page_tabs)"))?;
@@ -322,7 +321,7 @@ impl Chromium {
             Err(err) => {
                 // A tab left open would keep running (a reload loop, a busy
                 // script) while the next page records.
-                let _ = tokio::time::timeout(Duration::from_secs(2), session.close()).await;
+                let _ = tokio::time::timeout(waits::TAB_CLOSE, session.close()).await;
                 Err(err)
             }
         }
@@ -358,15 +357,15 @@ impl Chromium {
         // second is killed at once: the client may be decoding a huge answer
         // (a 100,000-node snapshot cut by the limit), and waiting on it
         // would carry the record seconds past its limit.
-        let closing = tokio::time::timeout(Duration::from_secs(1), self.browser.close()).await;
+        let closing = tokio::time::timeout(waits::BROWSER_CLOSE, self.browser.close()).await;
         let exited = matches!(closing, Ok(Ok(_)))
             && matches!(
-                tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await,
+                tokio::time::timeout(waits::BROWSER_EXIT, self.browser.wait()).await,
                 Ok(Ok(_))
             );
         if !exited {
             let _ = self.browser.kill().await;
-            let _ = tokio::time::timeout(Duration::from_secs(5), self.browser.wait()).await;
+            let _ = tokio::time::timeout(waits::BROWSER_EXIT, self.browser.wait()).await;
         }
         self.handler.abort();
         if let Some(mut watchdog) = owned.watchdog {
@@ -376,10 +375,10 @@ impl Chromium {
         let profile = owned.profile.path().to_owned();
         // Helpers of the browser (the crash handler) may still be writing
         // into the profile for a moment after it exits.
-        for _ in 0..20 {
+        for _ in 0..waits::PROFILE_REMOVE_TRIES {
             match std::fs::remove_dir_all(&profile) {
                 Err(err) if err.kind() != std::io::ErrorKind::NotFound => {
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    tokio::time::sleep(waits::PROFILE_REMOVE_POLL).await;
                 }
                 _ => break,
             }

@@ -3,8 +3,6 @@
 //! One HTTP/1.1 GET over a plain TCP stream, so that the browser engine needs
 //! no HTTP client: the DevTools HTTP handler answers it and closes.
 
-use std::time::Duration;
-
 use anyhow::{Context, Result, anyhow, bail};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
@@ -55,10 +53,13 @@ pub async fn websocket_of(endpoint: &str) -> Result<String> {
         }
         anyhow::Ok(answer)
     };
-    let answer = tokio::time::timeout(Duration::from_secs(10), exchange)
+    let answer = tokio::time::timeout(crate::waits::ATTACH, exchange)
         .await
         .map_err(|_| {
-            anyhow!("--cdp-endpoint {endpoint}: /json/version did not answer within 10 s")
+            anyhow!(
+                "--cdp-endpoint {endpoint}: /json/version did not answer within {} s",
+                crate::waits::ATTACH.as_secs()
+            )
         })??;
     let text = String::from_utf8_lossy(&answer);
     let body = text

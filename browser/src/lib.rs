@@ -18,6 +18,7 @@ mod script;
 mod session;
 mod snapshot;
 mod state;
+mod waits;
 mod watch;
 
 pub use act::key_names;

@@ -8,6 +8,7 @@ use anyhow::{Context, Result, bail};
 use crate::WaitFor;
 use crate::failure::{Phase, TabError, is_gone, navigated};
 use crate::session::ChromiumSession;
+use crate::waits;
 
 /// How long a navigation's answer is awaited once the page has loaded (or
 /// failed to): it names the network error behind Chromium's error page.
@@ -245,7 +246,7 @@ impl ChromiumSession {
                 }
                 .into());
             }
-            tokio::time::sleep(Duration::from_millis(25)).await;
+            tokio::time::sleep(waits::LOAD_POLL).await;
         }
     }
 
@@ -262,10 +263,10 @@ impl ChromiumSession {
         let started = Instant::now();
         // history.back() is asynchronous; a page with no earlier entry stays.
         loop {
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(waits::WAIT_POLL).await;
             match self.eval("location.href").await {
                 Ok(now) if now.as_str() != Some(href.as_str()) => break,
-                Ok(_) | Err(_) if started.elapsed() < Duration::from_millis(1500).min(limit) => {}
+                Ok(_) | Err(_) if started.elapsed() < waits::BACK_GRACE.min(limit) => {}
                 Ok(_) => return Ok(false),
                 Err(err) if navigated(&err) => {}
                 Err(err) => return Err(err),

@@ -15,6 +15,7 @@ use pagesnap_engine::recording::{AxNode, DomCounts};
 use crate::WaitFor;
 use crate::failure::{Gone, Phase, TabError, Watch, is_gone};
 use crate::frames::{Frames, Link, Route};
+use crate::waits;
 
 /// One open tab.
 pub struct ChromiumSession {
@@ -137,7 +138,7 @@ impl ChromiumSession {
         let Some(deadline) = self.deadline else {
             return Err(kept().into());
         };
-        tokio::time::sleep(Duration::from_millis(50)).await;
+        tokio::time::sleep(waits::AFTER_NAVIGATION).await;
         let phase = self.current_phase();
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() || self.wait_loaded(left).await.is_err() {
@@ -246,10 +247,8 @@ impl ChromiumSession {
                 Err(err) => {
                     // The error may be the first sign of a crash or a close;
                     // the browser's report follows within moments.
-                    let report = tokio::time::timeout(
-                        Duration::from_millis(250),
-                        self.watch.until_gone(&self.target),
-                    );
+                    let report =
+                        tokio::time::timeout(waits::GONE_REPORT, self.watch.until_gone(&self.target));
                     match report.await {
                         Ok(gone) => Err(self.gone(gone, name)),
                         Err(_) => Err(TabError::Failed {
@@ -359,7 +358,7 @@ impl ChromiumSession {
                 }
                 .into());
             }
-            tokio::time::sleep(Duration::from_millis(25)).await;
+            tokio::time::sleep(waits::LOAD_POLL).await;
         }
     }
 
@@ -438,7 +437,7 @@ impl ChromiumSession {
                             configured.as_secs_f64()
                         );
                     }
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    tokio::time::sleep(waits::WAIT_POLL).await;
                 }
             }
         }

@@ -518,7 +518,7 @@ impl ChromiumSession {
             if attempt >= 3 {
                 return (Ok(snap), None, calls);
             }
-            tokio::time::sleep(Duration::from_millis(100)).await;
+            tokio::time::sleep(crate::waits::RESNAPSHOT).await;
         }
     }
 

@@ -510,12 +510,9 @@ async fn peer_act(
         ))));
     };
     let element = action.reference.as_deref().and_then(|reference| {
-        let mark = format!("={reference}]");
-        observation
-            .text
-            .lines()
-            .find(|line| line.contains(&mark))
-            .map(|line| line.trim().trim_start_matches("- ").to_owned())
+        peer.mapping
+            .line_of(&observation.text, reference)
+            .map(str::to_owned)
     });
     let mut values: Vec<(&str, &str)> = vec![("value", value.as_str())];
     if let Some(reference) = &action.reference {

@@ -196,6 +196,19 @@ impl Mapping {
         refs
     }
 
+    /// The line of a snapshot's text that writes the ref `reference` (as
+    /// the mapping reads refs), trimmed of its list marker: how the
+    /// snapshot describes that element.
+    pub fn line_of<'t>(&self, text: &'t str, reference: &str) -> Option<&'t str> {
+        text.lines()
+            .find(|line| {
+                self.refs
+                    .captures_iter(line)
+                    .any(|c| c.get(1).is_some_and(|m| m.as_str() == reference))
+            })
+            .map(|line| line.trim().trim_start_matches("- "))
+    }
+
     /// The tab a listing names on the line holding `url`.
     pub fn tab_of(&self, listing: &str, url: &str) -> Option<String> {
         listing
@@ -276,6 +289,19 @@ mod tests {
         let playwright = Mapping::parse(PLAYWRIGHT, "playwright.toml").unwrap();
         let text = "- button \"Go\" [ref=e3] [cursor=pointer]\n- iframe [ref=f1]:\n  - textbox [ref=f1e2]\n- button \"Go\" [ref=e3]";
         assert_eq!(playwright.refs_in(text), ["e3", "f1", "f1e2"]);
+        // The line that writes a ref, not one whose ref merely starts with it.
+        assert_eq!(playwright.line_of(text, "f1"), Some("iframe [ref=f1]:"));
+        assert_eq!(playwright.line_of(text, "f1e2"), Some("textbox [ref=f1e2]"));
+        assert_eq!(playwright.line_of(text, "e9"), None);
+        let navigate = arguments(
+            playwright.navigate.as_ref().unwrap(),
+            &[("url", "http://127.0.0.1:5/t.html")],
+        )
+        .unwrap();
+        assert_eq!(
+            Value::Object(navigate),
+            serde_json::json!({"url": "http://127.0.0.1:5/t.html"})
+        );
         let listing =
             "- 0: [about:blank](about:blank)\n- 1: (current) [Task](http://127.0.0.1:5/t.html)";
         assert_eq!(
