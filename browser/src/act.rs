@@ -19,7 +19,9 @@ use chromiumoxide::cdp::browser_protocol::input::{
     DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
     MouseButton,
 };
+use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
 use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParams};
+use pagesnap_engine::dialog::DialogKind;
 use serde::Deserialize;
 
 use crate::action::{Failure, Outcome, UserAction};
@@ -319,22 +321,105 @@ pub fn key_names() -> String {
 }
 
 impl ChromiumSession {
-    /// Performs `action` as a user would (see the module docs).
+    /// Performs `action` as a user would (see the module docs). While a
+    /// JavaScript dialog is pending only [`UserAction::Dialog`] runs (any
+    /// other action is `dialog-pending`); an action during which the page
+    /// opened one is done, its note naming the dialog, which the session
+    /// then holds ([`ChromiumSession::dialog`]).
     pub async fn perform(&self, action: &UserAction) -> Result<Outcome> {
-        let outcome = match action {
-            UserAction::Click { backend_id } => self.click(*backend_id).await?,
-            UserAction::Type { backend_id, text } => self.type_into(*backend_id, text).await?,
-            UserAction::Select { backend_id, value } => self.select(*backend_id, value).await?,
-            UserAction::Scroll { backend_id, dy, up } => self.scroll(*backend_id, *dy, *up).await?,
-            UserAction::Press { backend_id, key } => self.press(*backend_id, key).await?,
-            UserAction::Hover { backend_id } => self.hover(*backend_id).await?,
+        if let UserAction::Dialog { accept, text } = action {
+            return self.answer_dialog(*accept, text.as_deref()).await;
+        }
+        if let Some(dialog) = self.dialog() {
+            return Ok(Outcome::failed(
+                Failure::DialogPending,
+                format!("{} ({})", Failure::DialogPending.message(), dialog.line()),
+            ));
+        }
+        let outcome = async {
+            let outcome = match action {
+                UserAction::Click { backend_id } => self.click(*backend_id).await?,
+                UserAction::Type { backend_id, text } => self.type_into(*backend_id, text).await?,
+                UserAction::Select { backend_id, value } => self.select(*backend_id, value).await?,
+                UserAction::Scroll { backend_id, dy, up } => {
+                    self.scroll(*backend_id, *dy, *up).await?
+                }
+                UserAction::Press { backend_id, key } => self.press(*backend_id, key).await?,
+                UserAction::Hover { backend_id } => self.hover(*backend_id).await?,
+                UserAction::Dialog { .. } => Outcome::ok(),
+            };
+            self.settle_after_action().await?;
+            Ok(outcome)
         };
-        // Let the page react before the next look: a click may have started
-        // a navigation (wait for the new document's load), then handlers,
-        // layout and two animation frames.
+        opened_dialog(outcome.await)
+    }
+
+    /// Lets the page react before the next look: a click may have started a
+    /// navigation (wait for the new document's load), then handlers, layout
+    /// and two animation frames.
+    async fn settle_after_action(&self) -> Result<()> {
         self.wait_loaded(self.limit).await?;
-        self.settle().await?;
-        Ok(outcome)
+        self.settle().await
+    }
+
+    /// Answers the pending dialog (a prompt with `text`, or its default
+    /// text), then lets the page react as after any action.
+    async fn answer_dialog(&self, accept: bool, text: Option<&str>) -> Result<Outcome> {
+        let Some(dialog) = self.dialog() else {
+            return Ok(Outcome::failed(
+                Failure::NoDialog,
+                Failure::NoDialog.message(),
+            ));
+        };
+        let mut params = HandleJavaScriptDialogParams::new(accept);
+        if accept {
+            params.prompt_text = text
+                .map(str::to_owned)
+                .or_else(|| dialog.default_prompt.clone());
+        }
+        // Not through `call`, which refuses every call while a dialog is pending.
+        match tokio::time::timeout(self.limit, self.page.execute(params)).await {
+            Ok(Ok(_)) => {}
+            // Closed meanwhile (by the page's navigation, another client).
+            Ok(Err(_)) if self.dialog().is_none() => {
+                return Ok(Outcome::failed(
+                    Failure::NoDialog,
+                    Failure::NoDialog.message(),
+                ));
+            }
+            Ok(Err(err)) => {
+                return Err(anyhow!(
+                    "{}: answering the {} dialog failed: {err}",
+                    self.url(),
+                    dialog.kind.name()
+                ));
+            }
+            Err(_) => {
+                return Err(TabError::NoAnswer {
+                    url: self.url().to_owned(),
+                    call: "Page.handleJavaScriptDialog",
+                    limit: self.limit,
+                }
+                .into());
+            }
+        }
+        self.dialogs.answered_by_agent();
+        let note = match (text, dialog.kind) {
+            (Some(_), DialogKind::Prompt) if accept => None,
+            (Some(_), DialogKind::Prompt) => {
+                Some("the text was not given: a dismissed prompt returns null".to_owned())
+            }
+            (Some(_), kind) => Some(format!(
+                "the text was not given: a {} dialog has no text field",
+                kind.name()
+            )),
+            (None, _) => None,
+        };
+        opened_dialog(
+            self.settle_after_action()
+                .await
+                .map(|()| Outcome::Done { note }),
+        )
     }
 
     async fn click(&self, backend_id: u64) -> Result<Outcome> {
@@ -687,6 +772,21 @@ impl ChromiumSession {
 }
 
 /// The outcome a script's `{error}` or `{covered}` answer means, if any.
+/// An action cut short by a dialog the page opened is done: the page did
+/// react, and waits on the dialog, which the note names.
+fn opened_dialog(acted: Result<Outcome>) -> Result<Outcome> {
+    match acted {
+        Err(err) => match err.downcast_ref::<TabError>() {
+            Some(TabError::DialogOpen { dialog, .. }) => {
+                let opened = format!("the page opened a dialog. {}", dialog.line());
+                Ok(Outcome::Done { note: Some(opened) })
+            }
+            _ => Err(err),
+        },
+        acted => acted,
+    }
+}
+
 fn failure(answer: &Answer) -> Option<Outcome> {
     if let Some(by) = &answer.covered {
         return Some(Outcome::failed(

@@ -45,6 +45,13 @@ pub enum UserAction {
         /// A key name: `Enter`, `Tab`, `Escape`, `Backspace`, `ArrowDown`, … or one character.
         key: String,
     },
+    /// Answer the JavaScript dialog the page waits on.
+    Dialog {
+        /// OK (true) or Cancel (false).
+        accept: bool,
+        /// A prompt's text when accepting (none: its default text).
+        text: Option<String>,
+    },
 }
 
 /// What an action did.
@@ -89,13 +96,17 @@ pub enum Failure {
     NoOption,
     /// A key `press` does not know.
     UnknownKey,
+    /// A JavaScript dialog waits for an answer; nothing else runs until then.
+    DialogPending,
+    /// A dialog answer, but no dialog is open.
+    NoDialog,
     /// The action failed otherwise (a tool server's error result).
     Failed,
 }
 
 impl Failure {
     /// Every kind, in declaration order.
-    pub const ALL: [Failure; 8] = [
+    pub const ALL: [Failure; 10] = [
         Failure::Stale,
         Failure::Covered,
         Failure::Hidden,
@@ -103,6 +114,8 @@ impl Failure {
         Failure::NotSelect,
         Failure::NoOption,
         Failure::UnknownKey,
+        Failure::DialogPending,
+        Failure::NoDialog,
         Failure::Failed,
     ];
 
@@ -116,6 +129,8 @@ impl Failure {
             Failure::NotSelect => "not-select",
             Failure::NoOption => "no-option",
             Failure::UnknownKey => "unknown-key",
+            Failure::DialogPending => "dialog-pending",
+            Failure::NoDialog => "no-dialog",
             Failure::Failed => "failed",
         }
     }
@@ -140,6 +155,10 @@ impl Failure {
             }
             Failure::NoOption => "the select has no enabled option of that value",
             Failure::UnknownKey => "unknown key",
+            Failure::DialogPending => {
+                "a JavaScript dialog is open and the page is stopped until it is answered: answer it with the dialog action first"
+            }
+            Failure::NoDialog => "no JavaScript dialog is open, so there is nothing to answer",
             Failure::Failed => "the action failed",
         }
     }
@@ -174,6 +193,9 @@ pub enum Op {
     Scroll,
     /// [`UserAction::Press`] the value's key, focusing the ref's element first if one is named.
     Press,
+    /// [`UserAction::Dialog`]: answer the pending dialog; the value is
+    /// `accept`, `dismiss`, or the text to accept a prompt with.
+    Dialog,
 }
 
 impl Op {
@@ -186,6 +208,7 @@ impl Op {
             Op::Select => "select",
             Op::Scroll => "scroll",
             Op::Press => "press",
+            Op::Dialog => "dialog",
         }
     }
 
@@ -282,6 +305,7 @@ pub fn resolve<'o>(
             }
             UserAction::Press { backend_id, key }
         }
+        Op::Dialog => dialog_of(value().as_deref().unwrap_or("accept")),
     };
     Ok(Resolved { action, item })
 }
@@ -298,6 +322,25 @@ pub fn scroll_of(value: &str) -> Result<(Option<f64>, bool), Unrunnable> {
             Err(_) => Err(Unrunnable::Incomplete(format!(
                 "scroll value {other:?} is not up, down or a number of pixels"
             ))),
+        },
+    }
+}
+
+/// The answer a dialog op's value asks for: `accept` (a prompt: its default
+/// text), `dismiss`, or any other text: accept a prompt with that text.
+pub fn dialog_of(value: &str) -> UserAction {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "accept" | "" => UserAction::Dialog {
+            accept: true,
+            text: None,
+        },
+        "dismiss" => UserAction::Dialog {
+            accept: false,
+            text: None,
+        },
+        _ => UserAction::Dialog {
+            accept: true,
+            text: Some(value.to_owned()),
         },
     }
 }
@@ -323,7 +366,9 @@ mod tests {
             Failure::NotSelect => 4,
             Failure::NoOption => 5,
             Failure::UnknownKey => 6,
-            Failure::Failed => 7,
+            Failure::DialogPending => 7,
+            Failure::NoDialog => 8,
+            Failure::Failed => 9,
         };
         for (index, kind) in Failure::ALL.into_iter().enumerate() {
             assert_eq!(declared(kind), index, "{kind:?}");
@@ -343,6 +388,31 @@ mod tests {
             name: "Go".to_owned(),
             ..Item::default()
         }
+    }
+
+    #[test]
+    fn dialog_values_accept_dismiss_or_give_a_prompt_its_text() {
+        let answer = |value| resolve(Op::Dialog, None, value, &[]).map(|r| r.action);
+        let accept = UserAction::Dialog {
+            accept: true,
+            text: None,
+        };
+        assert_eq!(answer(None), Ok(accept.clone()));
+        assert_eq!(answer(Some(" Accept ")), Ok(accept));
+        assert_eq!(
+            answer(Some("dismiss")),
+            Ok(UserAction::Dialog {
+                accept: false,
+                text: None
+            })
+        );
+        assert_eq!(
+            answer(Some("Ada Lovelace")),
+            Ok(UserAction::Dialog {
+                accept: true,
+                text: Some("Ada Lovelace".to_owned())
+            })
+        );
     }
 
     #[test]

@@ -7,15 +7,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
-use chromiumoxide::Page as CdpPage;
 use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
-use chromiumoxide::cdp::browser_protocol::page::{
-    EventJavascriptDialogOpening, HandleJavaScriptDialogParams, NavigateParams,
-};
+use chromiumoxide::cdp::browser_protocol::page::NavigateParams;
 use futures::StreamExt;
 
-use crate::failure::Watch;
+use crate::dialogs::{DialogPolicy, Dialogs};
+use crate::failure::{Watch, is_dialog_open};
 use crate::navigation::{OpenOptions, prepare, resolve_target};
 use crate::session::ChromiumSession;
 use crate::waits;
@@ -61,6 +59,8 @@ pub struct Chromium {
     network: bool,
     /// The tabs this process opened, closed on [`Chromium::close`] when attached.
     opened: std::sync::Mutex<Vec<chromiumoxide::cdp::browser_protocol::target::TargetId>>,
+    /// What a tab of this browser does with a JavaScript dialog.
+    dialogs: DialogPolicy,
 }
 
 /// A launched browser's profile and the watchdog that kills it if pagesnap dies.
@@ -129,6 +129,7 @@ impl Chromium {
             owned: Some(Owned { profile, watchdog }),
             network,
             opened: std::sync::Mutex::new(Vec::new()),
+            dialogs: DialogPolicy::default(),
         })
     }
 
@@ -170,6 +171,7 @@ impl Chromium {
             owned: None,
             network: true,
             opened: std::sync::Mutex::new(Vec::new()),
+            dialogs: DialogPolicy::default(),
         })
     }
 
@@ -180,6 +182,18 @@ impl Chromium {
             Some(endpoint) => Chromium::attach(endpoint).await,
             None => Chromium::launch(network).await,
         }
+    }
+
+    /// The browser whose tabs, opened or adopted from now on, do `policy`
+    /// with a JavaScript dialog (the default: accept it, as `record` does).
+    pub fn with_dialogs(mut self, policy: DialogPolicy) -> Chromium {
+        self.dialogs = policy;
+        self
+    }
+
+    /// What the tabs do with a JavaScript dialog.
+    pub fn dialogs(&self) -> DialogPolicy {
+        self.dialogs
     }
 
     /// Whether this browser was attached to rather than launched.
@@ -228,10 +242,11 @@ impl Chromium {
             page = self.browser.get_page(target.clone()).await;
         }
         let page = page.map_err(|_| anyhow!("no tab with id {id:?} (list them with page_tabs)"))?;
-        accept_dialogs(&page).await?;
+        let dialogs = Dialogs::listen(&page, self.dialogs).await?;
         let url = page.url().await.ok().flatten().unwrap_or_default();
         Ok(ChromiumSession::new(
             page,
+            dialogs,
             self.version.clone(),
             url,
             self.watch.clone(),
@@ -248,7 +263,9 @@ impl Chromium {
 
     /// Opens `target` (a URL or a local file path) in a new tab with the given
     /// viewport, waits for load (bounded by `timeout`), then for `wait_for`,
-    /// and scrolls to `scroll_y`. Later calls wait at most `timeout` each.
+    /// and scrolls to `scroll_y`. Later calls wait at most `timeout` each. A
+    /// page that opened a dialog while loading is returned waiting on it
+    /// ([`ChromiumSession::dialog`]; only under [`DialogPolicy::Ask`]).
     pub async fn open(&self, target: &str, options: &OpenOptions) -> Result<ChromiumSession> {
         let deadline = Instant::now() + options.timeout;
         let mut session = self.open_until(target, options, deadline).await?;
@@ -290,7 +307,7 @@ impl Chromium {
         .await
         .map_err(budget("setting the viewport"))?
         .context("could not set the viewport")?;
-        accept_dialogs(&page).await?;
+        let dialogs = Dialogs::listen(&page, self.dialogs).await?;
         if let Ok(mut opened) = self.opened.lock() {
             opened.push(page.target_id().clone());
         }
@@ -310,6 +327,7 @@ impl Chromium {
         });
         let session = ChromiumSession::new(
             page,
+            dialogs,
             self.version.clone(),
             url.clone(),
             self.watch.clone(),
@@ -318,6 +336,9 @@ impl Chromium {
         );
         match prepare(&session, options, deadline, navigation, self.network).await {
             Ok(()) => Ok(session),
+            // The page waits on a dialog it opened while loading (only under
+            // `DialogPolicy::Ask`): the tab is the agent's to answer.
+            Err(err) if is_dialog_open(&err) => Ok(session),
             Err(err) => {
                 // A tab left open would keep running (a reload loop, a busy
                 // script) while the next page records.
@@ -473,24 +494,6 @@ pub struct Tab {
     /// The tab that opened it (`window.open`, a `target=_blank` link), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opener: Option<String>,
-}
-
-/// alert()/confirm()/prompt() would block the page (and its load event)
-/// forever; accept each dialog as a user clicking OK would.
-async fn accept_dialogs(page: &CdpPage) -> Result<()> {
-    let mut dialogs = page
-        .event_listener::<EventJavascriptDialogOpening>()
-        .await
-        .context("could not listen for JavaScript dialogs")?;
-    let dialog_page = page.clone();
-    tokio::spawn(async move {
-        while dialogs.next().await.is_some() {
-            let _ = dialog_page
-                .execute(HandleJavaScriptDialogParams::new(true))
-                .await;
-        }
-    });
-    Ok(())
 }
 
 /// Starts a watchdog that kills the browser `pid` (and removes its profile)

@@ -82,6 +82,17 @@ pub enum TabError {
         /// The page's whole budget.
         limit: Duration,
     },
+    /// The page opened a JavaScript dialog, which stops it until the dialog
+    /// is answered (see [`crate::DialogPolicy::Ask`]).
+    #[error("{url}: {call} was stopped by a {} dialog the page opened: {:?}", dialog.kind.name(), dialog.message)]
+    DialogOpen {
+        /// The page.
+        url: String,
+        /// The CDP call that was waiting.
+        call: &'static str,
+        /// The dialog.
+        dialog: pagesnap_engine::dialog::Dialog,
+    },
     /// The browser answered with an error.
     #[error("{url}: {call} failed: {message}")]
     Failed {
@@ -100,6 +111,15 @@ impl TabError {
     pub fn is_gone(&self) -> bool {
         matches!(self, TabError::Closed { .. } | TabError::Crashed { .. })
     }
+}
+
+/// Whether `err` is a call stopped by a JavaScript dialog the page opened
+/// ([`TabError::DialogOpen`]): the page waits on the dialog's answer.
+pub fn is_dialog_open(err: &anyhow::Error) -> bool {
+    matches!(
+        err.downcast_ref::<TabError>(),
+        Some(TabError::DialogOpen { .. })
+    )
 }
 
 /// Whether `err` is a [`TabError`] for a tab that is gone ([`TabError::is_gone`]).

@@ -8,6 +8,7 @@
 mod act;
 mod action;
 mod chromium;
+mod dialogs;
 mod endpoint;
 mod failure;
 mod frames;
@@ -23,16 +24,17 @@ mod watch;
 
 pub use act::key_names;
 pub use action::{
-    Failure, Op, Outcome, Resolved, Unrunnable, UserAction, label, resolve, scroll_of,
+    Failure, Op, Outcome, Resolved, Unrunnable, UserAction, dialog_of, label, resolve, scroll_of,
 };
 pub use chromium::{CHROMIUM_FLAGS, Chromium, Tab};
-pub use failure::{Phase, TabError, is_gone, navigated};
+pub use dialogs::DialogPolicy;
+pub use failure::{Phase, TabError, is_dialog_open, is_gone, navigated};
 pub use frames::{node_key, split_key};
 pub use live::{Live, Source, Timings};
 pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, display_url};
 pub use script::Step;
 pub use session::ChromiumSession;
-pub use state::{Call, CaptureTimings, Needs, Png};
+pub use state::{Call, CaptureTimings, Needs, Png, now_rfc3339};
 pub use watch::{Kept, Mark, reusable};
 
 use std::time::Duration;

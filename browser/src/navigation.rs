@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 
 use crate::WaitFor;
-use crate::failure::{Phase, TabError, is_gone, navigated};
+use crate::failure::{Phase, TabError, is_dialog_open, is_gone, navigated};
 use crate::session::ChromiumSession;
 use crate::waits;
 
@@ -266,6 +266,7 @@ impl ChromiumSession {
             tokio::time::sleep(waits::WAIT_POLL).await;
             match self.eval("location.href").await {
                 Ok(now) if now.as_str() != Some(href.as_str()) => break,
+                Err(err) if is_dialog_open(&err) => return Err(err),
                 Ok(_) | Err(_) if started.elapsed() < waits::BACK_GRACE.min(limit) => {}
                 Ok(_) => return Ok(false),
                 Err(err) if navigated(&err) => {}

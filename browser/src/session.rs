@@ -7,13 +7,16 @@ use std::time::{Duration, Instant};
 use anyhow::{Result, anyhow, bail};
 use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
+use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
 use chromiumoxide::cdp::js_protocol::runtime::{EvaluateParams, ReleaseObjectGroupParams};
 use pagesnap_engine::analyze::is_chromium_text_role;
+use pagesnap_engine::dialog::{Answered, Dialog};
 use pagesnap_engine::recording::{AxNode, DomCounts};
 
 use crate::WaitFor;
-use crate::failure::{Gone, Phase, TabError, Watch, is_gone};
+use crate::dialogs::Dialogs;
+use crate::failure::{Gone, Phase, TabError, Watch, is_dialog_open, is_gone};
 use crate::frames::{Frames, Link, Route};
 use crate::waits;
 
@@ -37,6 +40,8 @@ pub struct ChromiumSession {
     pub(crate) groups: AtomicU64,
     /// The out-of-process frames attached so far.
     pub(crate) frames: Frames,
+    /// The page's JavaScript dialogs.
+    pub(crate) dialogs: Dialogs,
 }
 
 const COUNTS_JS: &str = r#"(() => {
@@ -62,6 +67,7 @@ impl ChromiumSession {
     /// when recording, ending by `deadline`.
     pub(crate) fn new(
         page: CdpPage,
+        dialogs: Dialogs,
         version: String,
         url: String,
         watch: Watch,
@@ -80,7 +86,31 @@ impl ChromiumSession {
             phase: std::sync::Mutex::new(Phase::Load),
             groups: AtomicU64::new(0),
             frames: Frames::default(),
+            dialogs,
         }
+    }
+
+    /// The JavaScript dialog the page waits on, if any (only under
+    /// [`crate::DialogPolicy::Ask`]; the other policies answer at once).
+    pub fn dialog(&self) -> Option<Dialog> {
+        self.dialogs.pending()
+    }
+
+    /// Makes the page believe it has focus, so that input events reach its
+    /// focused element while the tab is in the background (several tabs
+    /// driven at once).
+    pub async fn emulate_focus(&self) -> Result<()> {
+        self.call(
+            "Emulation.setFocusEmulationEnabled",
+            self.page.execute(SetFocusEmulationEnabledParams::new(true)),
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// The dialogs the tab's policy answered since the last call, oldest first.
+    pub fn take_answered_dialogs(&self) -> Vec<Answered> {
+        self.dialogs.take_answered()
     }
 
     /// The page as given (`file:fixtures/…` for local files).
@@ -236,6 +266,9 @@ impl ChromiumSession {
         if let Some(gone) = self.watch.state(&self.target) {
             return Err(self.gone(gone, name));
         }
+        if let Some(dialog) = self.dialogs.pending() {
+            return Err(self.dialog_open(dialog, name));
+        }
         let (wait, by_deadline) = self.call_wait();
         let phase = || Phase::of_call(name).unwrap_or_else(|| self.current_phase());
         if by_deadline && wait.is_zero() {
@@ -260,6 +293,8 @@ impl ChromiumSession {
                 }
             },
             gone = self.watch.until_gone(&self.target) => Err(self.gone(gone, name)),
+            // The renderer answers nothing until the dialog is answered.
+            dialog = self.dialogs.opened() => Err(self.dialog_open(dialog, name)),
             () = tokio::time::sleep(wait) => Err(if by_deadline {
                 self.over_limit(phase())
             } else {
@@ -296,6 +331,14 @@ impl ChromiumSession {
             })
         })
         .await
+    }
+
+    fn dialog_open(&self, dialog: Dialog, call: &'static str) -> TabError {
+        TabError::DialogOpen {
+            url: self.url.clone(),
+            call,
+            dialog,
+        }
     }
 
     fn gone(&self, gone: Gone, call: &'static str) -> TabError {
@@ -347,7 +390,8 @@ impl ChromiumSession {
                 .await
             {
                 Ok(state) if state.as_str() == Some("complete") => return Ok(()),
-                Err(err) if is_gone(&err) => return Err(err),
+                // Gone, or waiting on a dialog's answer: polling cannot help.
+                Err(err) if is_gone(&err) || is_dialog_open(&err) => return Err(err),
                 // Not loaded yet, or a navigation replaced the context.
                 Ok(_) | Err(_) => {}
             }

@@ -358,6 +358,7 @@ impl ChromiumSession {
                 replaced_surrogates: surrogates::replaced_in(&session)
                     .saturating_sub(surrogates_before),
                 missing_frames: missing,
+                dialogs: self.take_answered_dialogs(),
                 ..CaptureNotes::default()
             },
         };
@@ -752,7 +753,7 @@ fn focused_key(parts: &[(Option<Link>, Shot)]) -> Option<u64> {
 }
 
 /// Current UTC time as RFC 3339 (seconds), without a date-time dependency.
-fn now_rfc3339() -> String {
+pub fn now_rfc3339() -> String {
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());

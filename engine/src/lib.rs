@@ -42,6 +42,7 @@ pub mod analyze;
 mod bytes;
 mod chunk;
 mod class;
+pub mod dialog;
 mod digits;
 pub mod geom;
 pub mod observation;

@@ -67,6 +67,10 @@ pub struct Meta {
     /// Warnings shown to the model too (e.g. a suspected overlay).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The JavaScript dialog the page waits on: the observation is that
+    /// dialog alone ([`crate::dialog::Dialog::observation`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dialog: Option<crate::dialog::Dialog>,
 }
 
 /// Viewport position (seed 003, part B).

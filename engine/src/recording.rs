@@ -93,6 +93,11 @@ pub struct CaptureNotes {
     /// `<iframe>` is kept, without a document.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing_frames: Vec<String>,
+    /// JavaScript dialogs the page opened while it was loaded and captured,
+    /// each answered by the recorder's dialog policy (no agent was there to
+    /// choose), in the order they opened.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dialogs: Vec<crate::dialog::Answered>,
 }
 
 impl CaptureNotes {

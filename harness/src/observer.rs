@@ -98,6 +98,17 @@ pub async fn observe(
 ) -> Result<Seen> {
     match observer {
         Observer::Engine(strategy) => {
+            // A pending dialog stops the page: the dialog is all there is to see.
+            if let Some(dialog) = session.dialog() {
+                return Ok(Seen {
+                    observation: dialog.observation(strategy.name()),
+                    captured: None,
+                    capture: Duration::ZERO,
+                    engine: Duration::ZERO,
+                    external: None,
+                    peer: None,
+                });
+            }
             let options = Options {
                 previous,
                 ..Options::default()

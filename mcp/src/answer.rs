@@ -77,6 +77,15 @@ pub enum Detail {
         /// Whether there was an earlier page to go back to.
         moved: bool,
     },
+    /// `page_dialog`.
+    Dialog {
+        /// `alert`, `confirm`, `prompt` or `beforeunload`.
+        kind: &'static str,
+        /// The dialog's message.
+        message: String,
+        /// Accepted (OK) or dismissed (Cancel).
+        accepted: bool,
+    },
     /// `page_action` on an element.
     Element {
         /// The ref acted on.
@@ -134,6 +143,17 @@ impl ActionReport {
             ),
             (Detail::Navigate { url }, _) => format!("opened {url}"),
             (Detail::Back { .. }, _) => format!("{op}: done"),
+            (
+                Detail::Dialog {
+                    kind,
+                    message,
+                    accepted,
+                },
+                _,
+            ) => format!(
+                "{} the {kind} dialog {message:?}",
+                if *accepted { "accepted" } else { "dismissed" }
+            ),
         }
     }
 }
@@ -196,6 +216,19 @@ mod tests {
             },
         };
         assert_eq!(navigate.line(None), "opened http://127.0.0.1/");
+        let dialog = ActionReport {
+            op: "dialog",
+            detail: Detail::Dialog {
+                kind: "confirm",
+                message: "Sure?".into(),
+                accepted: false,
+            },
+        };
+        assert_eq!(
+            serde_json::to_value(&dialog).unwrap(),
+            serde_json::json!({"op": "dialog", "kind": "confirm", "message": "Sure?", "accepted": false})
+        );
+        assert_eq!(dialog.line(None), "dismissed the confirm dialog \"Sure?\"");
         let freshness = Freshness {
             captured_at: "2026-11-26T20:00:00Z".into(),
             url: "u".into(),

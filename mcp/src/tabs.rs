@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use pagesnap_browser::{
     Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, Source, TabError, UserAction,
 };
+use pagesnap_engine::dialog::Dialog;
 use pagesnap_engine::observation::{Item, Observation};
 use pagesnap_engine::passes::{Layer, Options};
 use pagesnap_engine::strategy::Strategy;
@@ -181,6 +182,7 @@ impl Browsing {
     /// `Some(pending)` when the load did not finish within the page limit.
     pub async fn navigate(&mut self, url: &str) -> Result<Option<String>, ToolError> {
         self.check_url(url)?;
+        self.refuse_while_dialog()?;
         let options = self.config.open.clone();
         let network = self.config.network;
         let result = match self.current_mut() {
@@ -209,6 +211,9 @@ impl Browsing {
                 {
                     return Ok(Some(self.mask(&err.to_string())));
                 }
+                // The page asks first (beforeunload, a dialog during load):
+                // the snapshot shows the dialog.
+                Some(TabError::DialogOpen { .. }) if self.current.is_some() => return Ok(None),
                 _ => {
                     self.forget_if_gone(&err);
                     return Err(ToolError::new(
@@ -219,9 +224,12 @@ impl Browsing {
             },
         }
         let tab = self.current()?;
-        readiness::wait(&tab.session, Readiness::NAVIGATE)
-            .await
-            .map_err(|err| self.browser_error(&err))
+        match readiness::wait(&tab.session, Readiness::NAVIGATE).await {
+            Ok(pending) => Ok(pending),
+            // A dialog opened as the page settled: the snapshot shows it.
+            Err(err) if pagesnap_browser::is_dialog_open(&err) => Ok(None),
+            Err(err) => Err(self.browser_error(&err)),
+        }
     }
 
     fn check_url(&self, url: &str) -> Result<(), ToolError> {
@@ -249,13 +257,36 @@ impl Browsing {
 
     /// Goes back in the current tab; `false` when there was nothing to go back to.
     pub async fn back(&mut self) -> Result<bool, ToolError> {
+        self.refuse_while_dialog()?;
         let limit = self.config.open.timeout;
         let tab = self.current_mut()?;
         tab.last = None;
         tab.kept = None;
         match tab.session.back(limit).await {
             Ok(moved) => Ok(moved),
+            Err(err) if pagesnap_browser::is_dialog_open(&err) => Ok(true),
             Err(err) => Err(self.browser_error(&err)),
+        }
+    }
+
+    /// The dialog the current tab's page waits on, if any.
+    pub fn dialog(&self) -> Option<Dialog> {
+        self.current().ok().and_then(|tab| tab.session.dialog())
+    }
+
+    /// `dialog-pending` while the current tab's page waits on a dialog:
+    /// nothing but its answer runs until then.
+    pub fn refuse_while_dialog(&self) -> Result<(), ToolError> {
+        match self.dialog() {
+            Some(dialog) => Err(ToolError::new(
+                Kind::Action(Failure::DialogPending),
+                self.mask(&format!(
+                    "{} ({})",
+                    Failure::DialogPending.message(),
+                    dialog.line()
+                )),
+            )),
+            None => Ok(()),
         }
     }
 
@@ -296,6 +327,27 @@ impl Browsing {
         let Some(tab) = self.tabs.get_mut(&id) else {
             return Err(no_tab());
         };
+        if let Some(dialog) = tab.session.dialog() {
+            // The page is stopped: the dialog is all there is to see. The
+            // last observation stays the one changes are counted from.
+            tab.kept = None;
+            let mut observation = dialog.observation(strategy.name());
+            observation.text = self.mask_known(&observation.text);
+            let tab = self.current()?;
+            let freshness = Freshness {
+                captured_at: pagesnap_browser::now_rfc3339(),
+                url: tab.session.url().to_owned(),
+                title: String::new(),
+                tab: tab.session.target_id().to_owned(),
+                reused: false,
+                age_ms: None,
+            };
+            return Ok(Seen {
+                observation,
+                freshness,
+                present: BTreeSet::new(),
+            });
+        }
         let options = Options {
             full_page: request.full_page.or(Some(false)),
             max_tokens: request.max_tokens,
@@ -369,6 +421,7 @@ impl Browsing {
 
     /// A CSS path to the node, for scoping a snapshot to its subtree.
     async fn selector_of(&self, backend_id: u64, reference: &str) -> Result<String, ToolError> {
+        self.refuse_while_dialog()?;
         let tab = self.current()?;
         let answer = tab
             .session
@@ -388,6 +441,7 @@ impl Browsing {
 
     /// The visible height of a scroll container, for scrolling it by screens.
     pub async fn client_height(&self, backend_id: u64) -> Result<f64, ToolError> {
+        self.refuse_while_dialog()?;
         let tab = self.current()?;
         let answer = tab
             .session
@@ -418,6 +472,9 @@ impl Browsing {
         action: UserAction,
         readiness: Readiness,
     ) -> Result<Acted, ToolError> {
+        if !matches!(action, UserAction::Dialog { .. }) {
+            self.refuse_while_dialog()?;
+        }
         // The action changes the page: the next observation captures it.
         self.current_mut()?.kept = None;
         let tab = self.current()?;
@@ -445,6 +502,16 @@ impl Browsing {
                 }
             },
         };
+        if self.dialog().is_some() {
+            // The page waits on a dialog (the action opened it, or another
+            // is pending after an answer): nothing more can be asked of it.
+            return Ok(Acted {
+                element: None,
+                note,
+                pending: None,
+                scroll: None,
+            });
+        }
         let tab = self.current_mut()?;
         // A tab the page opened comes to the front; the agent's tab stays
         // the one observed (a background tab paints no screenshot).
@@ -452,9 +519,11 @@ impl Browsing {
         tab.session.refresh_url().await;
         if pending.is_none() {
             let tab = self.current()?;
-            pending = readiness::wait(&tab.session, readiness)
-                .await
-                .map_err(|err| self.browser_error(&err))?;
+            pending = match readiness::wait(&tab.session, readiness).await {
+                Ok(pending) => pending,
+                Err(err) if pagesnap_browser::is_dialog_open(&err) => None,
+                Err(err) => return Err(self.browser_error(&err)),
+            };
         }
         let tab = self.current()?;
         let scroll = match before {

@@ -1,4 +1,4 @@
-//! The tools (`page_navigate`, `page_snapshot`, `page_find`, `page_scroll`, `page_action`, `page_back`, `page_tabs`): their argument schemas, and results that carry the text an agent reads in `content` and the meta in `structuredContent`.
+//! The tools (`page_navigate`, `page_snapshot`, `page_find`, `page_scroll`, `page_action`, `page_dialog`, `page_back`, `page_tabs`): their argument schemas, and results that carry the text an agent reads in `content` and the meta in `structuredContent`.
 
 use std::sync::Arc;
 
@@ -137,6 +137,15 @@ pub struct ActionArgs {
     pub value: Option<String>,
 }
 
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DialogArgs {
+    /// true: OK; false: Cancel.
+    pub accept: bool,
+    /// A prompt's text when accepting (default: the prompt's own default).
+    pub text: Option<String>,
+}
+
 #[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum TabsOp {
@@ -273,6 +282,7 @@ impl Server {
             async {
                 let args: FindArgs = parse("page_find", arguments)?;
                 let matcher = Matcher::new(&args)?;
+                browsing.refuse_while_dialog()?;
                 let seen = browsing
                     .observe(&Request {
                         full_page: Some(true),
@@ -407,7 +417,7 @@ impl Server {
     #[tool(
         name = "page_action",
         input_schema = input_schema::<ActionArgs>(),
-        description = "Act on an element by its ref as a user would: `click` (a real mouse click at its visible centre; if something covers it, nothing is clicked and the error names what covers it), `type` (replaces the field's text with `value`; write {secret:NAME} to type a server-side secret, never shown), `select` (the option `value` of a <select>), `press` (the key `value`, e.g. Enter), `hover`. Waits briefly for the page to react, then returns the new snapshot and what changed: {action: {op, ref, element, outcome}, snapshot: meta, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, unknown-ref."
+        description = "Act on an element by its ref as a user would: `click` (a real mouse click at its visible centre; if something covers it, nothing is clicked and the error names what covers it), `type` (replaces the field's text with `value`; write {secret:NAME} to type a server-side secret, never shown), `select` (the option `value` of a <select>), `press` (the key `value`, e.g. Enter), `hover`. Waits briefly for the page to react, then returns the new snapshot and what changed: {action: {op, ref, element, outcome}, snapshot: meta, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, no-dialog, unknown-ref."
     )]
     async fn page_action(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
@@ -447,6 +457,53 @@ impl Server {
                         // A typed value is never echoed (it may hold a secret).
                         value: args.value.clone().filter(|_| args.op != Op::Type),
                         note: acted.note.clone(),
+                    },
+                };
+                let pending = acted.pending.clone();
+                let new_tabs = browsing.new_tabs().await;
+                Ok(action_result(
+                    &browsing,
+                    action,
+                    Some(&acted),
+                    &seen,
+                    before.as_ref(),
+                    pending,
+                    new_tabs,
+                ))
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_dialog",
+        input_schema = input_schema::<DialogArgs>(),
+        description = "Answer the JavaScript dialog (alert, confirm, prompt, beforeunload) the page waits on; while one is open, snapshots show only it and every other action fails with dialog-pending. Returns the page after it, as page_action does."
+    )]
+    async fn page_dialog(&self, arguments: JsonObject) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let args: DialogArgs = parse("page_dialog", arguments)?;
+                let Some(dialog) = browsing.dialog() else {
+                    return Err(ToolError::new(
+                        Kind::Action(pagesnap_browser::Failure::NoDialog),
+                        pagesnap_browser::Failure::NoDialog.message(),
+                    ));
+                };
+                let before = browsing.last().cloned();
+                let action = UserAction::Dialog {
+                    accept: args.accept,
+                    text: args.text.clone(),
+                };
+                let acted = browsing.act(action, Readiness::CLICK).await?;
+                let seen = browsing.observe(&Request::default()).await?;
+                let action = ActionReport {
+                    op: "dialog",
+                    detail: Detail::Dialog {
+                        kind: dialog.kind.name(),
+                        message: browsing.mask(&dialog.message),
+                        accepted: args.accept,
                     },
                 };
                 let pending = acted.pending.clone();
@@ -562,7 +619,8 @@ impl ServerHandler for Server {
                 "pagesnap shows a browser tab as text an agent can act on. Open a page with page_navigate, \
                  read it with page_snapshot (viewport only; page_scroll or full_page for more), locate \
                  targets with page_find, and act with page_action using the refs the snapshots show. Every \
-                 action returns the page after it.",
+                 action returns the page after it. A JavaScript dialog the page opens is shown, never \
+                 answered for you: answer it with page_dialog.",
             )
     }
 }
@@ -616,6 +674,8 @@ fn action_result(
     pending: Option<String>,
     new_tabs: Vec<pagesnap_browser::Tab>,
 ) -> CallToolResult {
+    // Behind a dialog the page cannot be seen, so nothing is said to have left it.
+    let before = before.filter(|_| seen.observation.meta.dialog.is_none());
     let changes = Browsing::changes(before, seen);
     let mut head = Vec::new();
     let mut line = action.line(acted.and_then(|a| a.element.as_deref()));
@@ -651,7 +711,11 @@ fn action_result(
             tabs.join("\n")
         ));
     }
-    head.push(format!("### Page\n{}", seen.observation.text));
+    let section = match seen.observation.meta.dialog {
+        Some(_) => "Dialog",
+        None => "Page",
+    };
+    head.push(format!("### {section}\n{}", seen.observation.text));
     let text = browsing.mask_known(&head.join("\n\n"));
     let mut structured = json!({
         "action": action,

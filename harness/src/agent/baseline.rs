@@ -26,7 +26,10 @@
 //!    listbox; `click` → button, link, checkbox, radio, menuitem, tab, switch,
 //!    option, … . Disabled items get nothing. The highest total wins; ties go
 //!    to the earlier ref (document order).
-//! 5. **Scroll.** When the clause says the target is further down (`scroll`,
+//! 5. **Dialogs.** While the page waits on a JavaScript dialog, the answer
+//!    is the dialog's, as the instruction says (`dialog.rs`); a clause about
+//!    the dialog ("…, then confirm") is carried out by it.
+//! 6. **Scroll.** When the clause says the target is further down (`scroll`,
 //!    `below`, `bottom`, `further`, `footer`, `end`) and no item matches any
 //!    query term, or the best match is off-screen, the answer is `scroll`.
 //!    A clause that has no query terms at all and no role-suited item answers
@@ -134,17 +137,32 @@ pub fn respond(request: &Request<'_>, decide: impl FnOnce() -> Action) -> Result
 /// Steps 1, 2, 4 and 5 of the algorithm over the elements `candidates`
 /// gives (asked only when the clause needs a target).
 pub fn decide(request: &Request<'_>, candidates: impl FnOnce() -> Vec<Candidate>) -> Action {
+    if let Some(dialog) = request.dialog {
+        return super::dialog::answer(request.instruction, dialog);
+    }
     let clauses = instruction::parse(request.instruction);
+    // A dialog's answer carries out a clause only when one is about the
+    // dialog ("…, then confirm"); otherwise it was the page's question.
+    let answered = request
+        .history
+        .iter()
+        .filter(|a| a.op == Op::Dialog)
+        .count();
+    let about_dialog = clauses
+        .iter()
+        .filter(|c| super::dialog::is_about_dialog(c))
+        .count();
     let acted = request
         .history
         .iter()
-        .filter(|a| a.op != Op::Scroll)
-        .count();
+        .filter(|a| !matches!(a.op, Op::Scroll | Op::Dialog))
+        .count()
+        + answered.min(about_dialog);
     let Some(clause) = clauses.get(acted) else {
         return action(Op::Done, None, None);
     };
     match clause.op {
-        Op::Done | Op::Scroll => return action(clause.op, None, None),
+        Op::Done | Op::Scroll | Op::Dialog => return action(clause.op, None, None),
         // The key goes to whatever has focus (the field just typed into).
         Op::Press => return action(Op::Press, None, clause.value.clone()),
         _ => {}
@@ -285,6 +303,7 @@ mod tests {
             image_png: None,
             feedback: None,
             live: false,
+            dialog: None,
         };
         match Baseline.act(&request) {
             Ok(response) => response.action.expect("the baseline always answers"),

@@ -12,6 +12,7 @@ mod anthropic;
 pub mod backend;
 pub mod baseline;
 pub mod cassette;
+mod dialog;
 pub mod http;
 mod instruction;
 pub mod llm;
@@ -45,18 +46,22 @@ pub enum Op {
     /// Press a key (`Enter`, `Tab`, `Escape`, …; the value), after focusing
     /// the ref's element if one is given. Live runs only offer it.
     Press,
+    /// Answer the JavaScript dialog the page waits on (value: `accept`,
+    /// `dismiss`, or a prompt's text). Live runs only offer it.
+    Dialog,
     /// The task is complete.
     Done,
 }
 
 impl Op {
     /// Every op, in report order.
-    pub const ALL: [Op; 6] = [
+    pub const ALL: [Op; 7] = [
         Op::Click,
         Op::Type,
         Op::Select,
         Op::Scroll,
         Op::Press,
+        Op::Dialog,
         Op::Done,
     ];
 
@@ -68,6 +73,7 @@ impl Op {
             Op::Select => "select",
             Op::Scroll => "scroll",
             Op::Press => "press",
+            Op::Dialog => "dialog",
             Op::Done => "done",
         }
     }
@@ -91,6 +97,7 @@ impl Op {
             Op::Select => Some(pagesnap_browser::Op::Select),
             Op::Scroll => Some(pagesnap_browser::Op::Scroll),
             Op::Press => Some(pagesnap_browser::Op::Press),
+            Op::Dialog => Some(pagesnap_browser::Op::Dialog),
             Op::Done => None,
         }
     }
@@ -124,6 +131,8 @@ pub struct Request<'a> {
     /// A live run: the page is real, so the agent may also press keys and
     /// scroll containers (`prompts/live.md`).
     pub live: bool,
+    /// The JavaScript dialog the page waits on (the observation is that dialog alone).
+    pub dialog: Option<&'a pagesnap_engine::dialog::Dialog>,
 }
 
 impl<'a> Request<'a> {
@@ -143,6 +152,7 @@ impl<'a> Request<'a> {
             image_png: observation.image.as_ref().map(|i| i.png.as_slice()),
             feedback: None,
             live: false,
+            dialog: observation.meta.dialog.as_ref(),
         }
     }
 }

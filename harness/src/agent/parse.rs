@@ -103,6 +103,7 @@ fn from_object(object: &Map<String, Value>, refs: &[&str]) -> Result<Option<Acti
         // A scroll may name a container and a direction or distance; a key
         // press the element to focus first.
         Op::Type | Op::Select | Op::Scroll | Op::Press => (reference, value),
+        Op::Dialog => (None, value),
         Op::Done => (None, None),
     };
     Ok(Some(Action {
@@ -133,6 +134,7 @@ pub fn op_of(word: &str) -> Option<Op> {
         "select_option" | "select_dropdown_option" | "choose" | "choose_option" => Op::Select,
         "scroll_down" | "scroll_up" | "scroll_page" => Op::Scroll,
         "press_key" | "key" | "keypress" | "send_keys" => Op::Press,
+        "handle_dialog" | "answer_dialog" | "accept_dialog" => Op::Dialog,
         "finish" | "finished" | "stop" | "complete" | "answer" | "task_complete" => Op::Done,
         _ => return None,
     };

@@ -46,9 +46,11 @@ pub fn action_schema() -> Value {
     schema_with(&["click", "type", "select", "scroll", "done"])
 }
 
-/// The answer's schema in live runs, where keys can be pressed.
+/// The answer's schema in live runs, where keys can be pressed and dialogs answered.
 pub fn live_action_schema() -> Value {
-    schema_with(&["click", "type", "select", "scroll", "press", "done"])
+    schema_with(&[
+        "click", "type", "select", "scroll", "press", "dialog", "done",
+    ])
 }
 
 fn schema_with(ops: &[&str]) -> Value {
@@ -166,6 +168,7 @@ mod tests {
             image_png: Some(&[0x89, b'P', b'N', b'G']),
             feedback: None,
             live: false,
+            dialog: None,
         };
         let chat = chat_request(&request);
         let Part::Text { text } = &chat.user[0] else {

@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use pagesnap_browser::{OpenOptions, WaitFor};
+use pagesnap_browser::{DialogPolicy, OpenOptions, WaitFor};
 use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 
 use crate::external::{self, UserProgram};
@@ -12,6 +12,16 @@ use crate::observer::Observer;
 use crate::peer;
 use crate::results::manifest::Shard;
 use crate::variant::{Defaults, Variant};
+
+/// `--dialogs`, of the commands where an agent acts (`mcp`, `live`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct DialogArgs {
+    /// What a JavaScript dialog (alert, confirm, prompt, beforeunload) meets: `ask` shows it to the
+    /// agent, in every observation and action result, until the agent answers it (any other action is
+    /// refused meanwhile); `accept` or `dismiss` answer it at once without the agent.
+    #[arg(long, value_name = "ask|accept|dismiss", default_value_t = DialogPolicy::Ask)]
+    pub dialogs: DialogPolicy,
+}
 
 /// The strategy `--strategy NAME` names; the error lists the known ones.
 pub fn strategy_named(name: &str) -> Result<&'static dyn Strategy> {

@@ -66,6 +66,8 @@ pub struct Args {
     shard: super::flags::ShardArgs,
     #[command(flatten)]
     browser: super::flags::BrowserArgs,
+    #[command(flatten)]
+    dialogs: super::flags::DialogArgs,
     /// No progress display on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -132,6 +134,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         progress: progress::Mode::detect(args.quiet),
         open: args.browser.open_options(),
         network: args.browser.network,
+        dialogs: args.dialogs.dialogs,
         shard,
         endpoints: args.browser.cdp_endpoint.clone(),
     };

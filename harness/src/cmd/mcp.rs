@@ -14,7 +14,8 @@ use pagesnap_mcp::{Config, Transport};
 #[derive(clap::Args)]
 #[command(
     after_help = "Tools: page_navigate {url}, page_snapshot {strategy?, full_page?, max_tokens?, layers?, ref?}, \
-page_find {text | regex}, page_scroll {direction, screens?, ref?}, page_action {ref, op, value?}, page_back {}, \
+page_find {text | regex}, page_scroll {direction, screens?, ref?}, page_action {ref, op, value?}, \
+page_dialog {accept, text?}, page_back {}, \
 page_tabs {op, id?}.\n\nExamples:\n  \
 pagesnap mcp                                   # stdio, its own headless Chromium\n  \
 pagesnap mcp --port 8931                       # Streamable HTTP at http://127.0.0.1:8931/mcp\n  \
@@ -61,6 +62,8 @@ pub struct Args {
     always_capture: bool,
     #[command(flatten)]
     browser: BrowserArgs,
+    #[command(flatten)]
+    dialogs: super::flags::DialogArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -95,7 +98,9 @@ pub fn run(args: Args) -> Result<ExitCode> {
         reuse_captures: !args.always_capture,
     };
     pagesnap_browser::runtime()?.block_on(async {
-        let chromium = Chromium::start(args.browser.browser_for(0), args.browser.network).await?;
+        let chromium = Chromium::start(args.browser.browser_for(0), args.browser.network)
+            .await?
+            .with_dialogs(args.dialogs.dialogs);
         eprintln!(
             "pagesnap mcp: {} {}",
             if chromium.attached() {

@@ -14,8 +14,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Context, Result, bail};
-use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
+use anyhow::{Result, bail};
 use pagesnap_engine::observation::Observation;
 
 use super::page;
@@ -171,13 +170,8 @@ async fn drive(
     episode: &mut Episode,
     trace: &mut Trace,
 ) -> Result<()> {
-    // Input events reach a background tab's focused element only if the
-    // page believes it has focus (several episodes may run at once).
-    session
-        .cdp()
-        .execute(SetFocusEmulationEnabledParams::new(true))
-        .await
-        .context("could not enable focus emulation")?;
+    let mut focus_emulated = false;
+    emulate_focus(session, &mut focus_emulated).await?;
     let instruction = page::start(session, setting.source, spec.task, spec.seed).await?;
     episode.instruction = instruction.clone();
     let strategy = spec.strategy;
@@ -299,7 +293,9 @@ async fn drive(
                     }
                     _ => match user_action(&action, observation) {
                         Ok((run, element, backend_id)) => {
-                            Ok((session.perform(&run).await?, element, backend_id))
+                            let outcome = session.perform(&run).await?;
+                            emulate_focus(session, &mut focus_emulated).await?;
+                            Ok((outcome, element, backend_id))
                         }
                         Err(unrunnable) => Err(unrunnable),
                     },
@@ -477,6 +473,22 @@ struct PeerDone {
 /// hallucinated; an op the mapping has no tool for, or a call missing its
 /// ref or value, is incomplete; a tool error is the action's failure, in the
 /// server's words.
+/// Input events reach a background tab's focused element only if the page
+/// believes it has focus (several episodes may run at once). A page waiting
+/// on a dialog answers no call: asked again after the next action.
+async fn emulate_focus(session: &ChromiumSession, done: &mut bool) -> Result<()> {
+    if *done || session.dialog().is_some() {
+        return Ok(());
+    }
+    match session.emulate_focus().await {
+        Ok(()) => *done = true,
+        // The page opened a dialog meanwhile.
+        Err(err) if pagesnap_browser::is_dialog_open(&err) => {}
+        Err(err) => return Err(err.context("could not enable focus emulation")),
+    }
+    Ok(())
+}
+
 async fn peer_act(
     connection: &Connection,
     peer: &Peer,
@@ -492,7 +504,16 @@ async fn peer_act(
     {
         return Ok(Err(Unrunnable::Hallucinated(reference.clone())));
     }
-    let value = action.value.clone().unwrap_or_default();
+    let mut value = action.value.clone().unwrap_or_default();
+    if action.op == Op::Dialog {
+        // The call's {value} is a prompt's text, not the agent's "accept".
+        value = match pagesnap_browser::dialog_of(&value) {
+            pagesnap_browser::UserAction::Dialog {
+                text: Some(text), ..
+            } => text,
+            _ => String::new(),
+        };
+    }
     let Some(op) = action.op.page_op() else {
         return Ok(Err(Unrunnable::Incomplete(
             "done is no tool call".to_owned(),

@@ -125,6 +125,20 @@ pub async fn finish(
     source: &Source,
     task: &LiveTask,
 ) -> Result<Verdict> {
+    // A page still waiting on a dialog answers nothing: the task was left
+    // unfinished there.
+    if let Some(dialog) = session.dialog() {
+        return Ok(Verdict {
+            done: false,
+            reward: 0.0,
+            raw_reward: 0.0,
+            reason: Some(format!(
+                "the episode ended with the page's {} dialog {:?} unanswered",
+                dialog.kind.name(),
+                dialog.message
+            )),
+        });
+    }
     match source {
         Source::MiniWob { .. } => {
             let status = miniwob_status(session).await?;

@@ -19,7 +19,7 @@ use crate::progress;
 use crate::results::manifest::{BrowserInfo, LiveSettings, Manifest, Shard, TaskInfo};
 use crate::results::{Episode, RunFolder};
 use crate::suite::live::{LiveSuite, LiveTask, Source};
-use pagesnap_browser::{Chromium, OpenOptions};
+use pagesnap_browser::{Chromium, DialogPolicy, OpenOptions};
 
 /// What to run.
 pub struct Config<'a> {
@@ -53,6 +53,10 @@ pub struct Config<'a> {
     pub open: OpenOptions,
     /// Whether pages may reach the network (`--network`).
     pub network: bool,
+    /// What pagesnap's own and external strategies' tabs do with a
+    /// JavaScript dialog (`--dialogs`); a tool server's tab leaves each to
+    /// the server.
+    pub dialogs: DialogPolicy,
     /// Run only this shard of the (task, strategy, episode) units.
     pub shard: Option<Shard>,
     /// Browsers to attach to instead of launching one per worker
@@ -270,7 +274,9 @@ impl Worker<'_, '_> {
                         let (browser, program) = match externals.entry(external.name.clone()) {
                             Entry::Occupied(e) => e.into_mut(),
                             Entry::Vacant(e) => {
-                                let browser = Chromium::launch(config.network).await?;
+                                let browser = Chromium::launch(config.network)
+                                    .await?
+                                    .with_dialogs(config.dialogs);
                                 let program =
                                     Program::new(Arc::clone(external), browser.websocket_url());
                                 e.insert((browser, program))
@@ -316,7 +322,13 @@ impl Worker<'_, '_> {
     ) -> Result<Episode> {
         let (browser, connection) = match peers.entry(peer.name.clone()) {
             Entry::Occupied(e) => e.into_mut(),
-            Entry::Vacant(e) => e.insert((Chromium::launch(self.config.network).await?, None)),
+            // The server answers its page's dialogs itself.
+            Entry::Vacant(e) => e.insert((
+                Chromium::launch(self.config.network)
+                    .await?
+                    .with_dialogs(DialogPolicy::Ask),
+                None,
+            )),
         };
         let server = match connection {
             Some(server) => server,
@@ -350,6 +362,7 @@ impl Worker<'_, '_> {
             Some(current) => current,
             None => match Chromium::start(self.endpoint, self.config.network).await {
                 Ok(started) => {
+                    let started = started.with_dialogs(self.config.dialogs);
                     browsers.push(BrowserInfo {
                         endpoint: self.endpoint.map(str::to_owned),
                         version: started.version().to_owned(),

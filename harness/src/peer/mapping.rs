@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result, bail};
-use pagesnap_browser::{Op, Unrunnable};
+use pagesnap_browser::{Op, Unrunnable, UserAction};
 use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
@@ -63,17 +63,23 @@ pub enum ActionKey {
     ScrollDown,
     /// `[actions.scroll_up]`.
     ScrollUp,
+    /// `[actions.dialog_accept]`: accept the pending dialog (a prompt with `{value}`).
+    DialogAccept,
+    /// `[actions.dialog_dismiss]`: dismiss the pending dialog.
+    DialogDismiss,
 }
 
 impl ActionKey {
     /// Every key, in the order errors list them.
-    pub const ALL: [ActionKey; 6] = [
+    pub const ALL: [ActionKey; 8] = [
         ActionKey::Click,
         ActionKey::Type,
         ActionKey::Select,
         ActionKey::Press,
         ActionKey::ScrollDown,
         ActionKey::ScrollUp,
+        ActionKey::DialogAccept,
+        ActionKey::DialogDismiss,
     ];
 
     /// The key as the mapping file writes it.
@@ -85,6 +91,8 @@ impl ActionKey {
             ActionKey::Press => "press",
             ActionKey::ScrollDown => "scroll_down",
             ActionKey::ScrollUp => "scroll_up",
+            ActionKey::DialogAccept => "dialog_accept",
+            ActionKey::DialogDismiss => "dialog_dismiss",
         }
     }
 
@@ -100,6 +108,10 @@ impl ActionKey {
             Op::Scroll => match pagesnap_browser::scroll_of(value)? {
                 (_, true) => ActionKey::ScrollUp,
                 (_, false) => ActionKey::ScrollDown,
+            },
+            Op::Dialog => match pagesnap_browser::dialog_of(value) {
+                UserAction::Dialog { accept: false, .. } => ActionKey::DialogDismiss,
+                _ => ActionKey::DialogAccept,
             },
             Op::Hover => {
                 return Err(Unrunnable::Incomplete(

@@ -334,6 +334,8 @@ mod outcome_tests {
                 "not-select",
                 "no-option",
                 "unknown-key",
+                "dialog-pending",
+                "no-dialog",
                 "failed",
                 "hallucinated",
                 "invalid",

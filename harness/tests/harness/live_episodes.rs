@@ -77,6 +77,7 @@ fn config<'a>(
         progress: progress::Mode::Quiet,
         open: pagesnap_browser::OpenOptions::default(),
         network: false,
+        dialogs: pagesnap_browser::DialogPolicy::Ask,
         shard: None,
         endpoints: Vec::new(),
     }
@@ -496,6 +497,81 @@ fn fixture_tasks_are_decided_by_their_predicate() {
     for e in &report.episodes {
         assert!(!e.success && e.ended_by == EndedBy::Agent, "{e:?}");
     }
+}
+
+/// Dialogs are the agent's to answer: the baseline reads each one and
+/// answers as the instruction says, and the pages report what the answers
+/// did. Under `--dialogs accept` the keep-the-changes task cannot be done
+/// (the policy said yes before the agent saw the question); an agent that
+/// stops with a dialog open leaves the task undone, said so.
+#[test]
+fn dialogs_are_shown_to_the_agent_and_answered_by_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut suite = load(&root().join("suites/live-fixtures.toml")).unwrap();
+    suite.tasks.retain(|t| t.id.starts_with("dialogs-"));
+    assert_eq!(suite.tasks.len(), 4);
+    let baseline = pagesnap_harness::agent::baseline::Baseline;
+    let outcome = live::run(&config(
+        &suite,
+        &baseline,
+        &dir.path().join("ask"),
+        &["aria"],
+    ))
+    .unwrap();
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    for e in &report.episodes {
+        assert!(e.success, "{}: {e:#?}", e.task);
+        assert!(
+            e.step_log
+                .iter()
+                .any(|s| s.action.as_ref().is_some_and(|a| a.op == Op::Dialog)),
+            "{}: the agent answered a dialog: {e:#?}",
+            e.task
+        );
+    }
+
+    suite.tasks.retain(|t| t.id == "dialogs-keep-changes");
+    let accepting = live::Config {
+        dialogs: pagesnap_browser::DialogPolicy::Accept,
+        ..config(&suite, &baseline, &dir.path().join("accept"), &["aria"])
+    };
+    let outcome = live::run(&accepting).unwrap();
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    let kept = &report.episodes[0];
+    assert!(
+        !kept.success,
+        "--dialogs accept discarded the changes: {kept:#?}"
+    );
+
+    let mut welcome = load(&root().join("suites/live-fixtures.toml")).unwrap();
+    welcome
+        .tasks
+        .retain(|t| t.id == "dialogs-welcome-then-reports");
+    struct Quits;
+    impl Agent for Quits {
+        fn name(&self) -> String {
+            "quits".to_owned()
+        }
+        fn act(&self, _: &Request<'_>) -> anyhow::Result<Response> {
+            respond(act(Op::Done, None, None))
+        }
+    }
+    let outcome = live::run(&config(
+        &welcome,
+        &Quits,
+        &dir.path().join("quits"),
+        &["aria"],
+    ))
+    .unwrap();
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    let left = &report.episodes[0];
+    assert!(!left.success, "{left:#?}");
+    assert!(
+        left.reason
+            .as_deref()
+            .is_some_and(|r| r.contains("alert dialog") && r.contains("unanswered")),
+        "{left:#?}"
+    );
 }
 
 fn csv_rows(path: &Path) -> Vec<BTreeMap<String, String>> {

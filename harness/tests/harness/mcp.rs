@@ -77,6 +77,11 @@ fn python_sdk_on_an_attached_browser_leaves_it_running() {
 }
 
 #[test]
+fn python_sdk_sees_and_answers_every_dialog() {
+    run(&python(), "client.py", "dialogs");
+}
+
+#[test]
 fn sigkill_leaves_no_chromium() {
     run(&python(), "client.py", "sigkill");
 }
@@ -109,10 +114,17 @@ fn mcp_help_documents_every_flag() {
         "--viewport",
         "--timeout",
         "--network",
+        "--dialogs",
     ] {
         assert!(help.contains(flag), "mcp --help lacks {flag}:\n{help}");
     }
-    for tool in ["page_snapshot", "page_action", "page_scroll", "page_find"] {
+    for tool in [
+        "page_snapshot",
+        "page_action",
+        "page_scroll",
+        "page_find",
+        "page_dialog",
+    ] {
         assert!(help.contains(tool), "mcp --help lacks {tool}");
     }
 }

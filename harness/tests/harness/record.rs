@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::support::load;
+use crate::support::{load, root};
 use pagesnap_engine::page::{Node, Page};
 use pagesnap_engine::recording::Recording;
 
@@ -131,6 +131,59 @@ fn then_sequence_records_each_state() {
     // The focused element is recorded after typing.
     let focused = typed.focused.map(|f| typed.nodes[f as usize].tag.clone());
     assert_eq!(focused.as_deref(), Some("input"));
+}
+
+/// No agent acts in `record`: a dialog is accepted as a user clicking OK
+/// would, and the recording lists it in its notes — one during load, one
+/// a `--then` click opened (a prompt gets its default text).
+#[test]
+fn dialogs_are_accepted_and_listed_in_the_notes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("editor");
+    let page = root().join("fixtures/sites/dialogs/onload.html");
+    let output = record(&page, &out, &[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let loaded = load(&out.with_extension("json.gz"));
+    let listed: Vec<_> = loaded
+        .capture
+        .dialogs
+        .iter()
+        .map(|d| (d.dialog.kind.name(), d.dialog.message.as_str(), d.accepted))
+        .collect();
+    assert_eq!(
+        listed,
+        [("alert", "Welcome back! Your session was restored.", true)]
+    );
+    let status = |r: &Recording| {
+        let page = Page::from_recording(r);
+        let status = page
+            .elements()
+            .find(|e| e.attr("id") == Some("status"))
+            .unwrap();
+        page.text_content(status.id())
+    };
+    assert_eq!(status(&loaded), "loaded");
+
+    let out = dir.path().join("rename");
+    let page = root().join("fixtures/sites/dialogs/editor.html");
+    let output = record(&page, &out, &["--then", "click #rename"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let initial = load(&out.with_extension("json.gz"));
+    assert!(initial.capture.dialogs.is_empty());
+    let renamed = load(&dir.path().join("rename.step1.json.gz"));
+    assert_eq!(renamed.capture.dialogs.len(), 1);
+    let prompt = &renamed.capture.dialogs[0];
+    assert_eq!(prompt.dialog.default_prompt.as_deref(), Some("Untitled"));
+    assert!(prompt.accepted);
+    assert_eq!(status(&renamed), "renamed: \"Untitled\"");
 }
 
 #[test]

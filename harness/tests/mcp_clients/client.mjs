@@ -7,7 +7,8 @@
 // scripts/mcp/node_modules, found relative to this file. The pages come from a 127.0.0.1 HTTP
 // server this script starts: the fixture sites (modal, scroll container, planted-secrets pages)
 // and a few pages of its own. Every assertion names what it checks; the script exits non-zero on
-// the first failure. pagesnap's stderr is kept and checked for secrets.
+// the first failure. pagesnap's stderr is kept and checked for secrets. The dialog pages
+// (fixtures/sites/dialogs) report what the agent's answers did to this server (POST /report).
 
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -64,8 +65,21 @@ const TYPES = {
 
 // ---------------------------------------------------------------- the pages
 
+// What the dialog pages report (fixtures/sites/dialogs/report.js POSTs /report).
+const REPORTS = [];
+
 function handle(req, res) {
     const url = new URL(req.url, 'http://127.0.0.1');
+    if (req.method === 'POST' && url.pathname === '/report') {
+        let body = '';
+        req.on('data', (chunk) => { body += chunk; });
+        req.on('end', () => {
+            REPORTS.push(JSON.parse(body));
+            res.writeHead(204);
+            res.end();
+        });
+        return;
+    }
     if (url.pathname === '/never') return; // never answered; closed at the end
     const own = OWN[url.pathname];
     if (own !== undefined) {
@@ -155,11 +169,42 @@ const STRATEGIES = ['aria', 'flat', 'structural', 'som', 'html-pruned', 'html'];
 
 // ---------------------------------------------------------------- the scenario
 
+const reported = (what) => REPORTS.filter((r) => r.what === what);
+async function waitReported(what, ms = 5000) {
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline && reported(what).length === 0) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return reported(what);
+}
+const dialogOf = (result) => (result.structuredContent.snapshot ?? result.structuredContent).dialog;
+
+// JavaScript dialogs are shown to the agent and answered by it; the page says what each answer did.
+async function dialogs(client) {
+    REPORTS.length = 0;
+    const nav = await ok(client, 'page_navigate', { url: `${BASE}/dialogs/editor.html` });
+    const close = refOf(nav, 'button', 'Close editor');
+    const clicked = await ok(client, 'page_action', { ref: close, op: 'click' });
+    check(j(dialogOf(clicked)) === j({ kind: 'confirm', message: 'Discard unsaved changes?' }), 'the confirm a click opened is shown', clicked.structuredContent);
+    check(reported('kept').length === 0 && reported('discarded').length === 0, 'the confirm is not answered behind the agent', REPORTS);
+    await fails(client, 'page_action', { ref: close, op: 'click' }, 'dialog-pending');
+    await ok(client, 'page_dialog', { accept: false });
+    check((await waitReported('kept')).length === 1, 'dismissed: the page kept the notes', REPORTS);
+    await ok(client, 'page_action', { ref: close, op: 'click' });
+    await ok(client, 'page_dialog', { accept: true });
+    check((await waitReported('discarded')).length === 1, 'accepted: the page discarded the notes', REPORTS);
+    const prompted = await ok(client, 'page_action', { ref: refOf(nav, 'button', 'Rename'), op: 'click' });
+    check(dialogOf(prompted)?.defaultPrompt === 'Untitled', "a prompt's default is shown", dialogOf(prompted));
+    await ok(client, 'page_dialog', { accept: true, text: 'Board minutes' });
+    check(j((await waitReported('renamed')).map((r) => r.detail)) === j(['Board minutes']), 'the prompt got the agent\'s text', REPORTS);
+    await fails(client, 'page_dialog', { accept: true }, 'no-dialog');
+}
+
 async function scenario(client) {
     const tools = (await client.listTools()).tools;
     const names = tools.map((t) => t.name).sort();
-    check(j(names) === j(['page_action', 'page_back', 'page_find', 'page_navigate', 'page_scroll', 'page_snapshot', 'page_tabs']),
-        'the seven tools are listed', names);
+    check(j(names) === j(['page_action', 'page_back', 'page_dialog', 'page_find', 'page_navigate', 'page_scroll', 'page_snapshot', 'page_tabs']),
+        'the eight tools are listed', names);
     for (const tool of tools) {
         check(typeof tool.description === 'string' && tool.description.length > 40, `${tool.name} has a description`);
         check(tool.inputSchema?.type === 'object', `${tool.name} has an object input schema`, tool.inputSchema);
@@ -400,6 +445,7 @@ async function main() {
             transport.stderr.on('data', (chunk) => { log += chunk.toString(); });
             await client.connect(transport);
             await scenario(client);
+            await dialogs(client);
             await client.close();
             transport = null;
         } else {
@@ -412,6 +458,7 @@ async function main() {
             await client.connect(transport);
             check(typeof transport.sessionId === 'string' && transport.sessionId.length > 0, 'the server issues an Mcp-Session-Id');
             await scenario(client);
+            await dialogs(client);
             await transport.terminateSession();
             await client.close();
             transport = null;

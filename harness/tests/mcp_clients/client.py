@@ -1,11 +1,15 @@
 """Drives `pagesnap mcp` through the official MCP Python SDK, as an agent would, and checks what it gets.
 
-Usage: client.py PAGESNAP_BINARY (stdio | http | attach | sigkill) SITES_DIR
+Usage: client.py PAGESNAP_BINARY (stdio | http | attach | sigkill | dialogs) SITES_DIR
 
 stdio and http run the whole scenario over each transport; attach runs it against a Chromium this
 script starts with --remote-debugging-port=0 (pagesnap attaches with --cdp-endpoint, and must leave
 that browser and its tab alive); sigkill kills the server with SIGKILL and checks that the Chromium
-it launched, with every process of it, is gone within seconds.
+it launched, with every process of it, is gone within seconds. dialogs drives the JavaScript dialogs
+of fixtures/sites/dialogs (alert, confirm accepted and dismissed, prompt with text, beforeunload, a
+dialog during load, one from a frame of another site) under --dialogs ask, then accept and dismiss;
+those pages report what each answer did to this script's server (POST /report), and the checks
+read those reports, not the tool's own answers.
 
 The pages come from a 127.0.0.1 HTTP server this script starts: the fixture sites (modal and
 planted-secrets pages) and a few pages of its own. Every assertion names what it checks; the
@@ -46,12 +50,23 @@ SECOND = "<!doctype html><title>Second</title><h1>Second page</h1><button>Only o
 SLOW = "<!doctype html><title>Slow</title><h1>Slow</h1><img src='/never'>"
 
 
+REPORTS = []
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, directory=SITES, **kwargs)
 
     def log_message(self, *args):
         pass
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length", 0))
+        body = self.rfile.read(length)
+        if self.path == "/report":
+            REPORTS.append(json.loads(body))
+        self.send_response(204)
+        self.end_headers()
 
     def do_GET(self):
         own = {"/form.html": FORM, "/second.html": SECOND, "/slow.html": SLOW}
@@ -175,7 +190,7 @@ def items_of(result):
 async def scenario(session, leak_log, attached=False):
     tools = await session.list_tools()
     names = sorted(t.name for t in tools.tools)
-    check(names == ["page_action", "page_back", "page_find", "page_navigate", "page_scroll", "page_snapshot", "page_tabs"], "the seven tools are listed", names)
+    check(names == ["page_action", "page_back", "page_dialog", "page_find", "page_navigate", "page_scroll", "page_snapshot", "page_tabs"], "the eight tools are listed", names)
     for tool in tools.tools:
         check(tool.description and len(tool.description) > 40, f"{tool.name} has a description")
         check(tool.input_schema.get("type") == "object", f"{tool.name} has an object input schema")
@@ -336,6 +351,114 @@ async def scenario(session, leak_log, attached=False):
     check(not a.is_error and not b.is_error, "two calls at once both succeed", text_of(a) + text_of(b))
 
 
+def reported(what):
+    return [r for r in REPORTS if r["what"] == what]
+
+
+def wait_reported(what, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and not reported(what):
+        time.sleep(0.05)
+    return reported(what)
+
+
+def dialog_of(result):
+    s = result.structured_content
+    return s.get("snapshot", s).get("dialog")
+
+
+async def dialogs(session):
+    """Every dialog is shown and answered by the agent; the pages say what the answers did."""
+    tools = await session.list_tools()
+    check("page_dialog" in [t.name for t in tools.tools], "page_dialog is listed")
+
+    # A dialog during load: the load waits; the agent sees only the dialog.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/dialogs/onload.html"})
+    shown = dialog_of(nav)
+    check(shown == {"kind": "alert", "message": "Welcome back! Your session was restored."}, "a dialog during load is shown", json.dumps(nav.structured_content)[:600])
+    check("### Dialog" in text_of(nav) and "An alert dialog is open" in text_of(nav), "the answer's text shows the dialog", text_of(nav))
+    check(not reported("loaded"), "nothing answered the dialog behind the agent's back", REPORTS)
+    snap = await ok(session, "page_snapshot", {"strategy": "flat"})
+    check(dialog_of(snap)["kind"] == "alert" and items_of(snap) == [], "a snapshot is the dialog alone, without refs", text_of(snap))
+    refused = await fails(session, "page_navigate", {"url": f"{BASE}/form.html"}, "dialog-pending")
+    check("Welcome back" in text_of(refused), "dialog-pending names the dialog", text_of(refused))
+    await fails(session, "page_find", {"text": "reports"}, "dialog-pending")
+    answered = await ok(session, "page_dialog", {"accept": True})
+    check(answered.structured_content["action"] == {"op": "dialog", "kind": "alert", "message": "Welcome back! Your session was restored.", "accepted": True}, "the answer is reported", json.dumps(answered.structured_content["action"]))
+    check("Open reports" in text_of(answered) and dialog_of(answered) is None, "after the answer the page is shown", text_of(answered))
+    check(wait_reported("loaded"), "the page loaded after the agent's answer", REPORTS)
+    await fails(session, "page_dialog", {"accept": True}, "no-dialog")
+
+    # confirm: dismissed keeps the text, accepted discards it.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/dialogs/editor.html"})
+    close = ref_of(nav, "button", "Close editor")
+    save = ref_of(nav, "button", "Save")
+    rename = ref_of(nav, "button", "Rename")
+    clicked = await ok(session, "page_action", {"ref": close, "op": "click"})
+    check(dialog_of(clicked) == {"kind": "confirm", "message": "Discard unsaved changes?"}, "the click's answer shows the confirm it opened", json.dumps(clicked.structured_content)[:600])
+    check("opened a dialog" in (clicked.structured_content["action"].get("note") or ""), "the action's note says a dialog opened", json.dumps(clicked.structured_content["action"]))
+    pending = await fails(session, "page_action", {"ref": save, "op": "click"}, "dialog-pending")
+    check("Discard unsaved changes?" in text_of(pending), "another action is refused naming the dialog", text_of(pending))
+    await ok(session, "page_dialog", {"accept": False})
+    kept = wait_reported("kept")
+    check(kept and kept[-1]["detail"] == "Revenue up 4% on the quarter.", "a dismissed confirm keeps the notes", REPORTS)
+    await ok(session, "page_action", {"ref": close, "op": "click"})
+    await ok(session, "page_dialog", {"accept": True})
+    check(wait_reported("discarded"), "an accepted confirm discards the notes", REPORTS)
+
+    # alert: a text is not typed anywhere, and the note says so.
+    await ok(session, "page_action", {"ref": save, "op": "click"})
+    alerted = await ok(session, "page_dialog", {"accept": True, "text": "ignored"})
+    check("no text field" in (alerted.structured_content["action"].get("note") or text_of(alerted)), "a text for an alert is said to be unused", text_of(alerted))
+    check(wait_reported("saved"), "the alert's page went on after it", REPORTS)
+
+    # prompt: its default is shown; the agent's text is the answer; dismissed it is null.
+    prompted = await ok(session, "page_action", {"ref": rename, "op": "click"})
+    check(dialog_of(prompted) == {"kind": "prompt", "message": "New name for the document?", "defaultPrompt": "Untitled"}, "a prompt shows its default", json.dumps(dialog_of(prompted)))
+    renamed = await ok(session, "page_dialog", {"accept": True, "text": "Q3 report"})
+    check([r["detail"] for r in wait_reported("renamed")] == ["Q3 report"], "the prompt got the agent's text", REPORTS)
+    check("Q3 report" in text_of(renamed), "the page after the prompt shows the new name", text_of(renamed))
+    await ok(session, "page_action", {"ref": rename, "op": "click"})
+    await ok(session, "page_dialog", {"accept": False})
+    check(wait_reported("rename-cancelled"), "a dismissed prompt answers null", REPORTS)
+
+    # beforeunload: leaving an edited form asks; dismissed stays, accepted leaves.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/dialogs/leave.html"})
+    await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Street"), "op": "type", "value": "1 Main St"})
+    leaving = await ok(session, "page_navigate", {"url": f"{BASE}/dialogs/next.html"})
+    check((dialog_of(leaving) or {}).get("kind") == "beforeunload", "leaving an edited form shows beforeunload", json.dumps(leaving.structured_content)[:600])
+    stayed = await ok(session, "page_dialog", {"accept": False})
+    check("Shipping address" in text_of(stayed), "dismissed, the page stays", text_of(stayed))
+    check(not reported("arrived"), "dismissed, the next page was not loaded", REPORTS)
+    link = ref_of(stayed, "link", "Go to the next page")
+    clicked = await ok(session, "page_action", {"ref": link, "op": "click"})
+    check((dialog_of(clicked) or {}).get("kind") == "beforeunload", "a link away asks too", json.dumps(clicked.structured_content)[:600])
+    left = await ok(session, "page_dialog", {"accept": True})
+    check(wait_reported("arrived") and "Next page" in text_of(left), "accepted, the next page loads", text_of(left))
+
+    # A dialog from a frame of another site (localhost inside 127.0.0.1).
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/dialogs/frame.html"})
+    remove = ref_of(nav, "button", "Remove card")
+    clicked = await ok(session, "page_action", {"ref": remove, "op": "click"})
+    check(dialog_of(clicked) == {"kind": "confirm", "message": "Remove this card from your wallet?"}, "a dialog from another site's frame is shown", json.dumps(clicked.structured_content)[:600])
+    await ok(session, "page_dialog", {"accept": False})
+    check(wait_reported("card-kept") and not reported("card-removed"), "the frame's confirm got the agent's answer", REPORTS)
+
+
+async def policy(policy, stderr):
+    """--dialogs accept|dismiss answers without the agent, as the flag says."""
+    params = StdioServerParameters(command=PAGESNAP, args=["mcp", "--timeout", "8", "--dialogs", policy])
+    async with stdio_client(params, errlog=stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            nav = await ok(session, "page_navigate", {"url": f"{BASE}/dialogs/editor.html"})
+            clicked = await ok(session, "page_action", {"ref": ref_of(nav, "button", "Close editor"), "op": "click"})
+            check(dialog_of(clicked) is None, f"--dialogs {policy}: no dialog is left for the agent", text_of(clicked))
+            await fails(session, "page_dialog", {"accept": True}, "no-dialog")
+    expected = {"accept": "discarded", "dismiss": "kept"}[policy]
+    check(wait_reported(expected), f"--dialogs {policy}: the confirm was {policy}ed", REPORTS)
+
+
 async def main():
     secrets_file = tempfile.NamedTemporaryFile("w", suffix=".env", delete=False)
     secrets_file.write("ORDER_CODE=order-code-7781\n")
@@ -407,6 +530,16 @@ async def main():
         finally:
             chrome.kill()
             chrome.wait()
+    elif MODE == "dialogs":
+        params = StdioServerParameters(command=PAGESNAP, args=args)
+        async with stdio_client(params, errlog=stderr) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                await dialogs(session)
+        REPORTS.clear()
+        await policy("accept", stderr)
+        REPORTS.clear()
+        await policy("dismiss", stderr)
     elif MODE == "sigkill":
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))

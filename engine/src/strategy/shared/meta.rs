@@ -345,6 +345,7 @@ fn assemble(ctx: &Context<'_>, strategy: &str, snapshot_id: String, items: Vec<I
         items,
         image: None,
         warnings,
+        dialog: None,
     }
 }
 

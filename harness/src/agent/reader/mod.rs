@@ -101,6 +101,7 @@ mod tests {
             image_png: None,
             feedback: None,
             live: false,
+            dialog: None,
         };
         match Reader.act(&request) {
             Ok(response) => response.action.unwrap_or_else(|| panic!("no action")),
