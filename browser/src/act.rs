@@ -16,7 +16,7 @@
 use anyhow::{Result, anyhow};
 use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
 use chromiumoxide::cdp::browser_protocol::input::{
-    DispatchKeyEventParams, DispatchKeyEventType, DispatchMouseEventParams, DispatchMouseEventType,
+    DispatchMouseEventParams, DispatchMouseEventType,
     MouseButton,
 };
 use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
@@ -24,7 +24,8 @@ use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParam
 use pagesnap_engine::dialog::DialogKind;
 use serde::Deserialize;
 
-use crate::action::{Failure, Outcome, UserAction};
+use crate::action::{Failure, MAX_WAIT, Outcome, UserAction, Wait};
+use crate::waits;
 use crate::failure::TabError;
 use crate::frames::{node_key, split_key};
 use crate::session::ChromiumSession;
@@ -178,12 +179,76 @@ const SCROLL_JS: &str = r#"function (dy, up) {
   return { moved: after - before };
 }"#;
 
+/// Selects `this`'s text (`want`: the first occurrence of it), as a user's
+/// drag over it would: `{ok}`, or `{error: 'no-text'}`.
+const SELECT_TEXT_JS: &str = r#"function (want) {
+  const el = this;
+  if (!el.isConnected) return { error: 'stale' };
+  const doc = el.ownerDocument;
+  if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
+    const at = want === null ? 0 : el.value.indexOf(want);
+    if (at < 0) return { error: 'no-text' };
+    el.focus();
+    el.setSelectionRange(at, want === null ? el.value.length : at + want.length);
+    return { ok: true };
+  }
+  const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  let all = '';
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) { texts.push([n, all.length]); all += n.data; }
+  const start = want === null ? 0 : all.indexOf(want);
+  if (start < 0 || texts.length === 0) return { error: 'no-text' };
+  const end = want === null ? all.length : start + want.length;
+  const place = (offset) => {
+    for (let i = texts.length - 1; i >= 0; i--) if (texts[i][1] <= offset) return [texts[i][0], offset - texts[i][1]];
+    return [texts[0][0], 0];
+  };
+  const range = doc.createRange();
+  const [a, ao] = place(start);
+  const [b, bo] = place(end);
+  range.setStart(a, ao);
+  range.setEnd(b, Math.min(bo, b.data.length));
+  const sel = doc.getSelection();
+  sel.removeAllRanges();
+  sel.addRange(range);
+  el.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+  return { ok: true };
+}"#;
+
+/// What a fill does with `this`: `{kind: 'select'}`, `{kind: 'check',
+/// checked, radio}` or `{kind: 'text'}`.
+const FIELD_KIND_JS: &str = r#"function () {
+  const el = this;
+  if (!el.isConnected) return { error: 'stale' };
+  if (el.tagName === 'SELECT') return { kind: 'select' };
+  if (el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) return { kind: 'check', checked: el.checked, radio: el.type === 'radio' };
+  const role = el.getAttribute && el.getAttribute('role');
+  if (role === 'checkbox' || role === 'switch' || role === 'radio') return { kind: 'check', checked: el.getAttribute('aria-checked') === 'true', radio: role === 'radio' };
+  return { kind: 'text' };
+}"#;
+
+/// Whether `this` has left the page or has no size on screen.
+const GONE_JS: &str = "function () { return !this.isConnected || (this.nodeType === 1 && this.getClientRects().length === 0); }";
+
+/// What is at a viewport point: its role (or tag) and text, as `button "Go"`.
+const ELEMENT_AT_JS: &str = r#"function (x, y) {
+  let el = document.elementFromPoint(x, y);
+  while (el && el.shadowRoot) { const inner = el.shadowRoot.elementFromPoint(x, y); if (!inner || inner === el) break; el = inner; }
+  if (!el) return null;
+  const clickable = el.closest('a, button, input, select, textarea, label, summary, [role], [onclick], [tabindex]') || el;
+  const tag = clickable.tagName.toLowerCase();
+  const implicit = { a: 'link', button: 'button', select: 'combobox', textarea: 'textbox', summary: 'button' };
+  let role = clickable.getAttribute('role') || implicit[tag] || (tag === 'input' ? ({ checkbox: 'checkbox', radio: 'radio', submit: 'button', button: 'button' }[clickable.type] || 'textbox') : tag);
+  const text = (clickable.getAttribute('aria-label') || clickable.innerText || clickable.value || '').replace(/\s+/g, ' ').trim();
+  return role + ' ' + JSON.stringify(text.length > 60 ? text.slice(0, 57) + '...' : text);
+}"#;
+
 /// Focuses `this`.
 const FOCUS_JS: &str = "function () { if (!this.isConnected) return { error: 'stale' }; this.focus(); return { ok: true }; }";
 
 /// What the scripts answer.
 #[derive(Debug, Default, Deserialize)]
-struct Answer {
+pub(crate) struct Answer {
     #[serde(default)]
     x: Option<f64>,
     #[serde(default)]
@@ -196,128 +261,13 @@ struct Answer {
     options: Vec<String>,
     #[serde(default)]
     moved: Option<f64>,
-}
-
-/// A key's CDP description: `key`, `code`, Windows virtual key code, and the text it types.
-struct Key {
-    key: &'static str,
-    code: &'static str,
-    key_code: i64,
-    text: Option<&'static str>,
-}
-
-/// The named keys `press` accepts (US layout), spelled as `KeyboardEvent.key`.
-const KEYS: &[Key] = &[
-    Key {
-        key: "Enter",
-        code: "Enter",
-        key_code: 13,
-        text: Some("\r"),
-    },
-    Key {
-        key: "Tab",
-        code: "Tab",
-        key_code: 9,
-        text: None,
-    },
-    Key {
-        key: "Escape",
-        code: "Escape",
-        key_code: 27,
-        text: None,
-    },
-    Key {
-        key: "Backspace",
-        code: "Backspace",
-        key_code: 8,
-        text: None,
-    },
-    Key {
-        key: "Delete",
-        code: "Delete",
-        key_code: 46,
-        text: None,
-    },
-    Key {
-        key: " ",
-        code: "Space",
-        key_code: 32,
-        text: Some(" "),
-    },
-    Key {
-        key: "ArrowUp",
-        code: "ArrowUp",
-        key_code: 38,
-        text: None,
-    },
-    Key {
-        key: "ArrowDown",
-        code: "ArrowDown",
-        key_code: 40,
-        text: None,
-    },
-    Key {
-        key: "ArrowLeft",
-        code: "ArrowLeft",
-        key_code: 37,
-        text: None,
-    },
-    Key {
-        key: "ArrowRight",
-        code: "ArrowRight",
-        key_code: 39,
-        text: None,
-    },
-    Key {
-        key: "Home",
-        code: "Home",
-        key_code: 36,
-        text: None,
-    },
-    Key {
-        key: "End",
-        code: "End",
-        key_code: 35,
-        text: None,
-    },
-    Key {
-        key: "PageUp",
-        code: "PageUp",
-        key_code: 33,
-        text: None,
-    },
-    Key {
-        key: "PageDown",
-        code: "PageDown",
-        key_code: 34,
-        text: None,
-    },
-];
-
-/// The named key `name` (case-insensitive; `Esc`, `Return`, `Space`, `Up`, `Down`, … accepted).
-fn named_key(name: &str) -> Option<&'static Key> {
-    let lower = name.trim().to_ascii_lowercase();
-    let canonical = match lower.as_str() {
-        "return" => "enter",
-        "esc" => "escape",
-        "space" | "spacebar" => " ",
-        "up" => "arrowup",
-        "down" => "arrowdown",
-        "left" => "arrowleft",
-        "right" => "arrowright",
-        "del" => "delete",
-        other => other,
-    };
-    KEYS.iter()
-        .find(|k| k.key.to_ascii_lowercase() == canonical)
-}
-
-/// Every key name `press` accepts, for messages.
-pub fn key_names() -> String {
-    KEYS.iter()
-        .map(|k| if k.key == " " { "Space" } else { k.key })
-        .collect::<Vec<_>>()
-        .join(", ")
+    /// A fill's field kind: `select`, `check` or `text`.
+    #[serde(default)]
+    pub(crate) kind: Option<String>,
+    #[serde(default)]
+    checked: Option<bool>,
+    #[serde(default)]
+    radio: Option<bool>,
 }
 
 impl ChromiumSession {
@@ -346,6 +296,19 @@ impl ChromiumSession {
                 }
                 UserAction::Press { backend_id, key } => self.press(*backend_id, key).await?,
                 UserAction::Hover { backend_id } => self.hover(*backend_id).await?,
+                UserAction::DoubleClick { backend_id } => self.double_click(*backend_id).await?,
+                UserAction::Focus { backend_id } => self.focus(*backend_id).await?,
+                UserAction::Clear { backend_id } => self.type_into(*backend_id, "").await?,
+                UserAction::Drag { backend_id, to } => self.drag(*backend_id, *to).await?,
+                UserAction::Upload { backend_id, paths } => {
+                    self.upload(*backend_id, paths).await?
+                }
+                UserAction::SelectText { backend_id, text } => {
+                    self.select_text(*backend_id, text.as_deref()).await?
+                }
+                UserAction::ClickAt { x, y } => self.click_at(*x, *y).await?,
+                UserAction::Wait(wait) => self.wait(wait).await?,
+                UserAction::Fill { fields } => self.fill(fields).await?,
                 UserAction::Dialog { .. } => Outcome::ok(),
             };
             self.settle_after_action().await?;
@@ -422,7 +385,7 @@ impl ChromiumSession {
         )
     }
 
-    async fn click(&self, backend_id: u64) -> Result<Outcome> {
+    pub(crate) async fn click(&self, backend_id: u64) -> Result<Outcome> {
         let point = match self.point_of(backend_id).await? {
             Ok(point) => point,
             Err(failed) => return Ok(failed),
@@ -462,7 +425,7 @@ impl ChromiumSession {
         if let Some(failed) = failure(&answer) {
             return Ok(failed);
         }
-        if let Some(delete) = named_key("Delete").filter(|_| text.is_empty()) {
+        if let Some(delete) = crate::keys::named_key("Delete").filter(|_| text.is_empty()) {
             // Typing nothing clears the field: delete the selected content.
             self.key(delete).await?;
         }
@@ -522,40 +485,156 @@ impl ChromiumSession {
     }
 
     async fn press(&self, backend_id: Option<u64>, name: &str) -> Result<Outcome> {
-        let mut chars = name.chars();
-        let single = match (chars.next(), chars.next()) {
-            (Some(c), None) => Some(c),
-            _ => None,
-        };
-        let key = named_key(name);
-        if key.is_none() && single.is_none() {
+        let Some(chord) = crate::keys::chord(name) else {
             return Ok(Outcome::failed(
                 Failure::UnknownKey,
                 format!(
-                    "unknown key {name:?} (known: {}, or one character)",
-                    key_names()
+                    "unknown key {name:?} (known: {}, or one character; combined with Control, Shift, Alt or Meta as Control+A)",
+                    crate::keys::key_names()
                 ),
             ));
-        }
+        };
         if let Some(id) = backend_id {
             let answer = self.call_on(id, FOCUS_JS, Vec::new()).await?;
             if let Some(failed) = failure(&answer) {
                 return Ok(failed);
             }
         }
-        match (key, single) {
-            (Some(key), _) => self.key(key).await?,
-            (None, Some(c)) => self.type_char(c).await?,
-            (None, None) => {}
+        self.press_chord(&chord).await?;
+        Ok(Outcome::ok())
+    }
+
+    async fn double_click(&self, backend_id: u64) -> Result<Outcome> {
+        let point = match self.point_of(backend_id).await? {
+            Ok(point) => point,
+            Err(failed) => return Ok(failed),
+        };
+        self.mouse_click(point).await?;
+        self.mouse_press(point, 2).await?;
+        Ok(Outcome::ok())
+    }
+
+    async fn focus(&self, backend_id: u64) -> Result<Outcome> {
+        let answer = self.call_on(backend_id, FOCUS_JS, Vec::new()).await?;
+        Ok(failure(&answer).unwrap_or_else(Outcome::ok))
+    }
+
+    async fn select_text(&self, backend_id: u64, text: Option<&str>) -> Result<Outcome> {
+        let want = text.map_or(serde_json::Value::Null, |t| serde_json::Value::from(t));
+        let answer = self
+            .call_on(backend_id, SELECT_TEXT_JS, vec![want])
+            .await?;
+        if answer.error == Some(Failure::NoText) {
+            return Ok(Outcome::failed(
+                Failure::NoText,
+                format!(
+                    "the element does not hold the text {:?}",
+                    text.unwrap_or_default()
+                ),
+            ));
+        }
+        Ok(failure(&answer).unwrap_or_else(Outcome::ok))
+    }
+
+    async fn click_at(&self, x: f64, y: f64) -> Result<Outcome> {
+        let size = self.eval("[innerWidth, innerHeight]").await?;
+        let (width, height) = (
+            size.get(0).and_then(serde_json::Value::as_f64).unwrap_or(0.0),
+            size.get(1).and_then(serde_json::Value::as_f64).unwrap_or(0.0),
+        );
+        if !(0.0..width).contains(&x) || !(0.0..height).contains(&y) {
+            return Ok(Outcome::failed(
+                Failure::Hidden,
+                format!("the point ({x}, {y}) is outside the viewport ({width}×{height} CSS pixels)"),
+            ));
+        }
+        self.mouse_click((x, y)).await?;
+        Ok(Outcome::ok())
+    }
+
+    /// What is at viewport point `(x, y)`: `button "Go"` (its role and
+    /// text), for telling an agent what a click there reaches.
+    pub async fn element_at(&self, x: f64, y: f64) -> Result<Option<String>> {
+        let script = format!("({ELEMENT_AT_JS})({x}, {y})");
+        Ok(self.eval(&script).await?.as_str().map(str::to_owned))
+    }
+
+    async fn fill(&self, fields: &[(u64, String)]) -> Result<Outcome> {
+        for (n, (backend_id, value)) in fields.iter().enumerate() {
+            let kind = self.call_on(*backend_id, FIELD_KIND_JS, Vec::new()).await?;
+            if let Some(failed) = failure(&kind) {
+                return Ok(numbered(n, failed));
+            }
+            let outcome = match kind.kind.as_deref() {
+                Some("select") => self.select(*backend_id, value).await?,
+                Some("check") => {
+                    let want = matches!(
+                        value.trim().to_ascii_lowercase().as_str(),
+                        "true" | "checked" | "on" | "yes" | "1"
+                    );
+                    if kind.checked == Some(want) {
+                        Outcome::ok()
+                    } else if !want && kind.radio == Some(true) {
+                        Outcome::failed(
+                            Failure::NotEditable,
+                            "a radio button cannot be unchecked; check another of its group",
+                        )
+                    } else {
+                        self.click(*backend_id).await?
+                    }
+                }
+                _ => self.type_into(*backend_id, value).await?,
+            };
+            if let Outcome::Failed { .. } = outcome {
+                return Ok(numbered(n, outcome));
+            }
         }
         Ok(Outcome::ok())
+    }
+
+    async fn wait(&self, wait: &Wait) -> Result<Outcome> {
+        let started = std::time::Instant::now();
+        let limit = MAX_WAIT.min(self.limit);
+        loop {
+            let reached = match wait {
+                Wait::Delay(delay) => {
+                    tokio::time::sleep(*delay).await;
+                    return Ok(Outcome::ok());
+                }
+                Wait::Text(text) => {
+                    let script = format!(
+                        "(document.body ? document.body.innerText : '').includes({})",
+                        serde_json::Value::from(text.as_str())
+                    );
+                    self.eval(&script).await?.as_bool() == Some(true)
+                }
+                Wait::Gone(backend_id) => self
+                    .call_function_on(*backend_id, GONE_JS, Vec::new())
+                    .await?
+                    .is_none_or(|gone| gone.as_bool() == Some(true)),
+            };
+            if reached {
+                return Ok(Outcome::ok());
+            }
+            if started.elapsed() >= limit {
+                let what = match wait {
+                    Wait::Text(text) => format!("the text {text:?} did not appear"),
+                    _ => "the element did not leave the page".to_owned(),
+                };
+                return Ok(Outcome::failed(
+                    Failure::WaitTimeout,
+                    format!("{what} within {:.1} s", limit.as_secs_f64()),
+                ));
+            }
+            tokio::time::sleep(waits::WAIT_POLL).await;
+        }
     }
 
     /// The click point of a node, or the failure a user would meet. A node
     /// of an out-of-process frame is placed in its frame's viewport, then
     /// through each `<iframe>` up to the page's, each checked to be what the
     /// page shows at that point (a frame covered on the page is `covered`).
-    async fn point_of(&self, backend_id: u64) -> Result<Result<(f64, f64), Outcome>> {
+    pub(crate) async fn point_of(&self, backend_id: u64) -> Result<Result<(f64, f64), Outcome>> {
         let mut answer = self.call_on(backend_id, POINT_JS, Vec::new()).await?;
         let (mut frame, _) = split_key(backend_id);
         loop {
@@ -589,7 +668,7 @@ impl ChromiumSession {
     /// A node that no longer exists is `{error: "stale"}`; a tab that is
     /// gone, a call left unanswered and an answer that is not what the
     /// scripts return are errors, never a silent success.
-    async fn call_on(
+    pub(crate) async fn call_on(
         &self,
         backend_id: u64,
         function: &str,
@@ -693,85 +772,48 @@ impl ChromiumSession {
     }
 
     /// A left click (move, press, release) at viewport point `(x, y)`.
-    async fn mouse_click(&self, (x, y): (f64, f64)) -> Result<()> {
-        let event = |kind: DispatchMouseEventType| {
-            let mut params = DispatchMouseEventParams::new(kind.clone(), x, y);
-            if kind != DispatchMouseEventType::MouseMoved {
+    pub(crate) async fn mouse_click(&self, point: (f64, f64)) -> Result<()> {
+        self.mouse(DispatchMouseEventType::MouseMoved, point, 0).await?;
+        self.mouse_press(point, 1).await
+    }
+
+    /// The left button pressed and released at `point`, the `count`th click
+    /// of a series (2: the second click of a double click).
+    async fn mouse_press(&self, point: (f64, f64), count: i64) -> Result<()> {
+        self.mouse(DispatchMouseEventType::MousePressed, point, count)
+            .await?;
+        self.mouse(DispatchMouseEventType::MouseReleased, point, count)
+            .await
+    }
+
+    /// One mouse event at viewport point `(x, y)`; a press or release is of
+    /// the left button, the `count`th click of a series.
+    pub(crate) async fn mouse(
+        &self,
+        kind: DispatchMouseEventType,
+        (x, y): (f64, f64),
+        count: i64,
+    ) -> Result<()> {
+        let mut params = DispatchMouseEventParams::new(kind.clone(), x, y);
+        match kind {
+            DispatchMouseEventType::MousePressed | DispatchMouseEventType::MouseReleased => {
                 params.button = Some(MouseButton::Left);
                 params.buttons = Some(i64::from(kind == DispatchMouseEventType::MousePressed));
-                params.click_count = Some(1);
+                params.click_count = Some(count);
             }
-            params
-        };
-        for kind in [
-            DispatchMouseEventType::MouseMoved,
-            DispatchMouseEventType::MousePressed,
-            DispatchMouseEventType::MouseReleased,
-        ] {
-            self.call("Input.dispatchMouseEvent", self.page.execute(event(kind)))
-                .await?;
+            _ if count > 0 => {
+                // A move with the button held (a drag).
+                params.button = Some(MouseButton::Left);
+                params.buttons = Some(1);
+            }
+            _ => {}
         }
-        Ok(())
-    }
-
-    /// Presses and releases a named key.
-    async fn key(&self, key: &Key) -> Result<()> {
-        let mut down = DispatchKeyEventParams::new(if key.text.is_some() {
-            DispatchKeyEventType::KeyDown
-        } else {
-            DispatchKeyEventType::RawKeyDown
-        });
-        down.key = Some(key.key.to_owned());
-        down.code = Some(key.code.to_owned());
-        down.windows_virtual_key_code = Some(key.key_code);
-        down.native_virtual_key_code = Some(key.key_code);
-        down.text = key.text.map(str::to_owned);
-        down.unmodified_text = key.text.map(str::to_owned);
-        let mut up = down.clone();
-        up.r#type = DispatchKeyEventType::KeyUp;
-        up.text = None;
-        up.unmodified_text = None;
-        self.call("Input.dispatchKeyEvent", self.page.execute(down))
-            .await?;
-        self.call("Input.dispatchKeyEvent", self.page.execute(up))
-            .await?;
-        Ok(())
-    }
-
-    /// Types one character as a key press carrying its text (`\n` is Enter).
-    async fn type_char(&self, c: char) -> Result<()> {
-        if c == '\n'
-            && let Some(enter) = named_key("Enter")
-        {
-            return self.key(enter).await;
-        }
-        let text = c.to_string();
-        let mut down = DispatchKeyEventParams::new(DispatchKeyEventType::KeyDown);
-        down.key = Some(text.clone());
-        down.text = Some(text.clone());
-        down.unmodified_text = Some(text.clone());
-        if c.is_ascii_alphanumeric() {
-            let upper = c.to_ascii_uppercase();
-            down.code = Some(if c.is_ascii_digit() {
-                format!("Digit{c}")
-            } else {
-                format!("Key{upper}")
-            });
-            down.windows_virtual_key_code = Some(i64::from(upper as u8));
-        }
-        let mut up = down.clone();
-        up.r#type = DispatchKeyEventType::KeyUp;
-        up.text = None;
-        up.unmodified_text = None;
-        self.call("Input.dispatchKeyEvent", self.page.execute(down))
-            .await?;
-        self.call("Input.dispatchKeyEvent", self.page.execute(up))
+        self.call("Input.dispatchMouseEvent", self.page.execute(params))
             .await?;
         Ok(())
     }
 }
 
-/// The outcome a script's `{error}` or `{covered}` answer means, if any.
 /// An action cut short by a dialog the page opened is done: the page did
 /// react, and waits on the dialog, which the note names.
 fn opened_dialog(acted: Result<Outcome>) -> Result<Outcome> {
@@ -787,7 +829,19 @@ fn opened_dialog(acted: Result<Outcome>) -> Result<Outcome> {
     }
 }
 
-fn failure(answer: &Answer) -> Option<Outcome> {
+/// The outcome a script's `{error}` or `{covered}` answer means, if any.
+/// A failure of a fill's `n`th field (from 0), its message saying which.
+fn numbered(n: usize, outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::Failed { kind, message } => Outcome::Failed {
+            kind,
+            message: format!("field {} of the fill: {message}", n + 1),
+        },
+        done => done,
+    }
+}
+
+pub(crate) fn failure(answer: &Answer) -> Option<Outcome> {
     if let Some(by) = &answer.covered {
         return Some(Outcome::failed(
             Failure::Covered,
@@ -805,14 +859,4 @@ fn failure(answer: &Answer) -> Option<Outcome> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn key_names_are_forgiving() {
-        assert_eq!(named_key("enter").map(|k| k.code), Some("Enter"));
-        assert_eq!(named_key("Return").map(|k| k.code), Some("Enter"));
-        assert_eq!(named_key("esc").map(|k| k.code), Some("Escape"));
-        assert_eq!(named_key("Space").map(|k| k.code), Some("Space"));
-        assert_eq!(named_key("down").map(|k| k.code), Some("ArrowDown"));
-        assert!(named_key("Hyper").is_none());
-        assert!(key_names().contains("Enter, Tab, Escape"));
-    }
 }

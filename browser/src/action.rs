@@ -1,6 +1,22 @@
 //! The action vocabulary: what an agent, the tool server or `record --then` asks of a live tab ([`UserAction`], resolved from an [`Op`] on an observation's ref by [`resolve`]), and what became of it ([`Outcome`], [`Failure`]).
 
+use std::time::Duration;
+
 use pagesnap_engine::observation::Item;
+
+/// The longest wait an agent may ask for ([`UserAction::Wait`]).
+pub const MAX_WAIT: Duration = Duration::from_secs(10);
+
+/// What a [`UserAction::Wait`] waits for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Wait {
+    /// Until the page's visible text contains it.
+    Text(String),
+    /// Until the element leaves the page or has no size on screen.
+    Gone(u64),
+    /// A fixed delay (at most [`MAX_WAIT`]).
+    Delay(Duration),
+}
 
 /// One action on the live page.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +60,60 @@ pub enum UserAction {
         backend_id: Option<u64>,
         /// A key name: `Enter`, `Tab`, `Escape`, `Backspace`, `ArrowDown`, … or one character.
         key: String,
+    },
+    /// A double click at the element's visible centre.
+    DoubleClick {
+        /// The element.
+        backend_id: u64,
+    },
+    /// Focus the element (as a Tab key would reach it).
+    Focus {
+        /// The element.
+        backend_id: u64,
+    },
+    /// Empty a text field (click it, select its content, delete it).
+    Clear {
+        /// The field.
+        backend_id: u64,
+    },
+    /// Press the mouse on the element, move it onto `to`, release it there:
+    /// drives HTML5 drag-and-drop (Chromium's drag interception) and
+    /// mouse-driven widgets alike.
+    Drag {
+        /// What is dragged.
+        backend_id: u64,
+        /// Where it is dropped.
+        to: u64,
+    },
+    /// Give a file input (or the control that opens its chooser) files, by
+    /// path; only files inside the browser's upload folder are given.
+    Upload {
+        /// The file input or the control.
+        backend_id: u64,
+        /// Paths as asked for (relative ones from the upload folder).
+        paths: Vec<String>,
+    },
+    /// Select the element's text (`text`: that part of it), as a user's drag over it would.
+    SelectText {
+        /// The element.
+        backend_id: u64,
+        /// The text to select inside it; none: all of it.
+        text: Option<String>,
+    },
+    /// A left click at a point of the viewport, in CSS pixels.
+    ClickAt {
+        /// From the viewport's left.
+        x: f64,
+        /// From the viewport's top.
+        y: f64,
+    },
+    /// Wait for text, for an element to leave, or for a while.
+    Wait(Wait),
+    /// Several fields at once: text typed, a select's option chosen, a
+    /// checkbox or radio set to `true`/`false`; stops at the first failure.
+    Fill {
+        /// Each field and its value.
+        fields: Vec<(u64, String)>,
     },
     /// Answer the JavaScript dialog the page waits on.
     Dialog {
@@ -98,6 +168,14 @@ pub enum Failure {
     UnknownKey,
     /// A JavaScript dialog waits for an answer; nothing else runs until then.
     DialogPending,
+    /// What a wait waited for did not come within its limit.
+    WaitTimeout,
+    /// A file to upload is outside the upload folder (or does not exist).
+    UploadRefused,
+    /// The element is no file input and opened no file chooser.
+    NotFileInput,
+    /// The element does not hold the text to select.
+    NoText,
     /// A dialog answer, but no dialog is open.
     NoDialog,
     /// The action failed otherwise (a tool server's error result).
@@ -106,7 +184,7 @@ pub enum Failure {
 
 impl Failure {
     /// Every kind, in declaration order.
-    pub const ALL: [Failure; 10] = [
+    pub const ALL: [Failure; 14] = [
         Failure::Stale,
         Failure::Covered,
         Failure::Hidden,
@@ -115,6 +193,10 @@ impl Failure {
         Failure::NoOption,
         Failure::UnknownKey,
         Failure::DialogPending,
+        Failure::WaitTimeout,
+        Failure::UploadRefused,
+        Failure::NotFileInput,
+        Failure::NoText,
         Failure::NoDialog,
         Failure::Failed,
     ];
@@ -130,6 +212,10 @@ impl Failure {
             Failure::NoOption => "no-option",
             Failure::UnknownKey => "unknown-key",
             Failure::DialogPending => "dialog-pending",
+            Failure::WaitTimeout => "wait-timeout",
+            Failure::UploadRefused => "upload-refused",
+            Failure::NotFileInput => "not-file-input",
+            Failure::NoText => "no-text",
             Failure::NoDialog => "no-dialog",
             Failure::Failed => "failed",
         }
@@ -159,6 +245,14 @@ impl Failure {
                 "a JavaScript dialog is open and the page is stopped until it is answered: answer it with the dialog action first"
             }
             Failure::NoDialog => "no JavaScript dialog is open, so there is nothing to answer",
+            Failure::WaitTimeout => "what the wait waited for did not come within its limit",
+            Failure::UploadRefused => {
+                "the file is outside the upload folder, or does not exist there"
+            }
+            Failure::NotFileInput => {
+                "the element is not a file input and clicking it opened no file chooser"
+            }
+            Failure::NoText => "the element does not hold that text",
             Failure::Failed => "the action failed",
         }
     }
@@ -196,6 +290,23 @@ pub enum Op {
     /// [`UserAction::Dialog`]: answer the pending dialog; the value is
     /// `accept`, `dismiss`, or the text to accept a prompt with.
     Dialog,
+    /// [`UserAction::DoubleClick`] on the ref's element.
+    Dblclick,
+    /// [`UserAction::Focus`] the ref's element.
+    Focus,
+    /// [`UserAction::Clear`] the ref's field.
+    Clear,
+    /// [`UserAction::Drag`] the ref's element onto the element whose ref is the value.
+    Drag,
+    /// [`UserAction::Upload`] the value's files (comma-separated paths) into the ref's file input.
+    Upload,
+    /// [`UserAction::SelectText`] in the ref's element: the value, or all of it.
+    SelectText,
+    /// [`UserAction::ClickAt`] the value's point, `X,Y` in viewport CSS pixels.
+    ClickAt,
+    /// [`UserAction::Wait`]: for the ref's element to leave; else for the
+    /// value: a delay (`1500`, `1500ms`, `2s`) or a text to appear.
+    Wait,
 }
 
 impl Op {
@@ -209,12 +320,32 @@ impl Op {
             Op::Scroll => "scroll",
             Op::Press => "press",
             Op::Dialog => "dialog",
+            Op::Dblclick => "dblclick",
+            Op::Focus => "focus",
+            Op::Clear => "clear",
+            Op::Drag => "drag",
+            Op::Upload => "upload",
+            Op::SelectText => "select_text",
+            Op::ClickAt => "click_at",
+            Op::Wait => "wait",
         }
     }
 
     /// Whether the op acts on one element, named by a ref.
     pub fn needs_ref(self) -> bool {
-        matches!(self, Op::Click | Op::Hover | Op::Type | Op::Select)
+        matches!(
+            self,
+            Op::Click
+                | Op::Hover
+                | Op::Type
+                | Op::Select
+                | Op::Dblclick
+                | Op::Focus
+                | Op::Clear
+                | Op::Drag
+                | Op::Upload
+                | Op::SelectText
+        )
     }
 }
 
@@ -306,6 +437,63 @@ pub fn resolve<'o>(
             UserAction::Press { backend_id, key }
         }
         Op::Dialog => dialog_of(value().as_deref().unwrap_or("accept")),
+        Op::Dblclick => UserAction::DoubleClick {
+            backend_id: element()?,
+        },
+        Op::Focus => UserAction::Focus {
+            backend_id: element()?,
+        },
+        Op::Clear => UserAction::Clear {
+            backend_id: element()?,
+        },
+        Op::Drag => {
+            let backend_id = element()?;
+            let target = value()?;
+            let to = match items.iter().find(|i| i.reference == target.trim()) {
+                Some(item) if item.backend_id != 0 => item.backend_id,
+                Some(_) => {
+                    return Err(Unrunnable::Incomplete(format!(
+                        "drop target {target:?} has no node on the live page"
+                    )));
+                }
+                None => return Err(Unrunnable::Hallucinated(target)),
+            };
+            UserAction::Drag { backend_id, to }
+        }
+        Op::Upload => UserAction::Upload {
+            backend_id: element()?,
+            paths: value()?
+                .split(',')
+                .map(|p| p.trim().to_owned())
+                .filter(|p| !p.is_empty())
+                .collect(),
+        },
+        Op::SelectText => UserAction::SelectText {
+            backend_id: element()?,
+            text: value().ok().filter(|t| !t.is_empty()),
+        },
+        Op::ClickAt => {
+            let point = value()?;
+            let parsed: Vec<Option<f64>> = point
+                .split([',', ' '])
+                .filter(|p| !p.is_empty())
+                .map(|p| p.trim().parse().ok())
+                .collect();
+            match parsed[..] {
+                [Some(x), Some(y)] if x.is_finite() && y.is_finite() => {
+                    UserAction::ClickAt { x, y }
+                }
+                _ => {
+                    return Err(Unrunnable::Incomplete(format!(
+                        "click_at needs a point X,Y in viewport CSS pixels, not {point:?}"
+                    )));
+                }
+            }
+        }
+        Op::Wait => match backend_id {
+            Some(id) => UserAction::Wait(Wait::Gone(id)),
+            None => UserAction::Wait(wait_of(&value()?)),
+        },
     };
     Ok(Resolved { action, item })
 }
@@ -323,6 +511,27 @@ pub fn scroll_of(value: &str) -> Result<(Option<f64>, bool), Unrunnable> {
                 "scroll value {other:?} is not up, down or a number of pixels"
             ))),
         },
+    }
+}
+
+/// What a wait's value asks for: a delay (`1500`, `1500ms`, `2s`, capped
+/// at [`MAX_WAIT`]) or a text to appear.
+pub fn wait_of(value: &str) -> Wait {
+    let trimmed = value.trim();
+    let seconds = trimmed
+        .strip_suffix("ms")
+        .and_then(|ms| ms.trim().parse::<f64>().ok().map(|ms| ms / 1000.0))
+        .or_else(|| {
+            trimmed
+                .strip_suffix('s')
+                .and_then(|s| s.trim().parse::<f64>().ok())
+        })
+        .or_else(|| trimmed.parse::<f64>().ok().map(|ms| ms / 1000.0));
+    match seconds {
+        Some(s) if s.is_finite() && s >= 0.0 => {
+            Wait::Delay(Duration::from_secs_f64(s.min(MAX_WAIT.as_secs_f64())))
+        }
+        _ => Wait::Text(trimmed.to_owned()),
     }
 }
 
@@ -367,8 +576,12 @@ mod tests {
             Failure::NoOption => 5,
             Failure::UnknownKey => 6,
             Failure::DialogPending => 7,
-            Failure::NoDialog => 8,
-            Failure::Failed => 9,
+            Failure::WaitTimeout => 8,
+            Failure::UploadRefused => 9,
+            Failure::NotFileInput => 10,
+            Failure::NoText => 11,
+            Failure::NoDialog => 12,
+            Failure::Failed => 13,
         };
         for (index, kind) in Failure::ALL.into_iter().enumerate() {
             assert_eq!(declared(kind), index, "{kind:?}");

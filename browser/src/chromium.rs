@@ -61,6 +61,8 @@ pub struct Chromium {
     opened: std::sync::Mutex<Vec<chromiumoxide::cdp::browser_protocol::target::TargetId>>,
     /// What a tab of this browser does with a JavaScript dialog.
     dialogs: DialogPolicy,
+    /// The folder its tabs' uploads are confined to.
+    uploads: PathBuf,
 }
 
 /// A launched browser's profile and the watchdog that kills it if pagesnap dies.
@@ -130,6 +132,7 @@ impl Chromium {
             network,
             opened: std::sync::Mutex::new(Vec::new()),
             dialogs: DialogPolicy::default(),
+            uploads: PathBuf::from("."),
         })
     }
 
@@ -172,6 +175,7 @@ impl Chromium {
             network: true,
             opened: std::sync::Mutex::new(Vec::new()),
             dialogs: DialogPolicy::default(),
+            uploads: PathBuf::from("."),
         })
     }
 
@@ -188,6 +192,13 @@ impl Chromium {
     /// with a JavaScript dialog (the default: accept it, as `record` does).
     pub fn with_dialogs(mut self, policy: DialogPolicy) -> Chromium {
         self.dialogs = policy;
+        self
+    }
+
+    /// The browser whose tabs, opened or adopted from now on, upload only
+    /// files inside `folder` (the default: the working folder).
+    pub fn with_upload_dir(mut self, folder: PathBuf) -> Chromium {
+        self.uploads = folder;
         self
     }
 
@@ -244,7 +255,7 @@ impl Chromium {
         let page = page.map_err(|_| anyhow!("no tab with id {id:?} (list them with page_tabs)"))?;
         let dialogs = Dialogs::listen(&page, self.dialogs).await?;
         let url = page.url().await.ok().flatten().unwrap_or_default();
-        Ok(ChromiumSession::new(
+        let mut session = ChromiumSession::new(
             page,
             dialogs,
             self.version.clone(),
@@ -252,7 +263,9 @@ impl Chromium {
             self.watch.clone(),
             limit,
             None,
-        ))
+        );
+        session.uploads = self.uploads.clone();
+        Ok(session)
     }
 
     /// The browser's CDP websocket URL, for a second client on the same
@@ -325,7 +338,7 @@ impl Chromium {
                 .ok()
                 .and_then(|response| response.result.error_text)
         });
-        let session = ChromiumSession::new(
+        let mut session = ChromiumSession::new(
             page,
             dialogs,
             self.version.clone(),
@@ -334,6 +347,7 @@ impl Chromium {
             options.timeout,
             Some(deadline),
         );
+        session.uploads = self.uploads.clone();
         match prepare(&session, options, deadline, navigation, self.network).await {
             Ok(()) => Ok(session),
             // The page waits on a dialog it opened while loading (only under

@@ -9,9 +9,11 @@ mod act;
 mod action;
 mod chromium;
 mod dialogs;
+mod drag;
 mod endpoint;
 mod failure;
 mod frames;
+mod keys;
 mod live;
 mod navigation;
 pub mod observe;
@@ -19,12 +21,14 @@ mod script;
 mod session;
 mod snapshot;
 mod state;
+mod upload;
 mod waits;
 mod watch;
 
-pub use act::key_names;
+pub use keys::key_names;
 pub use action::{
-    Failure, Op, Outcome, Resolved, Unrunnable, UserAction, dialog_of, label, resolve, scroll_of,
+    Failure, MAX_WAIT, Op, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label, resolve,
+    scroll_of, wait_of,
 };
 pub use chromium::{CHROMIUM_FLAGS, Chromium, Tab};
 pub use dialogs::DialogPolicy;
@@ -35,6 +39,7 @@ pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, display_url
 pub use script::Step;
 pub use session::ChromiumSession;
 pub use state::{Call, CaptureTimings, Needs, Png, now_rfc3339};
+pub use upload::confine as confine_uploads;
 pub use watch::{Kept, Mark, reusable};
 
 use std::time::Duration;

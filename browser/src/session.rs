@@ -42,6 +42,8 @@ pub struct ChromiumSession {
     pub(crate) frames: Frames,
     /// The page's JavaScript dialogs.
     pub(crate) dialogs: Dialogs,
+    /// The folder uploads are confined to ([`crate::Chromium::with_upload_dir`]).
+    pub(crate) uploads: std::path::PathBuf,
 }
 
 const COUNTS_JS: &str = r#"(() => {
@@ -87,6 +89,7 @@ impl ChromiumSession {
             groups: AtomicU64::new(0),
             frames: Frames::default(),
             dialogs,
+            uploads: std::path::PathBuf::from("."),
         }
     }
 

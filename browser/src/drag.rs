@@ -1,0 +1,95 @@
+//! Dragging as a user does: the mouse pressed on one element, moved onto another and released there — which drives mouse-driven widgets (sliders, sortables) and, through Chromium's drag interception, native HTML5 drag-and-drop.
+//!
+//! A headless browser starts no native drag session of its own; with drags
+//! intercepted (`Input.setInterceptDrags`), the drag a page starts on the
+//! mouse's move is announced (`Input.dragIntercepted`, with its data) and
+//! is carried on with `Input.dispatchDragEvent` (enter, over, drop) at the
+//! target, as Playwright does.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchDragEventParams, DispatchDragEventType, DispatchMouseEventType,
+    EventDragIntercepted, SetInterceptDragsParams,
+};
+use futures::StreamExt;
+
+use crate::action::Outcome;
+use crate::session::ChromiumSession;
+
+/// Mouse moves between the press and the target: enough for a page that
+/// starts its drag after a few pixels and follows the pointer.
+const STEPS: u32 = 8;
+
+/// How long, after the moves, a drag the page started may take to be announced.
+const ANNOUNCED: Duration = Duration::from_millis(250);
+
+impl ChromiumSession {
+    /// Drags `from` onto `to` (see the module docs). Either end hidden or
+    /// covered fails as a click on it would, before the mouse is pressed.
+    pub(crate) async fn drag(&self, from: u64, to: u64) -> Result<Outcome> {
+        let start = match self.point_of(from).await? {
+            Ok(point) => point,
+            Err(failed) => return Ok(failed),
+        };
+        let end = match self.point_of(to).await? {
+            Ok(point) => point,
+            Err(failed) => return Ok(failed),
+        };
+        // Bringing the target into view may have moved the source.
+        let start = match self.point_of(from).await? {
+            Ok(point) if point == start => point,
+            Ok(moved) => moved,
+            Err(failed) => return Ok(failed),
+        };
+        let mut announced = self
+            .page
+            .event_listener::<EventDragIntercepted>()
+            .await?;
+        self.call(
+            "Input.setInterceptDrags",
+            self.page.execute(SetInterceptDragsParams::new(true)),
+        )
+        .await?;
+        let dragged = async {
+            self.mouse(DispatchMouseEventType::MouseMoved, start, 0).await?;
+            self.mouse(DispatchMouseEventType::MousePressed, start, 1)
+                .await?;
+            for step in 1..=STEPS {
+                let t = f64::from(step) / f64::from(STEPS);
+                let point = (
+                    start.0 + (end.0 - start.0) * t,
+                    start.1 + (end.1 - start.1) * t,
+                );
+                self.mouse(DispatchMouseEventType::MouseMoved, point, 1)
+                    .await?;
+            }
+            let native = tokio::time::timeout(ANNOUNCED, announced.next()).await;
+            if let Ok(Some(event)) = native {
+                let data = event.data.clone();
+                for kind in [
+                    DispatchDragEventType::DragEnter,
+                    DispatchDragEventType::DragOver,
+                    DispatchDragEventType::Drop,
+                ] {
+                    let params = DispatchDragEventParams::new(kind, end.0, end.1, data.clone());
+                    self.call("Input.dispatchDragEvent", self.page.execute(params))
+                        .await?;
+                }
+            }
+            self.mouse(DispatchMouseEventType::MouseReleased, end, 1)
+                .await
+        }
+        .await;
+        // Whatever happened, the next drag of the page is its own again.
+        let _ = self
+            .call(
+                "Input.setInterceptDrags",
+                self.page.execute(SetInterceptDragsParams::new(false)),
+            )
+            .await;
+        dragged?;
+        Ok(Outcome::ok())
+    }
+}
