@@ -16,8 +16,7 @@
 use anyhow::{Result, anyhow};
 use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
 use chromiumoxide::cdp::browser_protocol::input::{
-    DispatchMouseEventParams, DispatchMouseEventType,
-    MouseButton,
+    DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
 };
 use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
 use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParams};
@@ -25,10 +24,10 @@ use pagesnap_engine::dialog::DialogKind;
 use serde::Deserialize;
 
 use crate::action::{Failure, MAX_WAIT, Outcome, UserAction, Wait};
-use crate::waits;
 use crate::failure::TabError;
 use crate::frames::{node_key, split_key};
 use crate::session::ChromiumSession;
+use crate::waits;
 
 /// Finds the click point of `this` (see the module docs); returns
 /// `{x, y}` in the viewport coordinates of the topmost document of its
@@ -300,9 +299,7 @@ impl ChromiumSession {
                 UserAction::Focus { backend_id } => self.focus(*backend_id).await?,
                 UserAction::Clear { backend_id } => self.type_into(*backend_id, "").await?,
                 UserAction::Drag { backend_id, to } => self.drag(*backend_id, *to).await?,
-                UserAction::Upload { backend_id, paths } => {
-                    self.upload(*backend_id, paths).await?
-                }
+                UserAction::Upload { backend_id, paths } => self.upload(*backend_id, paths).await?,
                 UserAction::SelectText { backend_id, text } => {
                     self.select_text(*backend_id, text.as_deref()).await?
                 }
@@ -520,10 +517,8 @@ impl ChromiumSession {
     }
 
     async fn select_text(&self, backend_id: u64, text: Option<&str>) -> Result<Outcome> {
-        let want = text.map_or(serde_json::Value::Null, |t| serde_json::Value::from(t));
-        let answer = self
-            .call_on(backend_id, SELECT_TEXT_JS, vec![want])
-            .await?;
+        let want = text.map_or(serde_json::Value::Null, serde_json::Value::from);
+        let answer = self.call_on(backend_id, SELECT_TEXT_JS, vec![want]).await?;
         if answer.error == Some(Failure::NoText) {
             return Ok(Outcome::failed(
                 Failure::NoText,
@@ -539,13 +534,19 @@ impl ChromiumSession {
     async fn click_at(&self, x: f64, y: f64) -> Result<Outcome> {
         let size = self.eval("[innerWidth, innerHeight]").await?;
         let (width, height) = (
-            size.get(0).and_then(serde_json::Value::as_f64).unwrap_or(0.0),
-            size.get(1).and_then(serde_json::Value::as_f64).unwrap_or(0.0),
+            size.get(0)
+                .and_then(serde_json::Value::as_f64)
+                .unwrap_or(0.0),
+            size.get(1)
+                .and_then(serde_json::Value::as_f64)
+                .unwrap_or(0.0),
         );
         if !(0.0..width).contains(&x) || !(0.0..height).contains(&y) {
             return Ok(Outcome::failed(
                 Failure::Hidden,
-                format!("the point ({x}, {y}) is outside the viewport ({width}×{height} CSS pixels)"),
+                format!(
+                    "the point ({x}, {y}) is outside the viewport ({width}×{height} CSS pixels)"
+                ),
             ));
         }
         self.mouse_click((x, y)).await?;
@@ -773,7 +774,8 @@ impl ChromiumSession {
 
     /// A left click (move, press, release) at viewport point `(x, y)`.
     pub(crate) async fn mouse_click(&self, point: (f64, f64)) -> Result<()> {
-        self.mouse(DispatchMouseEventType::MouseMoved, point, 0).await?;
+        self.mouse(DispatchMouseEventType::MouseMoved, point, 0)
+            .await?;
         self.mouse_press(point, 1).await
     }
 
@@ -853,10 +855,4 @@ pub(crate) fn failure(answer: &Answer) -> Option<Outcome> {
     }
     let kind = answer.error?;
     Some(Outcome::failed(kind, kind.message()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
 }

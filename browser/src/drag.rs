@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use anyhow::Result;
 use chromiumoxide::cdp::browser_protocol::input::{
-    DispatchDragEventParams, DispatchDragEventType, DispatchMouseEventType,
-    EventDragIntercepted, SetInterceptDragsParams,
+    DispatchDragEventParams, DispatchDragEventType, DispatchMouseEventType, EventDragIntercepted,
+    SetInterceptDragsParams,
 };
 use futures::StreamExt;
 
@@ -43,17 +43,15 @@ impl ChromiumSession {
             Ok(moved) => moved,
             Err(failed) => return Ok(failed),
         };
-        let mut announced = self
-            .page
-            .event_listener::<EventDragIntercepted>()
-            .await?;
+        let mut announced = self.page.event_listener::<EventDragIntercepted>().await?;
         self.call(
             "Input.setInterceptDrags",
             self.page.execute(SetInterceptDragsParams::new(true)),
         )
         .await?;
         let dragged = async {
-            self.mouse(DispatchMouseEventType::MouseMoved, start, 0).await?;
+            self.mouse(DispatchMouseEventType::MouseMoved, start, 0)
+                .await?;
             self.mouse(DispatchMouseEventType::MousePressed, start, 1)
                 .await?;
             for step in 1..=STEPS {

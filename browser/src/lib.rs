@@ -25,15 +25,15 @@ mod upload;
 mod waits;
 mod watch;
 
-pub use keys::key_names;
 pub use action::{
-    Failure, MAX_WAIT, Op, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label, resolve,
-    scroll_of, wait_of,
+    Failure, MAX_WAIT, Op, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label,
+    resolve, scroll_of, wait_of,
 };
 pub use chromium::{CHROMIUM_FLAGS, Chromium, Tab};
 pub use dialogs::DialogPolicy;
 pub use failure::{Phase, TabError, is_dialog_open, is_gone, navigated};
 pub use frames::{node_key, split_key};
+pub use keys::key_names;
 pub use live::{Live, Source, Timings};
 pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, display_url};
 pub use script::Step;

@@ -10,8 +10,8 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 use futures::StreamExt;
 
-use crate::action::{Failure, Outcome};
 use crate::act::failure;
+use crate::action::{Failure, Outcome};
 use crate::frames::split_key;
 use crate::session::ChromiumSession;
 
@@ -26,9 +26,12 @@ const FILE_INPUT_JS: &str = "function () { if (!this.isConnected) return { error
 /// from it), as absolute paths; the first path outside it, or missing, is
 /// the message that refuses them all.
 pub fn confine(folder: &Path, given: &[String]) -> Result<Vec<PathBuf>, String> {
-    let root = folder
-        .canonicalize()
-        .map_err(|err| format!("the upload folder {} cannot be read: {err}", folder.display()))?;
+    let root = folder.canonicalize().map_err(|err| {
+        format!(
+            "the upload folder {} cannot be read: {err}",
+            folder.display()
+        )
+    })?;
     if given.is_empty() {
         return Err("no file given: name the files to upload".to_owned());
     }
@@ -119,11 +122,8 @@ impl ChromiumSession {
         };
         let mut params = SetFileInputFilesParams::new(files);
         params.backend_node_id = Some(BackendNodeId::new(id));
-        self.call(
-            "DOM.setFileInputFiles",
-            route.execute(&self.page, params),
-        )
-        .await?;
+        self.call("DOM.setFileInputFiles", route.execute(&self.page, params))
+            .await?;
         Ok(Outcome::ok())
     }
 }
@@ -139,7 +139,10 @@ mod tests {
         std::fs::create_dir(dir.path().join("sub")).unwrap();
         std::fs::write(dir.path().join("sub/photo.png"), b"png").unwrap();
         let given = |paths: &[&str]| {
-            confine(dir.path(), &paths.iter().map(|p| p.to_string()).collect::<Vec<_>>())
+            confine(
+                dir.path(),
+                &paths.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            )
         };
         let files = given(&["resume.pdf", "sub/photo.png"]).unwrap();
         assert_eq!(files.len(), 2);
@@ -148,8 +151,16 @@ mod tests {
         assert!(given(&[absolute.to_str().unwrap()]).is_ok());
         let outside = given(&["../etc/passwd"]).unwrap_err();
         assert!(outside.contains("\"../etc/passwd\""), "{outside}");
-        assert!(given(&["/etc/hostname"]).unwrap_err().contains("outside the upload folder"));
-        assert!(given(&["missing.pdf"]).unwrap_err().contains("does not exist"));
+        assert!(
+            given(&["/etc/hostname"])
+                .unwrap_err()
+                .contains("outside the upload folder")
+        );
+        assert!(
+            given(&["missing.pdf"])
+                .unwrap_err()
+                .contains("does not exist")
+        );
         assert!(given(&["sub"]).unwrap_err().contains("not a file"));
         assert!(given(&[]).is_err());
     }

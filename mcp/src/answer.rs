@@ -77,6 +77,28 @@ pub enum Detail {
         /// Whether there was an earlier page to go back to.
         moved: bool,
     },
+    /// `page_fill`.
+    Fill {
+        /// How many fields were filled.
+        fields: usize,
+    },
+    /// `page_wait`.
+    Wait {
+        /// What was waited for: `text "…"`, `ref e4 gone`, `1500 ms`.
+        until: String,
+        /// How long it took, ms.
+        waited_ms: u64,
+    },
+    /// `page_click_at`.
+    ClickAt {
+        /// From the viewport's left.
+        x: f64,
+        /// From the viewport's top.
+        y: f64,
+        /// What was under the point (`button "Go"`), if anything.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        element: Option<String>,
+    },
     /// `page_dialog`.
     Dialog {
         /// `alert`, `confirm`, `prompt` or `beforeunload`.
@@ -98,6 +120,9 @@ pub enum Detail {
         /// The option chosen or the key pressed (a typed value is never echoed: it may hold a secret).
         #[serde(skip_serializing_if = "Option::is_none")]
         value: Option<String>,
+        /// A drag's drop target (its ref).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        to: Option<String>,
         /// What the agent should know about how it ran.
         #[serde(skip_serializing_if = "Option::is_none")]
         note: Option<String>,
@@ -143,6 +168,14 @@ impl ActionReport {
             ),
             (Detail::Navigate { url }, _) => format!("opened {url}"),
             (Detail::Back { .. }, _) => format!("{op}: done"),
+            (Detail::Fill { fields }, _) => format!("filled {fields} field(s)"),
+            (Detail::Wait { until, waited_ms }, _) => {
+                format!("waited {waited_ms} ms: {until}")
+            }
+            (Detail::ClickAt { x, y, element }, _) => match element {
+                Some(element) => format!("clicked at ({x}, {y}): {element}"),
+                None => format!("clicked at ({x}, {y}): nothing there"),
+            },
             (
                 Detail::Dialog {
                     kind,
@@ -172,6 +205,7 @@ mod tests {
                 element: "button \"Go\"".into(),
                 outcome: "done",
                 value: None,
+                to: None,
                 note: None,
             },
         };

@@ -439,6 +439,16 @@ impl Browsing {
         }
     }
 
+    /// What is at viewport point `(x, y)` of the current tab (`button "Go"`).
+    pub async fn element_at(&self, x: f64, y: f64) -> Result<Option<String>, ToolError> {
+        self.refuse_while_dialog()?;
+        let tab = self.current()?;
+        tab.session
+            .element_at(x, y)
+            .await
+            .map_err(|err| self.browser_error(&err))
+    }
+
     /// The visible height of a scroll container, for scrolling it by screens.
     pub async fn client_height(&self, backend_id: u64) -> Result<f64, ToolError> {
         self.refuse_while_dialog()?;

@@ -1,9 +1,9 @@
-//! The tools (`page_navigate`, `page_snapshot`, `page_find`, `page_scroll`, `page_action`, `page_dialog`, `page_back`, `page_tabs`): their argument schemas, and results that carry the text an agent reads in `content` and the meta in `structuredContent`.
+//! The tools (`page_navigate`, `page_snapshot`, `page_find`, `page_scroll`, `page_action`, `page_fill`, `page_wait`, `page_click_at`, `page_dialog`, `page_back`, `page_tabs`): their argument schemas, and results that carry the text an agent reads in `content` and the meta in `structuredContent`.
 
 use std::sync::Arc;
 
 use base64::Engine as _;
-use pagesnap_browser::UserAction;
+use pagesnap_browser::{UserAction, Wait};
 use pagesnap_engine::observation::{Observation, Zone};
 use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -83,41 +83,47 @@ pub struct ScrollArgs {
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "snake_case")]
 pub enum Op {
     Click,
+    Dblclick,
     Type,
+    Clear,
     Select,
     Press,
     Hover,
+    Focus,
+    Drag,
+    Upload,
+    SelectText,
 }
 
 impl Op {
-    fn name(self) -> &'static str {
-        match self {
-            Op::Click => "click",
-            Op::Type => "type",
-            Op::Select => "select",
-            Op::Press => "press",
-            Op::Hover => "hover",
-        }
-    }
-
     fn page_op(self) -> pagesnap_browser::Op {
         match self {
             Op::Click => pagesnap_browser::Op::Click,
+            Op::Dblclick => pagesnap_browser::Op::Dblclick,
             Op::Type => pagesnap_browser::Op::Type,
+            Op::Clear => pagesnap_browser::Op::Clear,
             Op::Select => pagesnap_browser::Op::Select,
             Op::Press => pagesnap_browser::Op::Press,
             Op::Hover => pagesnap_browser::Op::Hover,
+            Op::Focus => pagesnap_browser::Op::Focus,
+            Op::Drag => pagesnap_browser::Op::Drag,
+            Op::Upload => pagesnap_browser::Op::Upload,
+            Op::SelectText => pagesnap_browser::Op::SelectText,
         }
+    }
+
+    fn name(self) -> &'static str {
+        self.page_op().name()
     }
 
     fn readiness(self) -> Readiness {
         match self {
-            Op::Click | Op::Press => Readiness::CLICK,
-            Op::Type => Readiness::NONE,
-            Op::Select => Readiness::SELECT,
+            Op::Click | Op::Dblclick | Op::Press | Op::Drag => Readiness::CLICK,
+            Op::Type | Op::Clear | Op::Focus | Op::SelectText => Readiness::NONE,
+            Op::Select | Op::Upload => Readiness::SELECT,
             Op::Hover => Readiness::HOVER,
         }
     }
@@ -129,12 +135,55 @@ pub struct ActionArgs {
     /// The element: a ref from a snapshot of this tab (`e12` in aria, `12` in flat).
     #[serde(rename = "ref")]
     pub reference: String,
-    /// `click` (a real mouse click at its visible centre), `type` (replace a field's text with `value`;
-    /// `{secret:NAME}` types a server-side secret), `select` (choose the option `value` of a <select>),
-    /// `press` (focus it, press the key `value`: Enter, Tab, Escape, ArrowDown, …), `hover`.
+    /// `click`, `dblclick`, `type` (replace a field's text with `value`; `{secret:NAME}` types a
+    /// server-side secret), `clear`, `select` (the option `value` of a <select>), `press` (focus it,
+    /// press `value`: Enter, Tab, Control+A, Shift+Tab, …), `hover`, `focus`, `drag` (onto the ref
+    /// `to`), `upload` (`paths` into a file input, or the control opening its chooser),
+    /// `select_text` (`value` within it, or all its text).
     pub op: Op,
-    /// The text to type, the option to choose, or the key to press.
+    /// The text to type, the option to choose, the key to press, the text to select.
     pub value: Option<String>,
+    /// `drag`: the ref of the element to drop onto.
+    pub to: Option<String>,
+    /// `upload`: file paths, inside the server's --upload-dir.
+    pub paths: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// The field's ref.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// Text to type ({secret:NAME} allowed), a select's option, or "true"/"false" for a checkbox or radio.
+    pub value: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FillArgs {
+    /// The fields, filled in this order.
+    pub fields: Vec<Field>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WaitArgs {
+    /// Until this text appears on the page.
+    pub text: Option<String>,
+    /// Or: until the element of this ref leaves the page or is hidden.
+    pub gone: Option<String>,
+    /// Or: this many milliseconds (at most 10000).
+    pub ms: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClickAtArgs {
+    /// From the viewport's left, CSS pixels.
+    pub x: f64,
+    /// From the viewport's top, CSS pixels.
+    pub y: f64,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -417,7 +466,7 @@ impl Server {
     #[tool(
         name = "page_action",
         input_schema = input_schema::<ActionArgs>(),
-        description = "Act on an element by its ref as a user would: `click` (a real mouse click at its visible centre; if something covers it, nothing is clicked and the error names what covers it), `type` (replaces the field's text with `value`; write {secret:NAME} to type a server-side secret, never shown), `select` (the option `value` of a <select>), `press` (the key `value`, e.g. Enter), `hover`. Waits briefly for the page to react, then returns the new snapshot and what changed: {action: {op, ref, element, outcome}, snapshot: meta, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, no-dialog, unknown-ref."
+        description = "Act on an element by its ref as a user would, with real input events at its visible centre (if something covers it, nothing is done and the error names what covers it): click, dblclick, type (replaces the field's text with `value`; {secret:NAME} types a server-side secret, never shown), clear, select (option `value`), press (key `value`: Enter, Control+A, …), hover, focus, drag (onto ref `to`), upload (`paths` from the server's upload folder), select_text (`value`, or all). Returns the new snapshot and what changed: {action: {op, ref, element, outcome}, snapshot: meta, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
     )]
     async fn page_action(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
@@ -435,11 +484,32 @@ impl Server {
                     ),
                     (_, value) => value.clone(),
                 };
+                let mut items = vec![item.clone()];
+                let value = match (args.op, &args.to, &args.paths) {
+                    (Op::Drag, Some(to), _) => {
+                        items.push(browsing.item(to)?);
+                        Some(to.clone())
+                    }
+                    (Op::Drag, None, _) => {
+                        return Err(ToolError::new(
+                            Kind::BadArgument,
+                            "drag needs `to`: the ref of the element to drop onto",
+                        ));
+                    }
+                    (Op::Upload, _, Some(paths)) => Some(paths.join(",")),
+                    (Op::Upload, _, None) => {
+                        return Err(ToolError::new(
+                            Kind::BadArgument,
+                            "upload needs `paths`: the files to give, inside the server's --upload-dir",
+                        ));
+                    }
+                    _ => value,
+                };
                 let action = pagesnap_browser::resolve(
                     args.op.page_op(),
                     Some(&args.reference),
                     value.as_deref(),
-                    std::slice::from_ref(&item),
+                    &items,
                 )
                 .map_err(|unrunnable| ToolError::new(Kind::BadArgument, unrunnable.to_string()))?
                 .action;
@@ -456,6 +526,7 @@ impl Server {
                         outcome: "done",
                         // A typed value is never echoed (it may hold a secret).
                         value: args.value.clone().filter(|_| args.op != Op::Type),
+                        to: args.to.clone(),
                         note: acted.note.clone(),
                     },
                 };
@@ -470,6 +541,135 @@ impl Server {
                     pending,
                     new_tabs,
                 ))
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_fill",
+        input_schema = input_schema::<FillArgs>(),
+        description = "Fill several fields in one call, in order, as page_action would one by one: text fields typed ({secret:NAME} allowed), a <select>'s option chosen, a checkbox or radio set to \"true\"/\"false\". Stops at the first failure (its error names the field). Answers once with the page."
+    )]
+    async fn page_fill(&self, arguments: JsonObject) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let args: FillArgs = parse("page_fill", arguments)?;
+                if args.fields.is_empty() {
+                    return Err(ToolError::new(Kind::BadArgument, "fields is empty"));
+                }
+                let mut fields = Vec::new();
+                for field in &args.fields {
+                    let item = browsing.item(&field.reference)?;
+                    let value = browsing
+                        .config()
+                        .secrets
+                        .substitute(&field.value)
+                        .map_err(|m| ToolError::new(Kind::BadArgument, m))?;
+                    fields.push((item.backend_id, value));
+                }
+                let count = fields.len();
+                let before = browsing.last().cloned();
+                let acted = browsing
+                    .act(UserAction::Fill { fields }, Readiness::SELECT)
+                    .await?;
+                let action = ActionReport {
+                    op: "fill",
+                    detail: Detail::Fill { fields: count },
+                };
+                answer_after(&mut browsing, action, &acted, before).await
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_wait",
+        input_schema = input_schema::<WaitArgs>(),
+        description = "Wait until `text` appears on the page, until the element of ref `gone` leaves it (or is hidden), or for `ms` milliseconds (at most 10000); then return the page. Give exactly one. A wait that runs out (10 s) fails as wait-timeout."
+    )]
+    async fn page_wait(&self, arguments: JsonObject) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let args: WaitArgs = parse("page_wait", arguments)?;
+                let (wait, until) = match (&args.text, &args.gone, args.ms) {
+                    (Some(text), None, None) if !text.trim().is_empty() => {
+                        (Wait::Text(text.clone()), format!("text {text:?} appeared"))
+                    }
+                    (None, Some(reference), None) => (
+                        Wait::Gone(browsing.item(reference)?.backend_id),
+                        format!("ref {reference} gone"),
+                    ),
+                    (None, None, Some(ms)) if ms <= 10_000 => (
+                        Wait::Delay(std::time::Duration::from_millis(ms)),
+                        format!("{ms} ms passed"),
+                    ),
+                    (None, None, Some(ms)) => {
+                        return Err(ToolError::new(
+                            Kind::BadArgument,
+                            format!("ms is at most 10000, not {ms}"),
+                        ));
+                    }
+                    _ => {
+                        return Err(ToolError::new(
+                            Kind::BadArgument,
+                            "give exactly one of text (non-empty), gone (a ref) and ms",
+                        ));
+                    }
+                };
+                let started = std::time::Instant::now();
+                let before = browsing.last().cloned();
+                let acted = browsing
+                    .act(UserAction::Wait(wait), Readiness::NONE)
+                    .await?;
+                let action = ActionReport {
+                    op: "wait",
+                    detail: Detail::Wait {
+                        until,
+                        waited_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+                    },
+                };
+                answer_after(&mut browsing, action, &acted, before).await
+            }
+            .await,
+        )
+    }
+
+    #[tool(
+        name = "page_click_at",
+        input_schema = input_schema::<ClickAtArgs>(),
+        description = "A real left click at a point of the viewport (CSS pixels from its top-left; the som strategy's screenshot is in the same pixels), for what has no ref. The answer names what was under the point, and returns the page as page_action does."
+    )]
+    async fn page_click_at(&self, arguments: JsonObject) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let args: ClickAtArgs = parse("page_click_at", arguments)?;
+                if !(args.x.is_finite() && args.y.is_finite()) {
+                    return Err(ToolError::new(Kind::BadArgument, "x and y must be numbers"));
+                }
+                let element = browsing.element_at(args.x, args.y).await?;
+                let before = browsing.last().cloned();
+                let acted = browsing
+                    .act(
+                        UserAction::ClickAt {
+                            x: args.x,
+                            y: args.y,
+                        },
+                        Readiness::CLICK,
+                    )
+                    .await?;
+                let action = ActionReport {
+                    op: "click_at",
+                    detail: Detail::ClickAt {
+                        x: args.x,
+                        y: args.y,
+                        element: element.map(|e| browsing.mask(&e)),
+                    },
+                };
+                answer_after(&mut browsing, action, &acted, before).await
             }
             .await,
         )
@@ -733,6 +933,28 @@ fn action_result(
     let mut result = CallToolResult::success(blocks(&seen.observation, text));
     result.structured_content = Some(structured);
     result
+}
+
+/// The answer of an action that ran: the page observed after it, with
+/// what changed since `before`.
+async fn answer_after(
+    browsing: &mut Browsing,
+    action: ActionReport,
+    acted: &Acted,
+    before: Option<Observation>,
+) -> Result<CallToolResult, ToolError> {
+    let seen = browsing.observe(&Request::default()).await?;
+    let pending = acted.pending.clone();
+    let new_tabs = browsing.new_tabs().await;
+    Ok(action_result(
+        browsing,
+        action,
+        Some(acted),
+        &seen,
+        before.as_ref(),
+        pending,
+        new_tabs,
+    ))
 }
 
 /// `text` (case-insensitive substring) or `regex`.

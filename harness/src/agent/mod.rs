@@ -47,21 +47,48 @@ pub enum Op {
     /// the ref's element if one is given. Live runs only offer it.
     Press,
     /// Answer the JavaScript dialog the page waits on (value: `accept`,
-    /// `dismiss`, or a prompt's text). Live runs only offer it.
+    /// `dismiss`, or a prompt's text). Live runs only offer it, as every op below.
     Dialog,
+    /// Double-click the element.
+    Dblclick,
+    /// Move the mouse over the element.
+    Hover,
+    /// Focus the element.
+    Focus,
+    /// Empty the text field.
+    Clear,
+    /// Drag the element onto the element whose ref is the value.
+    Drag,
+    /// Give the file input the value's files (comma-separated paths).
+    Upload,
+    /// Select the value's text in the element (or all of it).
+    SelectText,
+    /// Click the value's point, `X,Y` in viewport CSS pixels (screenshot agents).
+    ClickAt,
+    /// Wait for the value (a delay in ms, or a text to appear), or for the ref's element to leave.
+    Wait,
     /// The task is complete.
     Done,
 }
 
 impl Op {
     /// Every op, in report order.
-    pub const ALL: [Op; 7] = [
+    pub const ALL: [Op; 16] = [
         Op::Click,
         Op::Type,
         Op::Select,
         Op::Scroll,
         Op::Press,
         Op::Dialog,
+        Op::Dblclick,
+        Op::Hover,
+        Op::Focus,
+        Op::Clear,
+        Op::Drag,
+        Op::Upload,
+        Op::SelectText,
+        Op::ClickAt,
+        Op::Wait,
         Op::Done,
     ];
 
@@ -73,8 +100,8 @@ impl Op {
             Op::Select => "select",
             Op::Scroll => "scroll",
             Op::Press => "press",
-            Op::Dialog => "dialog",
             Op::Done => "done",
+            op => op.page_op().map_or("done", pagesnap_browser::Op::name),
         }
     }
 
@@ -84,9 +111,18 @@ impl Op {
         matches!(self, Op::Click | Op::Type | Op::Select)
     }
 
-    /// Whether the op carries a value (type, select, press).
+    /// Whether the op carries a value (type, select, press, and the live ops
+    /// whose value says what: a drop target, files, a point, a wait).
     pub fn takes_value(self) -> bool {
-        matches!(self, Op::Type | Op::Select | Op::Press)
+        matches!(
+            self,
+            Op::Type | Op::Select | Op::Press | Op::Drag | Op::Upload | Op::ClickAt | Op::Wait
+        )
+    }
+
+    /// Whether the op must name an element by its ref.
+    pub fn needs_ref(self) -> bool {
+        self.page_op().is_some_and(pagesnap_browser::Op::needs_ref)
     }
 
     /// The page op the browser runs for it (`done` is none).
@@ -98,6 +134,15 @@ impl Op {
             Op::Scroll => Some(pagesnap_browser::Op::Scroll),
             Op::Press => Some(pagesnap_browser::Op::Press),
             Op::Dialog => Some(pagesnap_browser::Op::Dialog),
+            Op::Dblclick => Some(pagesnap_browser::Op::Dblclick),
+            Op::Hover => Some(pagesnap_browser::Op::Hover),
+            Op::Focus => Some(pagesnap_browser::Op::Focus),
+            Op::Clear => Some(pagesnap_browser::Op::Clear),
+            Op::Drag => Some(pagesnap_browser::Op::Drag),
+            Op::Upload => Some(pagesnap_browser::Op::Upload),
+            Op::SelectText => Some(pagesnap_browser::Op::SelectText),
+            Op::ClickAt => Some(pagesnap_browser::Op::ClickAt),
+            Op::Wait => Some(pagesnap_browser::Op::Wait),
             Op::Done => None,
         }
     }

@@ -89,21 +89,25 @@ fn from_object(object: &Map<String, Value>, refs: &[&str]) -> Result<Option<Acti
     if op == Op::Scroll && value.is_none() && word.to_lowercase().contains("up") {
         value = Some("up".to_owned());
     }
-    match op {
-        Op::Click | Op::Type | Op::Select if reference.is_none() => {
-            return Err(format!("op {} needs a ref", op.as_str()));
-        }
-        Op::Type | Op::Select | Op::Press if value.is_none() => {
-            return Err(format!("op {} needs a value", op.as_str()));
-        }
-        _ => {}
+    if op.needs_ref() && reference.is_none() {
+        return Err(format!("op {} needs a ref", op.as_str()));
+    }
+    if op.takes_value() && value.is_none() && !(op == Op::Wait && reference.is_some()) {
+        return Err(format!("op {} needs a value", op.as_str()));
     }
     let (reference, value) = match op {
-        Op::Click => (reference, None),
+        Op::Click | Op::Dblclick | Op::Hover | Op::Focus | Op::Clear => (reference, None),
         // A scroll may name a container and a direction or distance; a key
-        // press the element to focus first.
-        Op::Type | Op::Select | Op::Scroll | Op::Press => (reference, value),
-        Op::Dialog => (None, value),
+        // press the element to focus first; a wait the element to leave.
+        Op::Type
+        | Op::Select
+        | Op::Scroll
+        | Op::Press
+        | Op::Drag
+        | Op::Upload
+        | Op::SelectText
+        | Op::Wait => (reference, value),
+        Op::Dialog | Op::ClickAt => (None, value),
         Op::Done => (None, None),
     };
     Ok(Some(Action {
@@ -135,6 +139,13 @@ pub fn op_of(word: &str) -> Option<Op> {
         "scroll_down" | "scroll_up" | "scroll_page" => Op::Scroll,
         "press_key" | "key" | "keypress" | "send_keys" => Op::Press,
         "handle_dialog" | "answer_dialog" | "accept_dialog" => Op::Dialog,
+        "double_click" | "doubleclick" => Op::Dblclick,
+        "mouse_over" | "hover_element" => Op::Hover,
+        "drag_and_drop" | "drag_to" => Op::Drag,
+        "upload_file" | "file_upload" | "set_input_files" => Op::Upload,
+        "select_text_in" | "highlight" | "highlight_text" => Op::SelectText,
+        "mouse_click" | "click_xy" | "click_coordinates" | "click_point" => Op::ClickAt,
+        "noop" | "sleep" | "wait_for" | "pause" => Op::Wait,
         "finish" | "finished" | "stop" | "complete" | "answer" | "task_complete" => Op::Done,
         _ => return None,
     };
@@ -268,8 +279,16 @@ mod tests {
     fn unreadable_answers_say_why() {
         let err = parse("I would click the Sign in button.", ARIA).unwrap_err();
         assert!(err.starts_with("no JSON object"), "{err}");
-        let err = parse(r#"{"op":"hover","ref":"e1"}"#, ARIA).unwrap_err();
-        assert_eq!(err, "unknown op \"hover\"");
+        let err = parse(r#"{"op":"teleport","ref":"e1"}"#, ARIA).unwrap_err();
+        assert_eq!(err, "unknown op \"teleport\"");
+        let err = parse(r#"{"op":"drag","ref":"e1"}"#, ARIA).unwrap_err();
+        assert_eq!(err, "op drag needs a value");
+        let err = parse(r#"{"op":"dblclick"}"#, ARIA).unwrap_err();
+        assert_eq!(err, "op dblclick needs a ref");
+        assert_eq!(
+            parse(r#"{"op":"drag_and_drop","ref":"e1","value":"e2"}"#, ARIA),
+            Ok(action(Op::Drag, Some("e1"), Some("e2")))
+        );
         let err = parse(r#"{"op":"click"}"#, ARIA).unwrap_err();
         assert_eq!(err, "op click needs a ref");
         let err = parse(r#"{"op":"type","ref":"e6"}"#, ARIA).unwrap_err();

@@ -15,7 +15,7 @@ use pagesnap_mcp::{Config, Transport};
 #[command(
     after_help = "Tools: page_navigate {url}, page_snapshot {strategy?, full_page?, max_tokens?, layers?, ref?}, \
 page_find {text | regex}, page_scroll {direction, screens?, ref?}, page_action {ref, op, value?}, \
-page_dialog {accept, text?}, page_back {}, \
+page_fill {fields}, page_wait {text | gone | ms}, page_click_at {x, y}, page_dialog {accept, text?}, page_back {}, \
 page_tabs {op, id?}.\n\nExamples:\n  \
 pagesnap mcp                                   # stdio, its own headless Chromium\n  \
 pagesnap mcp --port 8931                       # Streamable HTTP at http://127.0.0.1:8931/mcp\n  \
@@ -64,6 +64,10 @@ pub struct Args {
     browser: BrowserArgs,
     #[command(flatten)]
     dialogs: super::flags::DialogArgs,
+    /// The folder files for `upload` come from: a path outside it (after resolving `..` and links) is
+    /// refused by name. Default: the working folder.
+    #[arg(long, value_name = "DIR")]
+    upload_dir: Option<std::path::PathBuf>,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -77,6 +81,11 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => Layers::default(),
     };
     args.browser.check()?;
+    let uploads = match &args.upload_dir {
+        Some(dir) if dir.is_dir() => dir.clone(),
+        Some(dir) => bail!("--upload-dir {}: not a folder", dir.display()),
+        None => std::env::current_dir()?,
+    };
     if args.browser.cdp_endpoint.len() > 1 {
         bail!("--cdp-endpoint: the tool server drives one browser; give one endpoint");
     }
@@ -100,7 +109,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
     pagesnap_browser::runtime()?.block_on(async {
         let chromium = Chromium::start(args.browser.browser_for(0), args.browser.network)
             .await?
-            .with_dialogs(args.dialogs.dialogs);
+            .with_dialogs(args.dialogs.dialogs)
+            .with_upload_dir(uploads);
         eprintln!(
             "pagesnap mcp: {} {}",
             if chromium.attached() {

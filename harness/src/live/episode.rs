@@ -540,6 +540,18 @@ async fn peer_act(
         values.push(("ref", reference));
         values.push(("element", element.as_deref().unwrap_or(reference)));
     }
+    // A drag's value is the drop target's ref.
+    let to_element = (key == ActionKey::Drag)
+        .then(|| peer.mapping.line_of(&observation.text, &value))
+        .flatten()
+        .map(str::to_owned);
+    if key == ActionKey::Drag {
+        values.push(("to", value.as_str()));
+        values.push((
+            "to_element",
+            to_element.as_deref().unwrap_or(value.as_str()),
+        ));
+    }
     let arguments = match crate::peer::mapping::arguments(call, &values) {
         Ok(arguments) => arguments,
         Err(err) => {

@@ -63,6 +63,12 @@ pub enum ActionKey {
     ScrollDown,
     /// `[actions.scroll_up]`.
     ScrollUp,
+    /// `[actions.dblclick]`.
+    Dblclick,
+    /// `[actions.hover]`.
+    Hover,
+    /// `[actions.drag]`: `{ref}` onto `{to}` (`{to_element}`: its snapshot line).
+    Drag,
     /// `[actions.dialog_accept]`: accept the pending dialog (a prompt with `{value}`).
     DialogAccept,
     /// `[actions.dialog_dismiss]`: dismiss the pending dialog.
@@ -71,13 +77,16 @@ pub enum ActionKey {
 
 impl ActionKey {
     /// Every key, in the order errors list them.
-    pub const ALL: [ActionKey; 8] = [
+    pub const ALL: [ActionKey; 11] = [
         ActionKey::Click,
         ActionKey::Type,
         ActionKey::Select,
         ActionKey::Press,
         ActionKey::ScrollDown,
         ActionKey::ScrollUp,
+        ActionKey::Dblclick,
+        ActionKey::Hover,
+        ActionKey::Drag,
         ActionKey::DialogAccept,
         ActionKey::DialogDismiss,
     ];
@@ -91,14 +100,17 @@ impl ActionKey {
             ActionKey::Press => "press",
             ActionKey::ScrollDown => "scroll_down",
             ActionKey::ScrollUp => "scroll_up",
+            ActionKey::Dblclick => "dblclick",
+            ActionKey::Hover => "hover",
+            ActionKey::Drag => "drag",
             ActionKey::DialogAccept => "dialog_accept",
             ActionKey::DialogDismiss => "dialog_dismiss",
         }
     }
 
     /// The call a page op takes on a tool server (a scroll's direction from
-    /// its value, as [`pagesnap_browser::scroll_of`] reads it); a hover has
-    /// no call yet.
+    /// its value, as [`pagesnap_browser::scroll_of`] reads it); the ops no
+    /// mapping names are unrunnable by name.
     pub fn of(op: Op, value: &str) -> Result<ActionKey, Unrunnable> {
         Ok(match op {
             Op::Click => ActionKey::Click,
@@ -113,10 +125,14 @@ impl ActionKey {
                 UserAction::Dialog { accept: false, .. } => ActionKey::DialogDismiss,
                 _ => ActionKey::DialogAccept,
             },
-            Op::Hover => {
-                return Err(Unrunnable::Incomplete(
-                    "a tool server mapping has no call for hover".to_owned(),
-                ));
+            Op::Hover => ActionKey::Hover,
+            Op::Dblclick => ActionKey::Dblclick,
+            Op::Drag => ActionKey::Drag,
+            Op::Focus | Op::Clear | Op::Upload | Op::SelectText | Op::ClickAt | Op::Wait => {
+                return Err(Unrunnable::Incomplete(format!(
+                    "a tool server mapping has no call for {}",
+                    op.name()
+                )));
             }
         })
     }
