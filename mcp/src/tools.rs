@@ -496,7 +496,8 @@ impl Server {
                             "drag needs `to`: the ref of the element to drop onto",
                         ));
                     }
-                    (Op::Upload, _, Some(paths)) => Some(paths.join(",")),
+                    // The paths are set below, whole (a name may hold a comma).
+                    (Op::Upload, _, Some(_)) => Some(String::new()),
                     (Op::Upload, _, None) => {
                         return Err(ToolError::new(
                             Kind::BadArgument,
@@ -513,6 +514,13 @@ impl Server {
                 )
                 .map_err(|unrunnable| ToolError::new(Kind::BadArgument, unrunnable.to_string()))?
                 .action;
+                let action = match (action, &args.paths) {
+                    (UserAction::Upload { backend_id, .. }, Some(paths)) => UserAction::Upload {
+                        backend_id,
+                        paths: paths.clone(),
+                    },
+                    (action, _) => action,
+                };
                 let before = browsing.last().cloned();
                 let mut acted = browsing.act(action, args.op.readiness()).await?;
                 let element = pagesnap_browser::label(&item);

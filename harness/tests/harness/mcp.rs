@@ -82,6 +82,11 @@ fn python_sdk_sees_and_answers_every_dialog() {
 }
 
 #[test]
+fn python_sdk_drives_every_action() {
+    run(&python(), "client.py", "actions");
+}
+
+#[test]
 fn sigkill_leaves_no_chromium() {
     run(&python(), "client.py", "sigkill");
 }

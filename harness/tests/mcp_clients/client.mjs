@@ -203,8 +203,8 @@ async function dialogs(client) {
 async function scenario(client) {
     const tools = (await client.listTools()).tools;
     const names = tools.map((t) => t.name).sort();
-    check(j(names) === j(['page_action', 'page_back', 'page_dialog', 'page_find', 'page_navigate', 'page_scroll', 'page_snapshot', 'page_tabs']),
-        'the eight tools are listed', names);
+    check(j(names) === j(['page_action', 'page_back', 'page_click_at', 'page_dialog', 'page_fill', 'page_find', 'page_navigate', 'page_scroll', 'page_snapshot', 'page_tabs', 'page_wait']),
+        'the eleven tools are listed', names);
     for (const tool of tools) {
         check(typeof tool.description === 'string' && tool.description.length > 40, `${tool.name} has a description`);
         check(tool.inputSchema?.type === 'object', `${tool.name} has an object input schema`, tool.inputSchema);

@@ -1,6 +1,6 @@
 """Drives `pagesnap mcp` through the official MCP Python SDK, as an agent would, and checks what it gets.
 
-Usage: client.py PAGESNAP_BINARY (stdio | http | attach | sigkill | dialogs) SITES_DIR
+Usage: client.py PAGESNAP_BINARY (stdio | http | attach | sigkill | dialogs | actions) SITES_DIR
 
 stdio and http run the whole scenario over each transport; attach runs it against a Chromium this
 script starts with --remote-debugging-port=0 (pagesnap attaches with --cdp-endpoint, and must leave
@@ -9,7 +9,11 @@ it launched, with every process of it, is gone within seconds. dialogs drives th
 of fixtures/sites/dialogs (alert, confirm accepted and dismissed, prompt with text, beforeunload, a
 dialog during load, one from a frame of another site) under --dialogs ask, then accept and dismiss;
 those pages report what each answer did to this script's server (POST /report), and the checks
-read those reports, not the tool's own answers.
+read those reports, not the tool's own answers. actions drives every op of page_action (click,
+dblclick, type, clear, select, press with key combinations, hover, focus, drag, upload, select_text),
+page_fill, page_wait and page_click_at on the pages of fixtures/sites/actions, with --upload-dir a
+folder this script fills, and their refusals (upload-refused, not-file-input, covered, wait-timeout,
+bad-argument, no-text); those pages report too, and the checks read the reports.
 
 The pages come from a 127.0.0.1 HTTP server this script starts: the fixture sites (modal and
 planted-secrets pages) and a few pages of its own. Every assertion names what it checks; the
@@ -21,6 +25,7 @@ import http.server
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -93,6 +98,7 @@ threading.Thread(target=httpd.serve_forever, daemon=True).start()
 BASE = f"http://127.0.0.1:{httpd.server_address[1]}"
 SECRETS = [line.strip() for line in open(os.path.join(SITES, "planted_secrets", "secrets.txt")) if line.strip()]
 CHECKS = []
+CALLED = []
 CHROMIUM = os.environ.get("PAGESNAP_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -155,6 +161,7 @@ def everything(result):
 
 
 async def call(session, name, args):
+    CALLED.append(name)
     result = await session.call_tool(name, args)
     return result
 
@@ -190,7 +197,7 @@ def items_of(result):
 async def scenario(session, leak_log, attached=False):
     tools = await session.list_tools()
     names = sorted(t.name for t in tools.tools)
-    check(names == ["page_action", "page_back", "page_dialog", "page_find", "page_navigate", "page_scroll", "page_snapshot", "page_tabs"], "the eight tools are listed", names)
+    check(names == ["page_action", "page_back", "page_click_at", "page_dialog", "page_fill", "page_find", "page_navigate", "page_scroll", "page_snapshot", "page_tabs", "page_wait"], "the eleven tools are listed", names)
     for tool in tools.tools:
         check(tool.description and len(tool.description) > 40, f"{tool.name} has a description")
         check(tool.input_schema.get("type") == "object", f"{tool.name} has an object input schema")
@@ -445,6 +452,204 @@ async def dialogs(session):
     check(wait_reported("card-kept") and not reported("card-removed"), "the frame's confirm got the agent's answer", REPORTS)
 
 
+OPS = ["click", "dblclick", "type", "clear", "select", "press", "hover", "focus", "drag", "upload", "select_text"]
+
+
+def reported_since(what, mark):
+    return [r for r in REPORTS[mark:] if r["what"] == what]
+
+
+def wait_detail(what, expected, mark=0, timeout=5.0):
+    """Whether a page reported `what` after REPORTS[mark] with the detail `expected` (or one `expected` accepts, if callable)."""
+    accepts = expected if callable(expected) else (lambda detail: detail == expected)
+    deadline = time.monotonic() + timeout
+    while True:
+        if any(accepts(r["detail"]) for r in reported_since(what, mark)):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.05)
+
+
+def quiet(what, mark, grace=0.5):
+    """No page reported `what` after REPORTS[mark], a late report given `grace` seconds to arrive."""
+    time.sleep(grace)
+    return not reported_since(what, mark)
+
+
+async def actions(session, uploads, files):
+    """Every op of page_action, page_fill, page_wait and page_click_at on fixtures/sites/actions; the pages say what each did."""
+    tools = await session.list_tools()
+    names = [t.name for t in tools.tools]
+    for name in ["page_fill", "page_wait", "page_click_at", "page_dialog"]:
+        check(name in names, f"{name} is listed", names)
+    check("page_press" not in names, "there is no page_press: a key is an op of page_action", names)
+    action_tool = next(t for t in tools.tools if t.name == "page_action")
+    told = json.dumps(action_tool.input_schema) + action_tool.description
+    for op in OPS:
+        check(f'"{op}"' in told or op in action_tool.description, f"page_action's schema or description names the op {op}", told)
+    for field in ["to", "paths"]:
+        check(field in action_tool.input_schema.get("properties", {}), f"page_action's schema names {field}", action_tool.input_schema)
+
+    # dblclick: a single click only selects the file; a real double click opens it.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/dblclick.html"})
+    quarterly = ref_of(nav, "option", "Quarterly report.docx")
+    mark = len(REPORTS)
+    await ok(session, "page_action", {"ref": quarterly, "op": "click"})
+    check(wait_detail("file-selected", "Quarterly report.docx", mark), "a single click reaches the file", REPORTS[mark:])
+    check(quiet("opened", mark), "a single click does not open the file", REPORTS[mark:])
+    opened = await ok(session, "page_action", {"ref": quarterly, "op": "dblclick"})
+    check(wait_detail("opened", "Quarterly report.docx", mark), "dblclick opens the file (a dblclick event)", REPORTS[mark:])
+    check(opened.structured_content["action"]["op"] == "dblclick", "the answer names the op dblclick", json.dumps(opened.structured_content["action"]))
+    check("Editing Quarterly report.docx" in text_of(opened), "the double click's effect is in its snapshot", text_of(opened))
+
+    # hover: the pointer entering "Account" opens its menu (a click on it would not be a hover);
+    # the item the menu shows is then clicked, the pointer staying inside the menu.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/hover.html"})
+    check(not any("Sign out" in i["name"] for i in items_of(nav)), "the menu's items are hidden before the hover", text_of(nav))
+    mark = len(REPORTS)
+    hovered = await ok(session, "page_action", {"ref": ref_of(nav, "button", "Account"), "op": "hover"})
+    check(wait_detail("menu-open", None, mark), "hover opens the menu (mouseenter)", REPORTS[mark:])
+    check(quiet("account-clicked", mark, 0), "hover does not click", REPORTS[mark:])
+    sign_out = ref_of(hovered, "button", "Sign out")
+    await ok(session, "page_action", {"ref": sign_out, "op": "click"})
+    check(wait_detail("signed-out", None, mark), "the item the hover showed is clicked", REPORTS[mark:])
+
+    # focus, type, press with combinations, clear: the page's key log says what the browser did.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/keys.html"})
+    last = ref_of(nav, "textbox", "Last name")
+    message = ref_of(nav, "textbox", "Message")
+    draft = ref_of(nav, "textbox", "Draft")
+    mark = len(REPORTS)
+    await ok(session, "page_action", {"ref": last, "op": "focus"})
+    check(wait_detail("focused", "Last name", mark), "focus focuses the field", REPORTS[mark:])
+    check(quiet("mouse-down", mark, 0), "focus does not click", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": last, "op": "press", "value": "Shift+Tab"})
+    check(wait_detail("shift-tab", {"from": "Last name", "to": "First name"}, mark), "Shift+Tab moves the focus back to the previous field", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": message, "op": "type", "value": "See you on Friday."})
+    check(wait_detail("message", "See you on Friday.", mark), "type replaces the message's text", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": message, "op": "press", "value": "Control+A"})
+    check(wait_detail("select-all", "See you on Friday.", mark), "Control+A selects the whole message (the browser's own select-all)", REPORTS[mark:])
+    await fails(session, "page_action", {"ref": message, "op": "press", "value": "Control+Hyper"}, "unknown-key")
+    mark = len(REPORTS)
+    await ok(session, "page_action", {"ref": message, "op": "clear"})
+    check(wait_detail("message", "", mark) and reported_since("message", mark)[-1]["detail"] == "", "clear empties the message", REPORTS[mark:])
+
+    # select_text: a real selection of the words (selectionchange), which the editor's Bold then applies to.
+    mark = len(REPORTS)
+    await ok(session, "page_action", {"ref": draft, "op": "select_text", "value": "brown fox"})
+    check(wait_detail("selected", "brown fox", mark), "select_text selects the words given", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": ref_of(nav, "button", "Bold"), "op": "click"})
+    check(wait_detail("bolded", lambda html: "<b>brown fox</b>" in (html or ""), mark), "the editor acts on the selection (Bold)", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": draft, "op": "select_text"})
+    check(wait_detail("selected", lambda text: (text or "").strip() == "The quick brown fox jumps over the lazy dog.", mark), "select_text without a value selects all the element's text", REPORTS[mark:])
+    await fails(session, "page_action", {"ref": draft, "op": "select_text", "value": "purple elephant"}, "no-text")
+
+    # drag: an HTML5 drag and drop (dragstart, dragover, drop with its dataTransfer), a slider moved
+    # by mouse down, move and up, and a drop zone under an overlay.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/board.html"})
+    done = ref_of(nav, "region", "Done")
+    mark = len(REPORTS)
+    moved = await ok(session, "page_action", {"ref": ref_of(nav, "button", "Write report"), "op": "drag", "to": done})
+    check(wait_detail("dropped", {"card": "Write report", "column": "Done"}, mark), "the card is dropped on Done", REPORTS[mark:])
+    check(moved.structured_content["action"]["op"] == "drag" and moved.structured_content["action"].get("to") == done, "the answer names the drag and its target", json.dumps(moved.structured_content["action"]))
+    await ok(session, "page_action", {"ref": ref_of(nav, "slider", "Volume"), "op": "drag", "to": ref_of(nav, "button", "75")})
+    check(wait_detail("slider", lambda value: value in (74, 75, 76), mark), "the slider's handle is dragged to 75", REPORTS[mark:])
+    check(quiet("slider-tick", mark, 0), "the slider moved by the drag, not by a click on the tick", REPORTS[mark:])
+    archive = ref_of(nav, "region", "Archive")
+    await ok(session, "page_action", {"ref": ref_of(nav, "button", "Lock archive"), "op": "click"})
+    covered = await fails(session, "page_action", {"ref": ref_of(nav, "button", "Fix login bug"), "op": "drag", "to": archive}, "covered")
+    check("Archive locked" in text_of(covered), "covered names what covers the drop zone", text_of(covered))
+    check(not any((r["detail"] or {}).get("column") == "Archive" for r in reported_since("dropped", mark)), "nothing was dropped on the covered zone", REPORTS[mark:])
+    await fails(session, "page_action", {"ref": ref_of(nav, "button", "Fix login bug"), "op": "drag"}, "bad-argument")
+
+    # upload: only files inside --upload-dir; into a visible file input, and through a button
+    # that opens the chooser of a hidden one.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/upload.html"})
+    resume = ref_of(nav, "button", "Résumé")
+    mark = len(REPORTS)
+    for paths in [["/etc/hostname"], ["../outside.txt"], ["link.pdf"], ["missing.pdf"], ["resume.pdf", "/etc/hostname"]]:
+        await fails(session, "page_action", {"ref": resume, "op": "upload", "paths": paths}, "upload-refused")
+    check(quiet("uploaded", mark), "a refused upload gives the page no file (not even the allowed one beside a refused one)", REPORTS[mark:])
+    await fails(session, "page_action", {"ref": ref_of(nav, "button", "Show tips"), "op": "upload", "paths": ["resume.pdf"]}, "not-file-input")
+    await fails(session, "page_action", {"ref": resume, "op": "upload"}, "bad-argument")
+    await ok(session, "page_action", {"ref": resume, "op": "upload", "paths": [os.path.join(uploads, "resume.pdf")]})
+    check(wait_detail("uploaded", ["resume.pdf"], mark), "the résumé is given to the file input", REPORTS[mark:])
+    check(wait_detail("uploaded-bytes", len(files["resume.pdf"]), mark), "the page reads the résumé's bytes", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": ref_of(nav, "button", "Choose photo"), "op": "upload", "paths": ["photo.png", "avatar.png"]})
+    check(wait_detail("photo", ["photo.png", "avatar.png"], mark), "the button's hidden chooser gets both photos", REPORTS[mark:])
+    check(wait_detail("photo-bytes", len(files["photo.png"]) + len(files["avatar.png"]), mark), "the page reads the photos' bytes", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": resume, "op": "upload", "paths": ["CV, final.pdf"]})
+    check(wait_detail("uploaded", ["CV, final.pdf"], mark), "a file name with a comma is one file", REPORTS[mark:])
+
+    # page_fill: seven fields in one call, then one click on Submit: two calls in all.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/form.html"})
+    fields = [
+        {"ref": ref_of(nav, "textbox", "Full name"), "value": "Ada Lovelace"},
+        {"ref": ref_of(nav, "textbox", "Email"), "value": "ada@example.com"},
+        {"ref": ref_of(nav, "textbox", "Phone"), "value": "+44 20 7946 0958"},
+        {"ref": ref_of(nav, "combobox", "Country"), "value": "Germany"},
+        {"ref": ref_of(nav, "checkbox", "Subscribe"), "value": "true"},
+        {"ref": ref_of(nav, "radio", "Pro"), "value": "true"},
+        {"ref": ref_of(nav, "textbox", "Notes"), "value": "Ring twice."},
+    ]
+    submit = ref_of(nav, "button", "Submit")
+    mark = len(REPORTS)
+    await ok(session, "page_action", {"ref": fields[3]["ref"], "op": "select", "value": "jp"})
+    check(wait_detail("country", "jp", mark), "select chooses an option by its value", REPORTS[mark:])
+    await fails(session, "page_fill", {"fields": [{"ref": fields[3]["ref"], "value": "Atlantis"}]}, "no-option")
+    mark, calls = len(REPORTS), len(CALLED)
+    filled = await ok(session, "page_fill", {"fields": fields})
+    action = filled.structured_content["action"]
+    check(action["op"] == "fill" and action["fields"] == 7, "page_fill answers with the number of fields", json.dumps(action))
+    check(all(key in filled.structured_content for key in ["snapshot", "changes", "incomplete"]), "page_fill answers with the page", list(filled.structured_content))
+    check(quiet("submitted", mark, 0), "filling does not submit", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": submit, "op": "click"})
+    check(len(CALLED) - calls == 2, "the form took two calls", CALLED[calls:])
+    expected = {"name": "Ada Lovelace", "email": "ada@example.com", "phone": "+44 20 7946 0958", "country": "de", "subscribe": True, "plan": "pro", "notes": "Ring twice."}
+    check(wait_detail("submitted", expected, mark), "the form is submitted with every filled value", REPORTS[mark:])
+
+    # page_wait: for a text (visible only after 2.5 s: hidden in the page before), for an element
+    # to leave, for a delay; bounded, and exactly one of the three.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/wait.html"})
+    search = ref_of(nav, "button", "Search")
+    mark = len(REPORTS)
+    started = time.monotonic()
+    clicked = await ok(session, "page_action", {"ref": search, "op": "click"})
+    check("3 results found" not in text_of(clicked), "the results are not there right after the click", text_of(clicked))
+    waited = await ok(session, "page_wait", {"text": "3 results found"})
+    check(time.monotonic() - started >= 2.4, "the wait for a text lasts until it is visible", time.monotonic() - started)
+    check(waited.structured_content["action"]["op"] == "wait", "page_wait's answer names the op wait", json.dumps(waited.structured_content["action"]))
+    check("3 results found" in text_of(waited) and "snapshot" in waited.structured_content, "page_wait answers with the page showing the text", text_of(waited))
+    check(wait_detail("results", 1, mark), "the results were shown when the wait ended", REPORTS[mark:])
+    clicked = await ok(session, "page_action", {"ref": search, "op": "click"})
+    check("Loading" in text_of(clicked), "a new search shows the spinner", text_of(clicked))
+    gone = await ok(session, "page_wait", {"gone": ref_of(clicked, "button", "Cancel")})
+    check("Loading" not in text_of(gone) and "3 results found" in text_of(gone), "page_wait for gone returns when the spinner has left", text_of(gone))
+    check(wait_detail("results", 2, mark) and not reported_since("cancelled", mark), "the second search ended on its own", REPORTS[mark:])
+    started = time.monotonic()
+    await ok(session, "page_wait", {"ms": 300})
+    check(time.monotonic() - started >= 0.3, "page_wait for ms waits that long", time.monotonic() - started)
+    started = time.monotonic()
+    await fails(session, "page_wait", {"text": "never appears"}, "wait-timeout")
+    took = time.monotonic() - started
+    check(5 <= took < 30, "a wait for a text that never comes ends, at its limit", took)
+    await fails(session, "page_wait", {"text": "3 results found", "ms": 100}, "bad-argument")
+    await fails(session, "page_wait", {"text": "3 results found", "gone": search}, "bad-argument")
+    await fails(session, "page_wait", {}, "bad-argument")
+    await fails(session, "page_wait", {"ms": 60000}, "bad-argument")
+
+    # page_click_at: a real click at viewport CSS pixels, on what lies there.
+    await ok(session, "page_navigate", {"url": f"{BASE}/actions/point.html"})
+    mark = len(REPORTS)
+    at = await ok(session, "page_click_at", {"x": 200, "y": 240})
+    check(at.structured_content["action"].get("element") == 'button "Go"', "click_at names what was under the point", json.dumps(at.structured_content["action"]))
+    check("snapshot" in at.structured_content, "click_at answers with the page", list(at.structured_content))
+    check(wait_detail("clicked-go", lambda d: d["trusted"] and abs(d["x"] - 200) <= 1 and abs(d["y"] - 240) <= 1, mark), "a trusted click lands on Go at (200, 240)", REPORTS[mark:])
+    check(quiet("clicked-stop", mark, 0), "nothing else was clicked", REPORTS[mark:])
+    await fails(session, "page_click_at", {"x": 200}, "bad-argument")
+
+
 async def policy(policy, stderr):
     """--dialogs accept|dismiss answers without the agent, as the flag says."""
     params = StdioServerParameters(command=PAGESNAP, args=["mcp", "--timeout", "8", "--dialogs", policy])
@@ -540,6 +745,32 @@ async def main():
         await policy("accept", stderr)
         REPORTS.clear()
         await policy("dismiss", stderr)
+    elif MODE == "actions":
+        # The upload folder holds the files the pages may get; beside it, one they may not.
+        root = tempfile.mkdtemp(prefix="pagesnap-upload-test-")
+        try:
+            uploads = os.path.join(root, "uploads")
+            os.mkdir(uploads)
+            files = {
+                "resume.pdf": b"%PDF-1.4\n% a one-page resume\n%%EOF\n",
+                "photo.png": b"\x89PNG\r\n\x1a\n" + bytes(range(64)),
+                "avatar.png": b"\x89PNG\r\n\x1a\n" + bytes(range(32)),
+                "CV, final.pdf": b"%PDF-1.4\n%%EOF\n",
+            }
+            for name, data in files.items():
+                with open(os.path.join(uploads, name), "wb") as f:
+                    f.write(data)
+            outside = os.path.join(root, "outside.txt")
+            with open(outside, "w") as f:
+                f.write("beside the upload folder, not in it\n")
+            os.symlink(outside, os.path.join(uploads, "link.pdf"))
+            params = StdioServerParameters(command=PAGESNAP, args=["mcp", "--timeout", "8", "--upload-dir", uploads])
+            async with stdio_client(params, errlog=stderr) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    await actions(session, uploads, files)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
     elif MODE == "sigkill":
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
