@@ -135,17 +135,13 @@ pub struct ActionArgs {
     /// The element: a ref from a snapshot of this tab (`e12` in aria, `12` in flat).
     #[serde(rename = "ref")]
     pub reference: String,
-    /// `click`, `dblclick`, `type` (replace a field's text with `value`; `{secret:NAME}` types a
-    /// server-side secret), `clear`, `select` (the option `value` of a <select>), `press` (focus it,
-    /// press `value`: Enter, Tab, Control+A, Shift+Tab, …), `hover`, `focus`, `drag` (onto the ref
-    /// `to`), `upload` (`paths` into a file input, or the control opening its chooser),
-    /// `select_text` (`value` within it, or all its text).
+    /// The action.
     pub op: Op,
-    /// The text to type, the option to choose, the key to press, the text to select.
+    /// Text to type, option, key, or text to select.
     pub value: Option<String>,
-    /// `drag`: the ref of the element to drop onto.
+    /// drag: the drop target's ref.
     pub to: Option<String>,
-    /// `upload`: file paths, inside the server's --upload-dir.
+    /// upload: file paths, inside the server's --upload-dir.
     pub paths: Option<Vec<String>>,
 }
 
@@ -155,7 +151,7 @@ pub struct Field {
     /// The field's ref.
     #[serde(rename = "ref")]
     pub reference: String,
-    /// Text to type ({secret:NAME} allowed), a select's option, or "true"/"false" for a checkbox or radio.
+    /// Its value.
     pub value: String,
 }
 
@@ -169,29 +165,29 @@ pub struct FillArgs {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WaitArgs {
-    /// Until this text appears on the page.
+    /// A text to appear.
     pub text: Option<String>,
-    /// Or: until the element of this ref leaves the page or is hidden.
+    /// A ref to leave.
     pub gone: Option<String>,
-    /// Or: this many milliseconds (at most 10000).
+    /// Milliseconds.
     pub ms: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ClickAtArgs {
-    /// From the viewport's left, CSS pixels.
+    /// CSS pixels from the left.
     pub x: f64,
-    /// From the viewport's top, CSS pixels.
+    /// CSS pixels from the top.
     pub y: f64,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DialogArgs {
-    /// true: OK; false: Cancel.
+    /// OK (true) or Cancel (false).
     pub accept: bool,
-    /// A prompt's text when accepting (default: the prompt's own default).
+    /// A prompt's answer (default: its default text).
     pub text: Option<String>,
 }
 
@@ -293,7 +289,7 @@ impl Server {
     #[tool(
         name = "page_snapshot",
         input_schema = input_schema::<SnapshotArgs>(),
-        description = "What the current tab shows, as text an agent can act on: every interactive element with a ref (use the ref with page_action), nearby text, and hints of what is above and below the viewport. Viewport only by default (full_page for everything). Elements behind a modal dialog are marked [obscured] and get no ref; secrets are redacted. A node keeps its ref across calls; new elements are marked. structuredContent is the meta: snapshotId, viewport position, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab; reused: true when the page had not changed since the last capture, which was rendered again)."
+        description = "What the current tab shows, as text an agent can act on: each interactive element with a ref (for page_action), nearby text, hints of what is above and below. Viewport only unless full_page. Elements behind a modal are [obscured], without refs; secrets are redacted; a node keeps its ref across calls; new elements are marked. structuredContent: snapshotId, viewport, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab; reused: the page had not changed since the last capture, rendered again)."
     )]
     async fn page_snapshot(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
@@ -466,7 +462,7 @@ impl Server {
     #[tool(
         name = "page_action",
         input_schema = input_schema::<ActionArgs>(),
-        description = "Act on an element by its ref as a user would, with real input events at its visible centre (if something covers it, nothing is done and the error names what covers it): click, dblclick, type (replaces the field's text with `value`; {secret:NAME} types a server-side secret, never shown), clear, select (option `value`), press (key `value`: Enter, Control+A, …), hover, focus, drag (onto ref `to`), upload (`paths` from the server's upload folder), select_text (`value`, or all). Returns the new snapshot and what changed: {action: {op, ref, element, outcome}, snapshot: meta, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
+        description = "Act on an element by ref as a user would, with real input at its visible centre (if something covers it, nothing is done and the error names it): click, dblclick, type (`value` replaces the text; {secret:NAME} types a server-side secret), clear, select (option `value`), press (key `value`: Enter, Control+A, …), hover, focus, drag (onto ref `to`), upload (`paths`), select_text (`value`, or all). Returns the new snapshot and changes: {action, snapshot, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
     )]
     async fn page_action(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
@@ -557,7 +553,7 @@ impl Server {
     #[tool(
         name = "page_fill",
         input_schema = input_schema::<FillArgs>(),
-        description = "Fill several fields in one call, in order, as page_action would one by one: text fields typed ({secret:NAME} allowed), a <select>'s option chosen, a checkbox or radio set to \"true\"/\"false\". Stops at the first failure (its error names the field). Answers once with the page."
+        description = "Fill several fields in one call, in order: text typed ({secret:NAME} allowed), a select's option, \"true\"/\"false\" for a checkbox or radio. Stops at the first failure, naming the field. Answers once with the page."
     )]
     async fn page_fill(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
@@ -595,7 +591,7 @@ impl Server {
     #[tool(
         name = "page_wait",
         input_schema = input_schema::<WaitArgs>(),
-        description = "Wait until `text` appears on the page, until the element of ref `gone` leaves it (or is hidden), or for `ms` milliseconds (at most 10000); then return the page. Give exactly one. A wait that runs out (10 s) fails as wait-timeout."
+        description = "Wait until `text` appears, until the element of ref `gone` leaves or hides, or `ms` milliseconds (≤ 10000); give one. Returns the page; past 10 s: wait-timeout."
     )]
     async fn page_wait(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
@@ -648,7 +644,7 @@ impl Server {
     #[tool(
         name = "page_click_at",
         input_schema = input_schema::<ClickAtArgs>(),
-        description = "A real left click at a point of the viewport (CSS pixels from its top-left; the som strategy's screenshot is in the same pixels), for what has no ref. The answer names what was under the point, and returns the page as page_action does."
+        description = "A real click at a viewport point (CSS pixels, as the som screenshot), for what has no ref. Names what was under it; returns the page."
     )]
     async fn page_click_at(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
@@ -686,7 +682,7 @@ impl Server {
     #[tool(
         name = "page_dialog",
         input_schema = input_schema::<DialogArgs>(),
-        description = "Answer the JavaScript dialog (alert, confirm, prompt, beforeunload) the page waits on; while one is open, snapshots show only it and every other action fails with dialog-pending. Returns the page after it, as page_action does."
+        description = "Answer the JavaScript dialog (alert, confirm, prompt, beforeunload) the page waits on; until then snapshots show only it and other actions fail with dialog-pending. Returns the page after it."
     )]
     async fn page_dialog(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
