@@ -17,6 +17,7 @@ use pagesnap_harness::progress;
 use pagesnap_harness::report::live::LiveReport;
 use pagesnap_harness::results::EndedBy;
 use pagesnap_harness::results::Episode;
+use pagesnap_harness::results::StepOutcome;
 use pagesnap_harness::suite::live::{LiveSuite, load};
 use serde_json::{Value, json};
 
@@ -572,6 +573,130 @@ fn dialogs_are_shown_to_the_agent_and_answered_by_it() {
             .is_some_and(|r| r.contains("alert dialog") && r.contains("unanswered")),
         "{left:#?}"
     );
+}
+
+/// Follows a plan per task: each step an op on the element named so (a
+/// drag's value names the drop target, turned into its ref), then done.
+struct Plan;
+
+/// One step of a [`Plan`]: the op, the element's name, the value.
+type Step = (Op, Option<&'static str>, Option<&'static str>);
+
+impl Plan {
+    fn steps(instruction: &str) -> &'static [Step] {
+        match instruction {
+            "drag" => &[(Op::Drag, Some("Write report"), Some("Done"))],
+            "hover" => &[
+                (Op::Hover, Some("Account"), None),
+                (Op::Click, Some("Sign out"), None),
+            ],
+            "dblclick" => &[(Op::Dblclick, Some("Quarterly report.docx"), None)],
+            "upload" => &[(Op::Upload, Some("Résumé (PDF)"), Some("Cargo.toml"))],
+            "wait" => &[
+                (Op::Click, Some("Search"), None),
+                (Op::Wait, None, Some("3 results found")),
+            ],
+            "point" => &[(Op::ClickAt, None, Some("200,240"))],
+            other => panic!("no plan for {other:?}"),
+        }
+    }
+}
+
+impl Agent for Plan {
+    fn name(&self) -> String {
+        "plan".to_owned()
+    }
+
+    fn act(&self, request: &Request<'_>) -> anyhow::Result<Response> {
+        let Some((op, name, value)) = Plan::steps(request.instruction).get(request.history.len())
+        else {
+            return respond(act(Op::Done, None, None));
+        };
+        let ref_of = |name: &str| {
+            request
+                .refs
+                .iter()
+                .find(|i| i.name == name)
+                .unwrap_or_else(|| panic!("no {name:?} in {}", request.observation))
+                .reference
+                .clone()
+        };
+        let reference = name.map(ref_of);
+        let value = match op {
+            Op::Drag => value.map(ref_of),
+            _ => value.map(str::to_owned),
+        };
+        respond(act(*op, reference.as_deref(), value.as_deref()))
+    }
+}
+
+/// The new actions run in live episodes as the agents name them — drag,
+/// hover then click, double click, upload (from the working folder), wait
+/// for a text, a click at a point — each decided by what the page shows.
+/// Without its action each task stays undone: the wait task's results come
+/// 2.5 s after the click, after an agent that stops at once has ended.
+#[test]
+fn every_new_action_runs_in_live_episodes() {
+    let dir = tempfile::tempdir().unwrap();
+    let sites = root().join("fixtures/sites");
+    let task = |id: &str, page: &str, success: &str| {
+        format!(
+            "[[task]]\nid = \"{id}\"\npage = \"actions/{page}\"\ninstruction = \"{id}\"\nsuccess = \"\"\"{success}\"\"\"\nmax_steps = 4\n\n"
+        )
+    };
+    let mut text = format!(
+        "[suite]\nname = \"actions\"\nsource = \"{}\"\n\n",
+        sites.display()
+    );
+    for (id, page, success) in [
+        (
+            "drag",
+            "board.html",
+            "document.getElementById('done')?.textContent.includes('Write report')",
+        ),
+        (
+            "hover",
+            "hover.html",
+            "document.getElementById('status')?.textContent === 'signed-out'",
+        ),
+        (
+            "dblclick",
+            "dblclick.html",
+            "document.getElementById('status')?.textContent.startsWith('opened')",
+        ),
+        (
+            "upload",
+            "upload.html",
+            "document.getElementById('resume')?.files?.[0]?.name === 'Cargo.toml'",
+        ),
+        (
+            "wait",
+            "wait.html",
+            "document.body.innerText.includes('3 results found')",
+        ),
+        (
+            "point",
+            "point.html",
+            "document.getElementById('status')?.textContent.startsWith('clicked-go')",
+        ),
+    ] {
+        text += &task(id, page, success);
+    }
+    let suite = load(&write(dir.path(), "actions.toml", &text)).unwrap();
+    let outcome = live::run(&config(&suite, &Plan, &dir.path().join("plan"), &["aria"])).unwrap();
+    let report = LiveReport::build(outcome.manifest, outcome.episodes);
+    assert_eq!(report.episodes.len(), 6);
+    for e in &report.episodes {
+        assert!(e.success, "{}: {e:#?}", e.task);
+        assert!(
+            e.step_log
+                .iter()
+                .all(|s| matches!(s.outcome, StepOutcome::Ok | StepOutcome::Done)),
+            "{}: {:#?}",
+            e.task,
+            e.step_log
+        );
+    }
 }
 
 fn csv_rows(path: &Path) -> Vec<BTreeMap<String, String>> {
