@@ -143,6 +143,8 @@ pub struct ActionArgs {
     pub to: Option<String>,
     /// upload: file paths, inside the server's --upload-dir.
     pub paths: Option<Vec<String>>,
+    /// Answer with the changed lines only, not the whole page.
+    pub brief: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -160,6 +162,8 @@ pub struct Field {
 pub struct FillArgs {
     /// The fields, filled in this order.
     pub fields: Vec<Field>,
+    /// Answer with the changed lines only, not the whole page.
+    pub brief: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -280,6 +284,7 @@ impl Server {
                     None,
                     pending,
                     Vec::new(),
+                    false,
                 ))
             }
             .await,
@@ -453,6 +458,7 @@ impl Server {
                     before.as_ref(),
                     pending,
                     new_tabs,
+                    false,
                 ))
             }
             .await,
@@ -544,6 +550,7 @@ impl Server {
                     before.as_ref(),
                     pending,
                     new_tabs,
+                    args.brief.unwrap_or(false),
                 ))
             }
             .await,
@@ -582,7 +589,14 @@ impl Server {
                     op: "fill",
                     detail: Detail::Fill { fields: count },
                 };
-                answer_after(&mut browsing, action, &acted, before).await
+                answer_after(
+                    &mut browsing,
+                    action,
+                    &acted,
+                    before,
+                    args.brief.unwrap_or(false),
+                )
+                .await
             }
             .await,
         )
@@ -635,7 +649,7 @@ impl Server {
                         waited_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
                     },
                 };
-                answer_after(&mut browsing, action, &acted, before).await
+                answer_after(&mut browsing, action, &acted, before, false).await
             }
             .await,
         )
@@ -673,7 +687,7 @@ impl Server {
                         element: element.map(|e| browsing.mask(&e)),
                     },
                 };
-                answer_after(&mut browsing, action, &acted, before).await
+                answer_after(&mut browsing, action, &acted, before, false).await
             }
             .await,
         )
@@ -720,6 +734,7 @@ impl Server {
                     before.as_ref(),
                     pending,
                     new_tabs,
+                    false,
                 ))
             }
             .await,
@@ -758,6 +773,7 @@ impl Server {
                     None,
                     None,
                     Vec::new(),
+                    false,
                 ))
             }
             .await,
@@ -877,6 +893,7 @@ fn action_result(
     before: Option<&Observation>,
     pending: Option<String>,
     new_tabs: Vec<pagesnap_browser::Tab>,
+    brief: bool,
 ) -> CallToolResult {
     // Behind a dialog the page cannot be seen, so nothing is said to have left it.
     let before = before.filter(|_| seen.observation.meta.dialog.is_none());
@@ -919,13 +936,27 @@ fn action_result(
         Some(_) => "Dialog",
         None => "Page",
     };
-    head.push(format!("### {section}\n{}", seen.observation.text));
+    let unchanged = before.is_some_and(|b| b.text == seen.observation.text);
+    if unchanged {
+        head.push("### Unchanged\nthe page shows what it showed before the action".to_owned());
+    }
+    match before {
+        Some(before) if brief && !unchanged => {
+            head.push(format!(
+                "### Changed lines\n{}",
+                changed_lines(&before.text, &seen.observation.text)
+            ));
+        }
+        Some(_) if brief => {}
+        _ => head.push(format!("### {section}\n{}", seen.observation.text)),
+    }
     let text = browsing.mask_known(&head.join("\n\n"));
     let mut structured = json!({
         "action": action,
         "snapshot": meta_json(browsing, seen),
         "changes": { "new": changes.new, "removed": changes.removed },
         "incomplete": pending.is_some(),
+        "unchanged": unchanged,
     });
     if let Some(pending) = pending {
         structured["pending"] = json!(pending);
@@ -946,6 +977,7 @@ async fn answer_after(
     action: ActionReport,
     acted: &Acted,
     before: Option<Observation>,
+    brief: bool,
 ) -> Result<CallToolResult, ToolError> {
     let seen = browsing.observe(&Request::default()).await?;
     let pending = acted.pending.clone();
@@ -958,7 +990,33 @@ async fn answer_after(
         before.as_ref(),
         pending,
         new_tabs,
+        brief,
     ))
+}
+
+/// The lines of `after` that `before` did not have (`+ `) and those it had
+/// that `after` has not (`- `), each counted as often as it occurs.
+fn changed_lines(before: &str, after: &str) -> String {
+    let mut left: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for line in before.lines() {
+        *left.entry(line).or_default() += 1;
+    }
+    let mut out = Vec::new();
+    for line in after.lines() {
+        match left.get_mut(line) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => out.push(format!("+ {line}")),
+        }
+    }
+    for line in before.lines() {
+        if let Some(n) = left.get_mut(line)
+            && *n > 0
+        {
+            *n -= 1;
+            out.push(format!("- {line}"));
+        }
+    }
+    out.join("\n")
 }
 
 /// `text` (case-insensitive substring) or `regex`.
@@ -1010,6 +1068,19 @@ impl Matcher {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn changed_lines_are_the_lines_added_and_removed() {
+        let before =
+            "- heading \"Cart\"\n- button \"Add\" [ref=e1]\n- text: 0 items\n- text: 0 items";
+        let after =
+            "- heading \"Cart\"\n- button \"Add\" [ref=e1]\n- text: 0 items\n- text: 1 item";
+        assert_eq!(
+            changed_lines(before, after),
+            "+ - text: 1 item\n- - text: 0 items"
+        );
+        assert_eq!(changed_lines(after, after), "");
+    }
 
     /// page_action's description lists the kinds an agent can branch on:
     /// every [`pagesnap_browser::Failure`] and `unknown-ref`.

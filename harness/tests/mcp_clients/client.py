@@ -609,6 +609,17 @@ async def actions(session, uploads, files):
     expected = {"name": "Ada Lovelace", "email": "ada@example.com", "phone": "+44 20 7946 0958", "country": "de", "subscribe": True, "plan": "pro", "notes": "Ring twice."}
     check(wait_detail("submitted", expected, mark), "the form is submitted with every filled value", REPORTS[mark:])
 
+    # A brief answer is the action and the lines that changed; an action that changed nothing says so.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/form.html"})
+    brief = await ok(session, "page_fill", {"fields": [{"ref": ref_of(nav, "textbox", "Full name"), "value": "Grace Hopper"}], "brief": True})
+    text = text_of(brief)
+    check("### Changed lines" in text and "### Page" not in text, "a brief answer has no whole page", text)
+    check("+ " in text and "Grace Hopper" in text and "Email" not in text, "a brief answer gives the changed line only", text)
+    full = text_of(await ok(session, "page_snapshot", {}))
+    check(len(text) < len(full) / 2, "a brief answer is shorter than the page", (len(text), len(full)))
+    same = await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Full name"), "op": "focus"})
+    check(same.structured_content["unchanged"] is True and "### Unchanged" in text_of(same), "an action that changed nothing says so", text_of(same))
+
     # page_wait: for a text (visible only after 2.5 s: hidden in the page before), for an element
     # to leave, for a delay; bounded, and exactly one of the three.
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/wait.html"})
