@@ -11,7 +11,7 @@
 // (fixtures/sites/dialogs) report what the agent's answers did to this server (POST /report).
 
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -178,6 +178,43 @@ async function waitReported(what, ms = 5000) {
     return reported(what);
 }
 const dialogOf = (result) => (result.structuredContent.snapshot ?? result.structuredContent).dialog;
+
+// The new actions through the TypeScript SDK: drag (HTML5 drag-and-drop), upload from the upload
+// folder (and one outside it refused), several fields in one call, a wait for late results, a
+// click at a point; each decided by what the page reports.
+async function actions(client) {
+    REPORTS.length = 0;
+    let nav = await ok(client, 'page_navigate', { url: `${BASE}/actions/board.html` });
+    await ok(client, 'page_action', { ref: refOf(nav, 'button', 'Write report'), op: 'drag', to: refOf(nav, 'region', 'Done') });
+    const dropped = await waitReported('dropped');
+    check(dropped.length === 1 && dropped[0].detail.column === 'Done', 'the card is dropped on Done', REPORTS);
+
+    nav = await ok(client, 'page_navigate', { url: `${BASE}/actions/upload.html` });
+    const resume = refOf(nav, 'button', 'Résumé');
+    await fails(client, 'page_action', { ref: resume, op: 'upload', paths: ['/etc/hostname'] }, 'upload-refused');
+    await ok(client, 'page_action', { ref: resume, op: 'upload', paths: ['resume.pdf'] });
+    check(j((await waitReported('uploaded')).map((r) => r.detail)) === j([['resume.pdf']]), 'the file input got the file, and only once', REPORTS);
+
+    nav = await ok(client, 'page_navigate', { url: `${BASE}/actions/form.html` });
+    await ok(client, 'page_fill', { fields: [
+        { ref: refOf(nav, 'textbox', 'Full name'), value: 'Ada Lovelace' },
+        { ref: refOf(nav, 'combobox', 'Country'), value: 'Germany' },
+        { ref: refOf(nav, 'checkbox', 'Subscribe'), value: 'true' },
+    ] });
+    await ok(client, 'page_action', { ref: refOf(nav, 'button', 'Submit'), op: 'click' });
+    const submitted = (await waitReported('submitted'))[0]?.detail ?? {};
+    check(submitted.name === 'Ada Lovelace' && submitted.country === 'de' && submitted.subscribe === true, 'one page_fill filled three fields', submitted);
+
+    nav = await ok(client, 'page_navigate', { url: `${BASE}/actions/wait.html` });
+    await ok(client, 'page_action', { ref: refOf(nav, 'button', 'Search'), op: 'click' });
+    const waited = await ok(client, 'page_wait', { text: '3 results found' });
+    check(textOf(waited).includes('3 results found') && reported('results').length === 1, 'page_wait returns once the late results show', textOf(waited));
+
+    await ok(client, 'page_navigate', { url: `${BASE}/actions/point.html` });
+    const at = await ok(client, 'page_click_at', { x: 200, y: 240 });
+    check(at.structuredContent.action.element === 'button "Go"', 'click_at names what was under the point', at.structuredContent.action);
+    check((await waitReported('clicked-go')).length === 1, 'the click at the point reached Go', REPORTS);
+}
 
 // JavaScript dialogs are shown to the agent and answered by it; the page says what each answer did.
 async function dialogs(client) {
@@ -430,7 +467,10 @@ async function main() {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'pagesnap-mcp-ts-'));
     const secretsFile = path.join(tmp, 'secrets.env');
     writeFileSync(secretsFile, 'ORDER_CODE=order-code-7781\n');
-    const args = ['mcp', '--secrets', secretsFile, '--timeout', '8'];
+    const uploads = path.join(tmp, 'uploads');
+    mkdirSync(uploads);
+    writeFileSync(path.join(uploads, 'resume.pdf'), '%PDF-1.4 a résumé');
+    const args = ['mcp', '--secrets', secretsFile, '--timeout', '8', '--upload-dir', uploads];
     // pagesnap's own settings (PAGESNAP_CHROMIUM, ...) pass through the SDK's trimmed environment.
     const ownEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('PAGESNAP_')));
     let log = '';
@@ -446,6 +486,7 @@ async function main() {
             await client.connect(transport);
             await scenario(client);
             await dialogs(client);
+            await actions(client);
             await client.close();
             transport = null;
         } else {
@@ -459,6 +500,7 @@ async function main() {
             check(typeof transport.sessionId === 'string' && transport.sessionId.length > 0, 'the server issues an Mcp-Session-Id');
             await scenario(client);
             await dialogs(client);
+            await actions(client);
             await transport.terminateSession();
             await client.close();
             transport = null;
