@@ -26,6 +26,11 @@
 //!    listbox; `click` → button, link, checkbox, radio, menuitem, tab, switch,
 //!    option, … . Disabled items get nothing. The highest total wins; ties go
 //!    to the earlier ref (document order).
+//!    `hover` and `double-click` pick their element as a click does;
+//!    `drag X to Y` drags the best match of X onto the best match of Y (no
+//!    role prior: drop zones are regions, list items, cells); `upload
+//!    FILE` gives the quoted file (or the word with an extension) to the
+//!    best match of the rest.
 //! 5. **Dialogs.** While the page waits on a JavaScript dialog, the answer
 //!    is the dialog's, as the instruction says (`dialog.rs`); a clause about
 //!    the dialog ("…, then confirm") is carried out by it.
@@ -185,6 +190,26 @@ pub fn decide(request: &Request<'_>, candidates: impl FnOnce() -> Vec<Candidate>
             if clause.scroll_cue && (!matched || candidate.offscreen) {
                 return action(Op::Scroll, None, None);
             }
+            if clause.op == Op::Drag {
+                // The drop target: the best match of the words after `to`,
+                // other than what is dragged.
+                let target = bm25(&clause.to, &candidates)
+                    .into_iter()
+                    .enumerate()
+                    .filter(|&(j, score)| j != i && score > 0.0)
+                    .fold(None, |best: Option<(usize, f64)>, (j, score)| match best {
+                        Some((_, b)) if b >= score => best,
+                        _ => Some((j, score)),
+                    });
+                return match target {
+                    Some((j, _)) => action(
+                        Op::Drag,
+                        Some(candidate.reference.clone()),
+                        Some(candidates[j].reference.clone()),
+                    ),
+                    None => action(Op::Done, None, None),
+                };
+            }
             action(
                 clause.op,
                 Some(candidate.reference.clone()),
@@ -309,6 +334,43 @@ mod tests {
             Ok(response) => response.action.expect("the baseline always answers"),
             Err(err) => panic!("baseline failed: {err:#}"),
         }
+    }
+
+    #[test]
+    fn drags_hovers_and_uploads_follow_the_instruction() {
+        let items = vec![
+            item("e1", "button", "Write report", "To do"),
+            item("e2", "region", "Done", ""),
+            item("e3", "region", "Archive", ""),
+            item("e4", "button", "Account", ""),
+            item("e5", "button", "Résumé (PDF)", ""),
+        ];
+        let decide_for = |instruction: &str| {
+            let request = Request {
+                instruction,
+                strategy: "aria",
+                observation: "",
+                refs: &items,
+                history: &[],
+                image_png: None,
+                feedback: None,
+                live: true,
+                dialog: None,
+            };
+            decide(&request, || candidates(&items))
+        };
+        assert_eq!(
+            decide_for("Drag Write report to Done"),
+            action(Op::Drag, Some("e1".into()), Some("e2".into()))
+        );
+        assert_eq!(
+            decide_for("Hover over the Account menu"),
+            action(Op::Hover, Some("e4".into()), None)
+        );
+        assert_eq!(
+            decide_for("Upload \"cv.pdf\" as the résumé"),
+            action(Op::Upload, Some("e5".into()), Some("cv.pdf".into()))
+        );
     }
 
     #[test]

@@ -18,6 +18,8 @@ pub struct Clause {
     pub query: Vec<String>,
     /// The clause says the target is further down (`scroll`, `below`, `bottom`, …).
     pub scroll_cue: bool,
+    /// A drag's drop target, as query terms (`drag X to|onto|into Y`).
+    pub to: Vec<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -67,6 +69,13 @@ const VERBS: &[(&str, Verb)] = &[
     ("pick", Verb::Choose),
     ("set", Verb::Choose),
     ("scroll", Verb::Op(Op::Scroll)),
+    ("hover", Verb::Op(Op::Hover)),
+    ("double-click", Verb::Op(Op::Dblclick)),
+    ("doubleclick", Verb::Op(Op::Dblclick)),
+    ("drag", Verb::Op(Op::Drag)),
+    ("move", Verb::Op(Op::Drag)),
+    ("upload", Verb::Op(Op::Upload)),
+    ("attach", Verb::Op(Op::Upload)),
     ("done", Verb::Op(Op::Done)),
     ("finished", Verb::Op(Op::Done)),
     ("finish", Verb::Op(Op::Done)),
@@ -83,8 +92,29 @@ enum Verb {
 /// Verbs that name the action only; other verbs (`accept`, `add`, `search`, …)
 /// are often part of the control's name and stay in the query.
 const PURE_VERBS: &[&str] = &[
-    "click", "press", "tap", "hit", "type", "enter", "fill", "write", "input", "select", "choose",
-    "pick", "set", "scroll", "say", "report",
+    "click",
+    "press",
+    "tap",
+    "hit",
+    "type",
+    "enter",
+    "fill",
+    "write",
+    "input",
+    "select",
+    "choose",
+    "pick",
+    "set",
+    "scroll",
+    "say",
+    "report",
+    "hover",
+    "double-click",
+    "doubleclick",
+    "drag",
+    "move",
+    "upload",
+    "attach",
 ];
 
 const SCROLL_CUES: &[&str] = &["scroll", "below", "bottom", "further", "footer", "end"];
@@ -204,6 +234,7 @@ pub fn parse(instruction: &str) -> Vec<Clause> {
             value: None,
             query: Vec::new(),
             scroll_cue: true,
+            to: Vec::new(),
         });
     }
     clauses
@@ -230,6 +261,7 @@ fn clause_of(words: &[Word]) -> Clause {
             value: Some(key.to_owned()),
             query: Vec::new(),
             scroll_cue: false,
+            to: Vec::new(),
         };
     }
     if let Some(v) = verb_at {
@@ -244,7 +276,31 @@ fn clause_of(words: &[Word]) -> Clause {
                     op = Op::Click;
                 }
             }
+            // `upload "résumé.pdf" to Résumé`: the quoted word, or one with an extension.
+            Op::Upload => {
+                let file = words
+                    .iter()
+                    .position(|w| w.quoted)
+                    .or_else(|| words.iter().position(|w| w.bare().contains('.')));
+                if let Some(f) = file {
+                    used[f] = true;
+                    value = Some(words[f].text.trim_matches(['"', '\'', ',', ';']).to_owned());
+                }
+            }
             _ => {}
+        }
+    }
+    // `drag X to|onto|into Y`: Y is the drop target.
+    let mut to = Vec::new();
+    if op == Op::Drag
+        && let Some(v) = verb_at
+        && let Some(at) = (v + 1..words.len()).find(|&i| {
+            !words[i].quoted && matches!(words[i].bare().as_str(), "to" | "onto" | "into")
+        })
+    {
+        for (i, word) in words.iter().enumerate().skip(at) {
+            used[i] = true;
+            to.extend(terms(&word.text));
         }
     }
     let mut query = Vec::new();
@@ -262,6 +318,7 @@ fn clause_of(words: &[Word]) -> Clause {
         value,
         query,
         scroll_cue,
+        to,
     }
 }
 
