@@ -279,12 +279,14 @@ impl Server {
                 Ok(action_result(
                     &browsing,
                     action,
-                    None,
-                    &seen,
-                    None,
-                    pending,
-                    Vec::new(),
-                    false,
+                    After {
+                        acted: None,
+                        seen: &seen,
+                        before: None,
+                        pending,
+                        new_tabs: Vec::new(),
+                        brief: false,
+                    },
                 ))
             }
             .await,
@@ -453,12 +455,14 @@ impl Server {
                 Ok(action_result(
                     &browsing,
                     action,
-                    Some(&acted),
-                    &seen,
-                    before.as_ref(),
-                    pending,
-                    new_tabs,
-                    false,
+                    After {
+                        acted: Some(&acted),
+                        seen: &seen,
+                        before: before.as_ref(),
+                        pending,
+                        new_tabs,
+                        brief: false,
+                    },
                 ))
             }
             .await,
@@ -545,12 +549,14 @@ impl Server {
                 Ok(action_result(
                     &browsing,
                     action,
-                    Some(&acted),
-                    &seen,
-                    before.as_ref(),
-                    pending,
-                    new_tabs,
-                    args.brief.unwrap_or(false),
+                    After {
+                        acted: Some(&acted),
+                        seen: &seen,
+                        before: before.as_ref(),
+                        pending,
+                        new_tabs,
+                        brief: args.brief.unwrap_or(false),
+                    },
                 ))
             }
             .await,
@@ -729,12 +735,14 @@ impl Server {
                 Ok(action_result(
                     &browsing,
                     action,
-                    Some(&acted),
-                    &seen,
-                    before.as_ref(),
-                    pending,
-                    new_tabs,
-                    false,
+                    After {
+                        acted: Some(&acted),
+                        seen: &seen,
+                        before: before.as_ref(),
+                        pending,
+                        new_tabs,
+                        brief: false,
+                    },
                 ))
             }
             .await,
@@ -768,12 +776,14 @@ impl Server {
                 Ok(action_result(
                     &browsing,
                     action,
-                    Some(&acted),
-                    &seen,
-                    None,
-                    None,
-                    Vec::new(),
-                    false,
+                    After {
+                        acted: Some(&acted),
+                        seen: &seen,
+                        before: None,
+                        pending: None,
+                        new_tabs: Vec::new(),
+                        brief: false,
+                    },
                 ))
             }
             .await,
@@ -883,18 +893,33 @@ fn snapshot_result(browsing: &Browsing, seen: &Seen) -> CallToolResult {
     result
 }
 
+/// What an action's answer is made of besides the action itself.
+struct After<'a> {
+    /// What the actuator said.
+    acted: Option<&'a Acted>,
+    /// The page after it.
+    seen: &'a Seen,
+    /// The observation before it, for the changes.
+    before: Option<&'a Observation>,
+    /// What was still going on when the readiness budget ran out.
+    pending: Option<String>,
+    /// Tabs the page opened.
+    new_tabs: Vec<pagesnap_browser::Tab>,
+    /// The changed lines only, not the whole page.
+    brief: bool,
+}
+
 /// An action's result: what it did, what changed, whether the page was
 /// ready, and the snapshot after it.
-fn action_result(
-    browsing: &Browsing,
-    action: ActionReport,
-    acted: Option<&Acted>,
-    seen: &Seen,
-    before: Option<&Observation>,
-    pending: Option<String>,
-    new_tabs: Vec<pagesnap_browser::Tab>,
-    brief: bool,
-) -> CallToolResult {
+fn action_result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallToolResult {
+    let After {
+        acted,
+        seen,
+        before,
+        pending,
+        new_tabs,
+        brief,
+    } = after;
     // Behind a dialog the page cannot be seen, so nothing is said to have left it.
     let before = before.filter(|_| seen.observation.meta.dialog.is_none());
     let changes = Browsing::changes(before, seen);
@@ -985,12 +1010,14 @@ async fn answer_after(
     Ok(action_result(
         browsing,
         action,
-        Some(acted),
-        &seen,
-        before.as_ref(),
-        pending,
-        new_tabs,
-        brief,
+        After {
+            acted: Some(acted),
+            seen: &seen,
+            before: before.as_ref(),
+            pending,
+            new_tabs,
+            brief,
+        },
     ))
 }
 
