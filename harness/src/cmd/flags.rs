@@ -23,6 +23,26 @@ pub struct DialogArgs {
     pub dialogs: DialogPolicy,
 }
 
+/// `--upload-dir`, of the commands where an agent acts (`mcp`, `live`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct UploadArgs {
+    /// The folder files for `upload` come from: a path outside it (after resolving `..` and links) is
+    /// refused by name. Default: the working folder.
+    #[arg(long, value_name = "DIR")]
+    pub upload_dir: Option<std::path::PathBuf>,
+}
+
+impl UploadArgs {
+    /// The upload folder: `--upload-dir` (which must be a folder) or the working folder.
+    pub fn folder(&self) -> Result<std::path::PathBuf> {
+        match &self.upload_dir {
+            Some(dir) if dir.is_dir() => Ok(dir.clone()),
+            Some(dir) => bail!("--upload-dir {}: not a folder", dir.display()),
+            None => Ok(std::env::current_dir()?),
+        }
+    }
+}
+
 /// The strategy `--strategy NAME` names; the error lists the known ones.
 pub fn strategy_named(name: &str) -> Result<&'static dyn Strategy> {
     if external::is_external(name) {

@@ -68,6 +68,8 @@ pub struct Args {
     browser: super::flags::BrowserArgs,
     #[command(flatten)]
     dialogs: super::flags::DialogArgs,
+    #[command(flatten)]
+    uploads: super::flags::UploadArgs,
     /// No progress display on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -135,6 +137,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         open: args.browser.open_options(),
         network: args.browser.network,
         dialogs: args.dialogs.dialogs,
+        uploads: args.uploads.folder()?,
         shard,
         endpoints: args.browser.cdp_endpoint.clone(),
     };

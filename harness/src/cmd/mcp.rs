@@ -64,10 +64,8 @@ pub struct Args {
     browser: BrowserArgs,
     #[command(flatten)]
     dialogs: super::flags::DialogArgs,
-    /// The folder files for `upload` come from: a path outside it (after resolving `..` and links) is
-    /// refused by name. Default: the working folder.
-    #[arg(long, value_name = "DIR")]
-    upload_dir: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    uploads: super::flags::UploadArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -81,11 +79,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         None => Layers::default(),
     };
     args.browser.check()?;
-    let uploads = match &args.upload_dir {
-        Some(dir) if dir.is_dir() => dir.clone(),
-        Some(dir) => bail!("--upload-dir {}: not a folder", dir.display()),
-        None => std::env::current_dir()?,
-    };
+    let uploads = args.uploads.folder()?;
     if args.browser.cdp_endpoint.len() > 1 {
         bail!("--cdp-endpoint: the tool server drives one browser; give one endpoint");
     }

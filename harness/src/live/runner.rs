@@ -57,6 +57,8 @@ pub struct Config<'a> {
     /// JavaScript dialog (`--dialogs`); a tool server's tab leaves each to
     /// the server.
     pub dialogs: DialogPolicy,
+    /// The folder an `upload` takes files from (`--upload-dir`).
+    pub uploads: std::path::PathBuf,
     /// Run only this shard of the (task, strategy, episode) units.
     pub shard: Option<Shard>,
     /// Browsers to attach to instead of launching one per worker
@@ -276,7 +278,8 @@ impl Worker<'_, '_> {
                             Entry::Vacant(e) => {
                                 let browser = Chromium::launch(config.network)
                                     .await?
-                                    .with_dialogs(config.dialogs);
+                                    .with_dialogs(config.dialogs)
+                                    .with_upload_dir(config.uploads.clone());
                                 let program =
                                     Program::new(Arc::clone(external), browser.websocket_url());
                                 e.insert((browser, program))
@@ -362,7 +365,9 @@ impl Worker<'_, '_> {
             Some(current) => current,
             None => match Chromium::start(self.endpoint, self.config.network).await {
                 Ok(started) => {
-                    let started = started.with_dialogs(self.config.dialogs);
+                    let started = started
+                        .with_dialogs(self.config.dialogs)
+                        .with_upload_dir(self.config.uploads.clone());
                     browsers.push(BrowserInfo {
                         endpoint: self.endpoint.map(str::to_owned),
                         version: started.version().to_owned(),

@@ -79,6 +79,7 @@ fn config<'a>(
         open: pagesnap_browser::OpenOptions::default(),
         network: false,
         dialogs: pagesnap_browser::DialogPolicy::Ask,
+        uploads: std::env::current_dir().unwrap(),
         shard: None,
         endpoints: Vec::new(),
     }
