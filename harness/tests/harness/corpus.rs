@@ -27,7 +27,10 @@ const CORPUS_UNLOADABLE: &[&str] = &[
 /// which must fail with a clear timeout), each recording's element counts
 /// (main document, open shadow trees, iframes) equal what the page's own
 /// `querySelectorAll('*')` reported at capture, and the engine's roles and
-/// names agree with Chromium's accessibility tree above the floors.
+/// names agree with Chromium's accessibility tree above the floors. The
+/// page limit is 20 s: with 10 s, the largest page's DOM snapshot
+/// (`readability/wikipedia-2.html`) ran out under a loaded machine (the
+/// debug build, three Chromium-heavy jobs at once); this test bounds no time.
 #[test]
 fn records_the_whole_corpus_with_matching_counts_and_validates() {
     let corpus = corpus_dir();
@@ -42,7 +45,7 @@ fn records_the_whole_corpus_with_matching_counts_and_validates() {
         .arg(&corpus)
         .arg("--out")
         .arg(dir.path())
-        .args(["--timeout", "10"])
+        .args(["--timeout", "20"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -53,7 +56,7 @@ fn records_the_whole_corpus_with_matching_counts_and_validates() {
     assert_eq!(failures.len(), CORPUS_UNLOADABLE.len(), "{stderr}");
     for (failure, page) in failures.iter().zip(CORPUS_UNLOADABLE) {
         assert!(
-            failure.contains(page) && failure.contains("timed out after 10.0 s"),
+            failure.contains(page) && failure.contains("timed out after 20.0 s"),
             "{failure}"
         );
     }
