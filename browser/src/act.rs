@@ -113,7 +113,11 @@ const EDITABLE_JS: &str = r#"function () {
     if (target.disabled || target.readOnly) return { error: 'not-editable' };
     if (doc.activeElement !== target && !(target.getRootNode().activeElement === target)) target.focus();
     try { target.select(); } catch (e) { /* number inputs cannot select; set below */ }
-    if (target.type === 'number' || target.type === 'date' || target.type === 'time') { target.value = ''; }
+    if (target.type === 'number') { target.value = ''; }
+    // A date or time field types segment by segment from the first: the
+    // click put the caret on the segment under it, a fresh focus puts it on
+    // the first (as a user clicking the month would).
+    if (/^(date|time|datetime-local|month|week)$/.test(target.type)) { target.value = ''; target.blur(); target.focus(); }
     return { ok: true };
   }
   if (target.isContentEditable) {
@@ -243,7 +247,10 @@ const ELEMENT_AT_JS: &str = r#"function (x, y) {
 }"#;
 
 /// Focuses `this`.
-const FOCUS_JS: &str = "function () { if (!this.isConnected) return { error: 'stale' }; this.focus(); return { ok: true }; }";
+/// (An element that has the focus keeps it as it is: focusing a date field
+/// again would put its caret back on the first segment.)
+const FOCUS_JS: &str = "function () { if (!this.isConnected) return { error: 'stale' }; \
+     if (this.getRootNode().activeElement !== this) this.focus(); return { ok: true }; }";
 
 /// What the scripts answer.
 #[derive(Debug, Default, Deserialize)]

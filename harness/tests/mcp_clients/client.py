@@ -609,6 +609,14 @@ async def actions(session, uploads, files):
     expected = {"name": "Ada Lovelace", "email": "ada@example.com", "phone": "+44 20 7946 0958", "country": "de", "subscribe": True, "plan": "pro", "notes": "Ring twice."}
     check(wait_detail("submitted", expected, mark), "the form is submitted with every filled value", REPORTS[mark:])
 
+    # A date and a time field are typed segment by segment from the first, as a user typing them would.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/date.html"})
+    mark = len(REPORTS)
+    await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Date"), "op": "type", "value": "05202010"})
+    check(wait_detail("date", "2010-05-20", mark), "typing MMDDYYYY fills a date field", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Time"), "op": "type", "value": "0930AM"})
+    check(wait_detail("time", "09:30", mark), "typing a time fills a time field", REPORTS[mark:])
+
     # A brief answer is the action and the lines that changed; an action that changed nothing says so.
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/form.html"})
     brief = await ok(session, "page_fill", {"fields": [{"ref": ref_of(nav, "textbox", "Full name"), "value": "Grace Hopper"}], "brief": True})
