@@ -817,6 +817,9 @@ fn style(values: &[StringIndex], strings: &Strings<'_>) -> Style {
 }
 
 #[cfg(test)]
+mod join_tests;
+
+#[cfg(test)]
 mod tests {
     use super::alternative_text;
 
