@@ -467,6 +467,16 @@ fn every_refused_action_is_its_own_outcome_and_counted_from_the_step_log() {
     assert!(!e.success);
 }
 
+/// The shipped live suites load — a bad tag or field fails here, not in
+/// `scripts/main` — with the task counts the docs give.
+#[test]
+fn shipped_live_suites_load_with_their_documented_counts() {
+    let miniwob = load(&root().join("suites/miniwob.toml")).unwrap();
+    assert_eq!(miniwob.tasks.len(), 102);
+    let fixtures = load(&root().join("suites/live-fixtures.toml")).unwrap();
+    assert_eq!(fixtures.tasks.len(), 44);
+}
+
 #[test]
 fn fixture_tasks_are_decided_by_their_predicate() {
     let dir = tempfile::tempdir().unwrap();
