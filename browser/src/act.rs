@@ -289,7 +289,7 @@ impl ChromiumSession {
         if let Some(dialog) = self.dialog() {
             return Ok(Outcome::failed(
                 Failure::DialogPending,
-                format!("{} ({})", Failure::DialogPending.message(), dialog.line()),
+                Failure::dialog_pending(&dialog),
             ));
         }
         let outcome = async {

@@ -258,6 +258,14 @@ impl Failure {
     }
 }
 
+impl Failure {
+    /// What an agent is told when `dialog` is pending and it asked for
+    /// anything else: the kind's message and the dialog's line.
+    pub fn dialog_pending(dialog: &pagesnap_engine::dialog::Dialog) -> String {
+        format!("{} ({})", Failure::DialogPending.message(), dialog.line())
+    }
+}
+
 impl Outcome {
     pub(crate) fn failed(kind: Failure, message: impl Into<String>) -> Outcome {
         Outcome::Failed {
@@ -389,15 +397,7 @@ pub fn resolve<'o>(
     items: &'o [Item],
 ) -> Result<Resolved<'o>, Unrunnable> {
     let item = match reference {
-        Some(reference) => match items.iter().find(|i| i.reference == reference) {
-            Some(item) if item.backend_id != 0 => Some(item),
-            Some(_) => {
-                return Err(Unrunnable::Incomplete(format!(
-                    "ref {reference:?} has no node on the live page"
-                )));
-            }
-            None => return Err(Unrunnable::Hallucinated(reference.to_owned())),
-        },
+        Some(reference) => Some(live_item(items, reference, "ref")?),
         None => None,
     };
     let backend_id = item.map(|i| i.backend_id);
@@ -448,16 +448,7 @@ pub fn resolve<'o>(
         },
         Op::Drag => {
             let backend_id = element()?;
-            let target = value()?;
-            let to = match items.iter().find(|i| i.reference == target.trim()) {
-                Some(item) if item.backend_id != 0 => item.backend_id,
-                Some(_) => {
-                    return Err(Unrunnable::Incomplete(format!(
-                        "drop target {target:?} has no node on the live page"
-                    )));
-                }
-                None => return Err(Unrunnable::Hallucinated(target)),
-            };
+            let to = live_item(items, value()?.trim(), "drop target")?.backend_id;
             UserAction::Drag { backend_id, to }
         }
         Op::Upload => UserAction::Upload {
@@ -496,6 +487,19 @@ pub fn resolve<'o>(
         },
     };
     Ok(Resolved { action, item })
+}
+
+/// The item of `items` whose ref is `reference` (`what` names it in the
+/// error): a ref it does not hold is hallucinated, one without a live node
+/// incomplete.
+fn live_item<'o>(items: &'o [Item], reference: &str, what: &str) -> Result<&'o Item, Unrunnable> {
+    match items.iter().find(|i| i.reference == reference) {
+        Some(item) if item.backend_id != 0 => Ok(item),
+        Some(_) => Err(Unrunnable::Incomplete(format!(
+            "{what} {reference:?} has no node on the live page"
+        ))),
+        None => Err(Unrunnable::Hallucinated(reference.to_owned())),
+    }
 }
 
 /// How far and which way a scroll's value asks: `down` (or nothing), `up`,

@@ -255,40 +255,19 @@ impl ChromiumSession {
                 } else {
                     c.to_string()
                 };
-                let mut down = DispatchKeyEventParams::new(if commanded {
-                    DispatchKeyEventType::RawKeyDown
-                } else {
-                    DispatchKeyEventType::KeyDown
-                });
-                down.key = Some(shown.clone());
-                if !commanded {
-                    down.text = Some(shown.clone());
-                    down.unmodified_text = Some(c.to_string());
+                let typed = (!commanded).then(|| (shown.as_str(), c.to_string()));
+                let mut down = char_down(c, &shown, typed);
+                if let Some(code) = down.windows_virtual_key_code {
+                    down.native_virtual_key_code = Some(code);
                 }
-                if c.is_ascii_alphanumeric() {
-                    let upper = c.to_ascii_uppercase();
-                    down.code = Some(if c.is_ascii_digit() {
-                        format!("Digit{c}")
-                    } else {
-                        format!("Key{upper}")
-                    });
-                    down.windows_virtual_key_code = Some(i64::from(upper as u8));
-                    down.native_virtual_key_code = Some(i64::from(upper as u8));
-                }
-                let mut up = down.clone();
-                up.r#type = DispatchKeyEventType::KeyUp;
-                up.text = None;
-                up.unmodified_text = None;
+                let up = up_of(&down);
                 (down, up)
             }
         };
         let (mut down, mut up) = (down, up);
         down.modifiers = Some(chord.mask);
         up.modifiers = Some(chord.mask);
-        self.call("Input.dispatchKeyEvent", self.page.execute(down))
-            .await?;
-        self.call("Input.dispatchKeyEvent", self.page.execute(up))
-            .await?;
+        self.key_pair(down, up).await?;
         for modifier in chord.modifiers.iter().rev() {
             held &= !modifier_bit(modifier.key).map_or(0, |(bit, _)| bit);
             let mut up = key_event(modifier, DispatchKeyEventType::KeyUp);
@@ -301,26 +280,16 @@ impl ChromiumSession {
 
     /// Presses and releases a named key.
     pub(crate) async fn key(&self, key: &Key) -> Result<()> {
-        let mut down = DispatchKeyEventParams::new(if key.text.is_some() {
+        let kind = if key.text.is_some() {
             DispatchKeyEventType::KeyDown
         } else {
             DispatchKeyEventType::RawKeyDown
-        });
-        down.key = Some(key.key.to_owned());
-        down.code = Some(key.code.to_owned());
-        down.windows_virtual_key_code = Some(key.key_code);
-        down.native_virtual_key_code = Some(key.key_code);
-        down.text = key.text.map(str::to_owned);
-        down.unmodified_text = key.text.map(str::to_owned);
-        let mut up = down.clone();
-        up.r#type = DispatchKeyEventType::KeyUp;
-        up.text = None;
-        up.unmodified_text = None;
-        self.call("Input.dispatchKeyEvent", self.page.execute(down))
-            .await?;
-        self.call("Input.dispatchKeyEvent", self.page.execute(up))
-            .await?;
-        Ok(())
+        };
+        self.key_pair(
+            key_event(key, kind),
+            key_event(key, DispatchKeyEventType::KeyUp),
+        )
+        .await
     }
 
     /// Types one character as a key press carrying its text (`\n` is Enter).
@@ -331,29 +300,58 @@ impl ChromiumSession {
             return self.key(enter).await;
         }
         let text = c.to_string();
-        let mut down = DispatchKeyEventParams::new(DispatchKeyEventType::KeyDown);
-        down.key = Some(text.clone());
-        down.text = Some(text.clone());
-        down.unmodified_text = Some(text.clone());
-        if c.is_ascii_alphanumeric() {
-            let upper = c.to_ascii_uppercase();
-            down.code = Some(if c.is_ascii_digit() {
-                format!("Digit{c}")
-            } else {
-                format!("Key{upper}")
-            });
-            down.windows_virtual_key_code = Some(i64::from(upper as u8));
-        }
-        let mut up = down.clone();
-        up.r#type = DispatchKeyEventType::KeyUp;
-        up.text = None;
-        up.unmodified_text = None;
+        let down = char_down(c, &text, Some((&text, text.clone())));
+        let up = up_of(&down);
+        self.key_pair(down, up).await
+    }
+
+    /// Sends a key's down and up events.
+    async fn key_pair(
+        &self,
+        down: DispatchKeyEventParams,
+        up: DispatchKeyEventParams,
+    ) -> Result<()> {
         self.call("Input.dispatchKeyEvent", self.page.execute(down))
             .await?;
         self.call("Input.dispatchKeyEvent", self.page.execute(up))
             .await?;
         Ok(())
     }
+}
+
+/// The key down of character `c`, shown as `key`, typing `typed` (the
+/// text and its unmodified text) if any, with its US-layout code when it
+/// is a letter or digit.
+fn char_down(c: char, key: &str, typed: Option<(&str, String)>) -> DispatchKeyEventParams {
+    let mut down = DispatchKeyEventParams::new(if typed.is_some() {
+        DispatchKeyEventType::KeyDown
+    } else {
+        DispatchKeyEventType::RawKeyDown
+    });
+    down.key = Some(key.to_owned());
+    if let Some((text, unmodified)) = typed {
+        down.text = Some(text.to_owned());
+        down.unmodified_text = Some(unmodified);
+    }
+    if c.is_ascii_alphanumeric() {
+        let upper = c.to_ascii_uppercase();
+        down.code = Some(if c.is_ascii_digit() {
+            format!("Digit{c}")
+        } else {
+            format!("Key{upper}")
+        });
+        down.windows_virtual_key_code = Some(i64::from(upper as u8));
+    }
+    down
+}
+
+/// The key up of a key down: the same key, no text.
+fn up_of(down: &DispatchKeyEventParams) -> DispatchKeyEventParams {
+    let mut up = down.clone();
+    up.r#type = DispatchKeyEventType::KeyUp;
+    up.text = None;
+    up.unmodified_text = None;
+    up
 }
 
 /// The event of `kind` for a named key (its text only on a key down).

@@ -280,11 +280,7 @@ impl Browsing {
         match self.dialog() {
             Some(dialog) => Err(ToolError::new(
                 Kind::Action(Failure::DialogPending),
-                self.mask(&format!(
-                    "{} ({})",
-                    Failure::DialogPending.message(),
-                    dialog.line()
-                )),
+                self.mask(&Failure::dialog_pending(&dialog)),
             )),
             None => Ok(()),
         }

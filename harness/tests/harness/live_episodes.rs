@@ -477,6 +477,19 @@ fn shipped_live_suites_load_with_their_documented_counts() {
     assert_eq!(fixtures.tasks.len(), 44);
 }
 
+/// Says done at once, leaving the page as it loaded.
+struct Quits;
+
+impl Agent for Quits {
+    fn name(&self) -> String {
+        "quits".to_owned()
+    }
+
+    fn act(&self, _: &Request<'_>) -> anyhow::Result<Response> {
+        respond(act(Op::Done, None, None))
+    }
+}
+
 #[test]
 fn fixture_tasks_are_decided_by_their_predicate() {
     let dir = tempfile::tempdir().unwrap();
@@ -495,15 +508,6 @@ fn fixture_tasks_are_decided_by_their_predicate() {
         assert_eq!(e.reason.as_deref(), Some("true"));
     }
     // An agent that stops at once leaves the page as it loaded: the predicate says no.
-    struct Quits;
-    impl Agent for Quits {
-        fn name(&self) -> String {
-            "quits".to_owned()
-        }
-        fn act(&self, _: &Request<'_>) -> anyhow::Result<Response> {
-            respond(act(Op::Done, None, None))
-        }
-    }
     let outcome = live::run(&config(&suite, &Quits, &dir.path().join("b"), &["aria"])).unwrap();
     let report = LiveReport::build(outcome.manifest, outcome.episodes);
     for e in &report.episodes {
@@ -559,15 +563,6 @@ fn dialogs_are_shown_to_the_agent_and_answered_by_it() {
     welcome
         .tasks
         .retain(|t| t.id == "dialogs-welcome-then-reports");
-    struct Quits;
-    impl Agent for Quits {
-        fn name(&self) -> String {
-            "quits".to_owned()
-        }
-        fn act(&self, _: &Request<'_>) -> anyhow::Result<Response> {
-            respond(act(Op::Done, None, None))
-        }
-    }
     let outcome = live::run(&config(
         &welcome,
         &Quits,
