@@ -65,6 +65,8 @@ pub(crate) struct Extras {
     /// Elements hosting an open shadow root (found by script), needed where
     /// a shadow tree nests inside another of the same mode.
     pub hosts: HashSet<i64>,
+    /// Elements hovering which reveals content (`:hover` rules and handler attributes).
+    pub hover: HashSet<i64>,
 }
 
 /// The joined tree: nodes in document order and a backend id → index map.
@@ -523,6 +525,7 @@ pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> J
                     }
                     rec.clickable = doc.clickable.contains(&key);
                     rec.modal = extras.modal.contains(&backend);
+                    rec.hover = extras.hover.contains(&backend);
                     content_doc = match doc.content_doc.get(&key) {
                         Some(&c) => usize::try_from(c).ok().map(|c| (p, c)),
                         None => owners.get(&(parts[p].key, backend)).map(|&q| (q, 0)),

@@ -15,6 +15,7 @@ use anyhow::{Context, Result, anyhow};
 use chromiumoxide::cdp::browser_protocol::dom::{
     BackendNodeId, DescribeNodeParams, ResolveNodeParams,
 };
+use chromiumoxide::cdp::browser_protocol::dom_debugger::GetEventListenersParams;
 use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
     CaptureSnapshotParams, CaptureSnapshotReturns,
 };
@@ -103,24 +104,98 @@ impl CaptureTimings {
     }
 }
 
-/// Builds the page facts: `[title, focused, modal count, …modal dialogs,
-/// …shadow hosts]`. The focused element follows focus into open shadow roots
-/// and same-origin frames; dialogs and hosts are found in the document, its
-/// open shadow trees and its same-origin frames.
+/// Builds the page facts: `[title, focused, modal count, host count,
+/// document, …modal dialogs, …shadow hosts, …hover targets]`. The focused element
+/// follows focus into open shadow roots and same-origin frames; dialogs,
+/// hosts and hover targets are found in the document, its open shadow trees
+/// and its same-origin frames.
+///
+/// A hover target is an element hovering which reveals content: a `:hover`
+/// rule of a readable stylesheet (inside `@media`, `@supports` and `@layer`
+/// too) whose subject lies past the hovered element (`.menu:hover > ul`,
+/// `.tip:hover + .bubble`) and which sets a property that shows, sizes or
+/// moves it ([`HOVER_REVEALS`]); or an element with an `onmouseover` or
+/// `onmouseenter` handler attribute (listeners added by script are read
+/// with `DOMDebugger.getEventListeners` on the document, [`HOVER_EVENTS`]). A rule styling only the hovered element
+/// itself (`a:hover { color: red }`) reveals nothing. At most
+/// [`HOVER_LIMIT`] targets are kept.
 const FACTS_JS: &str = r#"(() => {
-  const hosts = [], modals = [];
+  const hosts = [], modals = [], roots = [document];
   const walk = (root) => {
     for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) { hosts.push(el); walk(el.shadowRoot); }
+      if (el.shadowRoot) { hosts.push(el); roots.push(el.shadowRoot); walk(el.shadowRoot); }
       if (el.tagName === 'DIALOG' && el.matches(':modal')) modals.push(el);
       if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
         let doc = null;
         try { doc = el.contentDocument; } catch (e) {}
-        if (doc) walk(doc);
+        if (doc) { roots.push(doc); walk(doc); }
       }
     }
   };
   walk(document);
+  const hovers = new Set();
+  const reveals = new Set(HOVER_REVEALS);
+  // The selector up to the end of its first compound holding `:hover`, when
+  // a combinator follows it, with every `:hover` taken out.
+  const trigger = (selector) => {
+    const at = selector.indexOf(':hover');
+    if (at < 0) return null;
+    let depth = 0, end = selector.length;
+    for (let i = at + 6; i < selector.length; i++) {
+      const c = selector[i];
+      if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) { end = i; break; }
+    }
+    if (!selector.slice(end).trim()) return null;
+    const head = selector.slice(0, end).replaceAll(':hover', '').trim();
+    return head && !/[>+~]$/.test(head) ? head : null;
+  };
+  const split = (list) => {
+    const out = [];
+    let depth = 0, start = 0;
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i];
+      if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (c === ',' && depth === 0) { out.push(list.slice(start, i)); start = i + 1; }
+    }
+    out.push(list.slice(start));
+    return out;
+  };
+  const visit = (rules, root) => {
+    for (const rule of rules) {
+      if (hovers.size >= HOVER_LIMIT) return;
+      if (rule.cssRules && !rule.selectorText) { visit(rule.cssRules, root); continue; }
+      const text = rule.selectorText;
+      if (!text || !text.includes(':hover') || !rule.style) continue;
+      let shows = false;
+      for (let i = 0; i < rule.style.length && !shows; i++) shows = reveals.has(rule.style[i]);
+      if (!shows) continue;
+      for (const selector of split(text)) {
+        const head = trigger(selector.trim());
+        if (!head) continue;
+        try {
+          for (const el of root.querySelectorAll(head)) {
+            if (hovers.size >= HOVER_LIMIT) break;
+            hovers.add(el);
+          }
+        } catch (e) {}
+      }
+    }
+  };
+  for (const root of roots) {
+    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    for (const sheet of sheets) {
+      let rules = null;
+      try { rules = sheet.cssRules; } catch (e) {}
+      if (rules) visit(rules, root);
+    }
+    for (const el of root.querySelectorAll('[onmouseover], [onmouseenter]')) {
+      if (hovers.size >= HOVER_LIMIT) break;
+      hovers.add(el);
+    }
+  }
   let el = document.activeElement;
   for (;;) {
     if (el && el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
@@ -132,8 +207,47 @@ const FACTS_JS: &str = r#"(() => {
     break;
   }
   const focused = (el && el !== document.body && el !== document.documentElement) ? el : null;
-  return [String(document.title), focused, modals.length, ...modals, ...hosts];
+  return [String(document.title), focused, modals.length, hosts.length, document, ...modals, ...hosts, ...hovers];
 })()"#;
+
+/// The properties whose change under `:hover` reveals content (longhands, as
+/// a rule's style lists them).
+const HOVER_REVEALS: &[&str] = &[
+    "display",
+    "visibility",
+    "opacity",
+    "height",
+    "max-height",
+    "width",
+    "max-width",
+    "transform",
+    "translate",
+    "scale",
+    "clip",
+    "clip-path",
+    "left",
+    "top",
+    "right",
+    "bottom",
+    "pointer-events",
+    "content-visibility",
+];
+
+/// The events whose listener makes its element a hover target.
+const HOVER_EVENTS: &[&str] = &["mouseenter", "mouseover", "pointerenter", "pointerover"];
+
+/// The most hover targets one document reports.
+const HOVER_LIMIT: usize = 500;
+
+/// [`FACTS_JS`] with its constants written in.
+static FACTS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    FACTS_JS
+        .replace(
+            "HOVER_REVEALS",
+            &serde_json::Value::from(HOVER_REVEALS).to_string(),
+        )
+        .replace("HOVER_LIMIT", &HOVER_LIMIT.to_string())
+});
 
 /// Reads `[scrollLeft, scrollTop, scrollWidth, scrollHeight, clientLeft,
 /// clientTop, clientWidth, clientHeight]` of each element argument.
@@ -611,7 +725,7 @@ impl ChromiumSession {
         calls: &mut Vec<Call>,
     ) -> Result<Facts> {
         let params = EvaluateParams::builder()
-            .expression(FACTS_JS)
+            .expression(FACTS.as_str())
             .object_group(group)
             .return_by_value(false)
             .build()
@@ -665,15 +779,36 @@ impl ChromiumSession {
                 .to_owned(),
             ..Facts::default()
         };
-        let modals = value(2).and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
+        let count = |k| value(k).and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
+        let (modals, hosts) = (count(2), count(3));
         // Elements to resolve: index 1 is the focused element (or null),
-        // then the modal dialogs, then the hosts.
+        // then (past the document at 4) the modal dialogs, the hosts and the
+        // hover targets.
         let elements: Vec<(usize, String)> = items
             .iter()
-            .filter(|(index, _)| *index == 1 || *index >= 3)
+            .filter(|(index, _)| *index == 1 || *index >= 5)
             .filter_map(|(index, v)| Some((*index, v.object_id.clone()?.inner().clone())))
             .collect();
-        let (described, elapsed) = timed(futures::future::join_all(elements.iter().map(
+        let listeners = async {
+            let document = items
+                .iter()
+                .find(|(index, _)| *index == 4)
+                .and_then(|(_, v)| v.object_id.clone())?;
+            let params = GetEventListenersParams::builder()
+                .object_id(document)
+                .depth(-1)
+                .pierce(true)
+                .build()
+                .ok()?;
+            Some(
+                timed(self.call(
+                    "DOMDebugger.getEventListeners",
+                    route.execute(&self.page, params),
+                ))
+                .await,
+            )
+        };
+        let described = timed(futures::future::join_all(elements.iter().map(
             |(_, object)| {
                 self.call(
                     "DOM.describeNode",
@@ -689,8 +824,28 @@ impl ChromiumSession {
                     ),
                 )
             },
-        )))
-        .await;
+        )));
+        let ((described, elapsed), listeners) = tokio::join!(described, listeners);
+        // Hover listeners are a hint: a page whose listeners cannot be read
+        // is captured without them.
+        if let Some((listeners, elapsed)) = listeners {
+            calls.push(Call {
+                name: "DOMDebugger.getEventListeners",
+                elapsed,
+            });
+            match listeners {
+                Ok(listeners) => facts.extras.hover.extend(
+                    listeners
+                        .result
+                        .listeners
+                        .iter()
+                        .filter(|l| HOVER_EVENTS.contains(&l.r#type.as_str()))
+                        .filter_map(|l| Some(*l.backend_node_id?.inner())),
+                ),
+                Err(err) if err.is_gone() => return Err(err.into()),
+                Err(_) => {}
+            }
+        }
         if !elements.is_empty() {
             calls.push(Call {
                 name: "DOM.describeNode",
@@ -701,11 +856,14 @@ impl ChromiumSession {
             let backend = *node?.result.node.backend_node_id.inner();
             match *index {
                 1 => facts.focused = Some(backend),
-                k if k < 3 + modals => {
+                k if k < 5 + modals => {
                     facts.extras.modal.insert(backend);
                 }
-                _ => {
+                k if k < 5 + modals + hosts => {
                     facts.extras.hosts.insert(backend);
+                }
+                _ => {
+                    facts.extras.hover.insert(backend);
                 }
             }
         }

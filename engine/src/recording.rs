@@ -179,6 +179,11 @@ pub struct RecNode {
     /// Chromium reports a click listener or a natively clickable element (CDP `isClickable`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub clickable: bool,
+    /// Hovering it reveals content: a stylesheet's `:hover` rule on it changes
+    /// the display, visibility, opacity, size or position of a descendant or
+    /// sibling, or it has an `onmouseover`/`onmouseenter` handler.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hover: bool,
     /// Live `value` of inputs, textareas and selects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,

@@ -281,6 +281,12 @@ impl RecordingBuilder {
         self
     }
 
+    /// Hovering it reveals content.
+    pub fn hover(&mut self) -> &mut Self {
+        self.node().hover = true;
+        self
+    }
+
     /// Scroll state of a scroll container.
     pub fn scroll_state(&mut self, state: ScrollState) -> &mut Self {
         self.node().scroll = Some(state);

@@ -52,6 +52,7 @@ fn load(name: &str) -> Fixture {
             .iter()
             .map(|v| v.as_i64().unwrap())
             .collect(),
+        hover: Default::default(),
     };
     let oracle = file["oracle"]
         .as_object()

@@ -23,7 +23,12 @@
 //!    `<html>`/`<body>` and on containers covering ≥ 90% of the viewport on
 //!    both axes: frameworks delegate events from such roots, which says
 //!    nothing about the element being a target.
-//! 8. `cursor: pointer` at the top of a pointer subtree, as browser-use does:
+//! 8. A hover target: hovering it reveals content (a stylesheet's `:hover`
+//!    rule on it shows or moves a descendant or sibling, or an
+//!    `onmouseover`/`onmouseenter` handler), as recorded by the browser; the
+//!    same page-container exception as rule 7. A CSS hover menu's trigger is
+//!    often a plain `<span>`, and `hover` needs a ref to aim at.
+//! 9. `cursor: pointer` at the top of a pointer subtree, as browser-use does:
 //!    `cursor` inherits (CSS UI 4 §5.1), so a child whose parent element
 //!    already shows the pointer is part of the same target. A pointer
 //!    element inside a native control, ARIA widget or `<summary>` (an icon
@@ -53,6 +58,8 @@ pub enum InteractiveReason {
     Tabindex,
     /// A click listener reported by the browser.
     ClickListener,
+    /// Hovering it reveals content.
+    Hover,
     /// `cursor: pointer` at the top of a pointer subtree.
     CursorPointer,
 }
@@ -190,7 +197,7 @@ pub(crate) fn compute(
     out
 }
 
-/// The reasons that apply to any element: tabindex, click listener, pointer cursor.
+/// The reasons that apply to any element: tabindex, click listener, hover target, pointer cursor.
 fn plain_reason(
     page: &Page,
     element: &Element,
@@ -201,6 +208,8 @@ fn plain_reason(
         Some(InteractiveReason::Tabindex)
     } else if page.layout(id).clickable && !is_page_container(page, element, id) {
         Some(InteractiveReason::ClickListener)
+    } else if page.layout(id).hover && !is_page_container(page, element, id) {
+        Some(InteractiveReason::Hover)
     } else if starts_pointer_subtree(page, id) && !in_widget {
         Some(InteractiveReason::CursorPointer)
     } else {

@@ -100,6 +100,7 @@ impl Page {
                 style: rec.style.clone(),
                 paint_order: rec.paint_order,
                 clickable: rec.clickable,
+                hover: rec.hover,
                 value: rec.value.clone(),
                 checked: rec.checked,
                 selected: rec.selected,

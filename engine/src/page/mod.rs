@@ -119,6 +119,8 @@ pub struct Layout {
     pub paint_order: Option<u32>,
     /// CDP `isClickable`: a click listener or a natively clickable element.
     pub clickable: bool,
+    /// Hovering it reveals content ([`crate::recording::RecNode::hover`]).
+    pub hover: bool,
     /// Live value of a form control.
     pub value: Option<String>,
     /// Live checkedness.

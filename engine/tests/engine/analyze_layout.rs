@@ -668,6 +668,36 @@ mod interactive {
         assert_eq!(reason(&a, card), Some(InteractiveReason::ClickListener));
     }
 
+    /// A CSS hover menu's trigger (a `<span tabindex="-1">` the stylesheet
+    /// opens on `:hover`) is a target; a page-sized hover container is not,
+    /// and a plain span beside it stays text.
+    #[test]
+    fn hover_targets() {
+        let mut b = RecordingBuilder::new();
+        b.document_size(1280.0, 5000.0);
+        let body = b.body();
+        b.at(body).hover();
+        let trigger = b
+            .element(body, "span", &[("tabindex", "-1")])
+            .bounds(1100.0, 10.0, 80.0, 20.0)
+            .hover()
+            .id();
+        let page = b
+            .element(body, "div", &[("id", "app")])
+            .bounds(0.0, 0.0, 1280.0, 5000.0)
+            .hover()
+            .id();
+        let plain = b
+            .element(body, "span", &[])
+            .bounds(0.0, 10.0, 80.0, 20.0)
+            .id();
+        let (_, a) = analyze(&b);
+        assert_eq!(reason(&a, trigger), Some(InteractiveReason::Hover));
+        assert_eq!(reason(&a, body), None);
+        assert_eq!(reason(&a, page), None);
+        assert_eq!(reason(&a, plain), None);
+    }
+
     #[test]
     fn cursor_pointer_subtree_counted_once() {
         let mut b = RecordingBuilder::new();

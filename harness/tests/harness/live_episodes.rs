@@ -474,7 +474,7 @@ fn shipped_live_suites_load_with_their_documented_counts() {
     let miniwob = load(&root().join("suites/miniwob.toml")).unwrap();
     assert_eq!(miniwob.tasks.len(), 102);
     let fixtures = load(&root().join("suites/live-fixtures.toml")).unwrap();
-    assert_eq!(fixtures.tasks.len(), 44);
+    assert_eq!(fixtures.tasks.len(), 46);
 }
 
 /// Says done at once, leaving the page as it loaded.
@@ -596,6 +596,12 @@ impl Plan {
                 (Op::Hover, Some("Account"), None),
                 (Op::Click, Some("Sign out"), None),
             ],
+            "hover-css" => &[
+                (Op::Hover, Some("My account"), None),
+                (Op::Click, Some("Sign out"), None),
+            ],
+            "hover-script" => &[(Op::Hover, Some("English"), None)],
+            "hover-attribute" => &[(Op::Hover, Some("Help"), None)],
             "dblclick" => &[(Op::Dblclick, Some("Quarterly report.docx"), None)],
             "upload" => &[(Op::Upload, Some("Résumé (PDF)"), Some("Cargo.toml"))],
             "wait" => &[
@@ -622,7 +628,8 @@ impl Agent for Plan {
             request
                 .refs
                 .iter()
-                .find(|i| i.name == name)
+                // A nameless target (a hover menu's `<span>`) by its own text.
+                .find(|i| i.name == name || (i.name.is_empty() && i.context.starts_with(name)))
                 .unwrap_or_else(|| panic!("no {name:?} in {}", request.observation))
                 .reference
                 .clone()
@@ -637,7 +644,9 @@ impl Agent for Plan {
 }
 
 /// The new actions run in live episodes as the agents name them — drag,
-/// hover then click, double click, upload (from the working folder), wait
+/// hover then click (on a button with a listener, and on targets that only
+/// a `:hover` rule, a script's listener or a handler attribute makes one),
+/// double click, upload (from the working folder), wait
 /// for a text, a click at a point — each decided by what the page shows.
 /// Without its action each task stays undone: the wait task's results come
 /// 2.5 s after the click, after an agent that stops at once has ended.
@@ -666,6 +675,21 @@ fn every_new_action_runs_in_live_episodes() {
             "document.getElementById('status')?.textContent === 'signed-out'",
         ),
         (
+            "hover-css",
+            "hover-css.html",
+            "document.getElementById('status')?.textContent === 'signed-out'",
+        ),
+        (
+            "hover-script",
+            "hover-css.html",
+            "document.getElementById('status')?.textContent === 'languages-shown'",
+        ),
+        (
+            "hover-attribute",
+            "hover-css.html",
+            "document.getElementById('status')?.textContent === 'tip-shown'",
+        ),
+        (
             "dblclick",
             "dblclick.html",
             "document.getElementById('status')?.textContent.startsWith('opened')",
@@ -691,7 +715,7 @@ fn every_new_action_runs_in_live_episodes() {
     let suite = load(&write(dir.path(), "actions.toml", &text)).unwrap();
     let outcome = live::run(&config(&suite, &Plan, &dir.path().join("plan"), &["aria"])).unwrap();
     let report = LiveReport::build(outcome.manifest, outcome.episodes);
-    assert_eq!(report.episodes.len(), 6);
+    assert_eq!(report.episodes.len(), 9);
     for e in &report.episodes {
         assert!(e.success, "{}: {e:#?}", e.task);
         assert!(

@@ -515,6 +515,23 @@ async def actions(session, uploads, files):
     await ok(session, "page_action", {"ref": sign_out, "op": "click"})
     check(wait_detail("signed-out", None, mark), "the item the hover showed is clicked", REPORTS[mark:])
 
+    # Hover targets no role or listener names: a pure-CSS menu's <span>, a span with a script's
+    # mouseenter listener, one with an onmouseenter attribute; hover styling that reveals nothing
+    # gets no ref.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/hover-css.html"})
+    by_text = {i["context"].split(" ")[0]: i["ref"] for i in items_of(nav) if not i["name"]}
+    for text in ["My", "English", "Help"]:
+        check(text in by_text, f"the hover target {text!r} has a ref", items_of(nav))
+    check("Free" not in by_text, "a :hover rule that reveals nothing gives no ref", items_of(nav))
+    mark = len(REPORTS)
+    hovered = await ok(session, "page_action", {"ref": by_text["My"], "op": "hover"})
+    await ok(session, "page_action", {"ref": ref_of(hovered, "button", "Sign out"), "op": "click"})
+    check(wait_detail("signed-out", None, mark), "the CSS menu's item is clicked after the hover", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": by_text["English"], "op": "hover"})
+    check(wait_detail("languages-shown", None, mark), "hovering the listener's span fires it", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": by_text["Help"], "op": "hover"})
+    check(wait_detail("tip-shown", None, mark), "hovering the attribute's span fires it", REPORTS[mark:])
+
     # focus, type, press with combinations, clear: the page's key log says what the browser did.
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/keys.html"})
     last = ref_of(nav, "textbox", "Last name")
