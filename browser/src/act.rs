@@ -318,7 +318,19 @@ impl ChromiumSession {
             self.settle_after_action().await?;
             Ok(outcome)
         };
-        opened_dialog(outcome.await)
+        // A click or key may open a file chooser, which the agent is told of.
+        let opens_chooser = matches!(
+            action,
+            UserAction::Click { .. }
+                | UserAction::DoubleClick { .. }
+                | UserAction::Press { .. }
+                | UserAction::ClickAt { .. }
+        );
+        if opens_chooser {
+            opened_dialog(self.noting_chooser(outcome).await)
+        } else {
+            opened_dialog(outcome.await)
+        }
     }
 
     /// Lets the page react before the next look: a click may have started a

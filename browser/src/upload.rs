@@ -8,12 +8,16 @@ use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, SetFileInputFiles
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFileChooserOpened, SetInterceptFileChooserDialogParams,
 };
-use futures::StreamExt;
+use futures::{FutureExt, StreamExt};
 
 use crate::act::failure;
 use crate::action::{Failure, Outcome};
 use crate::frames::split_key;
 use crate::session::ChromiumSession;
+
+/// What an action that opened a file chooser tells the agent.
+const CHOOSER_OPENED: &str = "a file chooser opened and nothing was chosen: \
+     give it files with upload (paths) on the same element";
 
 /// How long after its click a control may take to open a file chooser.
 const CHOOSER: Duration = Duration::from_millis(1500);
@@ -58,6 +62,44 @@ pub fn confine(folder: &Path, given: &[String]) -> Result<Vec<PathBuf>, String> 
 }
 
 impl ChromiumSession {
+    /// Runs `action` (a click or key that may open a file chooser) with the
+    /// tab's file chooser intercepted, and when one opened, says so in the
+    /// outcome: nothing was chosen, and `upload` gives it files. Intercepted
+    /// only for the action's time, so a browser pagesnap attached to keeps its
+    /// own choosers for its user.
+    pub(crate) async fn noting_chooser(
+        &self,
+        action: impl std::future::Future<Output = Result<Outcome>>,
+    ) -> Result<Outcome> {
+        let mut opened = self.page.event_listener::<EventFileChooserOpened>().await?;
+        self.intercept_chooser(true).await?;
+        let outcome = action.await;
+        let _ = self.intercept_chooser(false).await;
+        let chose = opened.next().now_or_never().flatten().is_some();
+        match outcome? {
+            Outcome::Done { note } if chose => Ok(Outcome::Done {
+                note: Some(
+                    [note.as_deref(), Some(CHOOSER_OPENED)]
+                        .into_iter()
+                        .flatten()
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                ),
+            }),
+            outcome => Ok(outcome),
+        }
+    }
+
+    async fn intercept_chooser(&self, on: bool) -> Result<()> {
+        self.call(
+            "Page.setInterceptFileChooserDialog",
+            self.page
+                .execute(SetInterceptFileChooserDialogParams::new(on)),
+        )
+        .await?;
+        Ok(())
+    }
+
     /// Gives `paths` (confined to the upload folder) to the file input
     /// `backend_id`, or to the input whose chooser a click on it opens.
     pub(crate) async fn upload(&self, backend_id: u64, paths: &[String]) -> Result<Outcome> {
@@ -76,12 +118,7 @@ impl ChromiumSession {
         // A control that opens the chooser (a styled button clicking a
         // hidden input): clicked, with the chooser intercepted.
         let mut opened = self.page.event_listener::<EventFileChooserOpened>().await?;
-        self.call(
-            "Page.setInterceptFileChooserDialog",
-            self.page
-                .execute(SetInterceptFileChooserDialogParams::new(true)),
-        )
-        .await?;
+        self.intercept_chooser(true).await?;
         let chosen = async {
             if let Outcome::Failed { kind, message } = self.click(backend_id).await? {
                 return Ok(Outcome::Failed { kind, message });
@@ -105,13 +142,7 @@ impl ChromiumSession {
             }
         }
         .await;
-        let _ = self
-            .call(
-                "Page.setInterceptFileChooserDialog",
-                self.page
-                    .execute(SetInterceptFileChooserDialogParams::new(false)),
-            )
-            .await;
+        let _ = self.intercept_chooser(false).await;
         chosen
     }
 

@@ -584,6 +584,12 @@ async def actions(session, uploads, files):
     # that opens the chooser of a hidden one.
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/upload.html"})
     resume = ref_of(nav, "button", "Résumé")
+    # A plain click that opens a chooser says so (and how to answer it); one that does not, says nothing.
+    for name in ["Résumé", "Choose photo"]:
+        clicked = await ok(session, "page_action", {"ref": ref_of(nav, "button", name), "op": "click", "brief": True})
+        check("file chooser opened" in clicked.structured_content["action"].get("note", ""), f"clicking {name!r} reports the file chooser it opened", json.dumps(clicked.structured_content["action"]))
+    clicked = await ok(session, "page_action", {"ref": ref_of(nav, "button", "Show tips"), "op": "click", "brief": True})
+    check("note" not in clicked.structured_content["action"], "a click that opens no chooser has no chooser note", json.dumps(clicked.structured_content["action"]))
     mark = len(REPORTS)
     for paths in [["/etc/hostname"], ["../outside.txt"], ["link.pdf"], ["missing.pdf"], ["resume.pdf", "/etc/hostname"]]:
         await fails(session, "page_action", {"ref": resume, "op": "upload", "paths": paths}, "upload-refused")
