@@ -27,7 +27,9 @@
 //!    rule on it shows or moves a descendant or sibling, or an
 //!    `onmouseover`/`onmouseenter` handler), as recorded by the browser; the
 //!    same page-container exception as rule 7. A CSS hover menu's trigger is
-//!    often a plain `<span>`, and `hover` needs a ref to aim at.
+//!    often a plain `<span>`, and `hover` needs a ref to aim at. Not when
+//!    a target inside it covers ≥ 80% of its box (a `<li>` around its
+//!    link): pointing at that one hovers it too.
 //! 9. `cursor: pointer` at the top of a pointer subtree, as browser-use does:
 //!    `cursor` inherits (CSS UI 4 §5.1), so a child whose parent element
 //!    already shows the pointer is part of the same target. A pointer
@@ -194,7 +196,41 @@ pub(crate) fn compute(
             plain_reason(page, element, id, in_widget[i])
         };
     }
+    drop_filled_hover_targets(page, &mut out);
     out
+}
+
+/// A hover target filled by one of its own targets (a `<li>` around its
+/// link) adds nothing: pointing at the inner target hovers it too.
+fn drop_filled_hover_targets(page: &Page, out: &mut [Option<InteractiveReason>]) {
+    for id in page.ids() {
+        if out[id.index()] != Some(InteractiveReason::Hover) {
+            continue;
+        }
+        let Some(own) = page.layout(id).bounds.filter(|b| b.area() > 0.0) else {
+            continue;
+        };
+        let filled = page.subtree(id).skip(1).any(|inner| {
+            out[inner.index()].is_some()
+                && page
+                    .layout(inner)
+                    .bounds
+                    .is_some_and(|b| overlap(&own, &b) >= FILLED * own.area())
+        });
+        if filled {
+            out[id.index()] = None;
+        }
+    }
+}
+
+/// The share of a hover target's box an inner target must cover to stand for it.
+const FILLED: f64 = 0.8;
+
+/// The area two boxes share.
+fn overlap(a: &crate::geom::Rect, b: &crate::geom::Rect) -> f64 {
+    let w = a.right().min(b.right()) - a.x.max(b.x);
+    let h = a.bottom().min(b.bottom()) - a.y.max(b.y);
+    w.max(0.0) * h.max(0.0)
 }
 
 /// The reasons that apply to any element: tabindex, click listener, hover target, pointer cursor.

@@ -670,7 +670,8 @@ mod interactive {
 
     /// A CSS hover menu's trigger (a `<span tabindex="-1">` the stylesheet
     /// opens on `:hover`) is a target; a page-sized hover container is not,
-    /// and a plain span beside it stays text.
+    /// a plain span beside it stays text, and a hover target its own link
+    /// fills is left to the link.
     #[test]
     fn hover_targets() {
         let mut b = RecordingBuilder::new();
@@ -691,7 +692,29 @@ mod interactive {
             .element(body, "span", &[])
             .bounds(0.0, 10.0, 80.0, 20.0)
             .id();
+        let wrapper = b
+            .element(body, "li", &[])
+            .bounds(0.0, 100.0, 100.0, 20.0)
+            .hover()
+            .id();
+        let link = b
+            .element(wrapper, "a", &[("href", "/save")])
+            .bounds(0.0, 100.0, 95.0, 20.0)
+            .id();
+        let story = b
+            .element(body, "li", &[])
+            .bounds(0.0, 200.0, 600.0, 100.0)
+            .hover()
+            .id();
+        let title = b
+            .element(story, "a", &[("href", "/story")])
+            .bounds(0.0, 200.0, 300.0, 20.0)
+            .id();
         let (_, a) = analyze(&b);
+        assert_eq!(reason(&a, link), Some(InteractiveReason::NativeControl));
+        assert_eq!(reason(&a, wrapper), None, "filled by its link");
+        assert_eq!(reason(&a, title), Some(InteractiveReason::NativeControl));
+        assert_eq!(reason(&a, story), Some(InteractiveReason::Hover));
         assert_eq!(reason(&a, trigger), Some(InteractiveReason::Hover));
         assert_eq!(reason(&a, body), None);
         assert_eq!(reason(&a, page), None);
