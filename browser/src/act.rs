@@ -182,8 +182,9 @@ const SCROLL_JS: &str = r#"function (dy, up) {
   return { moved: after - before };
 }"#;
 
-/// Selects `this`'s text (`want`: the first occurrence of it), as a user's
-/// drag over it would: `{ok}`, or `{error: 'no-text'}`.
+/// Selects `this`'s text (`want`: the first occurrence of it, white space
+/// matching any white space), as a user's drag over it would: `{ok}`, or
+/// `{error: 'no-text'}`.
 const SELECT_TEXT_JS: &str = r#"function (want) {
   const el = this;
   if (!el.isConnected) return { error: 'stale' };
@@ -195,22 +196,31 @@ const SELECT_TEXT_JS: &str = r#"function (want) {
     el.setSelectionRange(at, want === null ? el.value.length : at + want.length);
     return { ok: true };
   }
+  // The text with each run of white space one space (as a snapshot shows
+  // it), and where each of its characters lies; scripts and styles left out.
   const walker = doc.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  const texts = [];
-  let all = '';
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) { texts.push([n, all.length]); all += n.data; }
-  const start = want === null ? 0 : all.indexOf(want);
-  if (start < 0 || texts.length === 0) return { error: 'no-text' };
-  const end = want === null ? all.length : start + want.length;
-  const place = (offset) => {
-    for (let i = texts.length - 1; i >= 0; i--) if (texts[i][1] <= offset) return [texts[i][0], offset - texts[i][1]];
-    return [texts[0][0], 0];
-  };
+  let all = '', space = true;
+  const at = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (n.parentElement && n.parentElement.closest('script, style, noscript, template')) continue;
+    const data = n.data;
+    for (let i = 0; i < data.length; i++) {
+      const blank = data.charCodeAt(i) <= 32 || data[i] === '\u00a0';
+      if (blank && space) continue;
+      space = blank;
+      all += blank ? ' ' : data[i];
+      at.push([n, i]);
+    }
+  }
+  if (space && all.length) { all = all.slice(0, -1); at.pop(); }
+  const wanted = want === null ? all : want.replace(/\s+/g, ' ').trim();
+  const start = all.indexOf(wanted);
+  if (start < 0 || wanted.length === 0) return { error: 'no-text' };
+  const [a, ao] = at[start];
+  const [b, bo] = at[start + wanted.length - 1];
   const range = doc.createRange();
-  const [a, ao] = place(start);
-  const [b, bo] = place(end);
   range.setStart(a, ao);
-  range.setEnd(b, Math.min(bo, b.data.length));
+  range.setEnd(b, bo + 1);
   const sel = doc.getSelection();
   sel.removeAllRanges();
   sel.addRange(range);
@@ -295,7 +305,14 @@ impl ChromiumSession {
         let outcome = async {
             let outcome = match action {
                 UserAction::Click { backend_id } => self.click(*backend_id).await?,
-                UserAction::Type { backend_id, text } => self.type_into(*backend_id, text).await?,
+                UserAction::Type {
+                    backend_id: Some(backend_id),
+                    text,
+                } => self.type_into(*backend_id, text).await?,
+                UserAction::Type {
+                    backend_id: None,
+                    text,
+                } => self.type_at_focus(text).await?,
                 UserAction::Select { backend_id, value } => self.select(*backend_id, value).await?,
                 UserAction::Scroll { backend_id, dy, up } => {
                     self.scroll(*backend_id, *dy, *up).await?
@@ -535,22 +552,53 @@ impl ChromiumSession {
         Ok(failure(&answer).unwrap_or_else(Outcome::ok))
     }
 
-    async fn select_text(&self, backend_id: u64, text: Option<&str>) -> Result<Outcome> {
+    async fn select_text(&self, backend_id: Option<u64>, text: Option<&str>) -> Result<Outcome> {
         let want = text.map_or(serde_json::Value::Null, serde_json::Value::from);
-        let answer = self.call_on(backend_id, SELECT_TEXT_JS, vec![want]).await?;
+        let answer = match backend_id {
+            Some(backend_id) => self.call_on(backend_id, SELECT_TEXT_JS, vec![want]).await?,
+            None => {
+                let script = format!("({SELECT_TEXT_JS}).call(document.body, {want})");
+                serde_json::from_value(self.eval(&script).await?)?
+            }
+        };
         if answer.error == Some(Failure::NoText) {
+            let place = if backend_id.is_some() {
+                "the element does not hold"
+            } else {
+                "the page does not show"
+            };
             return Ok(Outcome::failed(
                 Failure::NoText,
-                format!(
-                    "the element does not hold the text {:?}",
-                    text.unwrap_or_default()
-                ),
+                format!("{place} the text {:?}", text.unwrap_or_default()),
             ));
         }
         Ok(failure(&answer).unwrap_or_else(Outcome::ok))
     }
 
+    /// Types `text` key by key into whatever has the focus.
+    async fn type_at_focus(&self, text: &str) -> Result<Outcome> {
+        for c in text.chars() {
+            self.type_char(c).await?;
+        }
+        Ok(Outcome::ok())
+    }
+
     async fn click_at(&self, x: f64, y: f64) -> Result<Outcome> {
+        match self.viewport_point(x, y).await? {
+            Ok(point) => {
+                self.mouse_click(point).await?;
+                Ok(Outcome::ok())
+            }
+            Err(failed) => Ok(failed),
+        }
+    }
+
+    /// `(x, y)` when it lies inside the viewport, else the failure naming it.
+    pub(crate) async fn viewport_point(
+        &self,
+        x: f64,
+        y: f64,
+    ) -> Result<Result<(f64, f64), Outcome>> {
         let size = self.eval("[innerWidth, innerHeight]").await?;
         let (width, height) = (
             size.get(0)
@@ -561,15 +609,14 @@ impl ChromiumSession {
                 .unwrap_or(0.0),
         );
         if !(0.0..width).contains(&x) || !(0.0..height).contains(&y) {
-            return Ok(Outcome::failed(
+            return Ok(Err(Outcome::failed(
                 Failure::Hidden,
                 format!(
                     "the point ({x}, {y}) is outside the viewport ({width}×{height} CSS pixels)"
                 ),
-            ));
+            )));
         }
-        self.mouse_click((x, y)).await?;
-        Ok(Outcome::ok())
+        Ok(Ok((x, y)))
     }
 
     /// What is at viewport point `(x, y)`: `button "Go"` (its role and

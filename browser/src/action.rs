@@ -26,10 +26,13 @@ pub enum UserAction {
         /// The element.
         backend_id: u64,
     },
-    /// Click the field (focus), select its content, type `text` key by key.
+    /// Click the field (focus), select its content, type `text` key by key;
+    /// without a field, type at the focus as it is (BrowserGym's
+    /// `keyboard_type`: after a key that moved the focus, into a widget
+    /// that keeps its own caret).
     Type {
-        /// The field.
-        backend_id: u64,
+        /// The field; none: whatever has the focus.
+        backend_id: Option<u64>,
         /// What to type (replaces the field's content).
         text: String,
     },
@@ -83,7 +86,7 @@ pub enum UserAction {
         /// What is dragged.
         backend_id: u64,
         /// Where it is dropped.
-        to: u64,
+        to: Drop,
     },
     /// Give a file input (or the control that opens its chooser) files, by
     /// path; only files inside the browser's upload folder are given.
@@ -93,11 +96,14 @@ pub enum UserAction {
         /// Paths as asked for (relative ones from the upload folder).
         paths: Vec<String>,
     },
-    /// Select the element's text (`text`: that part of it), as a user's drag over it would.
+    /// Select the element's text (`text`: that part of it), as a user's drag
+    /// over it would; without an element, the first place the page shows
+    /// `text` (text a snapshot shows outside any ref: a paragraph). Runs of
+    /// white space match any white space.
     SelectText {
-        /// The element.
-        backend_id: u64,
-        /// The text to select inside it; none: all of it.
+        /// The element; none: the page.
+        backend_id: Option<u64>,
+        /// The text to select inside it; none: all of it (an element is then needed).
         text: Option<String>,
     },
     /// A left click at a point of the viewport, in CSS pixels.
@@ -122,6 +128,16 @@ pub enum UserAction {
         /// A prompt's text when accepting (none: its default text).
         text: Option<String>,
     },
+}
+
+/// Where a drag ends: on an element's visible centre, or at a point of the
+/// viewport (a resize handle pulled, a shape moved aside).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Drop {
+    /// The element.
+    Element(u64),
+    /// A point, viewport CSS pixels.
+    Point(f64, f64),
 }
 
 /// What an action did.
@@ -286,7 +302,7 @@ pub enum Op {
     Click,
     /// [`UserAction::Hover`] over the ref's element.
     Hover,
-    /// [`UserAction::Type`] the value into the ref's field.
+    /// [`UserAction::Type`] the value into the ref's field (no ref: at the focus).
     Type,
     /// [`UserAction::Select`] the value's option of the ref's `<select>`.
     Select,
@@ -304,11 +320,13 @@ pub enum Op {
     Focus,
     /// [`UserAction::Clear`] the ref's field.
     Clear,
-    /// [`UserAction::Drag`] the ref's element onto the element whose ref is the value.
+    /// [`UserAction::Drag`] the ref's element onto the element whose ref is
+    /// the value, or to the value's point `X,Y` (viewport CSS pixels).
     Drag,
     /// [`UserAction::Upload`] the value's files (comma-separated paths) into the ref's file input.
     Upload,
-    /// [`UserAction::SelectText`] in the ref's element: the value, or all of it.
+    /// [`UserAction::SelectText`] in the ref's element: the value, or all of
+    /// it; without a ref, the value where the page shows it.
     SelectText,
     /// [`UserAction::ClickAt`] the value's point, `X,Y` in viewport CSS pixels.
     ClickAt,
@@ -416,7 +434,7 @@ pub fn resolve<'o>(
             backend_id: element()?,
         },
         Op::Type => UserAction::Type {
-            backend_id: element()?,
+            backend_id,
             text: value()?,
         },
         Op::Select => UserAction::Select {
@@ -448,7 +466,11 @@ pub fn resolve<'o>(
         },
         Op::Drag => {
             let backend_id = element()?;
-            let to = live_item(items, value()?.trim(), "drop target")?.backend_id;
+            let value = value()?;
+            let to = match point_of(&value) {
+                Some((x, y)) => Drop::Point(x, y),
+                None => Drop::Element(live_item(items, value.trim(), "drop target")?.backend_id),
+            };
             UserAction::Drag { backend_id, to }
         }
         Op::Upload => UserAction::Upload {
@@ -459,22 +481,20 @@ pub fn resolve<'o>(
                 .filter(|p| !p.is_empty())
                 .collect(),
         },
-        Op::SelectText => UserAction::SelectText {
-            backend_id: element()?,
-            text: value().ok().filter(|t| !t.is_empty()),
-        },
+        Op::SelectText => {
+            let text = value().ok().filter(|t| !t.trim().is_empty());
+            if backend_id.is_none() && text.is_none() {
+                return Err(Unrunnable::Incomplete(
+                    "select_text needs a ref, or the text to select as its value".to_owned(),
+                ));
+            }
+            UserAction::SelectText { backend_id, text }
+        }
         Op::ClickAt => {
             let point = value()?;
-            let parsed: Vec<Option<f64>> = point
-                .split([',', ' '])
-                .filter(|p| !p.is_empty())
-                .map(|p| p.trim().parse().ok())
-                .collect();
-            match parsed[..] {
-                [Some(x), Some(y)] if x.is_finite() && y.is_finite() => {
-                    UserAction::ClickAt { x, y }
-                }
-                _ => {
+            match point_of(&point) {
+                Some((x, y)) => UserAction::ClickAt { x, y },
+                None => {
                     return Err(Unrunnable::Incomplete(format!(
                         "click_at needs a point X,Y in viewport CSS pixels, not {point:?}"
                     )));
@@ -487,6 +507,19 @@ pub fn resolve<'o>(
         },
     };
     Ok(Resolved { action, item })
+}
+
+/// A point `X,Y` (or `X Y`) of finite numbers.
+fn point_of(value: &str) -> Option<(f64, f64)> {
+    let parsed: Vec<Option<f64>> = value
+        .split([',', ' '])
+        .filter(|p| !p.is_empty())
+        .map(|p| p.trim().parse().ok())
+        .collect();
+    match parsed[..] {
+        [Some(x), Some(y)] if x.is_finite() && y.is_finite() => Some((x, y)),
+        _ => None,
+    }
 }
 
 /// The item of `items` whose ref is `reference` (`what` names it in the
@@ -643,7 +676,7 @@ mod tests {
                 .unwrap()
                 .action,
             UserAction::Type {
-                backend_id: 7,
+                backend_id: Some(7),
                 text: "hi".into()
             }
         );

@@ -15,12 +15,16 @@ use chromiumoxide::cdp::browser_protocol::input::{
 };
 use futures::StreamExt;
 
-use crate::action::Outcome;
+use crate::action::{Drop, Outcome};
 use crate::session::ChromiumSession;
 
 /// Mouse moves between the press and the target: enough for a page that
 /// starts its drag after a few pixels and follows the pointer.
 const STEPS: u32 = 8;
+
+/// How far past the target's centre the pointer comes to rest, CSS pixels
+/// along the drag (small enough to stay inside any target a user can aim at).
+const OVERSHOOT: f64 = 3.0;
 
 /// How long, after the moves, a drag the page started may take to be announced.
 const ANNOUNCED: Duration = Duration::from_millis(250);
@@ -28,14 +32,20 @@ const ANNOUNCED: Duration = Duration::from_millis(250);
 impl ChromiumSession {
     /// Drags `from` onto `to` (see the module docs). Either end hidden or
     /// covered fails as a click on it would, before the mouse is pressed.
-    pub(crate) async fn drag(&self, from: u64, to: u64) -> Result<Outcome> {
+    pub(crate) async fn drag(&self, from: u64, to: Drop) -> Result<Outcome> {
         let start = match self.point_of(from).await? {
             Ok(point) => point,
             Err(failed) => return Ok(failed),
         };
-        let end = match self.point_of(to).await? {
-            Ok(point) => point,
-            Err(failed) => return Ok(failed),
+        let end = match to {
+            Drop::Element(to) => match self.point_of(to).await? {
+                Ok(point) => point,
+                Err(failed) => return Ok(failed),
+            },
+            Drop::Point(x, y) => match self.viewport_point(x, y).await? {
+                Ok(point) => point,
+                Err(failed) => return Ok(failed),
+            },
         };
         // Bringing the target into view may have moved the source.
         let start = match self.point_of(from).await? {
@@ -63,6 +73,20 @@ impl ChromiumSession {
                 self.mouse(DispatchMouseEventType::MouseMoved, point, 1)
                     .await?;
             }
+            // A hand comes to rest just past the middle of where it drops:
+            // sortable lists swap an item once the pointer crosses the
+            // middle of its neighbour, in the direction of travel.
+            let length = (end.0 - start.0).hypot(end.1 - start.1);
+            let end = if length > 0.0 {
+                (
+                    end.0 + (end.0 - start.0) / length * OVERSHOOT,
+                    end.1 + (end.1 - start.1) / length * OVERSHOOT,
+                )
+            } else {
+                end
+            };
+            self.mouse(DispatchMouseEventType::MouseMoved, end, 1)
+                .await?;
             let native = tokio::time::timeout(ANNOUNCED, announced.next()).await;
             if let Ok(Some(event)) = native {
                 let data = event.data.clone();

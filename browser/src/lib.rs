@@ -26,7 +26,7 @@ mod waits;
 mod watch;
 
 pub use action::{
-    Failure, MAX_WAIT, Op, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label,
+    Drop, Failure, MAX_WAIT, Op, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label,
     resolve, scroll_of, wait_of,
 };
 pub use chromium::{CHROMIUM_FLAGS, Chromium, Tab};

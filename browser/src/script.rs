@@ -37,7 +37,7 @@ impl ChromiumSession {
                 backend_id: self.node_of(selector).await?,
             },
             Step::Type(selector, text) => UserAction::Type {
-                backend_id: self.node_of(selector).await?,
+                backend_id: Some(self.node_of(selector).await?),
                 text: text.clone(),
             },
             Step::Select(selector, value) => UserAction::Select {

@@ -67,6 +67,8 @@ pub(crate) struct Extras {
     pub hosts: HashSet<i64>,
     /// Elements hovering which reveals content (`:hover` rules and handler attributes).
     pub hover: HashSet<i64>,
+    /// Elements with a mousedown, pointerdown or touchstart listener.
+    pub pressable: HashSet<i64>,
 }
 
 /// The joined tree: nodes in document order and a backend id → index map.
@@ -523,7 +525,8 @@ pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> J
                         }
                         _ => {}
                     }
-                    rec.clickable = doc.clickable.contains(&key);
+                    rec.clickable =
+                        doc.clickable.contains(&key) || extras.pressable.contains(&backend);
                     rec.modal = extras.modal.contains(&backend);
                     rec.hover = extras.hover.contains(&backend);
                     content_doc = match doc.content_doc.get(&key) {

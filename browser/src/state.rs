@@ -236,6 +236,11 @@ const HOVER_REVEALS: &[&str] = &[
 /// The events whose listener makes its element a hover target.
 const HOVER_EVENTS: &[&str] = &["mouseenter", "mouseover", "pointerenter", "pointerover"];
 
+/// The events whose listener makes its element a press target, beside the
+/// click listeners Chromium reports itself (CDP `isClickable`): what drag
+/// libraries (d3-drag, jQuery UI) and custom buttons listen for.
+const PRESS_EVENTS: &[&str] = &["mousedown", "pointerdown", "touchstart"];
+
 /// The most hover targets one document reports.
 const HOVER_LIMIT: usize = 500;
 
@@ -834,14 +839,19 @@ impl ChromiumSession {
                 elapsed,
             });
             match listeners {
-                Ok(listeners) => facts.extras.hover.extend(
-                    listeners
-                        .result
-                        .listeners
-                        .iter()
-                        .filter(|l| HOVER_EVENTS.contains(&l.r#type.as_str()))
-                        .filter_map(|l| Some(*l.backend_node_id?.inner())),
-                ),
+                Ok(listeners) => {
+                    for listener in &listeners.result.listeners {
+                        let Some(node) = listener.backend_node_id else {
+                            continue;
+                        };
+                        let kind = listener.r#type.as_str();
+                        if HOVER_EVENTS.contains(&kind) {
+                            facts.extras.hover.insert(*node.inner());
+                        } else if PRESS_EVENTS.contains(&kind) {
+                            facts.extras.pressable.insert(*node.inner());
+                        }
+                    }
+                }
                 Err(err) if err.is_gone() => return Err(err.into()),
                 Err(_) => {}
             }

@@ -176,7 +176,9 @@ pub struct RecNode {
     /// Chromium's paint order (higher paints later, on top).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paint_order: Option<u32>,
-    /// Chromium reports a click listener or a natively clickable element (CDP `isClickable`).
+    /// Chromium reports a click listener or a natively clickable element (CDP
+    /// `isClickable`), or the element has a mousedown, pointerdown or
+    /// touchstart listener (read with `DOMDebugger.getEventListeners`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub clickable: bool,
     /// Hovering it reveals content: a stylesheet's `:hover` rule on it changes

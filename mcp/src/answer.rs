@@ -110,10 +110,10 @@ pub enum Detail {
     },
     /// `page_action` on an element.
     Element {
-        /// The ref acted on.
-        #[serde(rename = "ref")]
-        reference: String,
-        /// `role "name"`.
+        /// The ref acted on (none: the focus, or the page for select_text).
+        #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+        reference: Option<String>,
+        /// `role "name"`, or `the focus` / `the page` without a ref.
         element: String,
         /// Always `done` (a failure is an error result).
         outcome: &'static str,
@@ -135,10 +135,21 @@ impl ActionReport {
     pub fn line(&self, element: Option<&str>) -> String {
         let op = self.op;
         match (&self.detail, element) {
-            (Detail::Element { reference, .. }, Some(element)) => {
-                format!("{op} {reference} ({element}): done")
-            }
-            (Detail::Element { reference, .. }, None) => format!("{op} {reference}: done"),
+            (
+                Detail::Element {
+                    reference: Some(reference),
+                    ..
+                },
+                Some(element),
+            ) => format!("{op} {reference} ({element}): done"),
+            (
+                Detail::Element {
+                    reference: Some(reference),
+                    ..
+                },
+                None,
+            ) => format!("{op} {reference}: done"),
+            (Detail::Element { element, .. }, _) => format!("{op} ({element}): done"),
             (
                 Detail::Scroll {
                     reference: Some(reference),
@@ -201,7 +212,7 @@ mod tests {
         let click = ActionReport {
             op: "click",
             detail: Detail::Element {
-                reference: "e3".into(),
+                reference: Some("e3".into()),
                 element: "button \"Go\"".into(),
                 outcome: "done",
                 value: None,

@@ -132,14 +132,16 @@ impl Op {
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ActionArgs {
-    /// The element: a ref from a snapshot of this tab (`e12` in aria, `12` in flat).
+    /// The element: a ref from a snapshot of this tab (`e12` in aria, `12`
+    /// in flat). Optional for press and type (at the focus) and select_text
+    /// (the `value` where the page shows it).
     #[serde(rename = "ref")]
-    pub reference: String,
+    pub reference: Option<String>,
     /// The action.
     pub op: Op,
     /// Text to type, option, key, or text to select.
     pub value: Option<String>,
-    /// drag: the drop target's ref.
+    /// drag: the drop target's ref, or a viewport point "X,Y" in CSS pixels.
     pub to: Option<String>,
     /// upload: file paths, inside the server's --upload-dir.
     pub paths: Option<Vec<String>>,
@@ -472,14 +474,17 @@ impl Server {
     #[tool(
         name = "page_action",
         input_schema = input_schema::<ActionArgs>(),
-        description = "Act on an element by ref as a user would, with real input at its visible centre (if something covers it, nothing is done and the error names it): click, dblclick, type (`value` replaces the text; {secret:NAME} types a server-side secret), clear, select (option `value`), press (key `value`: Enter, Control+A, …), hover, focus, drag (onto ref `to`), upload (`paths`), select_text (`value`, or all). Returns the new snapshot and changes: {action, snapshot, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
+        description = "Act on an element by ref as a user would, with real input at its visible centre (if something covers it, nothing is done and the error names it): click, dblclick, type (`value` replaces the text; {secret:NAME} types a server-side secret; no ref: at the focus), clear, select (option `value`), press (key `value`: Enter, Control+A, …; no ref: at the focus), hover, focus, drag (onto ref `to`, or to a point `to`: `X,Y`), upload (`paths`), select_text (`value`, or all; no ref: `value` where the page shows it). Returns the new snapshot and changes: {action, snapshot, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
     )]
     async fn page_action(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
         done(
             async {
                 let args: ActionArgs = parse("page_action", arguments)?;
-                let item = browsing.item(&args.reference)?;
+                let item = match &args.reference {
+                    Some(reference) => Some(browsing.item(reference)?),
+                    None => None,
+                };
                 let value = match (args.op, &args.value) {
                     (Op::Type, Some(value)) => Some(
                         browsing
@@ -490,10 +495,13 @@ impl Server {
                     ),
                     (_, value) => value.clone(),
                 };
-                let mut items = vec![item.clone()];
+                let mut items: Vec<_> = item.iter().cloned().collect();
                 let value = match (args.op, &args.to, &args.paths) {
                     (Op::Drag, Some(to), _) => {
-                        items.push(browsing.item(to)?);
+                        // A ref, or a point X,Y the resolver reads itself.
+                        if !to.contains(',') {
+                            items.push(browsing.item(to)?);
+                        }
                         Some(to.clone())
                     }
                     (Op::Drag, None, _) => {
@@ -514,7 +522,7 @@ impl Server {
                 };
                 let action = pagesnap_browser::resolve(
                     args.op.page_op(),
-                    Some(&args.reference),
+                    args.reference.as_deref(),
                     value.as_deref(),
                     &items,
                 )
@@ -529,7 +537,11 @@ impl Server {
                 };
                 let before = browsing.last().cloned();
                 let mut acted = browsing.act(action, args.op.readiness()).await?;
-                let element = pagesnap_browser::label(&item);
+                let element = match (&item, args.op) {
+                    (Some(item), _) => pagesnap_browser::label(item),
+                    (None, Op::SelectText) => "the page".to_owned(),
+                    (None, _) => "the focus".to_owned(),
+                };
                 acted.element = Some(element.clone());
                 let seen = browsing.observe(&Request::default()).await?;
                 let action = ActionReport {

@@ -30,11 +30,16 @@
 //!    often a plain `<span>`, and `hover` needs a ref to aim at. Not when
 //!    a target inside it covers ≥ 80% of its box (a `<li>` around its
 //!    link): pointing at that one hovers it too.
-//! 9. `cursor: pointer` at the top of a pointer subtree, as browser-use does:
-//!    `cursor` inherits (CSS UI 4 §5.1), so a child whose parent element
-//!    already shows the pointer is part of the same target. A pointer
-//!    element inside a native control, ARIA widget or `<summary>` (an icon
-//!    `<span>` in a `<button>`) is also part of that target.
+//! 9. A drag source: `draggable="true"` (HTML's drag and drop), the class
+//!    jQuery UI gives the items it makes draggable or sortable
+//!    (`ui-draggable`, `ui-sortable-handle`), or `cursor: move`/`grab` at
+//!    the top of its subtree: `drag` needs a ref to start from, and a
+//!    sortable list's items are also where a dragged item is dropped.
+//! 10. `cursor: pointer` at the top of a pointer subtree, as browser-use does:
+//!     `cursor` inherits (CSS UI 4 §5.1), so a child whose parent element
+//!     already shows the pointer is part of the same target. A pointer
+//!     element inside a native control, ARIA widget or `<summary>` (an icon
+//!     `<span>` in a `<button>`) is also part of that target.
 //!
 //! Disabled controls stay interactive: [`States::disabled`] reports them, and
 //! an agent may need to see that the submit button exists but is disabled.
@@ -62,6 +67,8 @@ pub enum InteractiveReason {
     ClickListener,
     /// Hovering it reveals content.
     Hover,
+    /// It can be dragged.
+    Draggable,
     /// `cursor: pointer` at the top of a pointer subtree.
     CursorPointer,
 }
@@ -233,7 +240,8 @@ fn overlap(a: &crate::geom::Rect, b: &crate::geom::Rect) -> f64 {
     w.max(0.0) * h.max(0.0)
 }
 
-/// The reasons that apply to any element: tabindex, click listener, hover target, pointer cursor.
+/// The reasons that apply to any element: tabindex, click listener, hover
+/// target, pointer cursor, drag source.
 fn plain_reason(
     page: &Page,
     element: &Element,
@@ -246,11 +254,43 @@ fn plain_reason(
         Some(InteractiveReason::ClickListener)
     } else if page.layout(id).hover && !is_page_container(page, element, id) {
         Some(InteractiveReason::Hover)
+    } else if !in_widget && is_drag_source(page, element, id) {
+        Some(InteractiveReason::Draggable)
     } else if starts_pointer_subtree(page, id) && !in_widget {
         Some(InteractiveReason::CursorPointer)
     } else {
         None
     }
+}
+
+/// The jQuery UI classes of draggable and sortable items.
+const DRAG_CLASSES: &[&str] = &["ui-draggable", "ui-sortable-handle", "ui-draggable-handle"];
+
+/// `draggable="true"`, a jQuery UI drag class, or a move/grab cursor its
+/// parent element does not show.
+fn is_drag_source(page: &Page, element: &Element, id: NodeId) -> bool {
+    if element
+        .attr("draggable")
+        .is_some_and(|v| v.eq_ignore_ascii_case("true"))
+    {
+        return true;
+    }
+    if element.attr("class").is_some_and(|c| {
+        c.split_ascii_whitespace()
+            .any(|t| DRAG_CLASSES.contains(&t))
+    }) {
+        return true;
+    }
+    let grabs = |id: NodeId| {
+        page.layout(id)
+            .style
+            .as_ref()
+            .is_some_and(|style| matches!(style.cursor.as_str(), "move" | "grab"))
+    };
+    grabs(id)
+        && !page
+            .parent(id)
+            .is_some_and(|p| page.element(p).is_some() && grabs(p))
 }
 
 /// `<html>`, `<body>`, or a box covering ≥ 90% of the viewport on both axes.

@@ -721,6 +721,50 @@ mod interactive {
         assert_eq!(reason(&a, plain), None);
     }
 
+    /// Drag sources: `draggable="true"`, jQuery UI's sortable items, a move
+    /// cursor at the top of its subtree (not its children); a plain item is not.
+    #[test]
+    fn drag_sources() {
+        let mut b = RecordingBuilder::new();
+        let body = b.body();
+        let list = b
+            .element(body, "ul", &[])
+            .bounds(0.0, 0.0, 300.0, 100.0)
+            .id();
+        let sortable = b
+            .element(
+                list,
+                "li",
+                &[("class", "ui-state-default ui-sortable-handle")],
+            )
+            .bounds(0.0, 0.0, 300.0, 20.0)
+            .id();
+        let plain = b
+            .element(list, "li", &[])
+            .bounds(0.0, 20.0, 300.0, 20.0)
+            .id();
+        let native = b
+            .element(body, "div", &[("draggable", "true")])
+            .bounds(0.0, 200.0, 50.0, 50.0)
+            .id();
+        let card = b
+            .element(body, "div", &[])
+            .bounds(0.0, 300.0, 100.0, 50.0)
+            .cursor("move")
+            .id();
+        let inside = b
+            .element(card, "span", &[])
+            .bounds(0.0, 300.0, 100.0, 20.0)
+            .cursor("move")
+            .id();
+        let (_, a) = analyze(&b);
+        assert_eq!(reason(&a, sortable), Some(InteractiveReason::Draggable));
+        assert_eq!(reason(&a, native), Some(InteractiveReason::Draggable));
+        assert_eq!(reason(&a, card), Some(InteractiveReason::Draggable));
+        assert_eq!(reason(&a, inside), None, "part of the card's target");
+        assert_eq!(reason(&a, plain), None);
+    }
+
     #[test]
     fn cursor_pointer_subtree_counted_once() {
         let mut b = RecordingBuilder::new();

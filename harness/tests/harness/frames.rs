@@ -114,7 +114,7 @@ fn a_payment_form_from_another_site_is_seen_typed_into_and_submitted() {
             let outcome = perform(
                 &session,
                 UserAction::Type {
-                    backend_id,
+                    backend_id: Some(backend_id),
                     text: text.to_owned(),
                 },
             )

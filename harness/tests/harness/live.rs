@@ -357,7 +357,7 @@ fn scripted_steps_and_live_actions_act_alike() {
             };
             let action = match step {
                 Step::Type(s, text) => UserAction::Type {
-                    backend_id: node(s).await,
+                    backend_id: Some(node(s).await),
                     text: text.clone(),
                 },
                 Step::Select(s, value) => UserAction::Select {

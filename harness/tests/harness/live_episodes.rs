@@ -472,7 +472,7 @@ fn every_refused_action_is_its_own_outcome_and_counted_from_the_step_log() {
 #[test]
 fn shipped_live_suites_load_with_their_documented_counts() {
     let miniwob = load(&root().join("suites/miniwob.toml")).unwrap();
-    assert_eq!(miniwob.tasks.len(), 102);
+    assert_eq!(miniwob.tasks.len(), 110);
     let fixtures = load(&root().join("suites/live-fixtures.toml")).unwrap();
     assert_eq!(fixtures.tasks.len(), 46);
 }

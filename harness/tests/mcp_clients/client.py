@@ -523,6 +523,7 @@ async def actions(session, uploads, files):
     for text in ["My", "English", "Help"]:
         check(text in by_text, f"the hover target {text!r} has a ref", items_of(nav))
     check("Free" not in by_text, "a :hover rule that reveals nothing gives no ref", items_of(nav))
+    check("Volume" in by_text, "an element with only a mousedown listener (a drag handle) has a ref", items_of(nav))
     mark = len(REPORTS)
     hovered = await ok(session, "page_action", {"ref": by_text["My"], "op": "hover"})
     await ok(session, "page_action", {"ref": ref_of(hovered, "button", "Sign out"), "op": "click"})
@@ -561,6 +562,19 @@ async def actions(session, uploads, files):
     await ok(session, "page_action", {"ref": draft, "op": "select_text"})
     check(wait_detail("selected", lambda text: (text or "").strip() == "The quick brown fox jumps over the lazy dog.", mark), "select_text without a value selects all the element's text", REPORTS[mark:])
     await fails(session, "page_action", {"ref": draft, "op": "select_text", "value": "purple elephant"}, "no-text")
+    # Without a ref: the text where the page shows it, white space matching any white space.
+    mark = len(REPORTS)
+    await ok(session, "page_action", {"op": "select_text", "value": "lazy \n  dog"})
+    check(wait_detail("selected", "lazy dog", mark), "select_text without a ref finds the text on the page", REPORTS[mark:])
+    await fails(session, "page_action", {"op": "select_text", "value": "purple elephant"}, "no-text")
+    await fails(session, "page_action", {"op": "select_text"}, "bad-argument")
+    # type without a ref: at the focus, keeping what is there.
+    await ok(session, "page_action", {"ref": message, "op": "focus"})
+    await ok(session, "page_action", {"op": "type", "value": "Hello"})
+    check(wait_detail("message", "Hello", mark), "type without a ref types at the focus", REPORTS[mark:])
+    await ok(session, "page_action", {"op": "type", "value": " there"})
+    check(wait_detail("message", "Hello there", mark), "typing at the focus keeps the text there", REPORTS[mark:])
+    await fails(session, "page_action", {"op": "click"}, "bad-argument")
 
     # drag: an HTML5 drag and drop (dragstart, dragover, drop with its dataTransfer), a slider moved
     # by mouse down, move and up, and a drop zone under an overlay.
@@ -573,6 +587,13 @@ async def actions(session, uploads, files):
     await ok(session, "page_action", {"ref": ref_of(nav, "slider", "Volume"), "op": "drag", "to": ref_of(nav, "button", "75")})
     check(wait_detail("slider", lambda value: value in (74, 75, 76), mark), "the slider's handle is dragged to 75", REPORTS[mark:])
     check(quiet("slider-tick", mark, 0), "the slider moved by the drag, not by a click on the tick", REPORTS[mark:])
+    # A drag to a point: the handle let go at the "25" tick's place (no ref as the target).
+    tick = next(i for i in items_of(nav) if i["role"] == "button" and i["name"] == "25")["bounds"]
+    point = f"{tick['x'] + tick['width'] / 2:.0f},{tick['y'] + tick['height'] / 2:.0f}"
+    mark = len(REPORTS)
+    await ok(session, "page_action", {"ref": ref_of(nav, "slider", "Volume"), "op": "drag", "to": point})
+    check(wait_detail("slider", lambda value: value in (24, 25, 26), mark), "the slider's handle is dragged to a point", REPORTS[mark:])
+    await fails(session, "page_action", {"ref": ref_of(nav, "slider", "Volume"), "op": "drag", "to": "5000,10"}, "hidden")
     archive = ref_of(nav, "region", "Archive")
     await ok(session, "page_action", {"ref": ref_of(nav, "button", "Lock archive"), "op": "click"})
     covered = await fails(session, "page_action", {"ref": ref_of(nav, "button", "Fix login bug"), "op": "drag", "to": archive}, "covered")
