@@ -208,6 +208,19 @@ mod aria_format {
         );
     }
 
+    /// An SVG shape has no role (the `<svg>` is an img whose children are
+    /// presentational); one an agent can act on (here focusable) is shown
+    /// under the img with its ref, the others stay out.
+    #[test]
+    fn an_svg_shape_with_a_ref_is_shown_inside_its_img() {
+        let page = Page::from_html(
+            r#"<svg width="100" height="100"><circle tabindex="0" cx="50" cy="50" r="10"></circle><rect width="5" height="5"></rect></svg>"#,
+        );
+        let text = observe("aria", &page).text;
+        assert!(text.contains("- img:\n  - generic [ref=e1]"), "{text}");
+        assert_eq!(text.matches("generic").count(), 1, "{text}");
+    }
+
     #[test]
     fn invalid_state_and_non_breaking_spaces_follow_playwright() {
         let page = Page::from_html(
