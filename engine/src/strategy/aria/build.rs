@@ -143,9 +143,7 @@ pub(super) fn to_aria_node<'p>(ctx: &Context<'p>, id: NodeId) -> Option<AriaNode
     } else {
         // An element with no role at all (an SVG shape inside its `<svg>`)
         // is shown only when it has a ref, like a role-less generic.
-        let Some(role) = ctx.analysis.role(id).or(reference.map(|_| "none")) else {
-            return None;
-        };
+        let role = ctx.analysis.role(id).or(reference.map(|_| "none"))?;
         let explicit_generic = ctx.analysis.explicit_roles[i];
         match role {
             // Without a ref, role-less elements stay transparent even when
