@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow, bail};
 use chromiumoxide::browser::{Browser, BrowserConfig};
+use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
 use chromiumoxide::cdp::browser_protocol::page::NavigateParams;
+use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use futures::StreamExt;
 
 use crate::dialogs::{DialogPolicy, Dialogs};
@@ -229,8 +231,32 @@ impl Chromium {
                 url: t.url,
                 title: t.title,
                 opener: t.opener_id.map(|o| o.as_ref().to_owned()),
+                context: t.browser_context_id.map(|c| c.as_ref().to_owned()),
             })
             .collect())
+    }
+
+    /// A new browser context: its own cookies, storage, cache and tabs (an
+    /// incognito profile inside this browser). Its id names it to
+    /// [`Chromium::open_in`] and [`Chromium::dispose_context`].
+    pub async fn create_context(&self) -> Result<String> {
+        let id = self
+            .browser
+            .create_browser_context(
+                chromiumoxide::cdp::browser_protocol::target::CreateBrowserContextParams::default(),
+            )
+            .await
+            .context("could not create a browser context (Target.createBrowserContext)")?;
+        Ok(id.as_ref().to_owned())
+    }
+
+    /// Closes a context made by [`Chromium::create_context`] with all its
+    /// tabs, and forgets its cookies and storage.
+    pub async fn dispose_context(&self, id: &str) -> Result<()> {
+        self.browser
+            .dispose_browser_context(BrowserContextId::new(id))
+            .await
+            .with_context(|| format!("could not close the browser context {id}"))
     }
 
     /// A session on a tab that is already open (one the page opened, or the
@@ -280,8 +306,19 @@ impl Chromium {
     /// page that opened a dialog while loading is returned waiting on it
     /// ([`ChromiumSession::dialog`]; only under [`DialogPolicy::Ask`]).
     pub async fn open(&self, target: &str, options: &OpenOptions) -> Result<ChromiumSession> {
+        self.open_in(target, options, None).await
+    }
+
+    /// [`Chromium::open`] in the browser context `context` (none: the
+    /// browser's default one).
+    pub async fn open_in(
+        &self,
+        target: &str,
+        options: &OpenOptions,
+        context: Option<&str>,
+    ) -> Result<ChromiumSession> {
         let deadline = Instant::now() + options.timeout;
-        let mut session = self.open_until(target, options, deadline).await?;
+        let mut session = self.open_tab(target, options, deadline, context).await?;
         session.set_deadline(None);
         Ok(session)
     }
@@ -295,6 +332,16 @@ impl Chromium {
         options: &OpenOptions,
         deadline: Instant,
     ) -> Result<ChromiumSession> {
+        self.open_tab(target, options, deadline, None).await
+    }
+
+    async fn open_tab(
+        &self,
+        target: &str,
+        options: &OpenOptions,
+        deadline: Instant,
+        context: Option<&str>,
+    ) -> Result<ChromiumSession> {
         let (url, _) = resolve_target(target)?;
         let budget = |what: &'static str| {
             move |_| {
@@ -304,7 +351,9 @@ impl Chromium {
                 )
             }
         };
-        let page = tokio::time::timeout_at(deadline.into(), self.browser.new_page("about:blank"))
+        let mut blank = CreateTargetParams::new("about:blank");
+        blank.browser_context_id = context.map(BrowserContextId::new);
+        let page = tokio::time::timeout_at(deadline.into(), self.browser.new_page(blank))
             .await
             .map_err(budget("opening a tab"))?
             .context("could not open a new tab")?;
@@ -508,6 +557,9 @@ pub struct Tab {
     /// The tab that opened it (`window.open`, a `target=_blank` link), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub opener: Option<String>,
+    /// The browser context it belongs to (its cookies, storage and cache).
+    #[serde(skip)]
+    pub context: Option<String>,
 }
 
 /// Starts a watchdog that kills the browser `pid` (and removes its profile)

@@ -393,6 +393,10 @@ impl ChromiumSession {
                 .await
             {
                 Ok(state) if state.as_str() == Some("complete") => return Ok(()),
+                // `about:blank` asked for: it is there.
+                Ok(state) if state.as_str() == Some("blank") && self.url == "about:blank" => {
+                    return Ok(());
+                }
                 // Gone, or waiting on a dialog's answer: polling cannot help.
                 Err(err) if is_gone(&err) || is_dialog_open(&err) => return Err(err),
                 // Not loaded yet, or a navigation replaced the context.

@@ -1,4 +1,4 @@
-//! Serving the tools: over stdio (one client, the default) or Streamable HTTP on 127.0.0.1 (any number of sessions, one shared browser), until the client leaves or a signal comes; the browser pagesnap launched is closed on the way out.
+//! Serving the tools: over stdio (one client, the default) or Streamable HTTP on 127.0.0.1 (any number of sessions, each in a browser context of its own in the one browser, or all in one with `--shared-context`), until the client leaves or a signal comes; the browser pagesnap launched is closed on the way out.
 
 use std::sync::Arc;
 
@@ -10,7 +10,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
-use super::tabs::{Browsing, Config};
+use super::tabs::{Browsing, Config, Shared};
 use super::tools::Server;
 
 /// How clients reach the server.
@@ -31,14 +31,20 @@ pub enum Transport {
 
 /// Runs the server until the client disconnects (stdio) or SIGINT/SIGTERM,
 /// then closes the browser (attached: only pagesnap's own tabs).
-pub async fn serve(chromium: Chromium, config: Config, transport: Transport) -> Result<()> {
-    let browsing = Arc::new(Mutex::new(Browsing::new(chromium, config).await?));
+pub async fn serve(
+    chromium: Chromium,
+    config: Config,
+    transport: Transport,
+    shared_context: bool,
+) -> Result<()> {
+    let shared = Arc::new(Shared::new(chromium, config));
     let served = tokio::select! {
-        result = run(browsing.clone(), transport) => result,
+        result = run(shared.clone(), transport, shared_context) => result,
         () = stopped() => Ok(()),
     };
-    // Every call holds the lock while it runs: the one in flight ends first.
-    browsing.lock().await.close().await?;
+    // Every call holds the browser's read lock while it runs: the calls in
+    // flight end first.
+    shared.close().await?;
     served
 }
 
@@ -56,9 +62,10 @@ async fn stopped() {
     }
 }
 
-async fn run(browsing: Arc<Mutex<Browsing>>, transport: Transport) -> Result<()> {
+async fn run(shared: Arc<Shared>, transport: Transport, shared_context: bool) -> Result<()> {
     match transport {
         Transport::Stdio => {
+            let browsing = Arc::new(Mutex::new(Browsing::new(shared).await?));
             let running = Server::new(browsing)
                 .serve(rmcp::transport::stdio())
                 .await
@@ -94,12 +101,26 @@ async fn run(browsing: Arc<Mutex<Browsing>>, transport: Transport) -> Result<()>
                 .with_cancellation_token(cancel.child_token())
                 .with_allowed_hosts(hosts)
                 .with_allowed_origins(origins);
+            // Each session browses in a context of its own, unless one
+            // browsing on the default context is shared by all.
+            let common = if shared_context {
+                Some(Arc::new(Mutex::new(Browsing::new(shared.clone()).await?)))
+            } else {
+                None
+            };
             let service = StreamableHttpService::new(
-                move || Ok(Server::new(browsing.clone())),
+                move || {
+                    Ok(Server::new(match &common {
+                        Some(common) => common.clone(),
+                        None => Arc::new(Mutex::new(Browsing::isolated(shared.clone()))),
+                    }))
+                },
                 LocalSessionManager::default().into(),
                 config,
             );
-            let app = axum::Router::new().nest_service("/mcp", service);
+            let app = axum::Router::new()
+                .nest_service("/mcp", service)
+                .layer(axum::middleware::from_fn(ended_is_ok));
             eprintln!("pagesnap mcp: listening on http://{address}/mcp");
             axum::serve(listener, app)
                 .with_graceful_shutdown(async move {
@@ -110,4 +131,19 @@ async fn run(browsing: Arc<Mutex<Browsing>>, transport: Transport) -> Result<()>
                 .context("the HTTP server failed")
         }
     }
+}
+
+/// A session ended with HTTP DELETE is answered 200 OK (the transport says
+/// 202, which clients such as the Python SDK report as a failed termination):
+/// its browser context is closed by then or a moment after.
+async fn ended_is_ok(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let delete = request.method() == axum::http::Method::DELETE;
+    let mut response = next.run(request).await;
+    if delete && response.status() == axum::http::StatusCode::ACCEPTED {
+        *response.status_mut() = axum::http::StatusCode::OK;
+    }
+    response
 }

@@ -1,9 +1,14 @@
-//! The browser the tools share (the seed's engine, created once): its tabs, each tab's last observation and refs, observing and acting through `pagesnap-browser`.
+//! The browser the sessions share (the seed's engine, created once) and each session's browsing: its browser context, tabs, current tab, and each tab's last observation and refs, observing and acting through `pagesnap-browser`.
 //!
-//! Calls are serialised by the server (one lock around this state), so an
-//! observation and an action never interleave on a tab.
+//! A session's calls are serialised (one lock around its [`Browsing`]), so
+//! an observation and an action never interleave on its tabs; the calls of
+//! different sessions run side by side, each in its own browser context
+//! unless the server shares one ([`Isolation`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::sync::Arc;
+
+use tokio::sync::{RwLock, RwLockReadGuard};
 
 use pagesnap_browser::{
     Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, Source, TabError, UserAction,
@@ -59,11 +64,56 @@ impl TabState {
     }
 }
 
-/// The shared browser and its tabs.
-pub struct Browsing {
-    /// None once closed (the server is stopping).
-    chromium: Option<Chromium>,
+/// The browser every session uses, and the server's configuration.
+pub struct Shared {
+    /// None once closed (the server is stopping). Each call holds a read
+    /// lock; closing waits for the calls in flight.
+    chromium: RwLock<Option<Chromium>>,
     config: Config,
+    /// The browser contexts the sessions made (tabs in them are no other
+    /// session's, not even one on the default context).
+    contexts: std::sync::Mutex<HashSet<String>>,
+}
+
+impl Shared {
+    /// The browser and configuration the sessions will share.
+    pub fn new(chromium: Chromium, config: Config) -> Shared {
+        Shared {
+            chromium: RwLock::new(Some(chromium)),
+            config,
+            contexts: std::sync::Mutex::new(HashSet::new()),
+        }
+    }
+
+    /// Closes the browser (attached: only the tabs pagesnap opened), after
+    /// the calls in flight; later calls fail by name.
+    pub async fn close(&self) -> anyhow::Result<()> {
+        match self.chromium.write().await.take() {
+            Some(chromium) => chromium.close().await,
+            None => Ok(()),
+        }
+    }
+
+    fn owns_context(&self, context: Option<&str>) -> bool {
+        context.is_some_and(|c| self.contexts.lock().is_ok_and(|set| set.contains(c)))
+    }
+}
+
+/// Which browser context a session's tabs live in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    /// The browser's default context, shared with every session that uses
+    /// it (stdio's one session; `--shared-context`).
+    Default,
+    /// A context of the session's own, made at its first tab (`None` until
+    /// then) and closed with the session: its own cookies, storage and tabs.
+    Own(Option<String>),
+}
+
+/// One session's browsing: its tabs, its current tab.
+pub struct Browsing {
+    shared: Arc<Shared>,
+    isolation: Isolation,
     tabs: BTreeMap<String, TabState>,
     current: Option<String>,
     /// Tab ids already reported, so that a tab the page opens is announced once.
@@ -117,17 +167,17 @@ pub struct Changes {
 }
 
 impl Browsing {
-    /// The browser, with no tab selected (attached: the browser's first tab).
-    pub async fn new(chromium: Chromium, config: Config) -> anyhow::Result<Browsing> {
-        let tabs = chromium.tabs().await?;
-        let attached = chromium.attached();
-        let mut browsing = Browsing {
-            chromium: Some(chromium),
-            config,
-            tabs: BTreeMap::new(),
-            current: None,
-            known_tabs: BTreeSet::new(),
+    /// Browsing on the browser's default context, with no tab selected
+    /// (attached: the browser's first tab).
+    pub async fn new(shared: Arc<Shared>) -> anyhow::Result<Browsing> {
+        let (tabs, attached) = {
+            let chromium = shared.chromium.read().await;
+            match chromium.as_ref() {
+                Some(chromium) => (chromium.tabs().await?, chromium.attached()),
+                None => (Vec::new(), false),
+            }
         };
+        let mut browsing = Browsing::with(shared, Isolation::Default);
         browsing.known_tabs = tabs.iter().map(|t| t.id.clone()).collect();
         if attached && let Some(first) = tabs.first() {
             browsing.select(&first.id.clone()).await?;
@@ -135,25 +185,75 @@ impl Browsing {
         Ok(browsing)
     }
 
-    /// The configuration.
-    pub fn config(&self) -> &Config {
-        &self.config
+    /// Browsing in a browser context of its own, made when its first tab opens.
+    pub fn isolated(shared: Arc<Shared>) -> Browsing {
+        Browsing::with(shared, Isolation::Own(None))
     }
 
-    /// Closes the browser (attached: only the tabs pagesnap opened); later calls fail by name.
-    pub async fn close(&mut self) -> anyhow::Result<()> {
-        self.tabs.clear();
-        self.current = None;
-        match self.chromium.take() {
-            Some(chromium) => chromium.close().await,
-            None => Ok(()),
+    fn with(shared: Arc<Shared>, isolation: Isolation) -> Browsing {
+        Browsing {
+            shared,
+            isolation,
+            tabs: BTreeMap::new(),
+            current: None,
+            known_tabs: BTreeSet::new(),
         }
     }
 
-    fn chromium(&self) -> Result<&Chromium, ToolError> {
-        self.chromium
-            .as_ref()
-            .ok_or_else(|| ToolError::new(Kind::Browser, "the server is shutting down"))
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.shared.config
+    }
+
+    /// Which context this session's tabs live in.
+    pub fn isolation(&self) -> &Isolation {
+        &self.isolation
+    }
+
+    async fn chromium(&self) -> Result<RwLockReadGuard<'_, Chromium>, ToolError> {
+        RwLockReadGuard::try_map(self.shared.chromium.read().await, Option::as_ref)
+            .map_err(|_| ToolError::new(Kind::Browser, "the server is shutting down"))
+    }
+
+    /// The context a new tab of this session opens in, made on first use.
+    async fn context(&mut self) -> Result<Option<String>, ToolError> {
+        match &self.isolation {
+            Isolation::Default => Ok(None),
+            Isolation::Own(Some(id)) => Ok(Some(id.clone())),
+            Isolation::Own(None) => {
+                let id = self
+                    .chromium()
+                    .await?
+                    .create_context()
+                    .await
+                    .map_err(|err| ToolError::new(Kind::Browser, format!("{err:#}")))?;
+                if let Ok(mut contexts) = self.shared.contexts.lock() {
+                    contexts.insert(id.clone());
+                }
+                self.isolation = Isolation::Own(Some(id.clone()));
+                Ok(Some(id))
+            }
+        }
+    }
+
+    /// Whether `tab` is this session's to see: in its own context, or (on the
+    /// default context) in none another session made.
+    fn is_mine(&self, tab: &pagesnap_browser::Tab) -> bool {
+        match &self.isolation {
+            Isolation::Default => !self.shared.owns_context(tab.context.as_deref()),
+            Isolation::Own(own) => own.is_some() && tab.context == *own,
+        }
+    }
+
+    /// This session's tabs as the browser lists them.
+    async fn my_tabs(&self) -> Result<Vec<pagesnap_browser::Tab>, ToolError> {
+        let tabs = self
+            .chromium()
+            .await?
+            .tabs()
+            .await
+            .map_err(|err| ToolError::new(Kind::Browser, format!("{err:#}")))?;
+        Ok(tabs.into_iter().filter(|t| self.is_mine(t)).collect())
     }
 
     fn current(&self) -> Result<&TabState, ToolError> {
@@ -183,24 +283,36 @@ impl Browsing {
     pub async fn navigate(&mut self, url: &str) -> Result<Option<String>, ToolError> {
         self.check_url(url)?;
         self.refuse_while_dialog()?;
-        let options = self.config.open.clone();
-        let network = self.config.network;
+        let options = self.config().open.clone();
+        let network = self.config().network;
+        let context = if self.current.is_none() {
+            self.context().await?
+        } else {
+            None
+        };
         let result = match self.current_mut() {
             Ok(tab) => {
                 tab.last = None;
                 tab.kept = None;
                 tab.session.navigate(url, &options, network).await
             }
-            Err(_) => match self.chromium()?.open(url, &options).await {
-                Ok(session) => {
-                    let id = session.target_id().to_owned();
-                    self.known_tabs.insert(id.clone());
-                    self.tabs.insert(id.clone(), TabState::new(session));
-                    self.current = Some(id);
-                    Ok(())
+            Err(_) => {
+                let opened = self
+                    .chromium()
+                    .await?
+                    .open_in(url, &options, context.as_deref())
+                    .await;
+                match opened {
+                    Ok(session) => {
+                        let id = session.target_id().to_owned();
+                        self.known_tabs.insert(id.clone());
+                        self.tabs.insert(id.clone(), TabState::new(session));
+                        self.current = Some(id);
+                        Ok(())
+                    }
+                    Err(err) => Err(err),
                 }
-                Err(err) => Err(err),
-            },
+            }
         };
         match result {
             Ok(()) => {}
@@ -237,7 +349,7 @@ impl Browsing {
         let allowed = lower.starts_with("http://")
             || lower.starts_with("https://")
             || lower == "about:blank"
-            || (self.config.allow_file_urls && lower.starts_with("file://"));
+            || (self.config().allow_file_urls && lower.starts_with("file://"));
         if allowed {
             Ok(())
         } else {
@@ -245,7 +357,7 @@ impl Browsing {
                 Kind::RefusedUrl,
                 format!(
                     "refused URL {url:?}: only http:// and https:// URLs (and about:blank) are opened{}",
-                    if self.config.allow_file_urls {
+                    if self.config().allow_file_urls {
                         ", and file:// URLs"
                     } else {
                         " (file:// needs the server's --allow-file-urls)"
@@ -258,7 +370,7 @@ impl Browsing {
     /// Goes back in the current tab; `false` when there was nothing to go back to.
     pub async fn back(&mut self) -> Result<bool, ToolError> {
         self.refuse_while_dialog()?;
-        let limit = self.config.open.timeout;
+        let limit = self.config().open.timeout;
         let tab = self.current_mut()?;
         tab.last = None;
         tab.kept = None;
@@ -288,12 +400,12 @@ impl Browsing {
 
     /// Observes the current tab.
     pub async fn observe(&mut self, request: &Request) -> Result<Seen, ToolError> {
-        let strategy = request.strategy.unwrap_or(self.config.strategy);
-        let mut layers: Vec<Layer> = self.config.layers.layers.clone();
+        let strategy = request.strategy.unwrap_or(self.config().strategy);
+        let mut layers: Vec<Layer> = self.config().layers.layers.clone();
         let mut active = request
             .layers
             .clone()
-            .unwrap_or_else(|| self.config.layers.default.clone());
+            .unwrap_or_else(|| self.config().layers.default.clone());
         if let Some(reference) = &request.scope {
             let item = self.item(reference)?;
             let selector = self.selector_of(item.backend_id, reference).await?;
@@ -353,7 +465,7 @@ impl Browsing {
             redact: true,
             screenshot: None,
         };
-        if !self.config.reuse_captures {
+        if !self.shared.config.reuse_captures {
             tab.kept = None;
         }
         let observed = tab
@@ -576,10 +688,7 @@ impl Browsing {
 
     /// Tabs the page opened since the last look (announced once, never followed).
     pub async fn new_tabs(&mut self) -> Vec<pagesnap_browser::Tab> {
-        let Ok(chromium) = self.chromium() else {
-            return Vec::new();
-        };
-        let Ok(tabs) = chromium.tabs().await else {
+        let Ok(tabs) = self.my_tabs().await else {
             return Vec::new();
         };
         let mut fresh = Vec::new();
@@ -593,11 +702,7 @@ impl Browsing {
 
     /// Every tab, with which one is current.
     pub async fn list_tabs(&mut self) -> Result<Vec<TabInfo>, ToolError> {
-        let tabs = self
-            .chromium()?
-            .tabs()
-            .await
-            .map_err(|err| ToolError::new(Kind::Browser, format!("{err:#}")))?;
+        let tabs = self.my_tabs().await?;
         for tab in &tabs {
             self.known_tabs.insert(tab.id.clone());
         }
@@ -617,9 +722,14 @@ impl Browsing {
     /// Makes tab `id` the current one.
     pub async fn select(&mut self, id: &str) -> Result<(), ToolError> {
         if !self.tabs.contains_key(id) {
+            if !self.my_tabs().await?.iter().any(|t| t.id == id) {
+                return Err(no_such_tab(id));
+            }
+            let limit = self.config().open.timeout;
             let session = self
-                .chromium()?
-                .adopt(id, self.config.open.timeout)
+                .chromium()
+                .await?
+                .adopt(id, limit)
                 .await
                 .map_err(|err| ToolError::new(Kind::NoTab, format!("{err:#}")))?;
             self.tabs.insert(id.to_owned(), TabState::new(session));
@@ -634,22 +744,16 @@ impl Browsing {
 
     /// Closes tab `id`; the current tab is then none.
     pub async fn close_tab(&mut self, id: &str) -> Result<(), ToolError> {
-        let listed = self
-            .chromium()?
-            .tabs()
-            .await
-            .map_err(|err| ToolError::new(Kind::Browser, format!("{err:#}")))?;
-        if !listed.iter().any(|t| t.id == id) {
-            return Err(ToolError::new(
-                Kind::NoTab,
-                format!("no tab with id {id:?} (list them with page_tabs {{\"op\": \"list\"}})"),
-            ));
+        if !self.my_tabs().await?.iter().any(|t| t.id == id) {
+            return Err(no_such_tab(id));
         }
+        let limit = self.config().open.timeout;
         let session = match self.tabs.remove(id) {
             Some(tab) => tab.session,
             None => self
-                .chromium()?
-                .adopt(id, self.config.open.timeout)
+                .chromium()
+                .await?
+                .adopt(id, limit)
                 .await
                 .map_err(|err| ToolError::new(Kind::NoTab, format!("{err:#}")))?,
         };
@@ -664,12 +768,12 @@ impl Browsing {
     /// with secret-like values redacted, then known secrets named.
     pub fn mask(&self, text: &str) -> String {
         let redacted = pagesnap_engine::passes::redact::redact_text(text).0;
-        self.config.secrets.mask(&redacted)
+        self.config().secrets.mask(&redacted)
     }
 
     /// Text the engine already redacted, with known secrets named.
     pub fn mask_known(&self, text: &str) -> String {
-        self.config.secrets.mask(text)
+        self.config().secrets.mask(text)
     }
 
     /// A browser failure as a tool error (its message masked).
@@ -706,6 +810,35 @@ const SELECTOR_JS: &str = r#"function () {
 /// page of the agent's.
 fn is_browser_page(tab: &pagesnap_browser::Tab) -> bool {
     tab.url.starts_with("chrome://new-tab-page") || tab.url.starts_with("chrome://newtab")
+}
+
+fn no_such_tab(id: &str) -> ToolError {
+    ToolError::new(
+        Kind::NoTab,
+        format!(
+            "no tab with id {id:?} in this session (list them with page_tabs {{\"op\": \"list\"}})"
+        ),
+    )
+}
+
+/// A session's own context closes with it: its tabs, cookies and storage go.
+impl Drop for Browsing {
+    fn drop(&mut self) {
+        let Isolation::Own(Some(id)) = &self.isolation else {
+            return;
+        };
+        let (id, shared) = (id.clone(), self.shared.clone());
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                if let Some(chromium) = shared.chromium.read().await.as_ref() {
+                    let _ = chromium.dispose_context(&id).await;
+                }
+                if let Ok(mut contexts) = shared.contexts.lock() {
+                    contexts.remove(&id);
+                }
+            });
+        }
+    }
 }
 
 fn no_tab() -> ToolError {

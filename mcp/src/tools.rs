@@ -19,9 +19,10 @@ use tokio::sync::Mutex;
 use super::answer::{ActionReport, Detail};
 use super::error::{Kind, ToolError};
 use super::readiness::Readiness;
-use super::tabs::{Acted, Browsing, Request, Seen};
+use super::tabs::{Acted, Browsing, Isolation, Request, Seen};
 
-/// The server: every session shares one browser, and calls are serialised on it.
+/// The server of one session: its calls are serialised on its browsing,
+/// those of other sessions run beside them in the one browser.
 #[derive(Clone)]
 pub struct Server {
     browsing: Arc<Mutex<Browsing>>,
@@ -838,13 +839,20 @@ impl Server {
                         )
                     })
                     .collect();
+                let context = match browsing.isolation() {
+                    Isolation::Default => "default",
+                    Isolation::Own(_) => "own",
+                };
                 let text = if lines.is_empty() {
-                    "no tabs".to_owned()
+                    format!("no tabs (browser context: {context})")
                 } else {
-                    format!("tabs (* current):\n{}", lines.join("\n"))
+                    format!(
+                        "tabs (* current; browser context: {context}):\n{}",
+                        lines.join("\n")
+                    )
                 };
                 let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-                result.structured_content = Some(json!({ "tabs": tabs }));
+                result.structured_content = Some(json!({ "tabs": tabs, "context": context }));
                 Ok(result)
             }
             .await,

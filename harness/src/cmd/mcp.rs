@@ -14,11 +14,11 @@ use pagesnap_mcp::{Config, Transport};
 #[derive(clap::Args)]
 #[command(
     after_help = "Tools: page_navigate {url}, page_snapshot {strategy?, full_page?, max_tokens?, layers?, ref?}, \
-page_find {text | regex}, page_scroll {direction, screens?, ref?}, page_action {ref, op, value?}, \
+page_find {text | regex}, page_scroll {direction, screens?, ref?}, page_action {ref?, op, value?, to?, paths?}, \
 page_fill {fields}, page_wait {text | gone | ms}, page_click_at {x, y}, page_dialog {accept, text?}, page_back {}, \
 page_tabs {op, id?}.\n\nExamples:\n  \
 pagesnap mcp                                   # stdio, its own headless Chromium\n  \
-pagesnap mcp --port 8931                       # Streamable HTTP at http://127.0.0.1:8931/mcp\n  \
+pagesnap mcp --port 8931                       # Streamable HTTP: each session its own browser context\n  \
 pagesnap mcp --cdp-endpoint http://127.0.0.1:9222   # observe and act on a browser someone else runs
 
 Attached (--cdp-endpoint, one endpoint), the server observes the browser's first tab until told otherwise (page_tabs), opens and closes only its own tabs, and never closes the browser."
@@ -39,6 +39,11 @@ pub struct Args {
     /// from any other Origin are refused with 403. Repeatable.
     #[arg(long, value_name = "ORIGIN", requires = "port")]
     allowed_origin: Vec<String>,
+    /// With --port: every session browses in the browser's default context, sharing its cookies, storage,
+    /// tabs and current tab (one agent on several connections). Without it each session gets a browser
+    /// context of its own, closed when the session ends.
+    #[arg(long, requires = "port")]
+    shared_context: bool,
     /// The strategy page_snapshot and every action result use unless a call names another:
     /// aria, flat, structural, som, html-pruned or html.
     #[arg(long, default_value = "aria")]
@@ -114,7 +119,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             },
             chromium.version()
         );
-        pagesnap_mcp::serve(chromium, config, transport).await
+        pagesnap_mcp::serve(chromium, config, transport, args.shared_context).await
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -713,6 +713,45 @@ async def actions(session, uploads, files):
     await fails(session, "page_click_at", {"x": 200}, "bad-argument")
 
 
+async def sessions_apart(url):
+    """Two HTTP sessions at once: each in its own browser context (cookies, storage, tabs, current tab),
+    their calls side by side; a session's tab is no other session's to choose."""
+    async with streamable_http_client(url) as (read_a, write_a), streamable_http_client(url) as (read_b, write_b):
+        async with ClientSession(read_a, write_a) as a, ClientSession(read_b, write_b) as b:
+            await asyncio.gather(a.initialize(), b.initialize())
+            page = f"{BASE}/sessions/whoami.html"
+            first_a, first_b = await asyncio.gather(
+                ok(a, "page_navigate", {"url": page + "?set=alice"}),
+                ok(b, "page_navigate", {"url": page + "?set=bob"}),
+            )
+            check("Cookie: alice" in text_of(first_a) and "Cookie: bob" in text_of(first_b), "each session sets its own cookie", (text_of(first_a), text_of(first_b)))
+            again_a, again_b = await asyncio.gather(ok(a, "page_navigate", {"url": page}), ok(b, "page_navigate", {"url": page}))
+            for name, seen, who in [("a", again_a, "alice"), ("b", again_b, "bob")]:
+                check(f"Cookie: {who}" in text_of(seen) and f"Storage: {who}" in text_of(seen), f"session {name} keeps its own cookie and storage", text_of(seen))
+            # Ten rounds of reads side by side: each shows the session's own page.
+            await ok(b, "page_navigate", {"url": f"{BASE}/login/index.html"})
+            for _ in range(10):
+                snap_a, snap_b = await asyncio.gather(ok(a, "page_snapshot", {}), ok(b, "page_snapshot", {}))
+                check("Who am I" in text_of(snap_a) and "Who am I" not in text_of(snap_b), "each read is the session's own page", (text_of(snap_a)[:200], text_of(snap_b)[:200]))
+            tabs_a, tabs_b = await asyncio.gather(ok(a, "page_tabs", {"op": "list"}), ok(b, "page_tabs", {"op": "list"}))
+            ids_a = [t["id"] for t in tabs_a.structured_content["tabs"]]
+            ids_b = [t["id"] for t in tabs_b.structured_content["tabs"]]
+            check(len(ids_a) == 1 and len(ids_b) == 1 and not set(ids_a) & set(ids_b), "each session lists only its own tab", (ids_a, ids_b))
+            check(tabs_a.structured_content["context"] == "own", "page_tabs names the session's context", tabs_a.structured_content)
+            await fails(b, "page_tabs", {"op": "select", "id": ids_a[0]}, "no-tab")
+            await fails(b, "page_tabs", {"op": "close", "id": ids_a[0]}, "no-tab")
+            still = await ok(a, "page_snapshot", {})
+            check("Who am I" in text_of(still), "another session cannot close a session's tab", text_of(still)[:200])
+    # A new session starts with nothing of theirs.
+    async with streamable_http_client(url) as (read, write):
+        async with ClientSession(read, write) as c:
+            await c.initialize()
+            fresh = await ok(c, "page_navigate", {"url": f"{BASE}/sessions/whoami.html"})
+            check("Cookie: none" in text_of(fresh) and "Storage: none" in text_of(fresh), "a new session has no cookie or storage of earlier ones", text_of(fresh))
+            tabs = await ok(c, "page_tabs", {"op": "list"})
+            check(len(tabs.structured_content["tabs"]) == 1, "a new session sees only its own tab", tabs.structured_content)
+
+
 async def policy(policy, stderr):
     """--dialogs accept|dismiss answers without the agent, as the flag says."""
     params = StdioServerParameters(command=PAGESNAP, args=["mcp", "--timeout", "8", "--dialogs", policy])
@@ -756,6 +795,7 @@ async def main():
                 async with ClientSession(read, write) as session:
                     await session.initialize()
                     await scenario(session, stderr)
+            await sessions_apart(url)
             # A foreign Origin is refused (DNS rebinding), and the server keeps serving.
             import urllib.request
             request = urllib.request.Request(url, method="POST", data=b"{}", headers={"Origin": "http://evil.example", "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
@@ -795,6 +835,32 @@ async def main():
             check(chrome.poll() is None, "attached: the browser outlives the server")
             tabs_after = [t["id"] for t in json.load(urllib.request.urlopen(endpoint + "/json/list")) if t["type"] == "page"]
             check(set(tabs_before) <= set(tabs_after), "attached: the browser's own tab is left open", (tabs_before, tabs_after))
+            # Over HTTP, a session's browser context (its tabs) closes when the session ends (DELETE, 200).
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            server = subprocess.Popen([PAGESNAP] + args + ["--cdp-endpoint", endpoint, "--port", str(port)], stderr=stderr)
+            try:
+                for _ in range(200):
+                    try:
+                        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                        break
+                    except OSError:
+                        time.sleep(0.05)
+                urls = lambda: [t["url"] for t in json.load(urllib.request.urlopen(endpoint + "/json/list")) if t["type"] == "page"]
+                async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
+                    async with ClientSession(read, write) as session:
+                        await session.initialize()
+                        await ok(session, "page_navigate", {"url": f"{BASE}/sessions/whoami.html?set=carol"})
+                        check(any("whoami" in u for u in urls()), "the session's tab is open in the browser", urls())
+                deadline = time.monotonic() + 10
+                while any("whoami" in u for u in urls()) and time.monotonic() < deadline:
+                    time.sleep(0.1)
+                check(not any("whoami" in u for u in urls()), "the ended session's context and tab are closed", urls())
+                check(set(tabs_before) <= set(t["id"] for t in json.load(urllib.request.urlopen(endpoint + "/json/list"))), "the browser's own tab is still open", urls())
+            finally:
+                server.terminate()
+                server.wait(timeout=20)
         finally:
             chrome.kill()
             chrome.wait()
