@@ -134,15 +134,14 @@ impl Op {
 #[serde(deny_unknown_fields)]
 pub struct ActionArgs {
     /// The element: a ref from a snapshot of this tab (`e12` in aria, `12`
-    /// in flat). Optional for press and type (at the focus) and select_text
-    /// (the `value` where the page shows it).
+    /// in flat). Optional for press, type and select_text.
     #[serde(rename = "ref")]
     pub reference: Option<String>,
     /// The action.
     pub op: Op,
     /// Text to type, option, key, or text to select.
     pub value: Option<String>,
-    /// drag: the drop target's ref, or a viewport point "X,Y" in CSS pixels.
+    /// drag: the drop target's ref, or a point "X,Y".
     pub to: Option<String>,
     /// upload: file paths, inside the server's --upload-dir.
     pub paths: Option<Vec<String>>,
@@ -475,7 +474,7 @@ impl Server {
     #[tool(
         name = "page_action",
         input_schema = input_schema::<ActionArgs>(),
-        description = "Act on an element by ref as a user would, with real input at its visible centre (if something covers it, nothing is done and the error names it): click, dblclick, type (`value` replaces the text; {secret:NAME} types a server-side secret; no ref: at the focus), clear, select (option `value`), press (key `value`: Enter, Control+A, …; no ref: at the focus), hover, focus, drag (onto ref `to`, or to a point `to`: `X,Y`), upload (`paths`), select_text (`value`, or all; no ref: `value` where the page shows it). Returns the new snapshot and changes: {action, snapshot, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
+        description = "Act on an element by ref as a user would, with real input at its visible centre (if something covers it, nothing is done and the error names it): click, dblclick, type (`value` replaces the text; {secret:NAME} types a server-side secret), clear, select (option `value`), press (key `value`: Enter, Control+A, …), hover, focus, drag (onto ref `to`, or point `to`: `X,Y`), upload (`paths`), select_text (`value`, or all). Without ref, type and press act at the focus, select_text finds `value` on the page. Returns {action, snapshot, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
     )]
     async fn page_action(&self, arguments: JsonObject) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
