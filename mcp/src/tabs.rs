@@ -284,7 +284,9 @@ impl Browsing {
         self.check_url(url)?;
         self.refuse_while_dialog()?;
         let options = self.config().open.clone();
-        let network = self.config().network;
+        // The browser's own offline hint names a recorder's flag; the
+        // server says its own below.
+        let network = true;
         let context = if self.current.is_none() {
             self.context().await?
         } else {
@@ -330,7 +332,7 @@ impl Browsing {
                     self.forget_if_gone(&err);
                     return Err(ToolError::new(
                         Kind::Navigation,
-                        self.mask(&format!("{err:#}")),
+                        self.mask(&format!("{err:#}{}", self.offline_hint(&err))),
                     ));
                 }
             },
@@ -341,6 +343,16 @@ impl Browsing {
             // A dialog opened as the page settled: the snapshot shows it.
             Err(err) if pagesnap_browser::is_dialog_open(&err) => Ok(None),
             Err(err) => Err(self.browser_error(&err)),
+        }
+    }
+
+    /// Why a name did not resolve, when the server is offline by choice.
+    fn offline_hint(&self, err: &anyhow::Error) -> &'static str {
+        if !self.config().network && format!("{err:#}").contains("ERR_NAME_NOT_RESOLVED") {
+            " (this server was started with --offline: only 127.0.0.1 and localhost resolve; \
+             start it without --offline to reach the web)"
+        } else {
+            ""
         }
     }
 

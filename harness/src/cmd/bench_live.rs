@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 
+use super::flags::Reach;
 use crate::bench::live::{self as bench, Config, Event, PageResult, Summary};
 use crate::observer::Observer;
 
@@ -71,7 +72,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         externals,
         runs: args.runs as usize,
         open: args.browser.open_options(),
-        network: args.browser.network,
+        network: args.browser.network(Reach::Offline),
         endpoint: args.browser.browser_for(0).map(str::to_owned),
         vs_playwright: args.vs_playwright,
         cold: args.cold,

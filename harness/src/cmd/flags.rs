@@ -207,10 +207,14 @@ pub struct BrowserArgs {
     /// Limit in seconds for loading a page (with --wait-for) and for each browser call.
     #[arg(long, value_name = "SECS", default_value_t = pagesnap_browser::DEFAULT_TIMEOUT.as_secs_f64(), alias = "page-timeout", value_parser = parse_seconds)]
     pub timeout: f64,
-    /// Let pages reach the network. By default only 127.0.0.1/localhost resolve, so pages load offline and
-    /// reproducibly, and missing third-party resources fail fast instead of stalling the load.
+    /// Let pages reach the network: the default of `mcp` and `snapshot` (an agent's browser is there to
+    /// browse the web); `record`, `live` and `bench-live` are offline unless given it.
+    #[arg(long = "network", conflicts_with = "offline")]
+    pub online: bool,
+    /// Only 127.0.0.1/localhost resolve, so pages load offline and reproducibly, and missing third-party
+    /// resources fail fast instead of stalling the load: the default of `record`, `live` and `bench-live`.
     #[arg(long)]
-    pub network: bool,
+    pub offline: bool,
     /// Attach to browsers someone else runs instead of launching Chromium: `http://HOST:PORT` (a
     /// Chromium's --remote-debugging-port) or `ws://HOST:PORT/devtools/browser/ID`, comma-separated or
     /// repeated; parallel workers take them in turn. pagesnap opens and closes only its own tabs there
@@ -220,16 +224,34 @@ pub struct BrowserArgs {
     pub cdp_endpoint: Vec<String>,
 }
 
+/// Whether a command's pages reach the network unless told otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reach {
+    /// Offline unless `--network`: recordings and live suites stay reproducible.
+    Offline,
+    /// The web unless `--offline`: an agent's browser, a look at a URL.
+    Web,
+}
+
 impl BrowserArgs {
+    /// Whether pages may reach hosts other than loopback, for a command
+    /// whose default is `reach`.
+    pub fn network(&self, reach: Reach) -> bool {
+        match reach {
+            Reach::Offline => self.online,
+            Reach::Web => !self.offline,
+        }
+    }
+
     /// Refuses flags that cannot go together: `--network` with an attached
     /// browser (which keeps its own network), an empty endpoint.
     pub fn check(&self) -> Result<()> {
         if self.cdp_endpoint.iter().any(|e| e.trim().is_empty()) {
             bail!("--cdp-endpoint: an empty endpoint in the list");
         }
-        if !self.cdp_endpoint.is_empty() && self.network {
+        if !self.cdp_endpoint.is_empty() && (self.online || self.offline) {
             bail!(
-                "--network applies to a browser pagesnap launches; an attached browser (--cdp-endpoint) keeps its own network"
+                "--network and --offline apply to a browser pagesnap launches; an attached browser (--cdp-endpoint) keeps its own network"
             );
         }
         Ok(())

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 
+use super::flags::Reach;
 use super::run::{ModelArgs, judge_named};
 use crate::report::live::LiveReport;
 use crate::{agent, live, progress, suite};
@@ -135,7 +136,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         resume: args.resume,
         progress: progress::Mode::detect(args.quiet),
         open: args.browser.open_options(),
-        network: args.browser.network,
+        network: args.browser.network(Reach::Offline),
         dialogs: args.dialogs.dialogs,
         uploads: args.uploads.folder()?,
         shard,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use pagesnap_browser::Chromium;
 
-use super::flags::{BrowserArgs, strategy_named};
+use super::flags::{BrowserArgs, Reach, strategy_named};
 use pagesnap_mcp::layers::Layers;
 use pagesnap_mcp::secrets::Secrets;
 use pagesnap_mcp::{Config, Transport};
@@ -99,17 +99,20 @@ pub fn run(args: Args) -> Result<ExitCode> {
     let config = Config {
         strategy,
         open: args.browser.open_options(),
-        network: args.browser.network,
+        network: args.browser.network(Reach::Web),
         layers,
         secrets,
         allow_file_urls: args.allow_file_urls,
         reuse_captures: !args.always_capture,
     };
     pagesnap_browser::runtime()?.block_on(async {
-        let chromium = Chromium::start(args.browser.browser_for(0), args.browser.network)
-            .await?
-            .with_dialogs(args.dialogs.dialogs)
-            .with_upload_dir(uploads);
+        let chromium = Chromium::start(
+            args.browser.browser_for(0),
+            args.browser.network(Reach::Web),
+        )
+        .await?
+        .with_dialogs(args.dialogs.dialogs)
+        .with_upload_dir(uploads);
         eprintln!(
             "pagesnap mcp: {} {}",
             if chromium.attached() {

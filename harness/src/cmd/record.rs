@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use pagesnap_browser::{Chromium, OpenOptions, WaitFor};
 
-use super::flags::BrowserArgs;
+use super::flags::{BrowserArgs, Reach};
 use crate::live::server::Server;
 use crate::record::{self, Caps, Job, steps};
 use crate::signals::Signals;
@@ -143,7 +143,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         jobs,
         args.each.is_some(),
         args.browser.browser_for(0),
-        args.browser.network,
+        args.browser.network(Reach::Offline),
     ));
     // The browser is closed and its profile removed by now. What may still
     // run is the decoding of an answer the budget gave up on (see

@@ -7,6 +7,7 @@ use anyhow::{Context, Result, bail};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Layer, Options, STRATEGIES, Strategy};
 
+use super::flags::Reach;
 use crate::external::Program;
 use crate::{observe, store};
 use pagesnap_browser::{Chromium, Needs};
@@ -70,7 +71,11 @@ fn is_recording(target: &str) -> bool {
 /// Launches Chromium, loads the page, observes it once (keeping the
 /// recording with `--save`) and closes the browser.
 async fn live(args: &Args, strategy: &dyn Strategy, options: &Options<'_>) -> Result<Observation> {
-    let chromium = Chromium::start(args.browser.browser_for(0), args.browser.network).await?;
+    let chromium = Chromium::start(
+        args.browser.browser_for(0),
+        args.browser.network(Reach::Web),
+    )
+    .await?;
     let result = async {
         let session = chromium
             .open(&args.target, &args.browser.open_options())
@@ -207,7 +212,11 @@ fn external(args: &Args) -> Result<Observation> {
         bail!("{}: not an external strategy", args.strategy);
     };
     pagesnap_browser::runtime()?.block_on(async {
-        let chromium = Chromium::start(args.browser.browser_for(0), args.browser.network).await?;
+        let chromium = Chromium::start(
+            args.browser.browser_for(0),
+            args.browser.network(Reach::Web),
+        )
+        .await?;
         let result = async {
             let session = chromium
                 .open(&args.target, &args.browser.open_options())

@@ -119,6 +119,8 @@ fn mcp_help_documents_every_flag() {
         "--viewport",
         "--timeout",
         "--network",
+        "--offline",
+        "--shared-context",
         "--dialogs",
     ] {
         assert!(help.contains(flag), "mcp --help lacks {flag}:\n{help}");

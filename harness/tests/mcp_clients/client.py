@@ -752,6 +752,41 @@ async def sessions_apart(url):
             check(len(tabs.structured_content["tabs"]) == 1, "a new session sees only its own tab", tabs.structured_content)
 
 
+async def reach(stderr):
+    """pagesnap mcp reaches hosts other than loopback by default (this machine's name, which /etc/hosts
+    resolves, stands for the web here); with --offline only 127.0.0.1 and localhost resolve, and the
+    error says why and which flag lifts it."""
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = b"<!doctype html><title>Reached</title><h1>Reached by name</h1>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://{socket.gethostname()}:{server.server_address[1]}/"
+    try:
+        for extra, reached in [([], True), (["--offline"], False)]:
+            params = StdioServerParameters(command=PAGESNAP, args=["mcp", "--timeout", "8"] + extra)
+            async with stdio_client(params, errlog=stderr) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    if reached:
+                        nav = await ok(session, "page_navigate", {"url": url})
+                        check("Reached by name" in text_of(nav), "by default the server reaches a host by name", text_of(nav))
+                    else:
+                        refused = await fails(session, "page_navigate", {"url": url}, "navigation")
+                        check("--offline" in text_of(refused) and "ERR_NAME_NOT_RESOLVED" in text_of(refused), "--offline: the error names the flag", text_of(refused))
+    finally:
+        server.shutdown()
+
+
 async def policy(policy, stderr):
     """--dialogs accept|dismiss answers without the agent, as the flag says."""
     params = StdioServerParameters(command=PAGESNAP, args=["mcp", "--timeout", "8", "--dialogs", policy])
@@ -778,6 +813,7 @@ async def main():
             async with ClientSession(read, write) as session:
                 await session.initialize()
                 await scenario(session, stderr)
+        await reach(stderr)
     elif MODE == "http":
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
