@@ -1,4 +1,4 @@
-//! The Chromium browser: launches Debian's `/usr/bin/chromium` headless (chromiumoxide) and opens pages in tabs.
+//! The Chromium browser: launches the user's Chrome or Chromium headless (chromiumoxide; found by [`crate::discover`]) and opens pages in tabs.
 //!
 //! chromiumoxide costs 0.5–1 ms per CDP call here, where headless_chrome costs
 //! ~100 ms and cannot deserialize `DOMSnapshot.captureSnapshot`; see docs/commands.md.
@@ -45,8 +45,6 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
 const OFFLINE_FLAG: &str =
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1";
 
-const DEFAULT_CHROMIUM: &str = "/usr/bin/chromium";
-
 /// A Chromium that pagesnap drives: one it launched (headless, with a fresh
 /// profile, dying with pagesnap) or one someone else runs that it attached to
 /// over CDP (`--cdp-endpoint`), whose life is not pagesnap's to end.
@@ -74,23 +72,17 @@ struct Owned {
 }
 
 impl Chromium {
-    /// The Chromium binary pagesnap launches: `$PAGESNAP_CHROMIUM` or
-    /// `/usr/bin/chromium` (a peer benchmarked beside pagesnap is pointed at
-    /// the same one).
+    /// The browser pagesnap launches: `$PAGESNAP_CHROMIUM`, else the first
+    /// Chrome or Chromium the search finds ([`crate::discover`]; a peer
+    /// benchmarked beside pagesnap is pointed at the same one).
     pub fn executable() -> Result<PathBuf> {
-        let executable = std::env::var_os("PAGESNAP_CHROMIUM")
-            .map_or_else(|| PathBuf::from(DEFAULT_CHROMIUM), PathBuf::from);
-        if !executable.exists() {
-            bail!(
-                "Chromium not found at {}: install it with `sudo apt-get install -y chromium chromium-driver` \
-                 (or set PAGESNAP_CHROMIUM to a Chromium binary)",
-                executable.display()
-            );
-        }
-        Ok(executable)
+        Ok(crate::discover::find(
+            crate::discover::Os::current(),
+            &crate::discover::System,
+        )?)
     }
 
-    /// Launches Chromium (`$PAGESNAP_CHROMIUM` or `/usr/bin/chromium`) with a
+    /// Launches Chromium ([`Chromium::executable`]) with a
     /// fresh profile; without `network`, only loopback hosts resolve.
     pub async fn launch(network: bool) -> Result<Chromium> {
         let executable = Chromium::executable()?;

@@ -9,6 +9,7 @@ mod act;
 mod action;
 mod chromium;
 mod dialogs;
+pub mod discover;
 mod drag;
 mod endpoint;
 mod failure;

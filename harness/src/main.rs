@@ -53,6 +53,8 @@ enum Command {
     Merge(cmd::merge::Args),
     /// Compare two run folders' summary.json per strategy; exit 1 when a --fail-if rule is broken.
     Diff(cmd::diff::Args),
+    /// What this machine gives pagesnap: the browser it finds (and where it looked), Node.js, the MCP SDK venv, temp, network defaults.
+    Doctor(cmd::doctor::Args),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +76,7 @@ fn main() -> ExitCode {
         Command::TraceToSuite(args) => cmd::trace_to_suite::run(args),
         Command::Merge(args) => cmd::merge::run(args),
         Command::Diff(args) => cmd::diff::run(args),
+        Command::Doctor(args) => cmd::doctor::run(args),
     };
     match result {
         Ok(code) => code,

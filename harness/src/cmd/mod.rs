@@ -4,6 +4,7 @@ pub mod bench_live;
 pub mod bench_mcp;
 pub mod compare;
 pub mod diff;
+pub mod doctor;
 mod flags;
 pub mod inspect;
 pub mod live;

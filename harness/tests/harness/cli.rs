@@ -1,4 +1,4 @@
-//! The `snapshot`, `strategies`, `compare` and `redactions` commands on committed fixtures and the shared corpus.
+//! The `snapshot`, `strategies`, `compare`, `redactions` and `doctor` commands on committed fixtures and the shared corpus.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -225,4 +225,49 @@ fn redactions_on_the_corpus_are_the_labelled_ones() {
         "{err}"
     );
     assert!(err.contains("1 new, 1 no longer hidden"), "{err}");
+}
+
+/// `doctor` finds this machine's browser (the search's first hit, which it
+/// runs for its version), and fails naming `$PAGESNAP_CHROMIUM` when that
+/// points nowhere; the browser it reports is the one pagesnap launches.
+#[test]
+fn doctor_finds_the_browser_and_names_a_bad_variable() {
+    let found = pagesnap(&["doctor"]);
+    let text = stdout(&found);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("browser: "))
+        .unwrap_or_else(|| panic!("no browser line in\n{text}"));
+    let path = line
+        .trim_start_matches("browser: ")
+        .split(" (")
+        .next()
+        .unwrap();
+    assert!(Path::new(path).is_file(), "{line}");
+    assert!(
+        line.contains("Chrom"),
+        "the version is read from the browser: {line}"
+    );
+    assert!(
+        text.contains("network: mcp and snapshot reach the web"),
+        "{text}"
+    );
+    let listed = stdout(&pagesnap(&["doctor", "--all"]));
+    for place in ["Playwright cache", "Puppeteer cache", "installed"] {
+        assert!(
+            listed.contains(place),
+            "--all lists the {place} places:\n{listed}"
+        );
+    }
+    let bad = Command::new(crate::support::exe())
+        .arg("doctor")
+        .env("PAGESNAP_CHROMIUM", "/nonexistent/chrome")
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    let said = String::from_utf8_lossy(&bad.stdout);
+    assert!(
+        said.contains("PAGESNAP_CHROMIUM names /nonexistent/chrome"),
+        "{said}"
+    );
 }
