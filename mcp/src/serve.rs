@@ -1,8 +1,10 @@
 //! Serving the tools: over stdio (one client, the default) or Streamable HTTP on 127.0.0.1 (any number of sessions, each in a browser context of its own in the one browser, or all in one with `--shared-context`), until the client leaves or a signal comes; the browser pagesnap launched is closed on the way out.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use anyhow::{Context, Result};
+use axum::response::IntoResponse;
 use pagesnap_browser::Chromium;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -26,6 +28,11 @@ pub enum Transport {
         port: u16,
         /// Origins allowed besides the server's own (`http://localhost:*` style).
         allowed_origins: Vec<String>,
+        /// How many sessions may be open at once (none: no limit).
+        max_sessions: Option<usize>,
+        /// A session without a request for this long is closed, its
+        /// browser context with it.
+        idle_timeout: std::time::Duration,
     },
 }
 
@@ -77,6 +84,8 @@ async fn run(shared: Arc<Shared>, transport: Transport, shared_context: bool) ->
             host,
             port,
             allowed_origins,
+            max_sessions,
+            idle_timeout,
         } => {
             let listener = tokio::net::TcpListener::bind((host.as_str(), port))
                 .await
@@ -108,19 +117,29 @@ async fn run(shared: Arc<Shared>, transport: Transport, shared_context: bool) ->
             } else {
                 None
             };
+            let mut sessions = LocalSessionManager::default();
+            sessions.session_config.keep_alive = Some(idle_timeout);
+            let open = Arc::new(AtomicUsize::new(0));
+            let counter = open.clone();
             let service = StreamableHttpService::new(
                 move || {
-                    Ok(Server::new(match &common {
+                    let browsing = match &common {
                         Some(common) => common.clone(),
                         None => Arc::new(Mutex::new(Browsing::isolated(shared.clone()))),
-                    }))
+                    };
+                    Ok(Server::new(browsing).counted(Open::new(counter.clone())))
                 },
-                LocalSessionManager::default().into(),
+                Arc::new(sessions),
                 config,
             );
+            let limit = SessionLimit {
+                open,
+                max: max_sessions,
+            };
             let app = axum::Router::new()
                 .nest_service("/mcp", service)
-                .layer(axum::middleware::from_fn(ended_is_ok));
+                .layer(axum::middleware::from_fn(ended_is_ok))
+                .layer(axum::middleware::from_fn_with_state(limit, at_most));
             eprintln!("pagesnap mcp: listening on http://{address}/mcp");
             axum::serve(listener, app)
                 .with_graceful_shutdown(async move {
@@ -146,4 +165,65 @@ async fn ended_is_ok(
         *response.status_mut() = axum::http::StatusCode::OK;
     }
     response
+}
+
+/// One open session, counted while it lives: a session's server is dropped
+/// when the session ends (DELETE, the idle timeout, its client gone).
+pub(crate) struct Open(Arc<AtomicUsize>);
+
+impl Open {
+    fn new(count: Arc<AtomicUsize>) -> Open {
+        count.fetch_add(1, Ordering::SeqCst);
+        Open(count)
+    }
+}
+
+impl Drop for Open {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How many sessions are open and how many may be.
+#[derive(Clone)]
+struct SessionLimit {
+    open: Arc<AtomicUsize>,
+    max: Option<usize>,
+}
+
+/// A new session (a request without `Mcp-Session-Id`) beyond `--max-sessions`
+/// is refused with 503 and a JSON-RPC error saying why; the open ones go on.
+async fn at_most(
+    axum::extract::State(limit): axum::extract::State<SessionLimit>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let opening = request.method() == axum::http::Method::POST
+        && !request.headers().contains_key("mcp-session-id");
+    if let Some(max) = limit.max
+        && opening
+    {
+        let open = limit.open.load(Ordering::SeqCst);
+        if open >= max {
+            let body = serde_json::json!({
+                "jsonrpc": "2.0",
+                "id": null,
+                "error": {
+                    "code": -32000,
+                    "message": format!(
+                        "pagesnap mcp: {open} sessions are open, the most this server allows \
+                         (--max-sessions {max}); end one (HTTP DELETE) or wait until one has \
+                         been idle for the --idle-timeout"
+                    ),
+                },
+            });
+            return (
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                [(axum::http::header::CONTENT_TYPE, "application/json")],
+                body.to_string(),
+            )
+                .into_response();
+        }
+    }
+    next.run(request).await
 }

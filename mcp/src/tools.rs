@@ -27,6 +27,8 @@ use super::tabs::{Acted, Browsing, Isolation, Request, Seen};
 pub struct Server {
     browsing: Arc<Mutex<Browsing>>,
     tool_router: ToolRouter<Self>,
+    /// Counts this session among the open ones while any clone lives.
+    _open: Option<Arc<crate::serve::Open>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -257,7 +259,14 @@ impl Server {
         Server {
             browsing,
             tool_router: Self::tool_router(),
+            _open: None,
         }
+    }
+
+    /// This server, counted among the open sessions until it is gone.
+    pub(crate) fn counted(mut self, open: crate::serve::Open) -> Server {
+        self._open = Some(Arc::new(open));
+        self
     }
 
     #[tool(

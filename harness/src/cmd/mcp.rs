@@ -44,6 +44,12 @@ pub struct Args {
     /// context of its own, closed when the session ends.
     #[arg(long, requires = "port")]
     shared_context: bool,
+    /// With --port: at most N sessions open at once; a new one beyond is refused (HTTP 503, saying why).
+    #[arg(long, value_name = "N", requires = "port", value_parser = clap::value_parser!(usize))]
+    max_sessions: Option<usize>,
+    /// With --port: a session with no request for SECS is closed, its browser context and tabs with it.
+    #[arg(long, value_name = "SECS", default_value_t = 300.0, requires = "port", value_parser = super::flags::parse_seconds)]
+    idle_timeout: f64,
     /// The strategy page_snapshot and every action result use unless a call names another:
     /// aria, flat, structural, som, html-pruned or html.
     #[arg(long, default_value = "aria")]
@@ -94,6 +100,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
             host: args.host.clone(),
             port,
             allowed_origins: args.allowed_origin.clone(),
+            max_sessions: args.max_sessions,
+            idle_timeout: std::time::Duration::from_secs_f64(args.idle_timeout),
         },
     };
     let config = Config {

@@ -121,6 +121,8 @@ fn mcp_help_documents_every_flag() {
         "--network",
         "--offline",
         "--shared-context",
+        "--max-sessions",
+        "--idle-timeout",
         "--dialogs",
     ] {
         assert!(help.contains(flag), "mcp --help lacks {flag}:\n{help}");

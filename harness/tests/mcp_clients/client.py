@@ -787,6 +787,68 @@ async def reach(stderr):
         server.shutdown()
 
 
+def opens(url):
+    """The HTTP status of a new session's initialize (and its body)."""
+    import urllib.error
+    import urllib.request
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "0"}}}).encode()
+    request = urllib.request.Request(url, method="POST", data=body, headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            session = answer.headers.get("mcp-session-id")
+            if session:
+                closing = urllib.request.Request(url, method="DELETE", headers={"mcp-session-id": session})
+                urllib.request.urlopen(closing, timeout=10).close()
+            return answer.status, ""
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+async def limits(stderr):
+    """--max-sessions refuses a session beyond the limit, saying why, and frees a place when one ends
+    (DELETE) or idles past --idle-timeout."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([PAGESNAP, "mcp", "--timeout", "8", "--port", str(port), "--max-sessions", "1", "--idle-timeout", "2"], stderr=stderr)
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        for _ in range(200):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write) as first:
+                await first.initialize()
+                await ok(first, "page_navigate", {"url": f"{BASE}/sessions/whoami.html"})
+                status, body = opens(url)
+                check(status == 503 and "--max-sessions 1" in body, "a session beyond --max-sessions is refused, saying why", (status, body))
+                await ok(first, "page_snapshot", {})
+        status, _ = opens(url)
+        check(status == 200, "a place is free once the session ended", status)
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write) as idle:
+                await idle.initialize()
+                await ok(idle, "page_navigate", {"url": f"{BASE}/sessions/whoami.html"})
+                check(opens(url)[0] == 503, "the open session holds the one place")
+                time.sleep(3.5)
+                status, body = opens(url)
+                check(status == 200, "a session idle past --idle-timeout is closed and frees its place", (status, body))
+                try:
+                    await asyncio.wait_for(idle.call_tool("page_snapshot", {}), timeout=10)
+                    late = "answered"
+                except Exception as err:
+                    late = repr(err)
+                check(late != "answered", "the idle session is gone", late)
+        check(server.poll() is None, "the server still runs")
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+
+
 async def policy(policy, stderr):
     """--dialogs accept|dismiss answers without the agent, as the flag says."""
     params = StdioServerParameters(command=PAGESNAP, args=["mcp", "--timeout", "8", "--dialogs", policy])
@@ -832,6 +894,7 @@ async def main():
                     await session.initialize()
                     await scenario(session, stderr)
             await sessions_apart(url)
+            await limits(stderr)
             # A foreign Origin is refused (DNS rebinding), and the server keeps serving.
             import urllib.request
             request = urllib.request.Request(url, method="POST", data=b"{}", headers={"Origin": "http://evil.example", "Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
