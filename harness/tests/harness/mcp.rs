@@ -250,3 +250,46 @@ fn bench_mcp_measures_playwright_mcp_beside_pagesnap() {
         "{summary}"
     );
 }
+
+/// `scripts/bench-sessions`, the load benchmark of many sessions, runs: two
+/// sessions side by side on pagesnap and on Playwright MCP, every read of
+/// pagesnap's the session's own page (the script exits non-zero on any read
+/// of another session's page or any error). Its figures are not judged here.
+#[test]
+fn the_sessions_benchmark_runs_with_every_read_its_own() {
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("sessions.json");
+    let output = Command::new(python())
+        .current_dir(root())
+        .arg("scripts/bench_sessions.py")
+        .args([
+            "--clients",
+            "2",
+            "--rounds",
+            "1",
+            "--vs-playwright-mcp",
+            "--bin",
+        ])
+        .arg(crate::support::exe())
+        .arg("--out")
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let rows: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        assert_eq!(row["other_page_reads"], 0, "{row}");
+        assert!(row["reads"].as_u64().unwrap() >= 2, "{row}");
+        for kind in ["navigate", "snapshot", "click", "scroll"] {
+            assert!(row["kinds"][kind]["calls"].as_u64().unwrap() >= 2, "{row}");
+        }
+    }
+}
