@@ -38,26 +38,44 @@ pub fn playwright_dir() -> Result<PathBuf> {
 /// `scripts/setup` installs into `scripts/mcp/node_modules` (absolute, so a
 /// server started in another folder finds it).
 pub fn playwright_mcp_cli() -> Result<PathBuf> {
-    const CLI: &str = "node_modules/@playwright/mcp/cli.js";
+    mcp_script(
+        "Playwright MCP",
+        "PAGESNAP_PLAYWRIGHT_MCP",
+        "node_modules/@playwright/mcp/cli.js",
+    )
+}
+
+/// Chrome DevTools MCP's server script: `$PAGESNAP_CHROME_DEVTOOLS_MCP`, or
+/// the copy in `scripts/mcp/node_modules`.
+pub fn chrome_devtools_mcp_cli() -> Result<PathBuf> {
+    mcp_script(
+        "Chrome DevTools MCP",
+        "PAGESNAP_CHROME_DEVTOOLS_MCP",
+        "node_modules/chrome-devtools-mcp/build/src/bin/chrome-devtools-mcp.js",
+    )
+}
+
+/// A tool server's script `relative` to `scripts/mcp` (or `$variable`), absolute.
+fn mcp_script(name: &str, variable: &str, relative: &str) -> Result<PathBuf> {
     let mut candidates = Vec::new();
-    if let Some(cli) = std::env::var_os("PAGESNAP_PLAYWRIGHT_MCP") {
-        candidates.push(PathBuf::from(cli));
+    if let Some(script) = std::env::var_os(variable) {
+        candidates.push(PathBuf::from(script));
     }
     candidates.extend(
         candidates_in("scripts/mcp")
             .into_iter()
-            .map(|dir| dir.join(CLI)),
+            .map(|dir| dir.join(relative)),
     );
-    if let Some(cli) = candidates
+    if let Some(script) = candidates
         .iter()
         .find(|path| path.is_file())
         .and_then(|path| path.canonicalize().ok())
     {
-        return Ok(cli);
+        return Ok(script);
     }
     bail!(
-        "Playwright MCP is not installed (looked for {}): run scripts/setup \
-         (npm ci --prefix scripts/mcp) or set PAGESNAP_PLAYWRIGHT_MCP to its cli.js",
+        "{name} is not installed (looked for {}): run scripts/setup \
+         (npm ci --prefix scripts/mcp) or set {variable} to its script",
         shown(&candidates)
     )
 }

@@ -455,6 +455,10 @@ async fn choose_tab(connection: &Connection, peer: &Peer, url: &str) -> Result<(
             chosen.text
         );
     }
+    // Every later call may name the tab (a server that wants its page id on
+    // each call) and the page.
+    connection.remember("tab", &tab);
+    connection.remember("url", url);
     Ok(())
 }
 
@@ -552,6 +556,8 @@ async fn peer_act(
             to_element.as_deref().unwrap_or(value.as_str()),
         ));
     }
+    let all = connection.values_with_known(&values);
+    let values: Vec<(&str, &str)> = all.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let arguments = match crate::peer::mapping::arguments(call, &values) {
         Ok(arguments) => arguments,
         Err(err) => {

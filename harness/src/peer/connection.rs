@@ -39,6 +39,9 @@ pub struct Connection {
     tools: Vec<String>,
     /// Its working folder (Playwright MCP may write files there; kept until it stops).
     _dir: tempfile::TempDir,
+    /// Values every call may use besides its own: the episode's `{tab}` and
+    /// `{url}` once the tab is chosen ([`Connection::remember`]).
+    known: std::sync::Mutex<Vec<(&'static str, String)>>,
 }
 
 impl Connection {
@@ -58,6 +61,14 @@ impl Connection {
                     .args(["--cdp-endpoint", cdp])
                     .arg("--output-dir")
                     .arg(dir.path());
+                command
+            }
+            Launch::ChromeDevtools => {
+                let mut command = tokio::process::Command::new("node");
+                command
+                    .arg(crate::node::chrome_devtools_mcp_cli()?)
+                    .args(["--wsEndpoint", cdp])
+                    .args(["--no-usage-statistics", "--no-performance-crux"]);
                 command
             }
             Launch::Pagesnap => {
@@ -102,7 +113,34 @@ impl Connection {
             definition_tokens: tokens::o200k(&definitions),
             tools: tools.iter().map(|t| t.name.to_string()).collect(),
             _dir: dir,
+            known: std::sync::Mutex::new(Vec::new()),
         })
+    }
+
+    /// Makes `{key}` stand for `value` in every later call (a call's own
+    /// value of the same name wins).
+    pub fn remember(&self, key: &'static str, value: &str) {
+        if let Ok(mut known) = self.known.lock() {
+            known.retain(|(k, _)| *k != key);
+            known.push((key, value.to_owned()));
+        }
+    }
+
+    /// `values` with the remembered ones added: the placeholders any call of
+    /// this server may use.
+    pub fn values_with_known(&self, values: &[(&str, &str)]) -> Vec<(String, String)> {
+        let mut all: Vec<(String, String)> = values
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        if let Ok(known) = self.known.lock() {
+            for (key, value) in known.iter() {
+                if !values.iter().any(|(k, _)| k == key) {
+                    all.push(((*key).to_owned(), value.clone()));
+                }
+            }
+        }
+        all
     }
 
     /// Refuses, naming the first, any of `tools` the server does not offer.
@@ -131,9 +169,13 @@ impl Connection {
             )
     }
 
-    /// Calls `call` with its placeholders filled from `values`.
+    /// Calls `call` with its placeholders filled from `values` and the
+    /// remembered ones.
     pub async fn call(&self, call: &Call, values: &[(&str, &str)]) -> Result<Answer> {
-        self.send(&call.tool, mapping::arguments(call, values)?)
+        let all = self.values_with_known(values);
+        let borrowed: Vec<(&str, &str)> =
+            all.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        self.send(&call.tool, mapping::arguments(call, &borrowed)?)
             .await
     }
 

@@ -5,7 +5,8 @@
 //! pagesnap opens and prepares the task's tab, tells the server to work on
 //! that tab (its tab tools), and reads the reward from the page as for every
 //! strategy. Which tool does what is a small mapping file ([`mapping`]):
-//! shipped for Playwright MCP (`mcp:playwright`) and pagesnap's own server
+//! shipped for Playwright MCP (`mcp:playwright`), Chrome DevTools MCP
+//! (`mcp:chrome-devtools`) and pagesnap's own server
 //! (`mcp:pagesnap`); `--mcp NAME=COMMAND` with `--mcp-mapping NAME=FILE`
 //! adds any other. A server that dies, hangs past its limit or answers
 //! garbage fails the episode with an error naming it; the next episode
@@ -32,6 +33,11 @@ pub const SHIPPED: &[(&str, &str, &str)] = &[
         "Playwright MCP (npm @playwright/mcp, pinned in scripts/mcp): browser_snapshot, browser_click, browser_type, …",
     ),
     (
+        "chrome-devtools",
+        include_str!("../../mcp-servers/chrome-devtools.toml"),
+        "Chrome DevTools MCP (npm chrome-devtools-mcp, pinned in scripts/mcp): take_snapshot, click, fill, …",
+    ),
+    (
         "pagesnap",
         include_str!("../../mcp-servers/pagesnap.toml"),
         "pagesnap's own tool server (pagesnap mcp): page_snapshot, page_action, page_scroll",
@@ -51,6 +57,8 @@ pub fn shipped_mapping(bare: &str) -> Result<Mapping> {
 pub enum Launch {
     /// Playwright MCP's `cli.js` under Node.js.
     Playwright,
+    /// Chrome DevTools MCP under Node.js, attached with `--wsEndpoint`.
+    ChromeDevtools,
     /// This binary's `mcp` command.
     Pagesnap,
     /// `sh -c COMMAND`.
@@ -158,10 +166,10 @@ pub fn named(
     };
     Ok(Peer {
         name: name.to_owned(),
-        launch: if bare == "playwright" {
-            Launch::Playwright
-        } else {
-            Launch::Pagesnap
+        launch: match bare {
+            "playwright" => Launch::Playwright,
+            "chrome-devtools" => Launch::ChromeDevtools,
+            _ => Launch::Pagesnap,
         },
         mapping,
         timeout,
@@ -183,7 +191,13 @@ mod tests {
         let err = named("mcp:nope", &[], &[], timeout)
             .unwrap_err()
             .to_string();
-        assert!(err.contains("known: mcp:playwright, mcp:pagesnap"), "{err}");
+        assert!(
+            err.contains("known: mcp:playwright, mcp:chrome-devtools, mcp:pagesnap"),
+            "{err}"
+        );
+        let peer = named("mcp:chrome-devtools", &[], &[], timeout).unwrap();
+        assert!(matches!(peer.launch, Launch::ChromeDevtools));
+        assert_eq!(peer.mapping.snapshot.tool, "take_snapshot");
         let mine = [UserServer::parse("mine=my-server --cdp {cdp}").unwrap()];
         let err = named("mcp:mine", &mine, &[], timeout)
             .unwrap_err()

@@ -132,10 +132,10 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
         }
         chromium.close().await.unwrap();
     });
-    // The pages of `dialogs` and `actions` exist to be acted on (their
-    // dialogs, drags and uploads are what the MCP and live tests check);
-    // they have no recordings.
-    const ACTED_ON_ONLY: [&str; 2] = ["actions", "dialogs"];
+    // The pages of `dialogs`, `actions` and `sessions` exist to be acted on
+    // (their dialogs, drags, uploads and cookies are what the MCP and live
+    // tests check); they have no recordings.
+    const ACTED_ON_ONLY: [&str; 3] = ["actions", "dialogs", "sessions"];
     let fixture_sites = std::fs::read_dir(root.join("fixtures/sites"))
         .unwrap()
         .filter(|entry| {

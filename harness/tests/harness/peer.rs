@@ -1,4 +1,4 @@
-//! Tool servers as observers and actors in `pagesnap live` (`mcp:NAME`): Playwright MCP (the real npm package) and pagesnap's own server attached to the episode's browser, the agent reading their snapshot text and acting through their tools; servers that die, hang or answer garbage are error rows naming them.
+//! Tool servers as observers and actors in `pagesnap live` (`mcp:NAME`): Playwright MCP and Chrome DevTools MCP (the real npm packages) and pagesnap's own server attached to the episode's browser, the agent reading their snapshot text and acting through their tools; servers that die, hang or answer garbage are error rows naming them.
 
 use std::path::Path;
 
@@ -23,7 +23,7 @@ tier = "medium"
 "#;
 
 #[test]
-fn playwright_mcp_and_pagesnap_mcp_solve_miniwob_tasks_through_their_own_tools() {
+fn the_three_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
     // scripts/setup installs Playwright MCP (npm ci --prefix scripts/mcp).
     require_tool("node");
     let dir = tempfile::tempdir().unwrap();
@@ -35,7 +35,7 @@ fn playwright_mcp_and_pagesnap_mcp_solve_miniwob_tasks_through_their_own_tools()
         "--suite",
         suite.to_str().unwrap(),
         "--strategy",
-        "mcp:playwright,mcp:pagesnap",
+        "mcp:playwright,mcp:pagesnap,mcp:chrome-devtools",
         "--agent",
         "reader",
         "--out",
@@ -44,7 +44,7 @@ fn playwright_mcp_and_pagesnap_mcp_solve_miniwob_tasks_through_their_own_tools()
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let rows = result_rows(&out);
-    assert_eq!(rows.len(), 8);
+    assert_eq!(rows.len(), 12);
     for e in &rows {
         assert!(e["error"].is_null(), "{e}");
         assert_eq!(e["success"], true, "the page says the task is done: {e}");
@@ -85,7 +85,19 @@ fn playwright_mcp_and_pagesnap_mcp_solve_miniwob_tasks_through_their_own_tools()
         .flat_map(|e| e["step_log"].as_array().unwrap().iter())
         .filter(|s| s["action"]["op"] == "type")
         .count();
-    assert_eq!(typed, 4);
+    assert_eq!(typed, 6);
+    // Chrome DevTools MCP named the episode's page on every call ({tab} in
+    // each call of its mapping): its element lines are its own uids.
+    let devtools = rows
+        .iter()
+        .find(|e| e["strategy"] == "mcp:chrome-devtools" && e["task"] == "enter-text")
+        .unwrap();
+    let first = &devtools["step_log"][0];
+    assert!(
+        first["element"].as_str().unwrap().starts_with("uid=")
+            && first["element"].as_str().unwrap().contains("textbox"),
+        "{first}"
+    );
     let playwright = rows
         .iter()
         .find(|e| e["strategy"] == "mcp:playwright" && e["task"] == "enter-text")

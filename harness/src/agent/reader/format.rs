@@ -1,6 +1,6 @@
 //! Where each strategy's text writes an element's ref and its words: the one place the reader learns a format, as the prompt notes teach a model.
 //!
-//! Three shapes cover every built-in strategy and the peers' snapshotters:
+//! Four shapes cover every built-in strategy and the peers' snapshotters:
 //!
 //! - [`Format::Yaml`] (`aria`, and Playwright's `ariaSnapshot` as `ext:`
 //!   strategies print it): `- role "name" [checked] [ref=e12]:` — the ref
@@ -15,6 +15,9 @@
 //! - [`Format::Markup`] (`html`, `html-pruned`): `data-ref="12"` sits in the
 //!   element's start tag; its words are the readable attributes of that tag
 //!   and the text up to its end tag.
+//! - [`Format::Uid`] (Chrome DevTools MCP's `take_snapshot`): `uid=1_5`
+//!   opens the element's line, then its role and its quoted name
+//!   (`uid=1_5 button "Submit" disabled`).
 //!
 //! In all three, the lines (or text) just before an element are its context:
 //! the label or heading a reader sees above it.
@@ -28,6 +31,8 @@ pub enum Format {
     Bracket,
     /// `data-ref="N"` in the element's start tag.
     Markup,
+    /// `uid=N_M` first on the element's line.
+    Uid,
 }
 
 impl Format {
@@ -41,6 +46,17 @@ impl Format {
             "aria" => Format::Yaml,
             "flat" | "som" | "structural" => Format::Bracket,
             "html" | "html-pruned" => Format::Markup,
+            // Chrome DevTools MCP's uids: the snapshot's number, an underscore, the node's.
+            _ if sample_ref.is_some_and(|r| {
+                r.split_once('_').is_some_and(|(a, b)| {
+                    !a.is_empty()
+                        && !b.is_empty()
+                        && a.bytes().chain(b.bytes()).all(|c| c.is_ascii_digit())
+                })
+            }) =>
+            {
+                Format::Uid
+            }
             _ if sample_ref.is_some_and(|r| r.bytes().any(|b| b.is_ascii_alphabetic())) => {
                 Format::Yaml
             }
@@ -75,7 +91,46 @@ pub fn read(format: Format, text: &str, reference: &str) -> Option<Read> {
         Format::Yaml => read_yaml(text, reference),
         Format::Bracket => read_bracket(text, reference),
         Format::Markup => read_markup(text, reference),
+        Format::Uid => read_uid(text, reference),
     }
+}
+
+fn read_uid(text: &str, reference: &str) -> Option<Read> {
+    let token = format!("uid={reference} ");
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|line| line.trim_start().starts_with(&token) || line.trim() == token.trim())?;
+    let body = lines[at].trim_start()[token.len().min(lines[at].trim_start().len())..].trim();
+    let role = body
+        .split(|c: char| !c.is_alphanumeric())
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+        .to_owned();
+    // A text node's line is its quoted text alone: no role word before it.
+    let role = if body.starts_with('"') {
+        String::new()
+    } else {
+        role
+    };
+    let words = quoted_or_rest(body, &role);
+    let context = lines[..at]
+        .iter()
+        .rev()
+        .filter(|l| !l.trim().is_empty())
+        .take(CONTEXT_LINES)
+        .map(|l| {
+            let l = l.trim_start();
+            l.split_once(' ').map_or(l, |(_, rest)| rest)
+        })
+        .collect::<Vec<_>>()
+        .join(" | ");
+    Some(Read {
+        disabled: body.split_whitespace().any(|w| w == "disabled"),
+        words,
+        role,
+        context,
+    })
 }
 
 fn read_yaml(text: &str, reference: &str) -> Option<Read> {
@@ -348,6 +403,32 @@ mod tests {
         let button = super::read(Format::Yaml, text, "e7").unwrap_or_default();
         assert!(button.disabled && button.words == "Sign in", "{button:?}");
         assert!(super::read(Format::Yaml, text, "e9").is_none());
+    }
+
+    /// Chrome DevTools MCP's snapshot lines, as its take_snapshot printed them here.
+    #[test]
+    fn uids_read_role_name_and_the_text_above() {
+        let text = "uid=1_0 RootWebArea \"Sign in\" url=\"http://127.0.0.1:5/login.html\"\n  uid=1_1 StaticText \"Email\"\n  uid=1_2 textbox \"Email\" required\n  uid=1_3 button \"Sign in\" disabled\n  uid=1_4 \"plain words\"\n";
+        assert_eq!(Format::of("mcp:chrome-devtools", Some("1_2")), Format::Uid);
+        assert_eq!(Format::of("mcp:other", Some("12")), Format::Bracket);
+        let field = read(Format::Uid, text, "1_2").unwrap_or_default();
+        assert_eq!(
+            (field.role.as_str(), field.words.as_str()),
+            ("textbox", "Email")
+        );
+        assert!(
+            field.context.starts_with("StaticText \"Email\""),
+            "{field:?}"
+        );
+        let button = read(Format::Uid, text, "1_3").unwrap_or_default();
+        assert!(button.disabled && button.words == "Sign in", "{button:?}");
+        let words = read(Format::Uid, text, "1_4").unwrap_or_default();
+        assert_eq!(
+            (words.role.as_str(), words.words.as_str()),
+            ("", "plain words")
+        );
+        assert!(read(Format::Uid, text, "1_9").is_none());
+        assert!(read(Format::Uid, text, "1_").is_none());
     }
 
     #[test]
