@@ -463,6 +463,41 @@ function waitExit(child, ms) {
     });
 }
 
+// Two sessions at once: each in its own browser context (cookies, storage, tabs), their calls side
+// by side; a client that vanishes mid-call leaves the others answering.
+async function sessionsApart(url) {
+    const open = async () => {
+        const c = new Client({ name: 'pagesnap-ts-session', version: '1.0.0' });
+        const t = new StreamableHTTPClientTransport(new URL(url));
+        await c.connect(t);
+        return [c, t];
+    };
+    const [[a, ta], [b, tb]] = await Promise.all([open(), open()]);
+    const page = `${BASE}/sessions/whoami.html`;
+    await Promise.all([ok(a, 'page_navigate', { url: `${page}?set=ada` }), ok(b, 'page_navigate', { url: `${page}?set=bob` })]);
+    const [seenA, seenB] = await Promise.all([ok(a, 'page_navigate', { url: page }), ok(b, 'page_navigate', { url: page })]);
+    check(textOf(seenA).includes('Cookie: ada') && textOf(seenA).includes('Storage: ada'), 'session a keeps its own cookie and storage', textOf(seenA));
+    check(textOf(seenB).includes('Cookie: bob') && textOf(seenB).includes('Storage: bob'), 'session b keeps its own cookie and storage', textOf(seenB));
+    const [tabsA, tabsB] = await Promise.all([ok(a, 'page_tabs', { op: 'list' }), ok(b, 'page_tabs', { op: 'list' })]);
+    const idsA = tabsA.structuredContent.tabs.map((t) => t.id);
+    const idsB = tabsB.structuredContent.tabs.map((t) => t.id);
+    check(idsA.length === 1 && idsB.length === 1 && idsA[0] !== idsB[0], 'each session lists only its own tab', [idsA, idsB]);
+    await fails(b, 'page_tabs', { op: 'select', id: idsA[0] }, 'no-tab');
+    // A third client starts a long call and vanishes (no DELETE): the others go on.
+    const [c, tc] = await open();
+    await ok(c, 'page_navigate', { url: `${page}?set=cy` });
+    const pending = call(c, 'page_wait', { ms: 5000 }).catch(() => null);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await tc.close();
+    await pending;
+    const [againA, againB] = await Promise.all([ok(a, 'page_snapshot', {}), ok(b, 'page_snapshot', {})]);
+    check(textOf(againA).includes('Cookie: ada') && textOf(againB).includes('Cookie: bob'), 'a vanished client leaves the other sessions answering', [textOf(againA), textOf(againB)]);
+    for (const [client, transport] of [[a, ta], [b, tb]]) {
+        await transport.terminateSession();
+        await client.close();
+    }
+}
+
 async function main() {
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'pagesnap-mcp-ts-'));
     const secretsFile = path.join(tmp, 'secrets.env');
@@ -504,6 +539,7 @@ async function main() {
             await transport.terminateSession();
             await client.close();
             transport = null;
+            await sessionsApart(url);
             // A foreign Origin is refused (DNS rebinding), and the server keeps serving.
             const status = await postWithOrigin(url, 'http://evil.example');
             check(status === 403, 'a foreign Origin is refused with 403', status);

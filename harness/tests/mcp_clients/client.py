@@ -713,6 +713,24 @@ async def actions(session, uploads, files):
     await fails(session, "page_click_at", {"x": 200}, "bad-argument")
 
 
+# A client that opens a session, starts a long call and says so (then is killed).
+DOOMED = """
+import asyncio, sys
+from mcp import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+async def main():
+    async with streamable_http_client(sys.argv[1]) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            await session.call_tool("page_navigate", {"url": sys.argv[2]})
+            call = asyncio.ensure_future(session.call_tool("page_wait", {"ms": 8000}))
+            await asyncio.sleep(0.5)
+            print("waiting", flush=True)
+            await call
+asyncio.run(main())
+"""
+
+
 async def sessions_apart(url):
     """Two HTTP sessions at once: each in its own browser context (cookies, storage, tabs, current tab),
     their calls side by side; a session's tab is no other session's to choose."""
@@ -742,6 +760,14 @@ async def sessions_apart(url):
             await fails(b, "page_tabs", {"op": "close", "id": ids_a[0]}, "no-tab")
             still = await ok(a, "page_snapshot", {})
             check("Who am I" in text_of(still), "another session cannot close a session's tab", text_of(still)[:200])
+            # A client killed mid-call (SIGKILL, no DELETE): the other sessions go on answering.
+            doomed = subprocess.Popen([sys.executable, "-c", DOOMED, url, f"{BASE}/sessions/whoami.html?set=doomed"], stdout=subprocess.PIPE, text=True)
+            check(doomed.stdout.readline().strip() == "waiting", "the doomed client is mid-call")
+            time.sleep(0.3)
+            doomed.kill()
+            doomed.wait()
+            after_a, after_b = await asyncio.gather(ok(a, "page_snapshot", {}), ok(b, "page_snapshot", {}))
+            check("Who am I" in text_of(after_a) and "Who am I" not in text_of(after_b), "a client killed mid-call leaves the others answering", (text_of(after_a)[:200], text_of(after_b)[:200]))
     # A new session starts with nothing of theirs.
     async with streamable_http_client(url) as (read, write):
         async with ClientSession(read, write) as c:
