@@ -267,18 +267,20 @@ fn plain_reason(
 const DRAG_CLASSES: &[&str] = &["ui-draggable", "ui-sortable-handle", "ui-draggable-handle"];
 
 /// `draggable="true"`, a jQuery UI drag class, or a move/grab cursor its
-/// parent element does not show.
+/// parent element does not show. One pass over the attributes, their names
+/// told apart by length first: it runs for most elements of a page.
 fn is_drag_source(page: &Page, element: &Element, id: NodeId) -> bool {
-    if element
-        .attr("draggable")
-        .is_some_and(|v| v.eq_ignore_ascii_case("true"))
-    {
-        return true;
-    }
-    if element.attr("class").is_some_and(|c| {
-        c.split_ascii_whitespace()
-            .any(|t| DRAG_CLASSES.contains(&t))
-    }) {
+    let marked = element.attrs.iter().any(|(key, value)| match key.len() {
+        9 if key.eq_ignore_ascii_case("draggable") => value.eq_ignore_ascii_case("true"),
+        5 if key.eq_ignore_ascii_case("class") => {
+            value.contains("ui-")
+                && value
+                    .split_ascii_whitespace()
+                    .any(|t| DRAG_CLASSES.contains(&t))
+        }
+        _ => false,
+    });
+    if marked {
         return true;
     }
     let grabs = |id: NodeId| {
