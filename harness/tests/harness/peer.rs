@@ -215,7 +215,7 @@ fn tool_servers_are_refused_where_they_cannot_act_and_named_when_unknown() {
     ]);
     assert!(!output.status.success());
     assert!(
-        stderr(&output).contains("known: mcp:playwright, mcp:pagesnap"),
+        stderr(&output).contains("known: mcp:playwright, mcp:chrome-devtools, mcp:pagesnap"),
         "{}",
         stderr(&output)
     );
