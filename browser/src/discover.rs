@@ -275,6 +275,23 @@ fn installed(os: Os, probe: &dyn Probe) -> Vec<PathBuf> {
     }
 }
 
+/// Chrome for Testing's binary inside a macOS download (arm64, x64), as
+/// Playwright's and Puppeteer's caches hold it.
+const CFT_MAC_ARM64: &[&str] = &[
+    "chrome-mac-arm64",
+    "Google Chrome for Testing.app",
+    "Contents",
+    "MacOS",
+    "Google Chrome for Testing",
+];
+const CFT_MAC_X64: &[&str] = &[
+    "chrome-mac-x64",
+    "Google Chrome for Testing.app",
+    "Contents",
+    "MacOS",
+    "Google Chrome for Testing",
+];
+
 /// Playwright's cache: `chromium-NNNN` folders, the highest revision first
 /// (then its headless shells).
 fn playwright(os: Os, probe: &dyn Probe, home: Option<&std::ffi::OsStr>) -> Vec<PathBuf> {
@@ -299,20 +316,8 @@ fn playwright(os: Os, probe: &dyn Probe, home: Option<&std::ffi::OsStr>) -> Vec<
             &["chrome-headless-shell-linux64", "chrome-headless-shell"],
         ],
         Os::MacOs => &[
-            &[
-                "chrome-mac-arm64",
-                "Google Chrome for Testing.app",
-                "Contents",
-                "MacOS",
-                "Google Chrome for Testing",
-            ],
-            &[
-                "chrome-mac-x64",
-                "Google Chrome for Testing.app",
-                "Contents",
-                "MacOS",
-                "Google Chrome for Testing",
-            ],
+            CFT_MAC_ARM64,
+            CFT_MAC_X64,
             &[
                 "chrome-mac",
                 "Chromium.app",
@@ -350,25 +355,7 @@ fn puppeteer(os: Os, probe: &dyn Probe, home: Option<&std::ffi::OsStr>) -> Vec<P
     };
     let (platforms, binaries): (&[&str], &[&[&str]]) = match os {
         Os::Linux => (&["linux-"], &[&["chrome-linux64", "chrome"]]),
-        Os::MacOs => (
-            &["mac_arm-", "mac-"],
-            &[
-                &[
-                    "chrome-mac-arm64",
-                    "Google Chrome for Testing.app",
-                    "Contents",
-                    "MacOS",
-                    "Google Chrome for Testing",
-                ],
-                &[
-                    "chrome-mac-x64",
-                    "Google Chrome for Testing.app",
-                    "Contents",
-                    "MacOS",
-                    "Google Chrome for Testing",
-                ],
-            ],
-        ),
+        Os::MacOs => (&["mac_arm-", "mac-"], &[CFT_MAC_ARM64, CFT_MAC_X64]),
         Os::Windows => (
             &["win64-", "win32-"],
             &[

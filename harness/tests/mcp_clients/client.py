@@ -813,6 +813,16 @@ async def reach(stderr):
         server.shutdown()
 
 
+def wait_for_port(port, tries=200):
+    """Until something listens on 127.0.0.1:port (at most tries × 50 ms)."""
+    for _ in range(tries):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+
+
 def opens(url):
     """The HTTP status of a new session's initialize (and its body)."""
     import urllib.error
@@ -840,12 +850,7 @@ async def limits(stderr):
     server = subprocess.Popen([PAGESNAP, "mcp", "--timeout", "8", "--port", str(port), "--max-sessions", "1", "--idle-timeout", "2"], stderr=stderr)
     url = f"http://127.0.0.1:{port}/mcp"
     try:
-        for _ in range(200):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+        wait_for_port(port)
         async with streamable_http_client(url) as (read, write):
             async with ClientSession(read, write) as first:
                 await first.initialize()
@@ -909,12 +914,7 @@ async def main():
         server = subprocess.Popen([PAGESNAP] + args + ["--port", str(port)], stderr=stderr)
         try:
             url = f"http://127.0.0.1:{port}/mcp"
-            for _ in range(200):
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.05)
+            wait_for_port(port)
             async with streamable_http_client(url) as (read, write):
                 async with ClientSession(read, write) as session:
                     await session.initialize()
@@ -966,12 +966,7 @@ async def main():
                 port = s.getsockname()[1]
             server = subprocess.Popen([PAGESNAP] + args + ["--cdp-endpoint", endpoint, "--port", str(port)], stderr=stderr)
             try:
-                for _ in range(200):
-                    try:
-                        socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                        break
-                    except OSError:
-                        time.sleep(0.05)
+                wait_for_port(port)
                 urls = lambda: [t["url"] for t in json.load(urllib.request.urlopen(endpoint + "/json/list")) if t["type"] == "page"]
                 async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
                     async with ClientSession(read, write) as session:
@@ -1032,12 +1027,7 @@ async def main():
         server = subprocess.Popen([PAGESNAP] + args + ["--port", str(port)], stderr=stderr)
         try:
             url = f"http://127.0.0.1:{port}/mcp"
-            for _ in range(400):
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.05)
+            wait_for_port(port, tries=400)
             async with streamable_http_client(url) as (read, write):
                 async with ClientSession(read, write) as session:
                     await session.initialize()
