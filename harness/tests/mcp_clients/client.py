@@ -1,6 +1,6 @@
 """Drives `pagesnap mcp` through the official MCP Python SDK, as an agent would, and checks what it gets.
 
-Usage: client.py PAGESNAP_BINARY (stdio | http | attach | sigkill | dialogs | actions) SITES_DIR
+Usage: client.py PAGESNAP_BINARY (stdio | http | attach | sigkill | dialogs | actions | installed) SITES_DIR
 
 stdio and http run the whole scenario over each transport; attach runs it against a Chromium this
 script starts with --remote-debugging-port=0 (pagesnap attaches with --cdp-endpoint, and must leave
@@ -13,7 +13,10 @@ read those reports, not the tool's own answers. actions drives every op of page_
 dblclick, type, clear, select, press with key combinations, hover, focus, drag, upload, select_text),
 page_fill, page_wait and page_click_at on the pages of fixtures/sites/actions, with --upload-dir a
 folder this script fills, and their refusals (upload-refused, not-file-input, covered, wait-timeout,
-bad-argument, no-text); those pages report too, and the checks read the reports.
+bad-argument, no-text); those pages report too, and the checks read the reports. installed checks a
+pagesnap installed from a package (scripts/test-packages): PAGESNAP_BINARY is then a command line (split as
+a shell would, e.g. "uvx --offline --from dist/pagesnap-….whl pagesnap"); the eleven tools are listed, a
+page is opened and its snapshot names the page's controls with refs, and one click works.
 
 The pages come from a 127.0.0.1 HTTP server this script starts: the fixture sites (modal and
 planted-secrets pages) and a few pages of its own. Every assertion names what it checks; the
@@ -894,6 +897,18 @@ async def policy(policy, stderr):
     check(wait_reported(expected), f"--dialogs {policy}: the confirm was {policy}ed", REPORTS)
 
 
+async def installed(session):
+    tools = await session.list_tools()
+    names = sorted(t.name for t in tools.tools)
+    check(names == ["page_action", "page_back", "page_click_at", "page_dialog", "page_fill", "page_find", "page_navigate", "page_scroll", "page_snapshot", "page_tabs", "page_wait"], "installed: the eleven tools are listed", names)
+    await ok(session, "page_navigate", {"url": f"{BASE}/form.html"})
+    snapshot = await ok(session, "page_snapshot", {})
+    check("button \"Add item\"" in text_of(snapshot), "installed: the snapshot shows the page", text_of(snapshot)[:500])
+    await ok(session, "page_action", {"ref": ref_of(snapshot, "textbox", "Item"), "op": "type", "value": "lamp"})
+    added = await ok(session, "page_action", {"ref": ref_of(snapshot, "button", "Add item"), "op": "click"})
+    check("lamp to fr" in text_of(added), "installed: the click ran the page's script", text_of(added)[:1500])
+
+
 async def main():
     secrets_file = tempfile.NamedTemporaryFile("w", suffix=".env", delete=False)
     secrets_file.write("ORDER_CODE=order-code-7781\n")
@@ -1045,6 +1060,14 @@ async def main():
             time.sleep(0.1)
         left = family & set(pids())
         check(not left, "no Chromium process outlives a SIGKILLed server", [cmdline(p)[:120] for p in left])
+    elif MODE == "installed":
+        import shlex
+        command = shlex.split(PAGESNAP)
+        params = StdioServerParameters(command=command[0], args=command[1:] + args)
+        async with stdio_client(params, errlog=stderr) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                await installed(session)
     else:
         raise SystemExit(f"unknown mode {MODE}")
     stderr.seek(0)
