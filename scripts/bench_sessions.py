@@ -25,7 +25,8 @@ from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
-CHROMIUM = os.environ.get("PAGESNAP_CHROMIUM", "/usr/bin/chromium")
+# The browser pagesnap launches (`pagesnap doctor --launch`), given to Playwright MCP too; set in main().
+CHROMIUM = None
 
 
 class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -197,6 +198,8 @@ def main():
         parser.error(f"--clients {args.clients!r}: give positive numbers, e.g. 1,4,8")
     if not os.access(args.bin, os.X_OK):
         parser.error(f"--bin {args.bin}: not an executable (build it with scripts/build-release)")
+    global CHROMIUM
+    CHROMIUM = json.loads(subprocess.run([args.bin, "doctor", "--launch"], capture_output=True, text=True, check=True).stdout)["executable"]
     base = serve_fixtures()
     page = f"{base}/sessions/whoami.html"
     servers = [Pagesnap(args.bin)] + ([PlaywrightMcp()] if args.vs_playwright_mcp else [])

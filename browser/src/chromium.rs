@@ -45,6 +45,46 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
 const OFFLINE_FLAG: &str =
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1";
 
+/// The command line of a browser pagesnap launches: the executable the search
+/// finds and the flags a launch gives it. Helpers that launch the same browser
+/// another way (Playwright's `chromium.launch`, a test's own Chromium) take it
+/// from here — through [`BrowserCommand::VAR`] in their environment, or `pagesnap
+/// doctor --launch` — instead of keeping their own copy of the flags.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BrowserCommand {
+    /// The browser binary ([`Chromium::executable`]).
+    pub executable: PathBuf,
+    /// [`CHROMIUM_FLAGS`], and without network the rule that only loopback hosts resolve.
+    pub flags: Vec<&'static str>,
+}
+
+impl BrowserCommand {
+    /// The environment variable that hands the command, as JSON, to a helper.
+    pub const VAR: &'static str = "PAGESNAP_BROWSER_COMMAND";
+
+    /// The command a launch with (or without) `network` runs.
+    pub fn new(network: bool) -> Result<BrowserCommand> {
+        Ok(BrowserCommand {
+            executable: Chromium::executable()?,
+            flags: launch_flags(network).collect(),
+        })
+    }
+
+    /// The command as JSON (`{"executable": …, "flags": […]}`).
+    pub fn to_json(&self) -> String {
+        // Invariant: a path and strings always serialise.
+        serde_json::to_string(self).unwrap_or_default()
+    }
+}
+
+/// The flags a launch gives Chromium.
+fn launch_flags(network: bool) -> impl Iterator<Item = &'static str> {
+    CHROMIUM_FLAGS
+        .iter()
+        .copied()
+        .chain((!network).then_some(OFFLINE_FLAG))
+}
+
 /// A Chromium that pagesnap drives: one it launched (headless, with a fresh
 /// profile, dying with pagesnap) or one someone else runs that it attached to
 /// over CDP (`--cdp-endpoint`), whose life is not pagesnap's to end.
@@ -94,13 +134,7 @@ impl Chromium {
             .chrome_executable(&executable)
             .user_data_dir(profile.path())
             .disable_default_args()
-            .args(
-                CHROMIUM_FLAGS
-                    .iter()
-                    .copied()
-                    .chain((!network).then_some(OFFLINE_FLAG))
-                    .map(|flag| flag.trim_start_matches("--")),
-            )
+            .args(launch_flags(network).map(|flag| flag.trim_start_matches("--")))
             .viewport(None)
             .launch_timeout(waits::LAUNCH)
             .request_timeout(waits::REQUEST)

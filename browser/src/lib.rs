@@ -30,7 +30,7 @@ pub use action::{
     Drop, Failure, MAX_WAIT, Op, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label,
     resolve, scroll_of, wait_of,
 };
-pub use chromium::{CHROMIUM_FLAGS, Chromium, Tab};
+pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab};
 pub use dialogs::DialogPolicy;
 pub use failure::{Phase, TabError, is_dialog_open, is_gone, navigated};
 pub use frames::{node_key, split_key};

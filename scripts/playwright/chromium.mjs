@@ -1,23 +1,20 @@
-// The Chromium every Playwright helper here launches: Debian's /usr/bin/chromium (or
-// $PAGESNAP_CHROMIUM) through playwright-core, with the flags pagesnap's own sessions use.
-// No browser is ever downloaded.
+// The Chromium every Playwright helper here launches: the browser pagesnap's own launches use, with their
+// flags, handed over by pagesnap in $PAGESNAP_BROWSER_COMMAND (`{"executable": …, "flags": […]}`; run by hand:
+// PAGESNAP_BROWSER_COMMAND="$(pagesnap doctor --launch)" node …). No browser is ever downloaded.
 
 import { chromium } from 'playwright-core';
 
-export const EXECUTABLE = process.env.PAGESNAP_CHROMIUM || '/usr/bin/chromium';
+const VAR = 'PAGESNAP_BROWSER_COMMAND';
+if (!process.env[VAR]) {
+  throw new Error(`${VAR} is not set: pagesnap sets it when it starts this helper; by hand, ` +
+    `${VAR}="$(pagesnap doctor --launch)" node ${process.argv[1] ?? ''}`);
+}
+const command = JSON.parse(process.env[VAR]);
 
-export const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--allow-file-access-from-files',
-  '--hide-scrollbars',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
-];
+export const EXECUTABLE = command.executable;
+
+// Playwright adds --headless itself.
+export const ARGS = command.flags.filter((flag) => flag !== '--headless');
 
 /** Launches headless Chromium. */
 export function launch() {

@@ -5,6 +5,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use pagesnap_browser::BrowserCommand;
 use serde::Deserialize;
 
 const SCRIPT: &str = "bench-aria.mjs"; // checked for by `node::playwright_dir`
@@ -51,6 +52,7 @@ pub fn cold(url: &str) -> Result<Duration> {
     let dir = crate::node::playwright_dir()?;
     let started = std::time::Instant::now();
     let output = Command::new("node")
+        .env(BrowserCommand::VAR, BrowserCommand::new(false)?.to_json())
         .arg(dir.join(COLD_SCRIPT))
         .arg(url)
         .stdin(Stdio::null())
@@ -71,6 +73,7 @@ impl Playwright {
     pub fn start() -> Result<Playwright> {
         let dir = crate::node::playwright_dir()?;
         let mut child = Command::new("node")
+            .env(BrowserCommand::VAR, BrowserCommand::new(false)?.to_json())
             .arg(dir.join(SCRIPT))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -16,7 +16,7 @@ pagesnap bench-mcp --tasks suites/corpus.toml --vs-playwright-mcp\n  \
 pagesnap bench-mcp fixtures/sites --click --vs-playwright-mcp\n  \
 pagesnap bench-mcp page.html --runs 10 --json\n\n\
 Both servers are spawned over stdio and driven by one MCP client (rmcp); each drives its own \
-headless Chromium, the same binary ($PAGESNAP_CHROMIUM or /usr/bin/chromium), with the same \
+headless Chromium, the same binary (the one `pagesnap doctor` finds), with the same \
 viewport. Pages given as files are served over http://127.0.0.1. Playwright MCP is npm \
 @playwright/mcp as scripts/setup installs it (scripts/mcp), or $PAGESNAP_PLAYWRIGHT_MCP \
 (its cli.js).")]

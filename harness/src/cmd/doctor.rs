@@ -4,6 +4,7 @@ use std::path::Path;
 use std::process::{Command, ExitCode};
 
 use anyhow::Result;
+use pagesnap_browser::BrowserCommand;
 use pagesnap_browser::discover::{self, BROWSER_VAR, Os, Probe, System};
 
 /// Arguments of `pagesnap doctor`.
@@ -12,10 +13,18 @@ pub struct Args {
     /// List every place the browser search looks at, not only those that hold a file.
     #[arg(long)]
     all: bool,
+    /// Print only the command line a launch runs, as JSON (`{"executable": …, "flags": […]}`, the flags of an
+    /// offline launch), for scripts and tests that start the same browser themselves.
+    #[arg(long, conflicts_with = "all")]
+    launch: bool,
 }
 
 /// Prints the checks; exit 1 when no browser is found.
 pub fn run(args: Args) -> Result<ExitCode> {
+    if args.launch {
+        println!("{}", BrowserCommand::new(false)?.to_json());
+        return Ok(ExitCode::SUCCESS);
+    }
     let os = Os::current();
     let probe = System;
     println!("browser search ({os:?}; the first found is used):");
@@ -24,15 +33,28 @@ pub fn run(args: Args) -> Result<ExitCode> {
         println!("  ${BROWSER_VAR}: not set");
     }
     let mut shown = 0;
+    // Where each found place leads (symlinks followed): /bin and /usr/bin are one folder on merged-/usr systems.
+    let mut files: Vec<(std::path::PathBuf, &Path)> = Vec::new();
     for candidate in &candidates {
         let found = probe.is_file(&candidate.path);
         if found || args.all {
+            let file = found
+                .then(|| std::fs::canonicalize(&candidate.path).ok())
+                .flatten();
+            let same = file
+                .as_ref()
+                .and_then(|file| files.iter().find(|(seen, _)| seen == file))
+                .map(|(_, first)| format!(" (the same file as {})", first.display()));
             println!(
-                "  {} {}: {}",
+                "  {} {}: {}{}",
                 if found { "found" } else { "-    " },
                 candidate.source.name(),
-                candidate.path.display()
+                candidate.path.display(),
+                same.unwrap_or_default()
             );
+            if let Some(file) = file {
+                files.push((file, &candidate.path));
+            }
             shown += 1;
         }
     }

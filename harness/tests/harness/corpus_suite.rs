@@ -48,8 +48,8 @@ fn suite_steps() -> Vec<(String, usize)> {
 
 #[test]
 fn corpus_suite_records_its_pages_once_and_runs() {
-    if !Path::new("/usr/bin/chromium").exists() && std::env::var_os("CHROME").is_none() {
-        panic!("Chromium is needed to record the corpus pages (/usr/bin/chromium)");
+    if let Err(err) = pagesnap_browser::Chromium::executable() {
+        panic!("Chromium is needed to record the corpus pages: {err}");
     }
     let steps = suite_steps();
     assert!(steps.len() >= 40, "the corpus suite has ≥ 40 tasks");

@@ -1068,19 +1068,10 @@ struct Pooled {
 impl Pooled {
     fn start() -> Pooled {
         let profile = tempfile::tempdir().unwrap();
-        let child = Command::new("/usr/bin/chromium")
-            .args([
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--remote-debugging-port=0",
-                "about:blank",
-            ])
+        let command = pagesnap_browser::BrowserCommand::new(false).unwrap();
+        let child = Command::new(&command.executable)
+            .args(&command.flags)
+            .args(["--remote-debugging-port=0", "about:blank"])
             .arg(format!("--user-data-dir={}", profile.path().display()))
             .stderr(std::process::Stdio::null())
             .spawn()

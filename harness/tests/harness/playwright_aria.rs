@@ -81,7 +81,9 @@ fn playwright_snapshots(root: &Path, cases: &[Case], out: &Path) {
             })
         })
         .collect();
+    let command = pagesnap_browser::BrowserCommand::new(false).unwrap();
     let mut child = Command::new("node")
+        .env(pagesnap_browser::BrowserCommand::VAR, command.to_json())
         .arg(root.join("scripts/playwright/aria-snapshot.mjs"))
         .arg(out)
         .current_dir(root)

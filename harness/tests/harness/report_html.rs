@@ -2,7 +2,7 @@
 
 use crate::support::root;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,23 +30,6 @@ fn hostile_suite() -> String {
          target = {{ role = \"button\", name = \"Sign in\" }}\n"
     )
 }
-
-/// Flags as in `browser/src/chromium.rs`, plus a wide window for the screenshot.
-const FLAGS: &[&str] = &[
-    "headless",
-    "no-sandbox",
-    "disable-gpu",
-    "disable-quic",
-    "no-first-run",
-    "disable-background-networking",
-    "disable-component-update",
-    "disable-sync",
-    "hide-scrollbars",
-    "mute-audio",
-    "font-render-hinting=none",
-    "force-color-profile=srgb",
-    "window-size=1300,1000",
-];
 
 #[derive(Debug, serde::Deserialize)]
 struct Dom {
@@ -108,14 +91,18 @@ async fn report_html_renders_charts_and_keeps_page_markup_inert() {
         "raw markup in report.md"
     );
 
-    let chromium = std::env::var_os("PAGESNAP_CHROMIUM")
-        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    // pagesnap's own launch, with a wide window for the screenshot.
+    let command = pagesnap_browser::BrowserCommand::new(false).unwrap();
     let profile = tempfile::tempdir().unwrap();
     let config = BrowserConfig::builder()
-        .chrome_executable(&chromium)
+        .chrome_executable(&command.executable)
         .user_data_dir(profile.path())
         .disable_default_args()
-        .args(FLAGS.iter().copied())
+        .args(
+            (command.flags.iter().copied())
+                .chain(["--window-size=1300,1000"])
+                .map(|flag| flag.trim_start_matches("--")),
+        )
         .viewport(None)
         .launch_timeout(Duration::from_secs(30))
         .build()

@@ -102,9 +102,12 @@ BASE = f"http://127.0.0.1:{httpd.server_address[1]}"
 SECRETS = [line.strip() for line in open(os.path.join(SITES, "planted_secrets", "secrets.txt")) if line.strip()]
 CHECKS = []
 CALLED = []
-CHROMIUM = os.environ.get("PAGESNAP_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def browser_command():
+    """The browser and flags pagesnap launches with (`pagesnap doctor --launch`), for a browser of our own."""
+    launch = json.loads(subprocess.run([PAGESNAP, "doctor", "--launch"], capture_output=True, text=True, check=True).stdout)
+    return [launch["executable"]] + launch["flags"]
 
 
 def pids():
@@ -951,7 +954,7 @@ async def main():
     elif MODE == "attach":
         profile = tempfile.mkdtemp(prefix="pagesnap-attach-test-")
         chrome = subprocess.Popen(
-            [CHROMIUM] + CHROMIUM_FLAGS + ["--window-size=1280,720", "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
+            browser_command() + ["--window-size=1280,720", "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
             stderr=subprocess.PIPE, text=True,
         )
         try:
