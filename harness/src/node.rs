@@ -55,6 +55,27 @@ pub fn chrome_devtools_mcp_cli() -> Result<PathBuf> {
     )
 }
 
+/// agent-browser's binary for this platform (the npm package holds one per
+/// platform): `$PAGESNAP_AGENT_BROWSER`, or the copy in `scripts/mcp/node_modules`.
+pub fn agent_browser_bin() -> Result<PathBuf> {
+    let os = match std::env::consts::OS {
+        "macos" => "darwin",
+        "windows" => "win32",
+        other => other,
+    };
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    let exe = if os == "win32" { ".exe" } else { "" };
+    mcp_script(
+        "agent-browser",
+        "PAGESNAP_AGENT_BROWSER",
+        &format!("node_modules/agent-browser/bin/agent-browser-{os}-{arch}{exe}"),
+    )
+}
+
 /// A tool server's script `relative` to `scripts/mcp` (or `$variable`), absolute.
 fn mcp_script(name: &str, variable: &str, relative: &str) -> Result<PathBuf> {
     let mut candidates = Vec::new();

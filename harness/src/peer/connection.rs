@@ -28,6 +28,9 @@ pub struct Answer {
 
 /// A running server and the client session to it.
 pub struct Connection {
+    /// A daemon the server started and left running, ended with the connection
+    /// (first: fields drop in order, and its pid file is in `_dir`).
+    daemon: Option<Daemon>,
     name: String,
     client: RunningService<RoleClient, ()>,
     stderr: tempfile::NamedTempFile,
@@ -42,6 +45,29 @@ pub struct Connection {
     /// Values every call may use besides its own: the episode's `{tab}` and
     /// `{url}` once the tab is chosen ([`Connection::remember`]).
     known: std::sync::Mutex<Vec<(&'static str, String)>>,
+}
+
+/// agent-browser's session name in a connection's own socket folder.
+const AGENT_BROWSER_SESSION: &str = "pagesnap";
+
+/// A daemon a server started and left running (agent-browser's), by its pid
+/// file: ended when dropped, with the connection.
+struct Daemon(std::path::PathBuf);
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let Some(pid) = std::fs::read_to_string(&self.0)
+            .ok()
+            .and_then(|text| text.trim().parse::<u32>().ok())
+        else {
+            return;
+        };
+        // SIGTERM; a daemon already gone is no error.
+        let _ = std::process::Command::new("kill")
+            .arg(pid.to_string())
+            .stderr(std::process::Stdio::null())
+            .status();
+    }
 }
 
 impl Connection {
@@ -71,6 +97,21 @@ impl Connection {
                     .args(["--no-usage-statistics", "--no-performance-crux"]);
                 command
             }
+            Launch::AgentBrowser => {
+                // Its daemon (which the server starts and which outlives it) keeps its socket, pid file and
+                // state in this connection's folder, under a session of its own: two connections never
+                // share one, and the daemon is ended with the connection (see Drop).
+                let mut command = tokio::process::Command::new(crate::node::agent_browser_bin()?);
+                command
+                    .args(["mcp", "--tools", "all"])
+                    .env("AGENT_BROWSER_CDP", cdp)
+                    .env("AGENT_BROWSER_SOCKET_DIR", dir.path())
+                    .env("AGENT_BROWSER_SESSION", AGENT_BROWSER_SESSION)
+                    .env("AGENT_BROWSER_NO_VERSION_CHECK", "1")
+                    // If pagesnap dies before it can end the daemon, the daemon ends itself.
+                    .env("AGENT_BROWSER_IDLE_TIMEOUT_MS", "120000");
+                command
+            }
             Launch::Pagesnap => {
                 let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
                 let mut command = tokio::process::Command::new(exe);
@@ -83,7 +124,10 @@ impl Connection {
                 command
             }
         };
-        let connection = Connection::launch(&peer.name, command, dir, peer.timeout).await?;
+        let daemon = matches!(peer.launch, Launch::AgentBrowser)
+            .then(|| Daemon(dir.path().join(format!("{AGENT_BROWSER_SESSION}.pid"))));
+        let mut connection = Connection::launch(&peer.name, command, dir, peer.timeout).await?;
+        connection.daemon = daemon;
         connection.offers(&peer.mapping.tools())?;
         Ok(connection)
     }
@@ -114,6 +158,7 @@ impl Connection {
             tools: tools.iter().map(|t| t.name.to_string()).collect(),
             _dir: dir,
             known: std::sync::Mutex::new(Vec::new()),
+            daemon: None,
         })
     }
 

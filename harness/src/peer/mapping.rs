@@ -48,6 +48,9 @@ struct TabsFile {
     tab: String,
 }
 
+/// How a tab pattern writes the episode's URL.
+const URL: &str = "{url}";
+
 /// The actions a mapping file's `[actions.*]` tables name, one per tool call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ActionKey {
@@ -73,11 +76,17 @@ pub enum ActionKey {
     DialogAccept,
     /// `[actions.dialog_dismiss]`: dismiss the pending dialog.
     DialogDismiss,
+    /// `[actions.focus]`.
+    Focus,
+    /// `[actions.clear]`: empty a text field.
+    Clear,
+    /// `[actions.wait_text]`: wait until `{value}` shows on the page.
+    WaitText,
 }
 
 impl ActionKey {
     /// Every key, in the order errors list them.
-    pub const ALL: [ActionKey; 11] = [
+    pub const ALL: [ActionKey; 14] = [
         ActionKey::Click,
         ActionKey::Type,
         ActionKey::Select,
@@ -89,6 +98,9 @@ impl ActionKey {
         ActionKey::Drag,
         ActionKey::DialogAccept,
         ActionKey::DialogDismiss,
+        ActionKey::Focus,
+        ActionKey::Clear,
+        ActionKey::WaitText,
     ];
 
     /// The key as the mapping file writes it.
@@ -105,6 +117,9 @@ impl ActionKey {
             ActionKey::Drag => "drag",
             ActionKey::DialogAccept => "dialog_accept",
             ActionKey::DialogDismiss => "dialog_dismiss",
+            ActionKey::Focus => "focus",
+            ActionKey::Clear => "clear",
+            ActionKey::WaitText => "wait_text",
         }
     }
 
@@ -128,7 +143,20 @@ impl ActionKey {
             Op::Hover => ActionKey::Hover,
             Op::Dblclick => ActionKey::Dblclick,
             Op::Drag => ActionKey::Drag,
-            Op::Focus | Op::Clear | Op::Upload | Op::SelectText | Op::ClickAt | Op::Wait => {
+            Op::Focus => ActionKey::Focus,
+            Op::Clear => ActionKey::Clear,
+            // A wait with a ref and no text is for the element to leave.
+            Op::Wait => match pagesnap_browser::wait_of(value) {
+                pagesnap_browser::Wait::Text(text) if !text.is_empty() => ActionKey::WaitText,
+                _ => {
+                    return Err(Unrunnable::Incomplete(
+                        "a tool server mapping has a call for waiting on text only, not a delay \
+                         or an element's leaving"
+                            .to_owned(),
+                    ));
+                }
+            },
+            Op::Upload | Op::SelectText | Op::ClickAt => {
                 return Err(Unrunnable::Incomplete(format!(
                     "a tool server mapping has no call for {}",
                     op.name()
@@ -136,6 +164,16 @@ impl ActionKey {
             }
         })
     }
+}
+
+/// Where a tab listing names the episode's tab (group 1 of the pattern).
+#[derive(Clone, Debug)]
+pub enum TabPattern {
+    /// On the listing's line that holds the episode's URL (`2: http://… [selected]`).
+    Line(Regex),
+    /// Anywhere in the listing, with the URL written into the pattern as `{url}` (regex-escaped): for
+    /// listings whose tab id and URL are fields on separate lines (pretty-printed JSON).
+    AroundUrl(String),
 }
 
 /// A checked mapping.
@@ -151,8 +189,8 @@ pub struct Mapping {
     pub list_tabs: Call,
     /// The call choosing a tab (`{tab}`).
     pub select_tab: Call,
-    /// On a listing line, the tab (group 1).
-    pub tab: Regex,
+    /// Where the listing names the episode's tab.
+    pub tab: TabPattern,
     /// Each action's call.
     pub actions: BTreeMap<ActionKey, Call>,
 }
@@ -191,7 +229,13 @@ impl Mapping {
                 tool: file.snapshot.tool,
                 arguments: file.snapshot.arguments,
             },
-            tab: regex("tabs.tab", &file.tabs.tab)?,
+            tab: if file.tabs.tab.contains(URL) {
+                // Checked with a URL written in.
+                regex("tabs.tab", &file.tabs.tab.replace(URL, "http://x/"))?;
+                TabPattern::AroundUrl(file.tabs.tab)
+            } else {
+                TabPattern::Line(regex("tabs.tab", &file.tabs.tab)?)
+            },
             list_tabs: file.tabs.list,
             select_tab: file.tabs.select,
             actions,
@@ -239,15 +283,18 @@ impl Mapping {
 
     /// The tab a listing names on the line holding `url`.
     pub fn tab_of(&self, listing: &str, url: &str) -> Option<String> {
-        listing
-            .lines()
-            .filter(|line| line.contains(url))
-            .find_map(|line| {
-                self.tab
-                    .captures(line)?
-                    .get(1)
-                    .map(|m| m.as_str().to_owned())
-            })
+        let first =
+            |regex: &Regex, text: &str| regex.captures(text)?.get(1).map(|m| m.as_str().to_owned());
+        match &self.tab {
+            TabPattern::Line(regex) => listing
+                .lines()
+                .filter(|line| line.contains(url))
+                .find_map(|line| first(regex, line)),
+            TabPattern::AroundUrl(pattern) => {
+                let regex = Regex::new(&pattern.replace(URL, &regex::escape(url))).ok()?;
+                first(&regex, listing)
+            }
+        }
     }
 }
 
@@ -369,6 +416,40 @@ mod tests {
         assert_eq!(
             Value::Object(arguments(&pagesnap.select_tab, &[("tab", "8DCB01")]).unwrap()),
             serde_json::json!({"op": "select", "id": "8DCB01"})
+        );
+
+        // agent-browser: refs among a line's attributes, and tabs as pretty-printed JSON, the id
+        // and the URL on lines of their own (the pattern writes the URL as {url}).
+        let agent_browser = crate::peer::shipped_mapping("agent-browser").unwrap();
+        assert_eq!(
+            agent_browser
+                .refs_in("- heading \"Hi\" [level=1, ref=e1]\n- textbox \"Name\" [ref=e5]"),
+            ["e1", "e5"]
+        );
+        let listing = r#"{
+  "data": {
+    "tabs": [
+      { "active": true, "tabId": "t1", "targetId": "A1", "type": "page", "url": "about:blank" },
+      {
+        "active": false,
+        "tabId": "t2",
+        "targetId": "B2",
+        "title": "Task",
+        "type": "page",
+        "url": "http://127.0.0.1:5/t.html?x=(1)"
+      }
+    ]
+  }
+}"#;
+        assert_eq!(
+            agent_browser
+                .tab_of(listing, "http://127.0.0.1:5/t.html?x=(1)")
+                .as_deref(),
+            Some("t2")
+        );
+        assert_eq!(
+            agent_browser.tab_of(listing, "http://127.0.0.1:5/other.html"),
+            None
         );
     }
 

@@ -6,7 +6,7 @@
 //! that tab (its tab tools), and reads the reward from the page as for every
 //! strategy. Which tool does what is a small mapping file ([`mapping`]):
 //! shipped for Playwright MCP (`mcp:playwright`), Chrome DevTools MCP
-//! (`mcp:chrome-devtools`) and pagesnap's own server
+//! (`mcp:chrome-devtools`), agent-browser (`mcp:agent-browser`) and pagesnap's own server
 //! (`mcp:pagesnap`); `--mcp NAME=COMMAND` with `--mcp-mapping NAME=FILE`
 //! adds any other. A server that dies, hangs past its limit or answers
 //! garbage fails the episode with an error naming it; the next episode
@@ -25,31 +25,58 @@ pub use mapping::Mapping;
 
 use crate::results::MCP_PREFIX as PREFIX;
 
-/// The servers shipped with pagesnap: name, mapping, summary.
-pub const SHIPPED: &[(&str, &str, &str)] = &[
-    (
-        "playwright",
-        include_str!("../../mcp-servers/playwright.toml"),
-        "Playwright MCP (npm @playwright/mcp, pinned in scripts/mcp): browser_snapshot, browser_click, browser_type, …",
-    ),
-    (
-        "chrome-devtools",
-        include_str!("../../mcp-servers/chrome-devtools.toml"),
-        "Chrome DevTools MCP (npm chrome-devtools-mcp, pinned in scripts/mcp): take_snapshot, click, fill, …",
-    ),
-    (
-        "pagesnap",
-        include_str!("../../mcp-servers/pagesnap.toml"),
-        "pagesnap's own tool server (pagesnap mcp): page_snapshot, page_action, page_scroll",
-    ),
+/// A tool server shipped with pagesnap: its name (without `mcp:`), how it
+/// starts and its mapping file.
+pub struct Shipped {
+    /// `NAME` of `mcp:NAME`.
+    pub name: &'static str,
+    /// How it starts.
+    pub launch: Launch,
+    /// Its mapping file's text.
+    pub mapping: &'static str,
+    /// One line for the help.
+    pub summary: &'static str,
+}
+
+/// The servers shipped with pagesnap.
+pub const SHIPPED: &[Shipped] = &[
+    Shipped {
+        name: "playwright",
+        launch: Launch::Playwright,
+        mapping: include_str!("../../mcp-servers/playwright.toml"),
+        summary: "Playwright MCP (npm @playwright/mcp, pinned in scripts/mcp): browser_snapshot, browser_click, browser_type, …",
+    },
+    Shipped {
+        name: "chrome-devtools",
+        launch: Launch::ChromeDevtools,
+        mapping: include_str!("../../mcp-servers/chrome-devtools.toml"),
+        summary: "Chrome DevTools MCP (npm chrome-devtools-mcp, pinned in scripts/mcp): take_snapshot, click, fill, …",
+    },
+    Shipped {
+        name: "agent-browser",
+        launch: Launch::AgentBrowser,
+        mapping: include_str!("../../mcp-servers/agent-browser.toml"),
+        summary: "agent-browser (npm agent-browser, pinned in scripts/mcp): agent_browser_snapshot, agent_browser_click, agent_browser_fill, …",
+    },
+    Shipped {
+        name: "pagesnap",
+        launch: Launch::Pagesnap,
+        mapping: include_str!("../../mcp-servers/pagesnap.toml"),
+        summary: "pagesnap's own tool server (pagesnap mcp): page_snapshot, page_action, page_scroll",
+    },
 ];
+
+/// The shipped server `bare` (`playwright`, `pagesnap`, …).
+fn shipped(bare: &str) -> Option<&'static Shipped> {
+    SHIPPED.iter().find(|s| s.name == bare)
+}
 
 /// The mapping shipped for the server `bare` (`playwright`, `pagesnap`).
 pub fn shipped_mapping(bare: &str) -> Result<Mapping> {
-    let Some((_, text, _)) = SHIPPED.iter().find(|(n, _, _)| *n == bare) else {
+    let Some(server) = shipped(bare) else {
         bail!("no mapping is shipped for {PREFIX}{bare}");
     };
-    Mapping::parse(text, &format!("harness/mcp-servers/{bare}.toml"))
+    Mapping::parse(server.mapping, &format!("harness/mcp-servers/{bare}.toml"))
 }
 
 /// How a server is started; `{cdp}` in an argument is the browser's CDP endpoint.
@@ -59,6 +86,8 @@ pub enum Launch {
     Playwright,
     /// Chrome DevTools MCP under Node.js, attached with `--wsEndpoint`.
     ChromeDevtools,
+    /// agent-browser's binary (`mcp --tools all`), attached with `AGENT_BROWSER_CDP`.
+    AgentBrowser,
     /// This binary's `mcp` command.
     Pagesnap,
     /// `sh -c COMMAND`.
@@ -149,28 +178,24 @@ pub fn named(
             timeout,
         });
     }
-    if !SHIPPED.iter().any(|(n, _, _)| *n == bare) {
+    let Some(server) = shipped(bare) else {
         let known: Vec<String> = SHIPPED
             .iter()
-            .map(|(n, _, _)| format!("{PREFIX}{n}"))
+            .map(|s| format!("{PREFIX}{}", s.name))
             .chain(user.iter().map(|s| format!("{PREFIX}{}", s.name)))
             .collect();
         bail!(
             "unknown tool server {name:?} (known: {}; or give one with --mcp NAME=COMMAND)",
             known.join(", ")
         );
-    }
+    };
     let mapping = match &mapping_file {
         Some(file) => read(file)?,
         None => shipped_mapping(bare)?,
     };
     Ok(Peer {
         name: name.to_owned(),
-        launch: match bare {
-            "playwright" => Launch::Playwright,
-            "chrome-devtools" => Launch::ChromeDevtools,
-            _ => Launch::Pagesnap,
-        },
+        launch: server.launch.clone(),
         mapping,
         timeout,
     })
@@ -192,7 +217,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            err.contains("known: mcp:playwright, mcp:chrome-devtools, mcp:pagesnap"),
+            err.contains(
+                "known: mcp:playwright, mcp:chrome-devtools, mcp:agent-browser, mcp:pagesnap"
+            ),
             "{err}"
         );
         let peer = named("mcp:chrome-devtools", &[], &[], timeout).unwrap();

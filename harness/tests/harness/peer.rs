@@ -1,4 +1,4 @@
-//! Tool servers as observers and actors in `pagesnap live` (`mcp:NAME`): Playwright MCP and Chrome DevTools MCP (the real npm packages) and pagesnap's own server attached to the episode's browser, the agent reading their snapshot text and acting through their tools; servers that die, hang or answer garbage are error rows naming them.
+//! Tool servers as observers and actors in `pagesnap live` (`mcp:NAME`): Playwright MCP, Chrome DevTools MCP and agent-browser (the real npm packages) and pagesnap's own server attached to the episode's browser, the agent reading their snapshot text and acting through their tools; servers that die, hang or answer garbage are error rows naming them.
 
 use std::path::Path;
 
@@ -23,8 +23,8 @@ tier = "medium"
 "#;
 
 #[test]
-fn the_three_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
-    // scripts/setup installs Playwright MCP (npm ci --prefix scripts/mcp).
+fn the_four_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
+    // scripts/setup installs the peers (npm ci --prefix scripts/mcp).
     require_tool("node");
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("suite.toml");
@@ -35,7 +35,7 @@ fn the_three_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
         "--suite",
         suite.to_str().unwrap(),
         "--strategy",
-        "mcp:playwright,mcp:pagesnap,mcp:chrome-devtools",
+        "mcp:playwright,mcp:pagesnap,mcp:chrome-devtools,mcp:agent-browser",
         "--agent",
         "reader",
         "--out",
@@ -44,7 +44,7 @@ fn the_three_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     let rows = result_rows(&out);
-    assert_eq!(rows.len(), 12);
+    assert_eq!(rows.len(), 16);
     for e in &rows {
         assert!(e["error"].is_null(), "{e}");
         assert_eq!(e["success"], true, "the page says the task is done: {e}");
@@ -85,7 +85,7 @@ fn the_three_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
         .flat_map(|e| e["step_log"].as_array().unwrap().iter())
         .filter(|s| s["action"]["op"] == "type")
         .count();
-    assert_eq!(typed, 6);
+    assert_eq!(typed, 8);
     // Chrome DevTools MCP named the episode's page on every call ({tab} in
     // each call of its mapping): its element lines are its own uids.
     let devtools = rows
@@ -108,9 +108,38 @@ fn the_three_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
             && first["element"].as_str().unwrap().contains("[ref=e"),
         "{first}"
     );
+    // agent-browser: its own refs, in its own session and daemon, which ended with the run.
+    let agent_browser = rows
+        .iter()
+        .find(|e| e["strategy"] == "mcp:agent-browser" && e["task"] == "enter-text")
+        .unwrap();
+    let first = &agent_browser["step_log"][0];
+    assert!(
+        first["element"].as_str().unwrap().starts_with("textbox")
+            && first["element"].as_str().unwrap().contains("ref=e"),
+        "{first}"
+    );
+    let daemons = || {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|entry| std::fs::read(entry.ok()?.path().join("cmdline")).ok())
+            .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
+            .filter(|cmdline| cmdline.contains("agent-browser/bin/agent-browser-"))
+            .collect::<Vec<_>>()
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while !daemons().is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(
+        daemons().is_empty(),
+        "agent-browser daemons outlived the run: {:?}",
+        daemons()
+    );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     for wanted in [
         "## Tool servers: calls and what a model reads",
+        "| mcp:agent-browser \\(tool server\\) | ",
         "| mcp:playwright \\(tool server\\) | ",
         "| mcp:pagesnap \\(tool server\\) | ",
     ] {
@@ -215,7 +244,9 @@ fn tool_servers_are_refused_where_they_cannot_act_and_named_when_unknown() {
     ]);
     assert!(!output.status.success());
     assert!(
-        stderr(&output).contains("known: mcp:playwright, mcp:chrome-devtools, mcp:pagesnap"),
+        stderr(&output).contains(
+            "known: mcp:playwright, mcp:chrome-devtools, mcp:agent-browser, mcp:pagesnap"
+        ),
         "{}",
         stderr(&output)
     );
