@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Context, Result, anyhow};
 use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
@@ -15,6 +15,7 @@ use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use futures::StreamExt;
 
 use crate::dialogs::{DialogPolicy, Dialogs};
+use crate::error::StartError;
 use crate::failure::{Watch, is_dialog_open};
 use crate::navigation::{OpenOptions, prepare, resolve_target};
 use crate::session::ChromiumSession;
@@ -63,7 +64,7 @@ impl BrowserCommand {
     pub const VAR: &'static str = "PAGESNAP_BROWSER_COMMAND";
 
     /// The command a launch with (or without) `network` runs.
-    pub fn new(network: bool) -> Result<BrowserCommand> {
+    pub fn new(network: bool) -> Result<BrowserCommand, StartError> {
         Ok(BrowserCommand {
             executable: Chromium::executable()?,
             flags: launch_flags(network).collect(),
@@ -115,7 +116,7 @@ impl Chromium {
     /// The browser pagesnap launches: `$PAGESNAP_CHROMIUM`, else the first
     /// Chrome or Chromium the search finds ([`crate::discover`]; a peer
     /// benchmarked beside pagesnap is pointed at the same one).
-    pub fn executable() -> Result<PathBuf> {
+    pub fn executable() -> Result<PathBuf, StartError> {
         Ok(crate::discover::find(
             crate::discover::Os::current(),
             &crate::discover::System,
@@ -124,12 +125,19 @@ impl Chromium {
 
     /// Launches Chromium ([`Chromium::executable`]) with a
     /// fresh profile; without `network`, only loopback hosts resolve.
-    pub async fn launch(network: bool) -> Result<Chromium> {
+    pub async fn launch(network: bool) -> Result<Chromium, StartError> {
         let executable = Chromium::executable()?;
         let profile = tempfile::Builder::new()
             .prefix("pagesnap-chromium-")
             .tempdir()
-            .context("could not create a Chromium profile directory")?;
+            .map_err(|source| StartError::Profile {
+                dir: std::env::temp_dir(),
+                source,
+            })?;
+        let launch_error = |message: String| StartError::Launch {
+            executable: executable.clone(),
+            message,
+        };
         let config = BrowserConfig::builder()
             .chrome_executable(&executable)
             .user_data_dir(profile.path())
@@ -139,10 +147,10 @@ impl Chromium {
             .launch_timeout(waits::LAUNCH)
             .request_timeout(waits::REQUEST)
             .build()
-            .map_err(|err| anyhow!("invalid Chromium configuration: {err}"))?;
+            .map_err(|err| launch_error(format!("invalid configuration: {err}")))?;
         let (mut browser, handler) = Browser::launch(config)
             .await
-            .with_context(|| format!("could not launch {}", executable.display()))?;
+            .map_err(|err| launch_error(err.to_string()))?;
         // The handler drives the websocket; it must be polled for the whole
         // session. Errors on single messages (events newer than the protocol
         // crate knows) are not fatal.
@@ -168,25 +176,28 @@ impl Chromium {
     /// `http://host:port` (its `/json/version` names the websocket) or the
     /// websocket itself (`ws://host:port/devtools/browser/…`). pagesnap opens
     /// and closes only its own tabs there and never closes the browser.
-    pub async fn attach(endpoint: &str) -> Result<Chromium> {
+    pub async fn attach(endpoint: &str) -> Result<Chromium, StartError> {
         let ws = if endpoint.starts_with("ws://") || endpoint.starts_with("wss://") {
             endpoint.to_owned()
         } else if endpoint.starts_with("http://") {
             crate::endpoint::websocket_of(endpoint).await?
         } else {
-            bail!(
-                "--cdp-endpoint {endpoint:?}: expected http://HOST:PORT or ws://HOST:PORT/devtools/browser/ID"
-            );
+            return Err(StartError::BadEndpoint {
+                endpoint: endpoint.to_owned(),
+            });
         };
         let (browser, handler) = tokio::time::timeout(waits::ATTACH, Browser::connect(ws.clone()))
             .await
-            .map_err(|_| {
-                anyhow!(
-                    "--cdp-endpoint {endpoint}: the browser did not accept the connection within {} s",
-                    waits::ATTACH.as_secs()
-                )
+            .map_err(|_| StartError::NoAnswer {
+                endpoint: endpoint.to_owned(),
+                waiting: "the browser did not accept the connection",
+                limit: waits::ATTACH,
             })?
-        .with_context(|| format!("--cdp-endpoint {endpoint}: could not connect to {ws}"))?;
+            .map_err(|err| StartError::Unreachable {
+                endpoint: endpoint.to_owned(),
+                address: ws.clone(),
+                message: err.to_string(),
+            })?;
         let (handler, version, watch) = connected(&browser, handler).await?;
         // The tabs that were open before we came are announced by the
         // discovery the client's handler turns on when it connects, and
@@ -209,7 +220,7 @@ impl Chromium {
 
     /// Attaches to `endpoint` when one is given ([`Chromium::attach`]),
     /// else launches Chromium ([`Chromium::launch`]).
-    pub async fn start(endpoint: Option<&str>, network: bool) -> Result<Chromium> {
+    pub async fn start(endpoint: Option<&str>, network: bool) -> Result<Chromium, StartError> {
         match endpoint {
             Some(endpoint) => Chromium::attach(endpoint).await,
             None => Chromium::launch(network).await,
@@ -304,7 +315,7 @@ impl Chromium {
             tokio::time::sleep(waits::ADOPT_POLL).await;
             page = self.browser.get_page(target.clone()).await;
         }
-        let page = page.map_err(|_| anyhow!("no tab with id {id:?} (list them with page_tabs)"))?;
+        let page = page.map_err(|_| anyhow!("no tab with id {id:?}"))?;
         let dialogs = Dialogs::listen(&page, self.dialogs).await?;
         let url = page.url().await.ok().flatten().unwrap_or_default();
         let mut session = ChromiumSession::new(
@@ -372,7 +383,7 @@ impl Chromium {
         let budget = |what: &'static str| {
             move |_| {
                 anyhow!(
-                    "{target}: {what} did not finish within the --timeout limit of {:.1} s",
+                    "{target}: {what} did not finish within the time limit of {:.1} s",
                     options.timeout.as_secs_f64()
                 )
             }
@@ -558,8 +569,12 @@ impl Drop for HandlerThread {
 async fn connected(
     browser: &Browser,
     mut handler: chromiumoxide::Handler,
-) -> Result<(HandlerThread, String, Watch)> {
-    let handler = HandlerThread::start(async move { while handler.next().await.is_some() {} })?;
+) -> Result<(HandlerThread, String, Watch), StartError> {
+    let handler = HandlerThread::start(async move { while handler.next().await.is_some() {} })
+        .map_err(|err| StartError::Session {
+            what: "start the thread that follows it",
+            message: format!("{err:#}"),
+        })?;
     let version = browser
         .version()
         .await
@@ -567,11 +582,14 @@ async fn connected(
         .unwrap_or_else(|_| "Chromium (unknown version)".to_owned());
     let watch = Watch::start(browser)
         .await
-        .context("could not listen for crashed and closed tabs")?;
+        .map_err(|err| StartError::Session {
+            what: "listen for crashed and closed tabs",
+            message: format!("{err:#}"),
+        })?;
     Ok((handler, version, watch))
 }
 
-/// A tab of the browser, as `page_tabs` lists it.
+/// A tab of the browser.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Tab {
     /// The CDP target id.

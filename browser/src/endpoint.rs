@@ -3,39 +3,51 @@
 //! One HTTP/1.1 GET over a plain TCP stream, so that the browser engine needs
 //! no HTTP client: the DevTools HTTP handler answers it and closes.
 
-use anyhow::{Context, Result, anyhow, bail};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+use crate::error::StartError;
+
 /// The `webSocketDebuggerUrl` that `endpoint`'s `/json/version` names.
-pub async fn websocket_of(endpoint: &str) -> Result<String> {
-    let rest = endpoint
-        .strip_prefix("http://")
-        .ok_or_else(|| anyhow!("--cdp-endpoint {endpoint:?}: expected http://HOST:PORT"))?;
+pub async fn websocket_of(endpoint: &str) -> Result<String, StartError> {
+    let bad = || StartError::BadEndpoint {
+        endpoint: endpoint.to_owned(),
+    };
+    let not_devtools = |what: &str| StartError::NotDevtools {
+        endpoint: endpoint.to_owned(),
+        what: what.to_owned(),
+    };
+    let rest = endpoint.strip_prefix("http://").ok_or_else(bad)?;
     let authority = rest.split('/').next().unwrap_or_default();
     if authority.is_empty() {
-        bail!("--cdp-endpoint {endpoint:?}: no host");
+        return Err(bad());
     }
     let address = if authority.contains(':') {
         authority.to_owned()
     } else {
         format!("{authority}:80")
     };
+    let unreachable = |err: std::io::Error| StartError::Unreachable {
+        endpoint: endpoint.to_owned(),
+        address: address.clone(),
+        message: err.to_string(),
+    };
     let exchange = async {
         let mut stream = tokio::net::TcpStream::connect(&address)
             .await
-            .with_context(|| {
-                format!("--cdp-endpoint {endpoint}: could not connect to {address}")
-            })?;
+            .map_err(unreachable)?;
         // HTTP/1.1: the DevTools handler does not answer HTTP/1.0, and keeps
         // the connection open, so the body is read by its Content-Length.
         let request = format!(
             "GET /json/version HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
         );
-        stream.write_all(request.as_bytes()).await?;
+        stream
+            .write_all(request.as_bytes())
+            .await
+            .map_err(unreachable)?;
         let mut answer = Vec::new();
         let mut chunk = [0u8; 4096];
         loop {
-            let n = stream.read(&mut chunk).await?;
+            let n = stream.read(&mut chunk).await.map_err(unreachable)?;
             if n == 0 {
                 break;
             }
@@ -51,30 +63,27 @@ pub async fn websocket_of(endpoint: &str) -> Result<String> {
                 }
             }
         }
-        anyhow::Ok(answer)
+        Ok::<_, StartError>(answer)
     };
     let answer = tokio::time::timeout(crate::waits::ATTACH, exchange)
         .await
-        .map_err(|_| {
-            anyhow!(
-                "--cdp-endpoint {endpoint}: /json/version did not answer within {} s",
-                crate::waits::ATTACH.as_secs()
-            )
+        .map_err(|_| StartError::NoAnswer {
+            endpoint: endpoint.to_owned(),
+            waiting: "/json/version did not answer",
+            limit: crate::waits::ATTACH,
         })??;
     let text = String::from_utf8_lossy(&answer);
     let body = text
         .split_once("\r\n\r\n")
         .map(|(_, body)| body)
-        .ok_or_else(|| anyhow!("--cdp-endpoint {endpoint}: /json/version answered no HTTP body"))?;
-    let version: serde_json::Value = serde_json::from_str(body.trim()).with_context(|| {
-        format!("--cdp-endpoint {endpoint}: /json/version is not JSON (is this a Chromium DevTools port?)")
+        .ok_or_else(|| not_devtools("/json/version answered no HTTP body"))?;
+    let version: serde_json::Value = serde_json::from_str(body.trim()).map_err(|_| {
+        not_devtools("/json/version is not JSON (is this a Chromium DevTools port?)")
     })?;
     let ws = version
         .get("webSocketDebuggerUrl")
         .and_then(serde_json::Value::as_str)
-        .ok_or_else(|| {
-            anyhow!("--cdp-endpoint {endpoint}: /json/version names no webSocketDebuggerUrl")
-        })?;
+        .ok_or_else(|| not_devtools("/json/version names no webSocketDebuggerUrl"))?;
     // The browser names its websocket by the address it listens on; reach it
     // the way the endpoint was reached (a port forwarded or mapped elsewhere).
     Ok(

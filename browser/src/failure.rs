@@ -20,7 +20,7 @@ use tokio::sync::watch;
 pub enum TabError {
     /// The load event did not fire within the limit.
     #[error(
-        "loading {url} timed out after {:.1} s (the --timeout limit): the load event never fired",
+        "loading {url} timed out after {:.1} s (the time limit): the load event never fired",
         limit.as_secs_f64()
     )]
     NeverLoaded {
@@ -46,7 +46,7 @@ pub enum TabError {
         call: &'static str,
     },
     /// A call got no answer within the limit while the tab still existed.
-    #[error("{url}: {call} got no answer within {:.1} s (the --timeout limit)", limit.as_secs_f64())]
+    #[error("{url}: {call} got no answer within {:.1} s (the time limit)", limit.as_secs_f64())]
     NoAnswer {
         /// The page.
         url: String,
@@ -58,7 +58,7 @@ pub enum TabError {
     /// A phase of recording one page did not finish before the page's
     /// budget (`--timeout`, counted from the start of its record) ran out.
     #[error(
-        "{url}: {phase} did not finish within the --timeout limit of {:.1} s (the limit bounds the whole record of a page)",
+        "{url}: {phase} did not finish within the time limit of {:.1} s (the limit bounds the whole record of a page)",
         limit.as_secs_f64()
     )]
     OverLimit {
@@ -153,9 +153,9 @@ impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             Phase::Load => "load",
-            Phase::Wait => "the --wait-for wait",
+            Phase::Wait => "the wait for the selector",
             Phase::Settle => "settle (fonts and two animation frames)",
-            Phase::Step => "a --then step",
+            Phase::Step => "a scripted step",
             Phase::Snapshot => "the DOM snapshot",
             Phase::AxTree => "the AX tree",
             Phase::Screenshot => "the screenshot",

@@ -12,6 +12,7 @@ mod dialogs;
 pub mod discover;
 mod drag;
 mod endpoint;
+mod error;
 mod failure;
 mod frames;
 mod keys;
@@ -32,6 +33,7 @@ pub use action::{
 };
 pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab};
 pub use dialogs::DialogPolicy;
+pub use error::StartError;
 pub use failure::{Phase, TabError, is_dialog_open, is_gone, navigated};
 pub use frames::{node_key, split_key};
 pub use keys::key_names;

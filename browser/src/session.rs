@@ -483,7 +483,7 @@ impl ChromiumSession {
                         || self.deadline.is_some_and(|d| Instant::now() >= d)
                     {
                         bail!(
-                            "{}: no element matched --wait-for {selector:?} within the --timeout limit of {:.1} s",
+                            "{}: no element matched the selector {selector:?} within the time limit of {:.1} s",
                             self.url,
                             configured.as_secs_f64()
                         );

@@ -66,7 +66,11 @@ pub struct AgentStop(anyhow::Error);
 
 /// An episode that never reached its page: the browser it was to run in
 /// could not be reached (an endpoint that refuses), an error row naming why.
-pub fn unreachable(setting: &Setting<'_>, spec: &Spec<'_>, err: &anyhow::Error) -> Result<Episode> {
+pub fn unreachable(
+    setting: &Setting<'_>,
+    spec: &Spec<'_>,
+    err: &dyn std::fmt::Display,
+) -> Result<Episode> {
     let mut episode = base(spec);
     episode.error = Some(format!("{err:#}"));
     episode.ended_by = EndedBy::Error;

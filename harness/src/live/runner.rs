@@ -374,7 +374,7 @@ impl Worker<'_, '_> {
                     });
                     browser.insert(started)
                 }
-                Err(err) if self.endpoint.is_none() => return Err(err),
+                Err(err) if self.endpoint.is_none() => return Err(err.into()),
                 Err(err) => return episode::unreachable(self.setting, spec, &err),
             },
         };

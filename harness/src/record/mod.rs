@@ -70,6 +70,21 @@ pub struct Written {
 /// screenshot: a recording without its screenshot is not complete), all
 /// within the job's `--timeout`. The tab is closed afterwards, whatever happened.
 pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
+    record_within(chromium, job).await.map_err(|err| {
+        // The browser crate names its time limit, not the flag that sets it.
+        match err.downcast_ref::<TabError>() {
+            Some(
+                TabError::NeverLoaded { .. }
+                | TabError::OverLimit { .. }
+                | TabError::NoAnswer { .. }
+                | TabError::KeptNavigating { .. },
+            ) => anyhow::anyhow!("{err:#} (--timeout sets the limit)"),
+            _ => err,
+        }
+    })
+}
+
+async fn record_within(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
     let deadline = Instant::now() + job.options.timeout;
     let mut session = chromium
         .open_until(&job.target, &job.options, deadline)
