@@ -14,12 +14,10 @@
 //! closed, or a call with no answer, is an `Err`.
 
 use anyhow::{Result, anyhow};
-use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
 };
 use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
-use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParams};
 use pagesnap_engine::dialog::DialogKind;
 use serde::Deserialize;
 
@@ -751,72 +749,6 @@ impl ChromiumSession {
                 ..Answer::default()
             }),
         }
-    }
-
-    /// Calls `function` with `this` bound to the node (backend node id) and
-    /// returns its value (promises awaited); `Ok(None)` when the node left
-    /// the document. The node's handle lives in an object group of its own,
-    /// released afterwards ([`ChromiumSession::object_group`]).
-    pub async fn call_function_on(
-        &self,
-        backend_id: u64,
-        function: &str,
-        arguments: Vec<serde_json::Value>,
-    ) -> Result<Option<serde_json::Value>> {
-        let (frame, id) = split_key(backend_id);
-        // The frame left the page (or the tab navigated): the node is gone.
-        let Some(route) = self.frames.route(frame) else {
-            return Ok(None);
-        };
-        let group = self.object_group("act");
-        let resolved = self
-            .call(
-                "DOM.resolveNode",
-                route.execute(
-                    &self.page,
-                    ResolveNodeParams::builder()
-                        .backend_node_id(BackendNodeId::new(id))
-                        .object_group(group.clone())
-                        .build(),
-                ),
-            )
-            .await;
-        let object = match resolved {
-            Ok(resolved) => resolved.result.object.object_id,
-            // "No node with given id found": the node left the document.
-            Err(TabError::Failed { .. }) => None,
-            Err(err) => return Err(err.into()),
-        };
-        let Some(object) = object else {
-            self.release_group(&route, group);
-            return Ok(None);
-        };
-        let params = CallFunctionOnParams::builder()
-            .function_declaration(function)
-            .object_id(object)
-            .arguments(
-                arguments
-                    .into_iter()
-                    .map(|value| CallArgument::builder().value(value).build())
-                    .collect::<Vec<_>>(),
-            )
-            .return_by_value(true)
-            .await_promise(true)
-            .build()
-            .map_err(|err| anyhow!("{err}"))?;
-        let result = self
-            .call("Runtime.callFunctionOn", route.execute(&self.page, params))
-            .await;
-        self.release_group(&route, group);
-        let result = result?.result;
-        if let Some(exception) = &result.exception_details {
-            return Err(anyhow!(
-                "{}: a script on node {backend_id} failed in the page: {}",
-                self.url(),
-                exception.text
-            ));
-        }
-        Ok(Some(result.result.value.unwrap_or(serde_json::Value::Null)))
     }
 
     /// Reads a script's answer; anything but an object of the known fields is

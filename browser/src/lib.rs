@@ -18,6 +18,7 @@ mod frames;
 mod keys;
 mod live;
 mod navigation;
+mod nodes;
 pub mod observe;
 mod script;
 mod session;

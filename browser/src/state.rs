@@ -12,9 +12,7 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, anyhow};
-use chromiumoxide::cdp::browser_protocol::dom::{
-    BackendNodeId, DescribeNodeParams, ResolveNodeParams,
-};
+use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
 use chromiumoxide::cdp::browser_protocol::dom_debugger::GetEventListenersParams;
 use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
     CaptureSnapshotParams, CaptureSnapshotReturns,
@@ -660,29 +658,21 @@ impl ChromiumSession {
         elements: &[i64],
         group: &str,
     ) -> Result<HashMap<i64, Boxes>> {
-        let resolved = futures::future::join_all(elements.iter().map(|&id| {
-            self.call(
-                "DOM.resolveNode",
-                route.execute(
-                    &self.page,
-                    ResolveNodeParams::builder()
-                        .backend_node_id(BackendNodeId::new(id))
-                        .object_group(group)
-                        .build(),
-                ),
-            )
-        }))
+        let resolved = futures::future::join_all(
+            elements
+                .iter()
+                .map(|&id| self.resolve_node(route, id, group)),
+        )
         .await;
         let mut kept = Vec::new();
         let mut arguments = Vec::new();
         for (&id, resolved) in elements.iter().zip(resolved) {
             match resolved {
-                Ok(resolved) => {
-                    if let Some(object) = resolved.result.object.object_id {
-                        kept.push(id);
-                        arguments.push(CallArgument::builder().object_id(object).build());
-                    }
+                Ok(Some(object)) => {
+                    kept.push(id);
+                    arguments.push(CallArgument::builder().object_id(object).build());
                 }
+                Ok(None) => {}
                 Err(err) if err.is_gone() => return Err(err.into()),
                 Err(_) => {}
             }

@@ -1,0 +1,90 @@
+//! Calls on one node of a frame's document: its backend node id resolved to a handle in an object group, and a function called with `this` bound to it — the plumbing the capture (scroll boxes) and the actions share.
+
+use anyhow::{Result, anyhow};
+use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    CallArgument, CallFunctionOnParams, RemoteObjectId,
+};
+
+use crate::failure::TabError;
+use crate::frames::{Route, split_key};
+use crate::session::ChromiumSession;
+
+impl ChromiumSession {
+    /// A handle on node `id` (a backend node id of `route`'s document) in
+    /// object `group`; `Ok(None)` when the protocol gives the node no object.
+    pub(crate) async fn resolve_node(
+        &self,
+        route: &Route,
+        id: i64,
+        group: &str,
+    ) -> Result<Option<RemoteObjectId>, TabError> {
+        let resolved = self
+            .call(
+                "DOM.resolveNode",
+                route.execute(
+                    &self.page,
+                    ResolveNodeParams::builder()
+                        .backend_node_id(BackendNodeId::new(id))
+                        .object_group(group)
+                        .build(),
+                ),
+            )
+            .await?;
+        Ok(resolved.result.object.object_id)
+    }
+
+    /// Calls `function` with `this` bound to the node (backend node id) and
+    /// returns its value (promises awaited); `Ok(None)` when the node left
+    /// the document. The node's handle lives in an object group of its own,
+    /// released afterwards ([`ChromiumSession::object_group`]).
+    pub async fn call_function_on(
+        &self,
+        backend_id: u64,
+        function: &str,
+        arguments: Vec<serde_json::Value>,
+    ) -> Result<Option<serde_json::Value>> {
+        let (frame, id) = split_key(backend_id);
+        // The frame left the page (or the tab navigated): the node is gone.
+        let Some(route) = self.frames.route(frame) else {
+            return Ok(None);
+        };
+        let group = self.object_group("act");
+        let object = match self.resolve_node(&route, id, &group).await {
+            Ok(object) => object,
+            // "No node with given id found": the node left the document.
+            Err(TabError::Failed { .. }) => None,
+            Err(err) => return Err(err.into()),
+        };
+        let Some(object) = object else {
+            self.release_group(&route, group);
+            return Ok(None);
+        };
+        let params = CallFunctionOnParams::builder()
+            .function_declaration(function)
+            .object_id(object)
+            .arguments(
+                arguments
+                    .into_iter()
+                    .map(|value| CallArgument::builder().value(value).build())
+                    .collect::<Vec<_>>(),
+            )
+            .return_by_value(true)
+            .await_promise(true)
+            .build()
+            .map_err(|err| anyhow!("{err}"))?;
+        let result = self
+            .call("Runtime.callFunctionOn", route.execute(&self.page, params))
+            .await;
+        self.release_group(&route, group);
+        let result = result?.result;
+        if let Some(exception) = &result.exception_details {
+            return Err(anyhow!(
+                "{}: a script on node {backend_id} failed in the page: {}",
+                self.url(),
+                exception.text
+            ));
+        }
+        Ok(Some(result.result.value.unwrap_or(serde_json::Value::Null)))
+    }
+}
