@@ -1,35 +1,54 @@
-//! `bench-mcp`: pagesnap's tool server against Playwright MCP, both spawned over stdio and driven by one MCP client (rmcp), page by page in one run.
+//! `bench-mcp`: pagesnap's tool server against the shipped ones (Playwright MCP, Chrome DevTools MCP, agent-browser), each spawned over stdio and driven by one MCP client (rmcp), page by page in one run.
 //!
 //! Per page and server: `navigate`, then the first snapshot and `runs` warm
 //! ones, each a round trip as the client sees it (request written, answer
 //! parsed); the text an agent reads (every text block) in o200k tokens; the
-//! refs it offers. With `click`, one click on an element both servers name
-//! alike, with each server's readiness wait and the result the agent reads.
-//! With targets (a suite over pages), whether each task's target is offered:
-//! by pagesnap's default snapshot in view, or off screen under its "scroll
-//! down" hint (found with `page_find`), and by Playwright MCP's snapshot.
+//! refs it offers (pagesnap's structured items; another server's as its
+//! mapping reads them from the text). With `click`, one click on an element
+//! every server names alike (pagesnap's item, found on each other server's
+//! snapshot line by role and name), by each server's mapped click, with its
+//! readiness wait and the result the agent reads. With targets (a suite over
+//! pages), whether each task's target is offered: by pagesnap's default
+//! snapshot in view, or off screen under its "scroll down" hint (found with
+//! `page_find`), and by each other server's snapshot. Each server's tool
+//! definitions are counted once, as a model is shown them.
 //!
-//! The two servers take turns going first, page by page; each drives its own
-//! Chromium, the same binary, with the same viewport. Pages given as files
-//! are served over 127.0.0.1 (neither server opens `file://` by default).
-//! A page that fails on a server is reported and the run goes on; a server
-//! that stops answering is restarted for the next page.
+//! Which tool does what is each server's mapping file
+//! (`harness/mcp-servers/*.toml`). How each server gets its browser, every
+//! one the same binary ([`Chromium::executable`]) with the same viewport:
+//! pagesnap (`pagesnap mcp --viewport`) and Playwright MCP (`--headless
+//! --isolated --no-sandbox --executable-path … --viewport-size`) launch
+//! their own; Chrome DevTools MCP and agent-browser cannot launch that
+//! binary themselves, so bench-mcp launches a headless Chromium for each
+//! (as `pagesnap live` does), opens a tab in it with the viewport set (as a
+//! live episode's tab is), starts the server attached to it over CDP
+//! ([`Connection::start`]) and has it choose that tab with its tab tools
+//! (`{tab}` then names the page on every call).
+//!
+//! The servers take turns going first, page by page (pagesnap, the
+//! reference, first on even pages, last on odd ones). Pages given as files
+//! are served over 127.0.0.1 (no server opens `file://` by default). A page
+//! that fails on a server is reported and the run goes on; a server that
+//! failed is restarted for the next page.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::observation::{Item, Zone};
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 
 use super::{PageError, median, p90};
 use crate::live::server::Server as PageServer;
 use crate::peer::connection::{Answer, Connection};
 use crate::peer::mapping::{ActionKey, Call, Mapping};
+use crate::peer::{Launch, Peer, SHIPPED, Shipped};
+use crate::results::MCP_PREFIX;
 use crate::suite::PageTarget;
-use pagesnap_browser::Chromium;
+use pagesnap_browser::{Chromium, ChromiumSession, DialogPolicy, OpenOptions};
 
 /// What to measure.
 pub struct Config {
@@ -40,13 +59,13 @@ pub struct Config {
     pub targets: Vec<PageTarget>,
     /// Warm snapshots per page and server, after the first.
     pub runs: usize,
-    /// Viewport of both browsers.
+    /// Viewport of every browser.
     pub viewport: (u32, u32),
     /// pagesnap's default strategy (`pagesnap mcp --strategy`).
     pub strategy: String,
-    /// Measure Playwright MCP too.
-    pub vs_playwright_mcp: bool,
-    /// One click per page on both servers.
+    /// The shipped servers measured beside pagesnap ([`peers_named`]).
+    pub versus: Vec<&'static Shipped>,
+    /// One click per page on every server.
     pub click: bool,
     /// Run pagesnap with `--always-capture` (no snapshot renders an earlier capture).
     pub always_capture: bool,
@@ -54,31 +73,113 @@ pub struct Config {
     pub call_timeout: Duration,
 }
 
-/// A tool server under test.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "kebab-case")]
+/// The shipped servers `names` names (`playwright` or `mcp:playwright`, …),
+/// each once, in the order given; pagesnap itself is always measured, as
+/// the reference, and is refused here, as is an unknown name (the error
+/// lists the known ones).
+pub fn peers_named(names: &[String]) -> Result<Vec<&'static Shipped>> {
+    let others = || {
+        SHIPPED
+            .iter()
+            .filter(|s| !matches!(s.launch, Launch::Pagesnap))
+    };
+    let mut peers: Vec<&'static Shipped> = Vec::new();
+    for name in names {
+        let bare = name.trim();
+        let bare = bare.strip_prefix(MCP_PREFIX).unwrap_or(bare);
+        match SHIPPED.iter().find(|s| s.name == bare) {
+            Some(server) if matches!(server.launch, Launch::Pagesnap) => bail!(
+                "--vs {name}: pagesnap is always measured, as the reference; name the servers to measure beside it ({})",
+                others().map(|s| s.name).collect::<Vec<_>>().join(", ")
+            ),
+            Some(server) => {
+                if !peers.iter().any(|p| p.name == server.name) {
+                    peers.push(server);
+                }
+            }
+            None => bail!(
+                "--vs {name}: unknown tool server (known: {})",
+                others().map(|s| s.name).collect::<Vec<_>>().join(", ")
+            ),
+        }
+    }
+    Ok(peers)
+}
+
+/// A tool server under test: pagesnap's own, or a shipped one
+/// ([`SHIPPED`]) measured beside it.
+#[derive(Clone, Copy)]
 pub enum Side {
-    /// `pagesnap mcp`.
+    /// `pagesnap mcp`, the reference.
     Pagesnap,
-    /// npm `@playwright/mcp`.
-    PlaywrightMcp,
+    /// A shipped server (`mcp:NAME`), named by its entry.
+    Peer(&'static Shipped),
 }
 
 impl Side {
+    /// Its name: `pagesnap`, or the shipped server's `NAME` (as `--vs`
+    /// takes it, and as the JSON output writes it).
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Pagesnap => "pagesnap",
+            Side::Peer(shipped) => shipped.name,
+        }
+    }
+
     /// As printed.
     pub fn label(self) -> &'static str {
+        self.name()
+    }
+
+    /// Where it sorts: pagesnap first, then the shipped servers in
+    /// [`SHIPPED`] order.
+    fn rank(self) -> usize {
         match self {
-            Side::Pagesnap => "pagesnap mcp",
-            Side::PlaywrightMcp => "Playwright MCP",
+            Side::Pagesnap => 0,
+            Side::Peer(shipped) => {
+                1 + SHIPPED
+                    .iter()
+                    .position(|s| s.name == shipped.name)
+                    .unwrap_or(SHIPPED.len())
+            }
         }
     }
 
     /// The shipped mapping file naming its tools (`harness/mcp-servers/`).
     fn mapping(self) -> Result<Mapping> {
-        crate::peer::shipped_mapping(match self {
-            Side::Pagesnap => "pagesnap",
-            Side::PlaywrightMcp => "playwright",
-        })
+        crate::peer::shipped_mapping(self.name())
+    }
+}
+
+impl PartialEq for Side {
+    fn eq(&self, other: &Side) -> bool {
+        self.rank() == other.rank()
+    }
+}
+
+impl Eq for Side {}
+
+impl PartialOrd for Side {
+    fn partial_cmp(&self, other: &Side) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Side {
+    fn cmp(&self, other: &Side) -> Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl std::fmt::Debug for Side {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Serialize for Side {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
     }
 }
 
@@ -87,8 +188,8 @@ impl Side {
 pub struct Measured {
     /// The server.
     pub side: Side,
-    /// Navigation round trip (load, readiness wait and the snapshot both
-    /// servers return with it), ms.
+    /// Navigation round trip (load, the server's readiness wait and
+    /// whatever it returns with it), ms.
     pub navigate_ms: f64,
     /// pagesnap only: the navigation's answer said `incomplete` (its
     /// readiness budget ran out).
@@ -119,8 +220,8 @@ pub struct Measured {
 pub struct Click {
     /// The element, as `role "name"`.
     pub element: String,
-    /// Round trip of the click (with its readiness wait and the snapshot
-    /// that comes back), ms.
+    /// Round trip of the click (with its readiness wait and whatever comes
+    /// back), ms.
     pub ms: f64,
     /// o200k tokens of the answer's text.
     pub tokens: usize,
@@ -142,18 +243,17 @@ pub enum Reach {
     Missing,
 }
 
-/// One task's target on both servers.
+/// One task's target on every server.
 #[derive(Clone, Debug, Serialize)]
 pub struct TargetResult {
     /// The task.
     pub task: String,
     /// `role "name"`.
     pub target: String,
-    /// Through pagesnap's default snapshot.
-    pub pagesnap: Reach,
-    /// Through Playwright MCP's snapshot (full page).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub playwright_mcp: Option<Reach>,
+    /// Per server (written as `"pagesnap": …, "playwright": …`): through
+    /// pagesnap's default snapshot, and through each other server's.
+    #[serde(flatten)]
+    pub reach: BTreeMap<Side, Reach>,
 }
 
 /// One page, measured on every server.
@@ -171,17 +271,17 @@ pub struct PageResult {
     pub click_skipped: Option<String>,
 }
 
-/// Medians and p90s per server, and ratios pagesnap / Playwright MCP.
+/// Medians and p90s per server, and ratios pagesnap / each other server.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Summary {
     /// Pages measured on every server.
     pub pages: usize,
     /// Per server: `[median, p90]` of first round trips, warm medians,
-    /// tokens, refs, navigations, clicks.
+    /// tokens, refs, navigations, clicks; its tool definitions' tokens.
     pub servers: BTreeMap<Side, SideSummary>,
-    /// pagesnap / Playwright MCP, of medians and of p90s.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ratios: Option<Ratios>,
+    /// Per other server: pagesnap / that server, of medians and of p90s.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub ratios: BTreeMap<Side, Ratios>,
     /// Task targets offered, per server: `[in view, announced, missing]`.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub reach: BTreeMap<Side, [usize; 3]>,
@@ -215,9 +315,12 @@ pub struct SideSummary {
     /// pagesnap only: full-page snapshot tokens: median, p90.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub full_page_tokens: Option<[f64; 2]>,
+    /// Its tool definitions (their JSON as listed), o200k tokens: what a
+    /// model is shown once per session.
+    pub definition_tokens: usize,
 }
 
-/// pagesnap over Playwright MCP: `[of medians, of p90s]`.
+/// pagesnap over another server: `[of medians, of p90s]`.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Ratios {
     /// First snapshot.
@@ -233,10 +336,20 @@ pub struct Ratios {
     pub click: Option<[f64; 2]>,
 }
 
+/// A server that answered `initialize`.
+pub struct Running {
+    /// Which.
+    pub side: Side,
+    /// `name version`, as it reports itself.
+    pub version: String,
+    /// Its tool definitions, o200k tokens.
+    pub definition_tokens: usize,
+}
+
 /// What is up when measuring starts: every server answered `initialize`.
 pub struct Started {
-    /// `name version` of each server, as it reports itself.
-    pub servers: Vec<(Side, String)>,
+    /// Each server, in [`Side`] order.
+    pub servers: Vec<Running>,
 }
 
 /// What the run reports as it goes.
@@ -245,22 +358,44 @@ pub type Event<'a> = super::Event<'a, Started, PageResult>;
 /// Everything measured.
 pub type Outcome = super::Outcome<PageResult, Summary>;
 
-/// A spawned tool server, the client session to it ([`Connection`]) and
-/// the mapping that names its tools.
+/// The page a browser bench-mcp launched for a server opens its tab at,
+/// so that the server's tab listing names it.
+const PREPARED_TAB: &str = "about:blank#pagesnap-bench-mcp";
+
+/// A browser bench-mcp launched for a server that cannot launch its own,
+/// and the tab, its viewport set, that the server works on.
+struct Browser {
+    /// pagesnap's session on the tab (it keeps the viewport set).
+    tab: ChromiumSession,
+    chromium: Chromium,
+}
+
+/// A spawned tool server, the client session to it ([`Connection`]), the
+/// mapping that names its tools and, for a server attached to one, its
+/// browser.
 struct Server {
     side: Side,
     connection: Connection,
     mapping: Mapping,
+    /// Dropped after the connection (fields drop in order).
+    browser: Option<Browser>,
 }
 
 impl Server {
     async fn start(side: Side, config: &Config) -> Result<Server> {
-        let dir = tempfile::Builder::new()
-            .prefix("pagesnap-bench-mcp-")
-            .tempdir()
-            .context("could not create a temp folder")?;
+        let label = side.label();
+        let mapping = side.mapping()?;
+        if mapping.navigate.is_none() {
+            bail!("{label}: its mapping has no [navigate] call");
+        }
         let viewport = format!("{}x{}", config.viewport.0, config.viewport.1);
-        let command = match side {
+        let own_dir = || {
+            tempfile::Builder::new()
+                .prefix("pagesnap-bench-mcp-")
+                .tempdir()
+                .context("could not create a temp folder")
+        };
+        let (connection, browser) = match side {
             Side::Pagesnap => {
                 let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
                 let mut command = tokio::process::Command::new(exe);
@@ -274,33 +409,41 @@ impl Server {
                 if config.always_capture {
                     command.arg("--always-capture");
                 }
-                command
+                let connection =
+                    Connection::launch(label, command, own_dir()?, config.call_timeout).await?;
+                (connection, None)
             }
-            Side::PlaywrightMcp => {
-                let cli = crate::node::playwright_mcp_cli()?;
-                let mut command = tokio::process::Command::new("node");
-                command
-                    .arg(cli)
-                    .args(["--headless", "--isolated", "--no-sandbox"])
-                    .arg("--executable-path")
-                    .arg(Chromium::executable()?)
-                    .args(["--viewport-size", &viewport])
-                    .arg("--output-dir")
-                    .arg(dir.path());
-                command
-            }
+            Side::Peer(shipped) => match &shipped.launch {
+                Launch::Playwright => {
+                    let dir = own_dir()?;
+                    let cli = crate::node::playwright_mcp_cli()?;
+                    let mut command = tokio::process::Command::new("node");
+                    command
+                        .arg(cli)
+                        .args(["--headless", "--isolated", "--no-sandbox"])
+                        .arg("--executable-path")
+                        .arg(Chromium::executable()?)
+                        .args(["--viewport-size", &viewport])
+                        .arg("--output-dir")
+                        .arg(dir.path());
+                    let connection =
+                        Connection::launch(label, command, dir, config.call_timeout).await?;
+                    (connection, None)
+                }
+                Launch::ChromeDevtools | Launch::AgentBrowser => {
+                    attached(shipped, &mapping, config).await?
+                }
+                Launch::Pagesnap | Launch::Shell(_) => {
+                    bail!("{label}: not a server bench-mcp measures beside pagesnap")
+                }
+            },
         };
-        let mapping = side.mapping()?;
-        if mapping.navigate.is_none() {
-            bail!("{}: its mapping has no [navigate] call", side.label());
-        }
-        let connection =
-            Connection::launch(side.label(), command, dir, config.call_timeout).await?;
         connection.offers(&mapping.tools())?;
         Ok(Server {
             side,
             connection,
             mapping,
+            browser,
         })
     }
 
@@ -327,11 +470,41 @@ impl Server {
         Ok(answer)
     }
 
-    async fn navigate(&self, url: &str) -> Result<Answer> {
-        match &self.mapping.navigate {
-            Some(call) => self.call(call, &[("url", url)]).await,
-            None => bail!("{}: its mapping has no [navigate] call", self.side.label()),
+    /// Opens `url` with the mapped navigation; on a browser bench-mcp
+    /// launched, the prepared tab must be the one that shows it, at the
+    /// viewport (unless a dialog stops the page).
+    async fn navigate(&self, url: &str, viewport: (u32, u32)) -> Result<Answer> {
+        let label = self.side.label();
+        let Some(call) = &self.mapping.navigate else {
+            bail!("{label}: its mapping has no [navigate] call");
+        };
+        let answer = self.call(call, &[("url", url)]).await?;
+        // A page stopped by a dialog it opened cannot be read: the check is
+        // left to the next page.
+        if let Some(browser) = &self.browser
+            && let Ok(shown) = browser
+                .tab
+                .eval("[location.href, innerWidth, innerHeight]")
+                .await
+        {
+            if shown[0].as_str() == Some(PREPARED_TAB) {
+                bail!(
+                    "{label}: {} opened {url} in another tab than the one prepared with the viewport",
+                    call.tool
+                );
+            }
+            let size = (shown[1].as_u64(), shown[2].as_u64());
+            if size != (Some(viewport.0.into()), Some(viewport.1.into())) {
+                bail!(
+                    "{label}: its tab shows {url} at {}x{}, not at the viewport {}x{}",
+                    shown[1],
+                    shown[2],
+                    viewport.0,
+                    viewport.1
+                );
+            }
         }
+        Ok(answer)
     }
 
     async fn snapshot(&self) -> Result<Answer> {
@@ -340,7 +513,46 @@ impl Server {
 
     async fn stop(self) {
         self.connection.stop().await;
+        if let Some(browser) = self.browser {
+            browser.tab.close().await;
+            let _ = browser.chromium.close().await;
+        }
     }
+}
+
+/// Starts `shipped` attached over CDP to a headless Chromium launched for
+/// it (network on, as `pagesnap mcp` and Playwright MCP have it), in a tab
+/// opened with the viewport set, which it is told to work on (its `{tab}`).
+async fn attached(
+    shipped: &'static Shipped,
+    mapping: &Mapping,
+    config: &Config,
+) -> Result<(Connection, Option<Browser>)> {
+    let label = shipped.name;
+    let chromium = Chromium::launch(true)
+        .await
+        .with_context(|| format!("{label}: could not launch its browser"))?
+        // The server answers its page's dialogs itself.
+        .with_dialogs(DialogPolicy::Ask);
+    let options = OpenOptions {
+        width: config.viewport.0,
+        height: config.viewport.1,
+        timeout: config.call_timeout,
+        ..OpenOptions::default()
+    };
+    let tab = chromium
+        .open(PREPARED_TAB, &options)
+        .await
+        .with_context(|| format!("{label}: could not open its tab"))?;
+    let peer = Peer {
+        name: label.to_owned(),
+        launch: shipped.launch.clone(),
+        mapping: mapping.clone(),
+        timeout: config.call_timeout,
+    };
+    let connection = Connection::start(&peer, chromium.websocket_url()).await?;
+    connection.choose_tab(mapping, PREPARED_TAB).await?;
+    Ok((connection, Some(Browser { tab, chromium })))
 }
 
 /// Refs a snapshot offers: pagesnap's meta items; another server's refs
@@ -348,7 +560,7 @@ impl Server {
 fn refs_of(server: &Server, answer: &Answer) -> usize {
     match server.side {
         Side::Pagesnap => items(answer).len(),
-        Side::PlaywrightMcp => server.mapping.refs_in(&answer.text).len(),
+        Side::Peer(_) => server.mapping.refs_in(&answer.text).len(),
     }
 }
 
@@ -396,17 +608,20 @@ fn normalise(text: &str) -> String {
 }
 
 /// The ref a server's snapshot gives the one line that reads
-/// `role "name" …`, as its mapping reads refs; `None` when no line or
-/// several do.
+/// `role "name" …` (after its list marker, and after the ref when the
+/// server writes it first: `uid=1_5 button "Go"`), as its mapping reads
+/// refs; `None` when no line or several do.
 fn ref_on_line(mapping: &Mapping, snapshot: &str, role: &str, name: &str) -> Option<String> {
     let wanted = normalise(&format!("{role} {name:?}"));
     let mut found = snapshot.lines().filter_map(|line| {
+        let reference = mapping.refs_in(line).into_iter().next()?;
         let line = normalise(line);
         let rest = line.trim_start_matches(['-', ' ']);
-        if !rest.starts_with(&wanted) {
-            return None;
-        }
-        mapping.refs_in(rest).into_iter().next()
+        let described = match rest.split_once(' ') {
+            Some((first, after)) if first.contains(&reference.to_lowercase()) => after,
+            _ => rest,
+        };
+        described.starts_with(&wanted).then_some(reference)
     });
     let first = found.next()?;
     found.next().is_none().then_some(first)
@@ -424,10 +639,9 @@ fn pagesnap_item<'a>(items: &'a [Item], role: &str, name: &str) -> Option<&'a It
 
 /// Runs the benchmark, reporting each page as it is measured.
 pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<Outcome> {
-    let mut sides = vec![Side::Pagesnap];
-    if config.vs_playwright_mcp {
-        sides.push(Side::PlaywrightMcp);
-    }
+    let sides: Vec<Side> = std::iter::once(Side::Pagesnap)
+        .chain(config.versus.iter().map(|&shipped| Side::Peer(shipped)))
+        .collect();
     // Pages given as files are served over 127.0.0.1 from the folder that
     // holds them all.
     let files: Vec<PathBuf> = config
@@ -461,12 +675,19 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
     for &side in &sides {
         servers.push(Server::start(side, config).await?);
     }
-    report(Event::Started(Started {
-        servers: servers
-            .iter()
-            .map(|s| (s.side, s.connection.version()))
-            .collect(),
-    }));
+    let running: Vec<Running> = servers
+        .iter()
+        .map(|s| Running {
+            side: s.side,
+            version: s.connection.version(),
+            definition_tokens: s.connection.definition_tokens,
+        })
+        .collect();
+    let definitions: BTreeMap<Side, usize> = running
+        .iter()
+        .map(|r| (r.side, r.definition_tokens))
+        .collect();
+    report(Event::Started(Started { servers: running }));
 
     let mut results = Vec::new();
     let mut errors = Vec::new();
@@ -507,7 +728,7 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
     for server in servers {
         server.stop().await;
     }
-    let summary = summarize(&results, &sides);
+    let summary = summarize(&results, &sides, &definitions);
     Ok(Outcome {
         results,
         errors,
@@ -555,36 +776,31 @@ async fn measure_page(
     }
     let mut target_results = Vec::new();
     for target in targets {
-        let mut result = TargetResult {
-            task: target.task.clone(),
-            target: format!("{} {:?}", target.role, target.name),
-            pagesnap: Reach::Missing,
-            playwright_mcp: None,
-        };
+        let mut reach = BTreeMap::new();
         for server in servers.iter() {
             let Some(seen) = observed.get(&server.side) else {
                 continue;
             };
-            match server.side {
-                Side::Pagesnap => {
-                    result.pagesnap = pagesnap_reach(server, &seen.snapshot, target)
-                        .await
-                        .map_err(|err| (server.side, err))?;
-                }
-                Side::PlaywrightMcp => {
+            let offered = match server.side {
+                Side::Pagesnap => pagesnap_reach(server, &seen.snapshot, target)
+                    .await
+                    .map_err(|err| (server.side, err))?,
+                Side::Peer(_) => {
                     let text = &seen.snapshot.text;
-                    result.playwright_mcp = Some(
-                        if ref_on_line(&server.mapping, text, &target.role, &target.name).is_some()
-                        {
-                            Reach::InView
-                        } else {
-                            Reach::Missing
-                        },
-                    );
+                    if ref_on_line(&server.mapping, text, &target.role, &target.name).is_some() {
+                        Reach::InView
+                    } else {
+                        Reach::Missing
+                    }
                 }
-            }
+            };
+            reach.insert(server.side, offered);
         }
-        target_results.push(result);
+        target_results.push(TargetResult {
+            task: target.task.clone(),
+            target: format!("{} {:?}", target.role, target.name),
+            reach,
+        });
     }
     let mut click_skipped = None;
     if config.click {
@@ -622,7 +838,7 @@ async fn measure_page(
 /// Navigates, then times the first and the warm snapshots.
 async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed> {
     let side = server.side;
-    let navigated = server.navigate(url).await?;
+    let navigated = server.navigate(url, config.viewport).await?;
     let snapshot = server.snapshot().await?;
     let mut reused = usize::from(was_reused(&snapshot));
     let mut warm_ms = Vec::with_capacity(config.runs);
@@ -638,7 +854,7 @@ async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed
                 .await?;
             Some(crate::tokens::o200k(&full.text))
         }
-        Side::PlaywrightMcp => None,
+        Side::Peer(_) => None,
     };
     Ok(Observed {
         measured: Measured {
@@ -778,7 +994,11 @@ fn ratio(ours: [f64; 2], theirs: [f64; 2]) -> [f64; 2] {
     [one(ours[0], theirs[0]), one(ours[1], theirs[1])]
 }
 
-fn summarize(results: &[PageResult], sides: &[Side]) -> Summary {
+fn summarize(
+    results: &[PageResult],
+    sides: &[Side],
+    definitions: &BTreeMap<Side, usize>,
+) -> Summary {
     let mut summary = Summary {
         pages: results.len(),
         ..Summary::default()
@@ -809,15 +1029,13 @@ fn summarize(results: &[PageResult], sides: &[Side]) -> Summary {
                 navigate_ms: column(&|m| m.navigate_ms),
                 click_ms: (!clicks.is_empty()).then(|| spread(&clicks)),
                 full_page_tokens: (!full.is_empty()).then(|| spread(&full)),
+                definition_tokens: definitions.get(&side).copied().unwrap_or(0),
             },
         );
         let reach: Vec<Reach> = results
             .iter()
             .flat_map(|r| r.targets.iter())
-            .filter_map(|t| match side {
-                Side::Pagesnap => Some(t.pagesnap),
-                Side::PlaywrightMcp => t.playwright_mcp,
-            })
+            .filter_map(|t| t.reach.get(&side).copied())
             .collect();
         if !reach.is_empty() {
             let count = |kind: Reach| reach.iter().filter(|&&r| r == kind).count();
@@ -852,17 +1070,27 @@ fn summarize(results: &[PageResult], sides: &[Side]) -> Summary {
             }
         }
     }
-    if let (Some(ours), Some(theirs)) = (
-        summary.servers.get(&Side::Pagesnap),
-        summary.servers.get(&Side::PlaywrightMcp),
-    ) {
-        summary.ratios = Some(Ratios {
-            first: ratio(ours.first_ms, theirs.first_ms),
-            warm: ratio(ours.warm_ms, theirs.warm_ms),
-            tokens: ratio(ours.tokens, theirs.tokens),
-            navigate: ratio(ours.navigate_ms, theirs.navigate_ms),
-            click: ours.click_ms.zip(theirs.click_ms).map(|(a, b)| ratio(a, b)),
-        });
+    if let Some(ours) = summary.servers.get(&Side::Pagesnap)
+        && summary.pages > 0
+    {
+        let ratios = summary
+            .servers
+            .iter()
+            .filter(|(side, _)| **side != Side::Pagesnap)
+            .map(|(&side, theirs)| {
+                (
+                    side,
+                    Ratios {
+                        first: ratio(ours.first_ms, theirs.first_ms),
+                        warm: ratio(ours.warm_ms, theirs.warm_ms),
+                        tokens: ratio(ours.tokens, theirs.tokens),
+                        navigate: ratio(ours.navigate_ms, theirs.navigate_ms),
+                        click: ours.click_ms.zip(theirs.click_ms).map(|(a, b)| ratio(a, b)),
+                    },
+                )
+            })
+            .collect();
+        summary.ratios = ratios;
     }
     summary
 }
@@ -873,7 +1101,9 @@ mod tests {
 
     #[test]
     fn a_ref_is_read_from_one_line_and_refused_from_two() {
-        let playwright = Side::PlaywrightMcp.mapping().unwrap();
+        let playwright = Side::Peer(peers_named(&["playwright".into()]).unwrap()[0])
+            .mapping()
+            .unwrap();
         let snapshot = "- generic [ref=e1]:\n  - link \"Sign in\" [ref=e7] [cursor=pointer]:\n    - /url: /signin\n  - button \"Go\" [ref=e9]\n  - button \"Go\" [ref=e10]";
         assert_eq!(
             ref_on_line(&playwright, snapshot, "link", "Sign  In"),
@@ -884,6 +1114,44 @@ mod tests {
             ref_on_line(&playwright, snapshot, "button", "Sign in"),
             None
         );
+        let devtools = Side::Peer(peers_named(&["chrome-devtools".into()]).unwrap()[0])
+            .mapping()
+            .unwrap();
+        let snapshot = "uid=1_0 RootWebArea \"Login\"\n  uid=1_4 button \"Sign in\" focusable\n  uid=1_5 link \"Sign in help\"";
+        assert_eq!(
+            ref_on_line(&devtools, snapshot, "button", "Sign in"),
+            Some("1_4".to_owned())
+        );
+        assert_eq!(ref_on_line(&devtools, snapshot, "link", "Help"), None);
+    }
+
+    #[test]
+    fn servers_are_named_with_or_without_the_prefix_and_pagesnap_first() {
+        let names: Vec<String> = [
+            "mcp:agent-browser",
+            "playwright",
+            "chrome-devtools",
+            "playwright",
+        ]
+        .map(String::from)
+        .into();
+        let peers = peers_named(&names).unwrap();
+        let named: Vec<&str> = peers.iter().map(|p| p.name).collect();
+        assert_eq!(named, ["agent-browser", "playwright", "chrome-devtools"]);
+        let mut sides: Vec<Side> = peers.iter().map(|&p| Side::Peer(p)).collect();
+        sides.push(Side::Pagesnap);
+        sides.sort();
+        assert_eq!(sides[0], Side::Pagesnap);
+        assert_eq!(serde_json::to_value(sides[1]).unwrap(), "playwright");
+        let Err(err) = peers_named(&["nope".into()]) else {
+            panic!("an unknown server was accepted");
+        };
+        let err = err.to_string();
+        assert!(
+            err.contains("known: playwright, chrome-devtools, agent-browser"),
+            "{err}"
+        );
+        assert!(peers_named(&["pagesnap".into()]).is_err());
     }
 
     #[test]

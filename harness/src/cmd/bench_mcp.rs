@@ -1,4 +1,4 @@
-//! `pagesnap bench-mcp`: pagesnap's tool server against Playwright MCP over stdio, page by page in one run: snapshot round trips, tokens, refs, a click step and task-target reachability.
+//! `pagesnap bench-mcp`: pagesnap's tool server against the shipped ones (`--vs playwright,chrome-devtools,agent-browser`) over stdio, page by page in one run: snapshot round trips, tokens, refs, a click step, task-target reachability and tool-definition tokens.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -8,18 +8,21 @@ use anyhow::{Result, bail};
 
 use super::flags::Viewport;
 use crate::bench::mcp::{self as bench, Config, Event, PageResult, Reach, Side, Summary};
+use crate::peer::Shipped;
 
 /// Arguments of `pagesnap bench-mcp`.
 #[derive(clap::Args)]
 #[command(after_help = "Examples:\n  \
-pagesnap bench-mcp --tasks suites/corpus.toml --vs-playwright-mcp\n  \
-pagesnap bench-mcp fixtures/sites --click --vs-playwright-mcp\n  \
+pagesnap bench-mcp --tasks suites/corpus.toml --vs playwright\n  \
+pagesnap bench-mcp fixtures/sites --click --vs playwright,chrome-devtools,agent-browser\n  \
 pagesnap bench-mcp page.html --runs 10 --json\n\n\
-Both servers are spawned over stdio and driven by one MCP client (rmcp); each drives its own \
-headless Chromium, the same binary (the one `pagesnap doctor` finds), with the same \
-viewport. Pages given as files are served over http://127.0.0.1. Playwright MCP is npm \
-@playwright/mcp as scripts/setup installs it (scripts/mcp), or $PAGESNAP_PLAYWRIGHT_MCP \
-(its cli.js).")]
+Every server is spawned over stdio and driven by one MCP client (rmcp), each on a headless \
+Chromium of its own, the same binary (the one `pagesnap doctor` finds), with the same \
+viewport: pagesnap and Playwright MCP launch theirs; for Chrome DevTools MCP and agent-browser \
+bench-mcp launches one, opens a tab with the viewport set and attaches the server to it over \
+CDP. Pages given as files are served over http://127.0.0.1. The servers are the npm packages \
+scripts/setup installs (scripts/mcp); Playwright MCP may be $PAGESNAP_PLAYWRIGHT_MCP (its \
+cli.js).")]
 pub struct Args {
     /// Pages: .html files, folders of them (searched recursively, sorted) or URLs.
     #[arg(required_unless_present = "tasks")]
@@ -29,12 +32,18 @@ pub struct Args {
     /// below it under the snapshot's "scroll down" hint).
     #[arg(long, value_name = "SUITE")]
     tasks: Option<std::path::PathBuf>,
-    /// Measure Playwright MCP (npm @playwright/mcp) beside pagesnap, interleaved page by page.
-    #[arg(long)]
+    /// Shipped tool servers to measure beside pagesnap, interleaved page by page: playwright
+    /// (Playwright MCP), chrome-devtools (Chrome DevTools MCP), agent-browser; with or without
+    /// `mcp:`, comma-separated or repeated.
+    #[arg(long = "vs", value_name = "NAME", value_delimiter = ',')]
+    vs: Vec<String>,
+    /// Alias of --vs playwright.
+    #[arg(long, hide = true)]
     vs_playwright_mcp: bool,
     /// Also time one click per page: the first enabled button (else link) in pagesnap's viewport
-    /// snapshot that every server names alike, by each server's ref (page_action against
-    /// browser_click), with its readiness wait and the answer the agent reads.
+    /// snapshot that every server names alike, by each server's ref and mapped click
+    /// (page_action, browser_click, click, agent_browser_click), with its readiness wait and the
+    /// answer the agent reads.
     #[arg(long)]
     click: bool,
     /// Run `pagesnap mcp --always-capture`: every snapshot captures the page, none renders an
@@ -47,7 +56,7 @@ pub struct Args {
     /// Warm snapshots per page and server, after the first.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=1000))]
     runs: u64,
-    /// Browser viewport of both servers, WIDTHxHEIGHT.
+    /// Browser viewport of every server, WIDTHxHEIGHT.
     #[arg(long, default_value_t = Viewport::default(), value_parser = Viewport::parse)]
     viewport: Viewport,
     /// Seconds one tool call may take before the page counts as failed.
@@ -74,13 +83,18 @@ pub fn run(args: Args) -> Result<ExitCode> {
     if pages.is_empty() {
         bail!("no pages to measure");
     }
+    let mut names = args.vs.clone();
+    if args.vs_playwright_mcp {
+        names.push("playwright".to_owned());
+    }
+    let versus = bench::peers_named(&names)?;
     let config = Config {
         pages,
         targets,
         runs: args.runs as usize,
         viewport: args.viewport.pair(),
         strategy: args.strategy,
-        vs_playwright_mcp: args.vs_playwright_mcp,
+        versus,
         click: args.click,
         always_capture: args.always_capture,
         call_timeout: Duration::from_secs_f64(args.call_timeout),
@@ -99,7 +113,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             serde_json::to_string(&outcome.summary).unwrap_or_default()
         );
     } else {
-        print_summary(&outcome.summary, config.vs_playwright_mcp);
+        print_summary(&outcome.summary, &config.versus);
     }
     if !outcome.errors.is_empty() {
         eprintln!(
@@ -115,8 +129,13 @@ pub fn run(args: Args) -> Result<ExitCode> {
 fn print_human(event: &Event<'_>) {
     match event {
         Event::Started(bench::Started { servers }) => {
-            for (side, version) in servers {
-                println!("{}: {version}", side.label());
+            for server in servers {
+                println!(
+                    "{}: {} (tool definitions: {} tokens)",
+                    server.side.label(),
+                    server.version,
+                    server.definition_tokens
+                );
             }
             println!(
                 "{:<40} {:<15} {:>7} {:>7} {:>7} {:>6} {:>6} {:>7}",
@@ -170,49 +189,71 @@ fn print_page(result: &PageResult) {
             Reach::Announced => "below, announced",
             Reach::Missing => "MISSING",
         };
-        print!(
-            "{:<40}   task {}: {} — pagesnap {}",
+        let offered: Vec<String> = target
+            .reach
+            .iter()
+            .map(|(side, r)| format!("{} {}", side.label(), reach(*r)))
+            .collect();
+        println!(
+            "{:<40}   task {}: {} — {}",
             "",
             target.task,
             target.target,
-            reach(target.pagesnap)
+            offered.join(", ")
         );
-        if let Some(theirs) = target.playwright_mcp {
-            print!(", Playwright MCP {}", reach(theirs));
-        }
-        println!();
     }
     if let Some(why) = &result.click_skipped {
         println!("{:<40}   no click: {why}", "");
     }
 }
 
-fn print_summary(summary: &Summary, versus: bool) {
+/// The summary: one column per server (median, p90 in brackets), then
+/// pagesnap's ratios against each other server.
+fn print_summary(summary: &Summary, versus: &[&'static Shipped]) {
     println!();
     println!("{} pages measured on every server", summary.pages);
-    for (side, s) in &summary.servers {
-        println!(
-            "{}: first {:.1} ms (p90 {:.1}), warm {:.1} ms (p90 {:.1}), tokens {:.0} (p90 {:.0}), refs {:.0}, navigate {:.1} ms{}{}",
-            side.label(),
-            s.first_ms[0],
-            s.first_ms[1],
-            s.warm_ms[0],
-            s.warm_ms[1],
-            s.tokens[0],
-            s.tokens[1],
-            s.refs[0],
-            s.navigate_ms[0],
-            s.click_ms
-                .map(|c| format!(", click {:.1} ms (p90 {:.1})", c[0], c[1]))
-                .unwrap_or_default(),
-            s.full_page_tokens
-                .map(|t| format!(", full-page tokens {:.0} (p90 {:.0})", t[0], t[1]))
-                .unwrap_or_default(),
-        );
+    let sides: Vec<Side> = summary.servers.keys().copied().collect();
+    print!("{:<22}", "");
+    for side in &sides {
+        print!(" {:>20}", side.label());
     }
-    if let Some(r) = &summary.ratios {
+    println!();
+    type Row = fn(&bench::SideSummary) -> Option<[f64; 2]>;
+    let rows: [(&str, Row, usize); 8] = [
+        ("navigate ms", |s| Some(s.navigate_ms), 1),
+        ("first snapshot ms", |s| Some(s.first_ms), 1),
+        ("warm snapshot ms", |s| Some(s.warm_ms), 1),
+        ("snapshot tokens", |s| Some(s.tokens), 0),
+        ("full-page tokens", |s| s.full_page_tokens, 0),
+        ("refs", |s| Some(s.refs), 0),
+        ("click ms", |s| s.click_ms, 1),
+        (
+            "tool definitions tok",
+            |s| Some([s.definition_tokens as f64; 2]),
+            0,
+        ),
+    ];
+    for (name, value, decimals) in rows {
+        print!("{name:<22}");
+        for side in &sides {
+            let cell = summary.servers.get(side).and_then(value).map_or_else(
+                || "-".to_owned(),
+                |[median, p90]| {
+                    if median == p90 {
+                        format!("{median:.decimals$}")
+                    } else {
+                        format!("{median:.decimals$} ({p90:.decimals$})")
+                    }
+                },
+            );
+            print!(" {cell:>20}");
+        }
+        println!();
+    }
+    for (side, r) in &summary.ratios {
         println!(
-            "pagesnap / Playwright MCP (median, p90): first {:.2}, {:.2}; warm {:.2}, {:.2}; tokens {:.2}, {:.2}; navigate {:.2}, {:.2}{}",
+            "pagesnap / {} (median, p90): first {:.2}, {:.2}; warm {:.2}, {:.2}; tokens {:.2}, {:.2}; navigate {:.2}, {:.2}{}",
+            side.label(),
             r.first[0],
             r.first[1],
             r.warm[0],
@@ -225,8 +266,9 @@ fn print_summary(summary: &Summary, versus: bool) {
                 .map(|c| format!("; click {:.2}, {:.2}", c[0], c[1]))
                 .unwrap_or_default()
         );
-    } else if versus {
-        println!("no ratios: no page was measured on both servers");
+    }
+    if summary.ratios.is_empty() && !versus.is_empty() {
+        println!("no ratios: no page was measured on every server");
     }
     for (side, [in_view, announced, missing]) in &summary.reach {
         let total = in_view + announced + missing;
@@ -235,9 +277,10 @@ fn print_summary(summary: &Summary, versus: bool) {
                 "task targets through pagesnap's default snapshot: {} of {total} ({in_view} in view, {announced} below under the scroll hint)",
                 in_view + announced
             ),
-            Side::PlaywrightMcp => {
-                println!("task targets through Playwright MCP's snapshot: {in_view} of {total}")
-            }
+            Side::Peer(_) => println!(
+                "task targets through {}'s snapshot: {in_view} of {total}",
+                side.label()
+            ),
         }
     }
     if let Some((reused, taken)) = summary.reused_snapshots {

@@ -14,7 +14,7 @@
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 use pagesnap_engine::observation::Observation;
 
 use super::page;
@@ -182,7 +182,7 @@ async fn drive(
     if let (Some(Attached::Server(connection)), Some(peer)) = (attached.as_deref(), strategy.peer())
     {
         let url = format!("{}{}", setting.base_url, spec.task.path);
-        choose_tab(connection, peer, &url).await?;
+        connection.choose_tab(&peer.mapping, &url).await?;
     }
     let mut previous: Option<Observation> = None;
     let mut history: Vec<Action> = Vec::new();
@@ -432,37 +432,6 @@ fn judge_step(
         log.judge = verdict.success;
         log.judge_reason = Some(verdict.reason);
     }
-    Ok(())
-}
-
-/// Why an answer cannot become an action on the page.
-/// Tells a tool server to work on the episode's tab (the one at `url`).
-async fn choose_tab(connection: &Connection, peer: &Peer, url: &str) -> Result<()> {
-    let mapping = &peer.mapping;
-    let listing = connection.call(&mapping.list_tabs, &[]).await?;
-    let Some(tab) = mapping.tab_of(&listing.text, url) else {
-        bail!(
-            "{}: its tab listing ({}) names no tab at {url}: {}",
-            peer.name,
-            mapping.list_tabs.tool,
-            listing.text
-        );
-    };
-    let chosen = connection
-        .call(&mapping.select_tab, &[("tab", tab.as_str())])
-        .await?;
-    if chosen.is_error {
-        bail!(
-            "{}: {} could not choose tab {tab}: {}",
-            peer.name,
-            mapping.select_tab.tool,
-            chosen.text
-        );
-    }
-    // Every later call may name the tab (a server that wants its page id on
-    // each call) and the page.
-    connection.remember("tab", &tab);
-    connection.remember("url", url);
     Ok(())
 }
 

@@ -10,7 +10,7 @@ use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 
-use super::mapping::{self, Call};
+use super::mapping::{self, Call, Mapping};
 use super::{Launch, Peer};
 use crate::tokens;
 
@@ -169,6 +169,35 @@ impl Connection {
             known.retain(|(k, _)| *k != key);
             known.push((key, value.to_owned()));
         }
+    }
+
+    /// Tells the server to work on the tab at `url`: its mapping's tab
+    /// listing names the tab, its tab selection chooses it, and every later
+    /// call may name it (`{tab}`: a server that wants its page id on each
+    /// call) and the page (`{url}`).
+    pub async fn choose_tab(&self, mapping: &Mapping, url: &str) -> Result<()> {
+        let name = &self.name;
+        let listing = self.call(&mapping.list_tabs, &[]).await?;
+        let Some(tab) = mapping.tab_of(&listing.text, url) else {
+            bail!(
+                "{name}: its tab listing ({}) names no tab at {url}: {}",
+                mapping.list_tabs.tool,
+                listing.text
+            );
+        };
+        let chosen = self
+            .call(&mapping.select_tab, &[("tab", tab.as_str())])
+            .await?;
+        if chosen.is_error {
+            bail!(
+                "{name}: {} could not choose tab {tab}: {}",
+                mapping.select_tab.tool,
+                chosen.text
+            );
+        }
+        self.remember("tab", &tab);
+        self.remember("url", url);
+        Ok(())
     }
 
     /// `values` with the remembered ones added: the placeholders any call of

@@ -169,17 +169,23 @@ fn bad_configuration_is_refused_by_name() {
     );
 }
 
-/// `pagesnap bench-mcp --vs-playwright-mcp` against the real npm
-/// `@playwright/mcp`: both servers measured on the same pages, a click on a
-/// target both name alike, and a corpus task's target looked for on both.
+/// `pagesnap bench-mcp --vs playwright,chrome-devtools,agent-browser`
+/// against the real npm servers: the four measured on the same pages (each
+/// navigation, first and warm snapshot timed, tokens and refs counted), a
+/// click on a target all name alike, done on each, and a corpus task's
+/// target looked for on each.
 #[test]
-fn bench_mcp_measures_playwright_mcp_beside_pagesnap() {
-    let cli = root().join("scripts/mcp/node_modules/@playwright/mcp/cli.js");
-    assert!(
-        cli.exists(),
-        "{} not found: scripts/setup installs Playwright MCP (npm ci --prefix scripts/mcp)",
-        cli.display()
-    );
+fn bench_mcp_measures_all_servers_beside_pagesnap() {
+    for bin in [
+        "scripts/mcp/node_modules/@playwright/mcp/cli.js",
+        "scripts/mcp/node_modules/chrome-devtools-mcp",
+        "scripts/mcp/node_modules/agent-browser",
+    ] {
+        assert!(
+            root().join(bin).exists(),
+            "{bin} not found: scripts/setup installs the tool servers (npm ci --prefix scripts/mcp)"
+        );
+    }
     let corpus = root().join("../shared/corpus");
     let suite = tempfile::tempdir().unwrap();
     let suite_file = suite.path().join("one.toml");
@@ -195,7 +201,8 @@ fn bench_mcp_measures_playwright_mcp_beside_pagesnap() {
         .current_dir(root())
         .args(["bench-mcp", "fixtures/sites/login/index.html", "--tasks"])
         .arg(&suite_file)
-        .args(["--vs-playwright-mcp", "--click", "--runs", "2", "--json"])
+        .args(["--vs", "playwright,mcp:chrome-devtools,agent-browser"])
+        .args(["--click", "--runs", "2", "--json"])
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout);
@@ -211,43 +218,95 @@ fn bench_mcp_measures_playwright_mcp_beside_pagesnap() {
     let [login, lwn, summary] = lines.as_slice() else {
         panic!("expected two pages and a summary:\n{stdout}");
     };
+    let all = ["pagesnap", "playwright", "chrome-devtools", "agent-browser"];
     for page in [login, lwn] {
         let servers = page["servers"].as_array().unwrap();
         let sides: Vec<&str> = servers
             .iter()
             .map(|s| s["side"].as_str().unwrap())
             .collect();
-        assert_eq!(sides, ["pagesnap", "playwright-mcp"], "{page}");
+        assert_eq!(sides, all, "{page}");
         for server in servers {
+            for timing in ["navigate_ms", "first_ms"] {
+                assert!(server[timing].as_f64().unwrap() > 0.0, "{timing}: {server}");
+            }
+            let warm = server["warm_ms"].as_array().unwrap();
+            assert_eq!(warm.len(), 2, "{server}");
+            assert!(warm.iter().all(|ms| ms.as_f64().unwrap() > 0.0), "{server}");
             assert!(server["tokens"].as_u64().unwrap() > 20, "{server}");
             assert!(server["refs"].as_u64().unwrap() > 0, "{server}");
-            assert!(server["first_ms"].as_f64().unwrap() > 0.0, "{server}");
-            assert_eq!(server["warm_ms"].as_array().unwrap().len(), 2, "{server}");
+        }
+        // One click per page, on the same element everywhere, done by each.
+        let clicks: Vec<&serde_json::Value> = servers.iter().map(|s| &s["click"]).collect();
+        for click in &clicks {
+            assert_eq!(click["element"], clicks[0]["element"], "{page}");
+            assert!(click["ms"].as_f64().unwrap() > 0.0, "{page}");
         }
     }
-    // Both clicked the same element on the login page; pagesnap's answer is
-    // complete (the page is quiet).
-    let clicks: Vec<&serde_json::Value> = login["servers"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| &s["click"])
-        .collect();
-    assert_eq!(clicks[0]["element"], clicks[1]["element"], "{login}");
+    // On the login page the click is a button; pagesnap's answer is complete
+    // (the page is quiet).
+    let pagesnap_click = &login["servers"][0]["click"];
     assert!(
-        clicks[0]["element"].as_str().unwrap().starts_with("button"),
+        pagesnap_click["element"]
+            .as_str()
+            .unwrap()
+            .starts_with("button"),
         "{login}"
     );
-    assert_eq!(clicks[0]["incomplete"], false, "{login}");
-    // The LWN link is found by both.
+    assert_eq!(pagesnap_click["incomplete"], false, "{login}");
+    // The LWN link is looked for on every server, found by pagesnap and
+    // Playwright MCP.
     let target = &lwn["targets"][0];
     assert_eq!(target["task"], "lwn-create-account", "{lwn}");
+    for side in all {
+        assert!(target[side].is_string(), "{side}: {lwn}");
+    }
     assert_ne!(target["pagesnap"], "missing", "{lwn}");
-    assert_eq!(target["playwright_mcp"], "in-view", "{lwn}");
+    assert_eq!(target["playwright"], "in-view", "{lwn}");
     assert_eq!(summary["pages"], 2, "{summary}");
+    for side in all {
+        let server = &summary["servers"][side];
+        assert!(
+            server["definition_tokens"].as_u64().unwrap() > 0,
+            "{side}: {summary}"
+        );
+        assert!(
+            server["click_ms"][0].as_f64().unwrap() > 0.0,
+            "{side}: {summary}"
+        );
+        assert_eq!(
+            summary["reach"][side]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_u64().unwrap())
+                .sum::<u64>(),
+            1,
+            "{side}: {summary}"
+        );
+    }
+    for side in &all[1..] {
+        assert!(
+            summary["ratios"][side]["tokens"][0].as_f64().unwrap() > 0.0,
+            "{side}: {summary}"
+        );
+    }
+}
+
+/// `bench-mcp --vs` refuses a server it does not ship, naming those it does.
+#[test]
+fn bench_mcp_refuses_an_unknown_server() {
+    let output = crate::support::pagesnap(&[
+        "bench-mcp",
+        "fixtures/sites/login/index.html",
+        "--vs",
+        "nope",
+    ]);
+    assert!(!output.status.success());
+    let err = crate::support::stderr(&output);
     assert!(
-        summary["ratios"]["tokens"][0].as_f64().unwrap() > 0.0,
-        "{summary}"
+        err.contains("nope") && err.contains("known: playwright, chrome-devtools, agent-browser"),
+        "{err}"
     );
 }
 
