@@ -31,7 +31,7 @@ enum Command {
     Snapshot(cmd::snapshot::Args),
     /// Time warm live observations per page, side by side with Playwright's ariaSnapshot() (--vs-playwright).
     BenchLive(cmd::bench_live::Args),
-    /// Time pagesnap's tool server against Playwright MCP (--vs-playwright-mcp): snapshot round trips, tokens, refs, a click, task targets.
+    /// Time pagesnap's tool server against the peers (--vs playwright,chrome-devtools,agent-browser): snapshot round trips, tokens, refs, a click, task targets.
     BenchMcp(cmd::bench_mcp::Args),
     /// Every strategy on every recording: refs, real tokens (o200k/cl100k), image tokens, engine µs.
     Compare(cmd::compare::Args),
