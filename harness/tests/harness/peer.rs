@@ -86,39 +86,26 @@ fn the_four_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
         .filter(|s| s["action"]["op"] == "type")
         .count();
     assert_eq!(typed, 8);
-    // Chrome DevTools MCP named the episode's page on every call ({tab} in
-    // each call of its mapping): its element lines are its own uids.
-    let devtools = rows
-        .iter()
-        .find(|e| e["strategy"] == "mcp:chrome-devtools" && e["task"] == "enter-text")
-        .unwrap();
-    let first = &devtools["step_log"][0];
-    assert!(
-        first["element"].as_str().unwrap().starts_with("uid=")
-            && first["element"].as_str().unwrap().contains("textbox"),
-        "{first}"
-    );
-    let playwright = rows
-        .iter()
-        .find(|e| e["strategy"] == "mcp:playwright" && e["task"] == "enter-text")
-        .unwrap();
-    let first = &playwright["step_log"][0];
-    assert!(
-        first["element"].as_str().unwrap().starts_with("textbox")
-            && first["element"].as_str().unwrap().contains("[ref=e"),
-        "{first}"
-    );
-    // agent-browser: its own refs, in its own session and daemon, which ended with the run.
-    let agent_browser = rows
-        .iter()
-        .find(|e| e["strategy"] == "mcp:agent-browser" && e["task"] == "enter-text")
-        .unwrap();
-    let first = &agent_browser["step_log"][0];
-    assert!(
-        first["element"].as_str().unwrap().starts_with("textbox")
-            && first["element"].as_str().unwrap().contains("ref=e"),
-        "{first}"
-    );
+    // Each server's element lines are its own: Chrome DevTools MCP's uids (it
+    // named the episode's page on every call, {tab} in each call of its
+    // mapping), Playwright MCP's and agent-browser's refs.
+    for (server, starts, holds) in [
+        ("mcp:chrome-devtools", "uid=", "textbox"),
+        ("mcp:playwright", "textbox", "[ref=e"),
+        ("mcp:agent-browser", "textbox", "ref=e"),
+    ] {
+        let episode = rows
+            .iter()
+            .find(|e| e["strategy"] == server && e["task"] == "enter-text")
+            .unwrap();
+        let first = &episode["step_log"][0];
+        let element = first["element"].as_str().unwrap();
+        assert!(
+            element.starts_with(starts) && element.contains(holds),
+            "{server}: {first}"
+        );
+    }
+    // agent-browser ran in its own session and daemon, which ended with the run.
     let daemons = || {
         std::fs::read_dir("/proc")
             .unwrap()
