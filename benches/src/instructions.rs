@@ -207,55 +207,84 @@ fn run_steps(input: &Input<'_>, measured: bool) -> Result<()> {
     Ok(())
 }
 
-/// Measures `pages` (key, recording path), two callgrind processes at a
-/// time, and returns every id's instruction count.
+/// Measures `pages` (key, recording path) with `jobs` callgrind processes
+/// at a time and returns every id's instruction count. A queue, largest
+/// recording first: a page's run takes time in proportion to its size, and
+/// the biggest (`mathjax`) alone takes as long as several small ones, so
+/// starting it last (or waiting on it in a fixed batch) leaves a core idle.
 pub fn count(
     exe: &Path,
     pages: &[(String, PathBuf)],
     jobs: usize,
 ) -> Result<BTreeMap<String, u64>> {
-    let mut counts = BTreeMap::new();
-    for chunk in pages.chunks(jobs.max(1)) {
-        let runs: Vec<_> = chunk
-            .iter()
-            .map(|(key, path)| {
-                let dir = tempfile::tempdir().context("could not create a temp folder")?;
-                let child = Command::new("valgrind")
-                    .arg("--tool=callgrind")
-                    .arg(format!("--callgrind-out-file={}", dir.path().join("cg.out").display()))
-                    .arg(format!("--zero-before={STEP_PATTERN}"))
-                    .arg(format!("--dump-after={STEP_PATTERN}"))
-                    .arg("--quiet")
-                    .arg(exe)
-                    .args(["measure", key])
-                    .arg(path)
-                    .stdout(std::process::Stdio::piped())
-                    .spawn()
-                    .context("could not start valgrind: install it with `apt-get install valgrind` (scripts/setup does)")?;
-                Ok((key, dir, child))
+    let mut order: Vec<&(String, PathBuf)> = pages.iter().collect();
+    order.sort_by_cached_key(|(key, path)| {
+        let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        (std::cmp::Reverse(size), key.clone())
+    });
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs.clamp(1, order.len().max(1)))
+            .map(|_| {
+                scope.spawn(|| -> Result<Vec<(String, u64)>> {
+                    let mut counts = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((key, path)) = order.get(i) else {
+                            return Ok(counts);
+                        };
+                        counts.extend(measure_page(exe, key, path)?);
+                    }
+                })
             })
-            .collect::<Result<_>>()?;
-        for (key, dir, child) in runs {
-            let output = child.wait_with_output()?;
-            if !output.status.success() {
-                bail!("measuring {key} under callgrind failed ({})", output.status);
-            }
-            let ids: Vec<&str> = std::str::from_utf8(&output.stdout)?
-                .lines()
-                .filter_map(|l| l.strip_prefix(STEP_LINE))
-                .collect();
-            let dumps = read_dumps(dir.path())?;
-            if dumps.len() != ids.len() {
-                bail!(
-                    "measuring {key}: {} steps ran but callgrind wrote {} dumps (is {STEP_PATTERN} the measured function's name?)",
-                    ids.len(),
-                    dumps.len()
-                );
-            }
-            counts.extend(ids.into_iter().map(str::to_owned).zip(dumps));
-        }
+            .collect();
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker
+                    .join()
+                    .unwrap_or_else(|_| Err(anyhow::anyhow!("a measuring thread panicked")))
+            })
+            .collect::<Vec<_>>()
+    });
+    let mut counts = BTreeMap::new();
+    for result in results {
+        counts.extend(result?);
     }
     Ok(counts)
+}
+
+/// One page's ids and instruction counts: `exe measure KEY PATH` under callgrind.
+fn measure_page(exe: &Path, key: &str, path: &Path) -> Result<Vec<(String, u64)>> {
+    let dir = tempfile::tempdir().context("could not create a temp folder")?;
+    let output = Command::new("valgrind")
+        .arg("--tool=callgrind")
+        .arg(format!("--callgrind-out-file={}", dir.path().join("cg.out").display()))
+        .arg(format!("--zero-before={STEP_PATTERN}"))
+        .arg(format!("--dump-after={STEP_PATTERN}"))
+        .arg("--quiet")
+        .arg(exe)
+        .args(["measure", key])
+        .arg(path)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .context("could not start valgrind: install it with `apt-get install valgrind` (scripts/setup does)")?;
+    if !output.status.success() {
+        bail!("measuring {key} under callgrind failed ({})", output.status);
+    }
+    let ids: Vec<&str> = std::str::from_utf8(&output.stdout)?
+        .lines()
+        .filter_map(|l| l.strip_prefix(STEP_LINE))
+        .collect();
+    let dumps = read_dumps(dir.path())?;
+    if dumps.len() != ids.len() {
+        bail!(
+            "measuring {key}: {} steps ran but callgrind wrote {} dumps (is {STEP_PATTERN} the measured function's name?)",
+            ids.len(),
+            dumps.len()
+        );
+    }
+    Ok(ids.into_iter().map(str::to_owned).zip(dumps).collect())
 }
 
 /// The instruction totals of the dumps in `dir` (`cg.out.1`, `cg.out.2`, …), in dump order.

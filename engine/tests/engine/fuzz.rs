@@ -14,7 +14,7 @@
 //! PAGESNAP_FUZZ_SECS=3600 cargo test --release -p pagesnap-engine --test engine fuzz:: -- --ignored --nocapture
 //! ```
 //!
-//! `scripts/test` runs each target for 20 s.
+//! `scripts/test` runs each target for 10 s.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use std::fmt::Debug;
