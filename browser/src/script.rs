@@ -60,8 +60,10 @@ impl ChromiumSession {
         }
     }
 
-    /// The backend node id of the first element matching `selector`.
-    async fn node_of(&self, selector: &str) -> Result<u64> {
+    /// The backend node id of the first element matching `selector` (what
+    /// [`crate::UserAction`]s name), for agents that find their targets by
+    /// CSS; an error when nothing matches.
+    pub async fn node_of(&self, selector: &str) -> Result<u64> {
         let element = self.find(selector).await?;
         u64::try_from(*element.backend_node_id.inner())
             .map_err(|_| anyhow!("{}: {selector:?} has no backend node id", self.url()))

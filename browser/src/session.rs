@@ -121,9 +121,12 @@ impl ChromiumSession {
         &self.display_url
     }
 
-    /// The chromiumoxide page, for CDP calls pagesnap does not wrap.
-    pub fn cdp(&self) -> &CdpPage {
-        &self.page
+    /// Brings the tab to the front: a background tab runs no animation
+    /// frames and paints no screenshot.
+    pub async fn bring_to_front(&self) -> Result<()> {
+        self.call("Page.bringToFront", self.page.bring_to_front())
+            .await?;
+        Ok(())
     }
 
     /// The tab's CDP target id.

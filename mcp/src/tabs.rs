@@ -645,7 +645,7 @@ impl Browsing {
         let tab = self.current_mut()?;
         // A tab the page opened comes to the front; the agent's tab stays
         // the one observed (a background tab paints no screenshot).
-        let _ = tab.session.cdp().bring_to_front().await;
+        let _ = tab.session.bring_to_front().await;
         tab.session.refresh_url().await;
         if pending.is_none() {
             let tab = self.current()?;
@@ -748,7 +748,7 @@ impl Browsing {
         }
         // A background tab runs no animation frames: bring it to the front.
         if let Some(tab) = self.tabs.get(id) {
-            let _ = tab.session.cdp().bring_to_front().await;
+            let _ = tab.session.bring_to_front().await;
         }
         self.current = Some(id.to_owned());
         Ok(())

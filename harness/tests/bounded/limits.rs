@@ -5,6 +5,8 @@ use std::net::TcpListener;
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::page::CrashParams;
+use chromiumoxide::cdp::browser_protocol::target::TargetId;
+use futures::StreamExt as _;
 use pagesnap_browser::{self as capture, Chromium, OpenOptions, TabError};
 use pagesnap_engine::strategy::Options;
 
@@ -84,7 +86,8 @@ fn a_closed_tab_and_a_crashed_renderer_are_named_not_waited_for() {
             .observe(strategy, &Options::default())
             .await
             .unwrap();
-        session.cdp().clone().close().await.unwrap();
+        let (_other, tab) = other_client(&chromium, session.target_id()).await;
+        tab.close().await.unwrap();
         let started = Instant::now();
         let err = session
             .observe(strategy, &Options::default())
@@ -112,9 +115,9 @@ fn a_closed_tab_and_a_crashed_renderer_are_named_not_waited_for() {
             .await
             .unwrap();
         // `Page.crash` kills the renderer; its own answer never comes.
-        let cdp = session.cdp().clone();
+        let (_other, tab) = other_client(&chromium, session.target_id()).await;
         tokio::spawn(async move {
-            let _ = cdp.execute(CrashParams::default()).await;
+            let _ = tab.execute(CrashParams::default()).await;
         });
         let started = Instant::now();
         let err = loop {
@@ -148,4 +151,28 @@ fn a_closed_tab_and_a_crashed_renderer_are_named_not_waited_for() {
             .unwrap();
         chromium.close().await.unwrap();
     });
+}
+
+/// Another CDP client on `chromium` (as a user's own tool would be) and its
+/// handle on the tab `target`: what closes or crashes a tab behind
+/// pagesnap's back.
+async fn other_client(
+    chromium: &Chromium,
+    target: &str,
+) -> (chromiumoxide::Browser, chromiumoxide::Page) {
+    let (mut browser, mut handler) = chromiumoxide::Browser::connect(chromium.websocket_url())
+        .await
+        .unwrap();
+    tokio::spawn(async move { while handler.next().await.is_some() {} });
+    browser.fetch_targets().await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        match browser.get_page(TargetId::new(target)).await {
+            Ok(page) => return (browser, page),
+            Err(_) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(err) => panic!("the other client never saw the tab {target}: {err}"),
+        }
+    }
 }

@@ -348,12 +348,9 @@ fn scripted_steps_and_live_actions_act_alike() {
         let mut live = chromium.open(page, &options).await.unwrap();
         for step in &steps {
             let node = |selector: &str| {
-                let cdp = live.cdp().clone();
+                let live = &live;
                 let selector = selector.to_owned();
-                async move {
-                    let element = cdp.find_element(selector).await.unwrap();
-                    u64::try_from(*element.backend_node_id.inner()).unwrap()
-                }
+                async move { live.node_of(&selector).await.unwrap() }
             };
             let action = match step {
                 Step::Type(s, text) => UserAction::Type {
