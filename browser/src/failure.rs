@@ -69,10 +69,42 @@ pub enum TabError {
         /// The page's whole budget.
         limit: Duration,
     },
+    /// The page could not load: the browser's network error for it.
+    #[error(
+        "loading {url} failed: {error}{}",
+        if *offline { " (the network is off: only 127.0.0.1 and localhost resolve)" } else { "" }
+    )]
+    LoadFailed {
+        /// The page.
+        url: String,
+        /// The browser's error (`net::ERR_NAME_NOT_RESOLVED`).
+        error: String,
+        /// Whether the name did not resolve because the browser was started
+        /// without the network.
+        offline: bool,
+    },
+    /// A fixed wait after load is longer than what is left of the page's budget.
+    #[error(
+        "{url}: a wait of {} ms after load cannot finish within the time limit of {:.1} s \
+         ({} ms of it were left after load)",
+        delay.as_millis(),
+        limit.as_secs_f64(),
+        left.as_millis()
+    )]
+    WaitTooLong {
+        /// The page.
+        url: String,
+        /// The wait asked for.
+        delay: Duration,
+        /// The page's whole budget.
+        limit: Duration,
+        /// What was left of it after load.
+        left: Duration,
+    },
     /// The page navigated again (a reload or redirect loop) every time it was
     /// about to be captured, until the budget ran out.
     #[error(
-        "{url}: the page kept navigating (reloading or leaving) until the --timeout limit of {:.1} s; \
+        "{url}: the page kept navigating (reloading or leaving) until the time limit of {:.1} s; \
          no state held still long enough to capture",
         limit.as_secs_f64()
     )]

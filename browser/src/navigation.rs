@@ -3,7 +3,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use crate::WaitFor;
 use crate::failure::{Phase, TabError, is_dialog_open, is_gone, navigated};
@@ -43,13 +43,13 @@ pub(crate) async fn prepare(
         None => Ok(Ok(None)),
     };
     if let Ok(Ok(Some(error))) = answer {
-        let hint = if !network && error.contains("ERR_NAME_NOT_RESOLVED") {
-            " (only 127.0.0.1 and localhost resolve unless --network is given: recordings \
-             are offline by default)"
-        } else {
-            ""
-        };
-        bail!("loading {} failed: {error}{hint}", session.url());
+        let offline = !network && error.contains("ERR_NAME_NOT_RESOLVED");
+        return Err(TabError::LoadFailed {
+            url: session.url().to_owned(),
+            error,
+            offline,
+        }
+        .into());
     }
     if !navigation.is_finished() {
         navigation.abort();

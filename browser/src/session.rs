@@ -447,14 +447,13 @@ impl ChromiumSession {
                 // A delay longer than what is left of the budget cannot end
                 // within it: refuse at once rather than sleep into the limit.
                 if *delay > limit {
-                    bail!(
-                        "{}: --wait-for {} ms cannot finish within the --timeout limit of {:.1} s \
-                         ({} ms of it were left after load)",
-                        self.url,
-                        delay.as_millis(),
-                        configured.as_secs_f64(),
-                        limit.as_millis()
-                    );
+                    return Err(TabError::WaitTooLong {
+                        url: self.url.clone(),
+                        delay: *delay,
+                        limit: configured,
+                        left: limit,
+                    }
+                    .into());
                 }
                 tokio::time::sleep(*delay).await;
             }

@@ -79,7 +79,8 @@ async fn live(args: &Args, strategy: &dyn Strategy, options: &Options<'_>) -> Re
     let result = async {
         let session = chromium
             .open(&args.target, &args.browser.open_options())
-            .await?;
+            .await
+            .map_err(crate::record::with_flags)?;
         let needs = if args.save.is_some() {
             Needs::RECORD
         } else {
@@ -220,7 +221,8 @@ fn external(args: &Args) -> Result<Observation> {
         let result = async {
             let session = chromium
                 .open(&args.target, &args.browser.open_options())
-                .await?;
+                .await
+                .map_err(crate::record::with_flags)?;
             let mut program = Program::new(external, chromium.websocket_url());
             let observed = crate::external::observe(
                 &mut program,

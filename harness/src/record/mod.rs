@@ -70,18 +70,26 @@ pub struct Written {
 /// screenshot: a recording without its screenshot is not complete), all
 /// within the job's `--timeout`. The tab is closed afterwards, whatever happened.
 pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
-    record_within(chromium, job).await.map_err(|err| {
-        // The browser crate names its time limit, not the flag that sets it.
-        match err.downcast_ref::<TabError>() {
-            Some(
-                TabError::NeverLoaded { .. }
-                | TabError::OverLimit { .. }
-                | TabError::NoAnswer { .. }
-                | TabError::KeptNavigating { .. },
-            ) => anyhow::anyhow!("{err:#} (--timeout sets the limit)"),
-            _ => err,
+    record_within(chromium, job).await.map_err(with_flags)
+}
+
+/// `err` with the flags that change it named: the browser crate names its
+/// time limit, its wait and its network, not the options that set them.
+pub fn with_flags(err: anyhow::Error) -> anyhow::Error {
+    let flags = match err.downcast_ref::<TabError>() {
+        Some(
+            TabError::NeverLoaded { .. }
+            | TabError::OverLimit { .. }
+            | TabError::NoAnswer { .. }
+            | TabError::KeptNavigating { .. },
+        ) => "--timeout sets the limit",
+        Some(TabError::WaitTooLong { .. }) => "--wait-for sets the wait, --timeout the limit",
+        Some(TabError::LoadFailed { offline: true, .. }) => {
+            "--network lets pages reach the network: recordings are offline by default"
         }
-    })
+        _ => return err,
+    };
+    anyhow::anyhow!("{err:#} ({flags})")
 }
 
 async fn record_within(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {

@@ -153,7 +153,9 @@ fn a_wait_for_delay_past_the_timeout_is_refused_within_it() {
         &stderr,
     );
     assert!(
-        stderr.contains("--wait-for 60000 ms") && stderr.contains("2.0 s"),
+        stderr.contains("a wait of 60000 ms")
+            && stderr.contains("2.0 s")
+            && stderr.contains("--wait-for sets the wait"),
         "{stderr}"
     );
     sandbox.assert_clean();

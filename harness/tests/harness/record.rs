@@ -221,7 +221,9 @@ fn bad_targets_fail_with_clear_errors() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("ERR_NAME_NOT_RESOLVED") && stderr.contains("unless --network is given"),
+        stderr.contains("ERR_NAME_NOT_RESOLVED")
+            && stderr.contains("the network is off")
+            && stderr.contains("--network lets pages reach the network"),
         "{stderr}"
     );
 
