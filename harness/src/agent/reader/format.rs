@@ -114,15 +114,21 @@ fn read_uid(text: &str, reference: &str) -> Option<Read> {
         role
     };
     let words = quoted_or_rest(body, &role);
+    // Every node has a uid here, so a sibling control's line is not
+    // context (as in YAML, where other elements' ref lines are skipped): the
+    // button above is not the label of the button below.
     let context = lines[..at]
         .iter()
         .rev()
-        .filter(|l| !l.trim().is_empty())
-        .take(CONTEXT_LINES)
         .map(|l| {
             let l = l.trim_start();
             l.split_once(' ').map_or(l, |(_, rest)| rest)
         })
+        .filter(|l| {
+            !l.trim().is_empty()
+                && !pagesnap_engine::analyze::is_widget_role(l.split(' ').next().unwrap_or(""))
+        })
+        .take(CONTEXT_LINES)
         .collect::<Vec<_>>()
         .join(" | ");
     Some(Read {
@@ -422,6 +428,11 @@ mod tests {
         );
         let button = read(Format::Uid, text, "1_3").unwrap_or_default();
         assert!(button.disabled && button.words == "Sign in", "{button:?}");
+        // The field above the button is not its context; the text above both is.
+        assert_eq!(
+            button.context,
+            "StaticText \"Email\" | RootWebArea \"Sign in\" url=\"http://127.0.0.1:5/login.html\""
+        );
         let words = read(Format::Uid, text, "1_4").unwrap_or_default();
         assert_eq!(
             (words.role.as_str(), words.words.as_str()),
