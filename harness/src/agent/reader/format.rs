@@ -139,16 +139,35 @@ fn read_uid(text: &str, reference: &str) -> Option<Read> {
     })
 }
 
+/// The line without the ref of `reference`, when the line writes it: alone
+/// in brackets (`[ref=e5]`, Playwright's) or last among the element's
+/// states (`[checked=false, ref=e5]`, agent-browser's).
+fn without_yaml_ref(line: &str, reference: &str) -> Option<String> {
+    let token = format!("ref={reference}]");
+    let (at, _) = line
+        .match_indices(&token)
+        .find(|(at, _)| line[..*at].ends_with('[') || line[..*at].ends_with(", "))?;
+    let end = at + token.len();
+    Some(if line[..at].ends_with('[') {
+        format!("{}{}", &line[..at - 1], &line[end..])
+    } else {
+        format!("{}]{}", &line[..at - 2], &line[end..])
+    })
+}
+
+/// Whether a YAML line is an element's (it writes a ref).
+fn has_yaml_ref(line: &str) -> bool {
+    line.contains("[ref=") || line.contains(", ref=")
+}
+
 fn read_yaml(text: &str, reference: &str) -> Option<Read> {
-    let token = format!("[ref={reference}]");
     let lines: Vec<&str> = text.lines().collect();
-    let at = lines.iter().position(|line| line.contains(&token))?;
-    let line = lines[at];
-    let indent = indent_of(line);
-    let body = line
-        .trim_start()
-        .trim_start_matches("- ")
-        .replace(&token, "");
+    let (at, line) = lines
+        .iter()
+        .enumerate()
+        .find_map(|(at, line)| without_yaml_ref(line, reference).map(|l| (at, l)))?;
+    let indent = indent_of(lines[at]);
+    let body = line.trim_start().trim_start_matches("- ").to_owned();
     let role = body
         .split(|c: char| !c.is_alphanumeric())
         .find(|w| !w.is_empty())
@@ -172,7 +191,7 @@ fn read_yaml(text: &str, reference: &str) -> Option<Read> {
     let context = lines[..at]
         .iter()
         .rev()
-        .filter(|l| !l.contains("[ref=") && !l.trim_start().starts_with("- /"))
+        .filter(|l| !has_yaml_ref(l) && !l.trim_start().starts_with("- /"))
         .take(CONTEXT_LINES)
         .map(|l| l.trim_start().trim_start_matches("- "))
         .collect::<Vec<_>>()
@@ -409,6 +428,18 @@ mod tests {
         let button = super::read(Format::Yaml, text, "e7").unwrap_or_default();
         assert!(button.disabled && button.words == "Sign in", "{button:?}");
         assert!(super::read(Format::Yaml, text, "e9").is_none());
+        // agent-browser writes the ref last among the element's states.
+        let text = "- StaticText \"Select FyL and click Submit.\"\n- radio \"FyL\" [checked=false, ref=e2]\n- radio \"GjhV\" [checked=false, ref=e12]\n- button \"Submit\" [ref=e1]\n";
+        let radio = super::read(Format::Yaml, text, "e2").unwrap_or_default();
+        assert_eq!(
+            (radio.role.as_str(), radio.words.as_str()),
+            ("radio", "FyL"),
+            "{radio:?}"
+        );
+        assert_eq!(radio.context, "StaticText \"Select FyL and click Submit.\"");
+        let other = super::read(Format::Yaml, text, "e12").unwrap_or_default();
+        assert_eq!(other.words, "GjhV", "{other:?}");
+        assert!(super::read(Format::Yaml, text, "e").is_none());
     }
 
     /// Chrome DevTools MCP's snapshot lines, as its take_snapshot printed them here.
