@@ -139,13 +139,12 @@ fn read_uid(text: &str, reference: &str) -> Option<Read> {
     })
 }
 
-/// The line without the ref of `reference`, when the line writes it: alone
-/// in brackets (`[ref=e5]`, Playwright's) or last among the element's
+/// The line without the ref `token` (`ref=e5]`), when the line writes it:
+/// alone in brackets (`[ref=e5]`, Playwright's) or last among the element's
 /// states (`[checked=false, ref=e5]`, agent-browser's).
-fn without_yaml_ref(line: &str, reference: &str) -> Option<String> {
-    let token = format!("ref={reference}]");
+fn without_yaml_ref(line: &str, token: &str) -> Option<String> {
     let (at, _) = line
-        .match_indices(&token)
+        .match_indices(token)
         .find(|(at, _)| line[..*at].ends_with('[') || line[..*at].ends_with(", "))?;
     let end = at + token.len();
     Some(if line[..at].ends_with('[') {
@@ -161,11 +160,12 @@ fn has_yaml_ref(line: &str) -> bool {
 }
 
 fn read_yaml(text: &str, reference: &str) -> Option<Read> {
+    let token = format!("ref={reference}]");
     let lines: Vec<&str> = text.lines().collect();
     let (at, line) = lines
         .iter()
         .enumerate()
-        .find_map(|(at, line)| without_yaml_ref(line, reference).map(|l| (at, l)))?;
+        .find_map(|(at, line)| without_yaml_ref(line, &token).map(|l| (at, l)))?;
     let indent = indent_of(lines[at]);
     let body = line.trim_start().trim_start_matches("- ").to_owned();
     let role = body
