@@ -283,7 +283,8 @@ impl Failure {
 }
 
 impl Outcome {
-    pub(crate) fn failed(kind: Failure, message: impl Into<String>) -> Outcome {
+    /// A failure of `kind` told to the agent as `message`.
+    pub fn failed(kind: Failure, message: impl Into<String>) -> Outcome {
         Outcome::Failed {
             kind,
             message: message.into(),
@@ -475,11 +476,7 @@ pub fn resolve<'o>(
         }
         Op::Upload => UserAction::Upload {
             backend_id: element()?,
-            paths: value()?
-                .split(',')
-                .map(|p| p.trim().to_owned())
-                .filter(|p| !p.is_empty())
-                .collect(),
+            paths: paths_of(&value()?),
         },
         Op::SelectText => {
             let text = value().ok().filter(|t| !t.trim().is_empty());
@@ -549,6 +546,15 @@ pub fn scroll_of(value: &str) -> Result<(Option<f64>, bool), Unrunnable> {
             ))),
         },
     }
+}
+
+/// The files an upload's value names: comma-separated paths, trimmed.
+pub fn paths_of(value: &str) -> Vec<String> {
+    value
+        .split(',')
+        .map(|p| p.trim().to_owned())
+        .filter(|p| !p.is_empty())
+        .collect()
 }
 
 /// What a wait's value asks for: a delay (`1500`, `1500ms`, `2s`, capped

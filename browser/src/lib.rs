@@ -30,7 +30,7 @@ mod watch;
 
 pub use action::{
     Drop, Failure, MAX_WAIT, Op, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label,
-    resolve, scroll_of, wait_of,
+    paths_of, resolve, scroll_of, wait_of,
 };
 pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab};
 pub use dialogs::DialogPolicy;

@@ -93,6 +93,12 @@ impl ChromiumSession {
         }
     }
 
+    /// The folder uploads are confined to: a relative path names a file in
+    /// it ([`crate::confine_uploads`]).
+    pub fn upload_dir(&self) -> &std::path::Path {
+        &self.uploads
+    }
+
     /// The JavaScript dialog the page waits on, if any (only under
     /// [`crate::DialogPolicy::Ask`]; the other policies answer at once).
     pub fn dialog(&self) -> Option<Dialog> {

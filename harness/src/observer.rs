@@ -146,7 +146,10 @@ pub async fn observe(
             };
             let snapshot = &peer.mapping.snapshot;
             let answer = connection.call(snapshot, &[]).await?;
-            if answer.is_error {
+            // A server that refuses to snapshot while a dialog waits names the
+            // dialog in its error: that is what the agent sees, and answers.
+            let dialog = peer.mapping.dialog_in(&answer.text);
+            if answer.is_error && dialog.is_none() {
                 bail!("{}: {} failed: {}", peer.name, snapshot.tool, answer.text);
             }
             let items: Vec<Item> = peer
@@ -161,6 +164,7 @@ pub async fn observe(
             let mut meta = Meta {
                 strategy: peer.name.clone(),
                 items,
+                dialog,
                 ..Meta::default()
             };
             meta.counts.interactive = meta.items.len();

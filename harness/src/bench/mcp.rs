@@ -44,7 +44,7 @@ use serde_json::{Value, json};
 use super::{PageError, median, p90};
 use crate::live::server::Server as PageServer;
 use crate::peer::connection::{Answer, Connection};
-use crate::peer::mapping::{ActionKey, Call, Mapping};
+use crate::peer::mapping::{ActionKey, Arg, Call, Mapping};
 use crate::peer::{Launch, Peer, SHIPPED, Shipped};
 use crate::results::MCP_PREFIX;
 use crate::suite::PageTarget;
@@ -449,7 +449,7 @@ impl Server {
 
     /// The mapping's `call` with its placeholders from `values`, timed; a
     /// tool error is an error.
-    async fn call(&self, call: &Call, values: &[(&str, &str)]) -> Result<Answer> {
+    async fn call(&self, call: &Call, values: &[(&str, Arg)]) -> Result<Answer> {
         let answer = self.connection.call(call, values).await?;
         self.checked(&call.tool, answer)
     }
@@ -478,7 +478,7 @@ impl Server {
         let Some(call) = &self.mapping.navigate else {
             bail!("{label}: its mapping has no [navigate] call");
         };
-        let answer = self.call(call, &[("url", url)]).await?;
+        let answer = self.call(call, &[("url", url.into())]).await?;
         // A page stopped by a dialog it opened cannot be read: the check is
         // left to the next page.
         if let Some(browser) = &self.browser
@@ -550,7 +550,9 @@ async fn attached(
         mapping: mapping.clone(),
         timeout: config.call_timeout,
     };
-    let connection = Connection::start(&peer, chromium.websocket_url()).await?;
+    // Nothing is uploaded: the server runs in the working folder.
+    let here = std::env::current_dir().context("the working folder")?;
+    let connection = Connection::start(&peer, chromium.websocket_url(), &here).await?;
     connection.choose_tab(mapping, PREPARED_TAB).await?;
     Ok((connection, Some(Browser { tab, chromium })))
 }
@@ -957,24 +959,31 @@ fn click_target(
 /// One click by ref through the server's mapped click, timed with its
 /// readiness wait and answer.
 async fn click(server: &Server, element: &str, reference: &str) -> Result<Click> {
-    let Some(call) = server.mapping.actions.get(&ActionKey::Click) else {
+    let Some(calls) = server.mapping.actions.get(&ActionKey::Click) else {
         bail!(
             "{}: its mapping has no [actions.click]",
             server.side.label()
         );
     };
-    let answer = server
-        .call(
-            call,
-            &[("ref", reference), ("element", element), ("value", "")],
-        )
-        .await?;
-    let incomplete = (server.side == Side::Pagesnap).then(|| incomplete(&answer));
+    let values = [
+        ("ref", reference.into()),
+        ("element", element.into()),
+        ("value", "".into()),
+    ];
+    let (mut ms, mut tokens, mut incomplete_lines) = (0.0, 0, None);
+    for call in calls {
+        let answer = server.call(call, &values).await?;
+        ms += answer.ms;
+        tokens += crate::tokens::o200k(&answer.text);
+        if server.side == Side::Pagesnap {
+            incomplete_lines = Some(incomplete(&answer));
+        }
+    }
     Ok(Click {
         element: element.to_owned(),
-        ms: answer.ms,
-        tokens: crate::tokens::o200k(&answer.text),
-        incomplete,
+        ms,
+        tokens,
+        incomplete: incomplete_lines,
     })
 }
 

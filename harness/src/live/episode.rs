@@ -22,12 +22,14 @@ use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
 use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
 use crate::observer::{self, Attached, Observer};
-use crate::peer::mapping::ActionKey;
+use crate::peer::mapping::{ActionKey, Arg};
 use crate::peer::{Connection, Peer};
 use crate::results::{EndedBy, Episode, StepLog, StepOutcome, ms};
 use crate::suite::live::{LiveTask, Source};
 use crate::tokens::ObservationSize;
-use pagesnap_browser::{Chromium, ChromiumSession, OpenOptions, Outcome, Unrunnable, UserAction};
+use pagesnap_browser::{
+    Chromium, ChromiumSession, Failure, OpenOptions, Outcome, Unrunnable, UserAction,
+};
 
 /// What every episode of a run shares.
 pub struct Setting<'a> {
@@ -285,9 +287,9 @@ async fn drive(
                 let acted = Instant::now();
                 let ran = match (attached.as_deref(), strategy.peer()) {
                     (Some(Attached::Server(connection)), Some(peer)) => {
-                        let ran = peer_act(connection, peer, &action, observation).await?;
+                        let ran = peer_act(session, connection, peer, &action, observation).await?;
                         if let (Ok(done), Some(step)) = (&ran, log.peer.as_mut()) {
-                            step.tool_calls += 1;
+                            step.tool_calls += done.calls;
                             step.round_trip_ms += done.ms;
                             step.result_tokens += done.tokens;
                             log.obs_tokens += done.tokens;
@@ -440,6 +442,8 @@ struct PeerDone {
     outcome: Outcome,
     /// The snapshot's line for the ref.
     element: Option<String>,
+    /// Tool calls made (an action may take several, in turn).
+    calls: usize,
     ms: f64,
     /// o200k tokens of the tool's answer (the model reads it).
     tokens: usize,
@@ -467,6 +471,7 @@ async fn emulate_focus(session: &ChromiumSession, done: &mut bool) -> Result<()>
 }
 
 async fn peer_act(
+    session: &ChromiumSession,
     connection: &Connection,
     peer: &Peer,
     action: &Action,
@@ -496,66 +501,98 @@ async fn peer_act(
             "done is no tool call".to_owned(),
         )));
     };
-    let key = match ActionKey::of(op, &value) {
+    let key = match ActionKey::of(op, action.reference.as_deref(), &value) {
         Ok(key) => key,
         Err(unrunnable) => return Ok(Err(unrunnable)),
     };
-    let Some(call) = peer.mapping.actions.get(&key) else {
+    let Some(calls) = peer.mapping.actions.get(&key) else {
         return Ok(Err(Unrunnable::Incomplete(format!(
             "{} has no tool for {}",
             peer.name,
             key.name()
         ))));
     };
-    let element = action.reference.as_deref().and_then(|reference| {
+    let line = |reference: &str| {
         peer.mapping
             .line_of(&observation.text, reference)
             .map(str::to_owned)
-    });
-    let mut values: Vec<(&str, &str)> = vec![("value", value.as_str())];
+    };
+    let element = action.reference.as_deref().and_then(line);
+    let mut values: Vec<(&str, Arg)> = vec![("value", value.as_str().into())];
     if let Some(reference) = &action.reference {
-        values.push(("ref", reference));
-        values.push(("element", element.as_deref().unwrap_or(reference)));
+        values.push(("ref", reference.as_str().into()));
+        values.push(("element", element.as_deref().unwrap_or(reference).into()));
     }
-    // A drag's value is the drop target's ref.
-    let to_element = (key == ActionKey::Drag)
-        .then(|| peer.mapping.line_of(&observation.text, &value))
-        .flatten()
-        .map(str::to_owned);
-    if key == ActionKey::Drag {
-        values.push(("to", value.as_str()));
-        values.push((
-            "to_element",
-            to_element.as_deref().unwrap_or(value.as_str()),
-        ));
+    match key {
+        // A drag's value is the drop target's ref.
+        ActionKey::Drag => {
+            values.push(("to", value.as_str().into()));
+            values.push(("to_element", line(&value).unwrap_or(value.clone()).into()));
+        }
+        ActionKey::WaitTime => {
+            if let pagesnap_browser::Wait::Delay(delay) = pagesnap_browser::wait_of(&value) {
+                values.push(("ms", Arg::Number(delay.as_millis() as f64)));
+                values.push(("secs", Arg::Number(delay.as_secs_f64())));
+            }
+        }
+        // The files as the server's process reads them: absolute, and only
+        // inside the upload folder, as pagesnap's own upload confines them.
+        ActionKey::Upload => {
+            let given = pagesnap_browser::paths_of(&value);
+            match pagesnap_browser::confine_uploads(session.upload_dir(), &given) {
+                Ok(files) => values.push((
+                    "paths",
+                    Arg::List(files.iter().map(|f| f.display().to_string()).collect()),
+                )),
+                Err(message) => {
+                    return Ok(Ok(PeerDone {
+                        outcome: Outcome::failed(Failure::UploadRefused, message),
+                        element,
+                        calls: 0,
+                        ms: 0.0,
+                        tokens: 0,
+                    }));
+                }
+            }
+        }
+        _ => {}
     }
-    let all = connection.values_with_known(&values);
-    let values: Vec<(&str, &str)> = all.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let arguments = match crate::peer::mapping::arguments(call, &values) {
-        Ok(arguments) => arguments,
-        Err(err) => {
-            return Ok(Err(Unrunnable::Incomplete(format!(
-                "{} needs more on {}: {err}",
-                action.op.as_str(),
-                peer.name
-            ))));
+    // Every argument first: a call missing a value is refused before any runs.
+    let mut arguments = Vec::with_capacity(calls.len());
+    for call in calls {
+        match connection.arguments(call, &values) {
+            Ok(filled) => arguments.push((call, filled)),
+            Err(err) => {
+                return Ok(Err(Unrunnable::Incomplete(format!(
+                    "{} needs more on {}: {err}",
+                    action.op.as_str(),
+                    peer.name
+                ))));
+            }
         }
-    };
-    let answer = connection.send(&call.tool, arguments).await?;
-    let outcome = if answer.is_error {
-        Outcome::Failed {
-            kind: pagesnap_browser::Failure::Failed,
-            message: format!("{}: {}", call.tool, answer.text.trim()),
-        }
-    } else {
-        Outcome::Done { note: None }
-    };
-    Ok(Ok(PeerDone {
-        outcome,
+    }
+    let mut done = PeerDone {
+        outcome: Outcome::Done { note: None },
         element,
-        ms: answer.ms,
-        tokens: crate::tokens::o200k(&answer.text),
-    }))
+        calls: 0,
+        ms: 0.0,
+        tokens: 0,
+    };
+    for (call, filled) in arguments {
+        let answer = connection.send(&call.tool, filled).await?;
+        done.calls += 1;
+        done.ms += answer.ms;
+        done.tokens += crate::tokens::o200k(&answer.text);
+        if answer.is_error {
+            // The calls after a failed one are not made.
+            done.outcome = Outcome::Failed {
+                kind: Failure::Failed,
+                message: format!("{}: {}", call.tool, answer.text.trim()),
+            };
+            break;
+        }
+    }
+    Ok(Ok(done))
 }
 
 /// The page action an agent's action asks for, resolved on the observation

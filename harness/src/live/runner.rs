@@ -329,16 +329,19 @@ impl Worker<'_, '_> {
             Entry::Vacant(e) => e.insert((
                 Chromium::launch(self.config.network)
                     .await?
-                    .with_dialogs(DialogPolicy::Ask),
+                    .with_dialogs(DialogPolicy::Ask)
+                    .with_upload_dir(self.config.uploads.clone()),
                 None,
             )),
         };
         let server = match connection {
             Some(server) => server,
-            None => match Connection::start(peer, browser.websocket_url()).await {
-                Ok(started) => connection.insert(started),
-                Err(err) => return episode::unreachable(self.setting, spec, &err),
-            },
+            None => {
+                match Connection::start(peer, browser.websocket_url(), &self.config.uploads).await {
+                    Ok(started) => connection.insert(started),
+                    Err(err) => return episode::unreachable(self.setting, spec, &err),
+                }
+            }
         };
         let mut attached = Attached::Server(server);
         let episode = episode::run(browser, Some(&mut attached), self.setting, spec).await?;

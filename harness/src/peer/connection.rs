@@ -10,7 +10,7 @@ use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
 
-use super::mapping::{self, Call, Mapping};
+use super::mapping::{self, Arg, Call, Mapping};
 use super::{Launch, Peer};
 use crate::tokens;
 
@@ -73,8 +73,11 @@ impl Drop for Daemon {
 impl Connection {
     /// Starts `peer` attached to the browser at `cdp` (its websocket URL),
     /// initializes it and lists its tools, which must include every tool
-    /// its mapping calls.
-    pub async fn start(peer: &Peer, cdp: &str) -> Result<Connection> {
+    /// its mapping calls. Each server may read files in the upload folder
+    /// `uploads` only: it runs there (Playwright MCP reads files only under
+    /// its working folder), Chrome DevTools MCP has it as its filesystem
+    /// root, pagesnap's server as its `--upload-dir`.
+    pub async fn start(peer: &Peer, cdp: &str, uploads: &Path) -> Result<Connection> {
         let dir = tempfile::Builder::new()
             .prefix("pagesnap-peer-")
             .tempdir()
@@ -94,7 +97,10 @@ impl Connection {
                 command
                     .arg(crate::node::chrome_devtools_mcp_cli()?)
                     .args(["--wsEndpoint", cdp])
-                    .args(["--no-usage-statistics", "--no-performance-crux"]);
+                    .args(["--no-usage-statistics", "--no-performance-crux"])
+                    // Its file tools read only under a root (by default the temp folder).
+                    .arg("--filesystem-root")
+                    .arg(uploads);
                 command
             }
             Launch::AgentBrowser => {
@@ -115,7 +121,10 @@ impl Connection {
             Launch::Pagesnap => {
                 let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
                 let mut command = tokio::process::Command::new(exe);
-                command.args(["mcp", "--cdp-endpoint", cdp]);
+                command
+                    .args(["mcp", "--cdp-endpoint", cdp])
+                    .arg("--upload-dir")
+                    .arg(uploads);
                 command
             }
             Launch::Shell(line) => {
@@ -126,15 +135,18 @@ impl Connection {
         };
         let daemon = matches!(peer.launch, Launch::AgentBrowser)
             .then(|| Daemon(dir.path().join(format!("{AGENT_BROWSER_SESSION}.pid"))));
+        let mut command = command;
+        command.current_dir(uploads);
         let mut connection = Connection::launch(&peer.name, command, dir, peer.timeout).await?;
         connection.daemon = daemon;
         connection.offers(&peer.mapping.tools())?;
         Ok(connection)
     }
 
-    /// Starts `command` in `dir` (which the connection keeps until it
-    /// stops), initializes it and lists its tools; every call is limited to
-    /// `timeout`, and errors name the server `name`.
+    /// Starts `command` (in its own working folder, if it names one) with
+    /// `dir` kept until the connection stops, initializes it and lists its
+    /// tools; every call is limited to `timeout`, and errors name the server
+    /// `name`.
     pub async fn launch(
         name: &str,
         command: tokio::process::Command,
@@ -142,7 +154,7 @@ impl Connection {
         timeout: Duration,
     ) -> Result<Connection> {
         let stderr = tempfile::NamedTempFile::new().context("could not create a temp file")?;
-        let client = spawn(name, command, dir.path(), &stderr, timeout).await?;
+        let client = spawn(name, command, &stderr, timeout).await?;
         let tools = match tokio::time::timeout(timeout, client.list_all_tools()).await {
             Ok(Ok(tools)) => tools,
             Ok(Err(err)) => bail!("{name}: tools/list failed: {err}{}", tail(stderr.path())),
@@ -186,7 +198,7 @@ impl Connection {
             );
         };
         let chosen = self
-            .call(&mapping.select_tab, &[("tab", tab.as_str())])
+            .call(&mapping.select_tab, &[("tab", tab.as_str().into())])
             .await?;
         if chosen.is_error {
             bail!(
@@ -202,15 +214,15 @@ impl Connection {
 
     /// `values` with the remembered ones added: the placeholders any call of
     /// this server may use.
-    pub fn values_with_known(&self, values: &[(&str, &str)]) -> Vec<(String, String)> {
-        let mut all: Vec<(String, String)> = values
+    pub fn values_with_known(&self, values: &[(&str, Arg)]) -> Vec<(String, Arg)> {
+        let mut all: Vec<(String, Arg)> = values
             .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .map(|(k, v)| ((*k).to_owned(), v.clone()))
             .collect();
         if let Ok(known) = self.known.lock() {
             for (key, value) in known.iter() {
                 if !values.iter().any(|(k, _)| k == key) {
-                    all.push(((*key).to_owned(), value.clone()));
+                    all.push(((*key).to_owned(), Arg::Text(value.clone())));
                 }
             }
         }
@@ -245,12 +257,20 @@ impl Connection {
 
     /// Calls `call` with its placeholders filled from `values` and the
     /// remembered ones.
-    pub async fn call(&self, call: &Call, values: &[(&str, &str)]) -> Result<Answer> {
+    pub async fn call(&self, call: &Call, values: &[(&str, Arg)]) -> Result<Answer> {
+        self.send(&call.tool, self.arguments(call, values)?).await
+    }
+
+    /// `call`'s arguments, its placeholders filled from `values` and the
+    /// remembered ones.
+    pub fn arguments(
+        &self,
+        call: &Call,
+        values: &[(&str, Arg)],
+    ) -> Result<serde_json::Map<String, serde_json::Value>> {
         let all = self.values_with_known(values);
-        let borrowed: Vec<(&str, &str)> =
-            all.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        self.send(&call.tool, mapping::arguments(call, &borrowed)?)
-            .await
+        let borrowed: Vec<(&str, Arg)> = all.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+        mapping::arguments(call, &borrowed)
     }
 
     /// Calls `tool` with `arguments` as they are.
@@ -291,17 +311,16 @@ impl Connection {
     }
 }
 
-/// Starts `command` in `dir` (killed when the session drops), its stderr
-/// into `stderr`, and initializes an MCP client session over its stdio
-/// within `timeout`; errors name the server `name` and end with its stderr.
+/// Starts `command` (killed when the session drops), its stderr into
+/// `stderr`, and initializes an MCP client session over its stdio within
+/// `timeout`; errors name the server `name` and end with its stderr.
 async fn spawn(
     name: &str,
     mut command: tokio::process::Command,
-    dir: &Path,
     stderr: &tempfile::NamedTempFile,
     timeout: Duration,
 ) -> Result<RunningService<RoleClient, ()>> {
-    command.current_dir(dir).kill_on_drop(true);
+    command.kill_on_drop(true);
     let (transport, _) = TokioChildProcess::builder(command)
         .stderr(Stdio::from(stderr.reopen()?))
         .spawn()

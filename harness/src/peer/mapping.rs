@@ -1,9 +1,10 @@
-//! A tool server's mapping file: which tool returns the snapshot, where its text writes refs, how tabs are listed and chosen, and which tool (with which arguments) runs each action.
+//! A tool server's mapping file: which tool returns the snapshot, where its text writes refs and names a pending dialog, how tabs are listed and chosen, and which tools (with which arguments) run each action.
 
 use std::collections::BTreeMap;
 
 use anyhow::{Context, Result, bail};
-use pagesnap_browser::{Op, Unrunnable, UserAction};
+use pagesnap_browser::{Op, Unrunnable, UserAction, Wait};
+use pagesnap_engine::dialog::{Dialog, DialogKind};
 use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
@@ -27,8 +28,9 @@ struct File {
     navigate: Option<Call>,
     snapshot: SnapshotFile,
     tabs: TabsFile,
+    /// Each action: one call (a table) or calls made in turn (an array of tables).
     #[serde(default)]
-    actions: BTreeMap<String, Call>,
+    actions: BTreeMap<String, toml::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -38,6 +40,8 @@ struct SnapshotFile {
     #[serde(default)]
     arguments: toml::Table,
     refs: String,
+    #[serde(default)]
+    dialog: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -82,11 +86,18 @@ pub enum ActionKey {
     Clear,
     /// `[actions.wait_text]`: wait until `{value}` shows on the page.
     WaitText,
+    /// `[actions.wait_time]`: wait `{ms}` milliseconds (`{secs}`: in seconds).
+    WaitTime,
+    /// `[actions.wait_gone]`: wait until the element `{ref}` leaves the page.
+    WaitGone,
+    /// `[actions.upload]`: give the file input `{ref}` the files `{paths}`
+    /// (absolute, inside the upload folder; a list).
+    Upload,
 }
 
 impl ActionKey {
     /// Every key, in the order errors list them.
-    pub const ALL: [ActionKey; 14] = [
+    pub const ALL: [ActionKey; 17] = [
         ActionKey::Click,
         ActionKey::Type,
         ActionKey::Select,
@@ -101,6 +112,9 @@ impl ActionKey {
         ActionKey::Focus,
         ActionKey::Clear,
         ActionKey::WaitText,
+        ActionKey::WaitTime,
+        ActionKey::WaitGone,
+        ActionKey::Upload,
     ];
 
     /// The key as the mapping file writes it.
@@ -120,13 +134,17 @@ impl ActionKey {
             ActionKey::Focus => "focus",
             ActionKey::Clear => "clear",
             ActionKey::WaitText => "wait_text",
+            ActionKey::WaitTime => "wait_time",
+            ActionKey::WaitGone => "wait_gone",
+            ActionKey::Upload => "upload",
         }
     }
 
     /// The call a page op takes on a tool server (a scroll's direction from
-    /// its value, as [`pagesnap_browser::scroll_of`] reads it); the ops no
-    /// mapping names are unrunnable by name.
-    pub fn of(op: Op, value: &str) -> Result<ActionKey, Unrunnable> {
+    /// its value, as [`pagesnap_browser::scroll_of`] reads it; a wait's kind
+    /// from its ref and value, as [`pagesnap_browser::resolve`] reads them);
+    /// the ops no mapping names are unrunnable by name.
+    pub fn of(op: Op, reference: Option<&str>, value: &str) -> Result<ActionKey, Unrunnable> {
         Ok(match op {
             Op::Click => ActionKey::Click,
             Op::Type => ActionKey::Type,
@@ -145,18 +163,21 @@ impl ActionKey {
             Op::Drag => ActionKey::Drag,
             Op::Focus => ActionKey::Focus,
             Op::Clear => ActionKey::Clear,
-            // A wait with a ref and no text is for the element to leave.
+            // A wait with a ref is for the element to leave.
+            Op::Wait if reference.is_some() => ActionKey::WaitGone,
             Op::Wait => match pagesnap_browser::wait_of(value) {
-                pagesnap_browser::Wait::Text(text) if !text.is_empty() => ActionKey::WaitText,
-                _ => {
+                Wait::Text(text) if text.is_empty() => {
                     return Err(Unrunnable::Incomplete(
-                        "a tool server mapping has a call for waiting on text only, not a delay \
-                         or an element's leaving"
+                        "wait needs a ref (to leave), a delay (1500ms, 2s) or a text (to appear)"
                             .to_owned(),
                     ));
                 }
+                Wait::Text(_) => ActionKey::WaitText,
+                Wait::Delay(_) => ActionKey::WaitTime,
+                Wait::Gone(_) => ActionKey::WaitGone,
             },
-            Op::Upload | Op::SelectText | Op::ClickAt => {
+            Op::Upload => ActionKey::Upload,
+            Op::SelectText | Op::ClickAt => {
                 return Err(Unrunnable::Incomplete(format!(
                     "a tool server mapping has no call for {}",
                     op.name()
@@ -185,14 +206,17 @@ pub struct Mapping {
     pub snapshot: Call,
     /// Where the snapshot's text writes a ref (group 1).
     pub refs: Regex,
+    /// Where the snapshot's answer (or its error) names a pending dialog
+    /// (groups `kind` and `message`).
+    pub dialog: Option<Regex>,
     /// The call listing tabs.
     pub list_tabs: Call,
     /// The call choosing a tab (`{tab}`).
     pub select_tab: Call,
     /// Where the listing names the episode's tab.
     pub tab: TabPattern,
-    /// Each action's call.
-    pub actions: BTreeMap<ActionKey, Call>,
+    /// Each action's calls, made in turn.
+    pub actions: BTreeMap<ActionKey, Vec<Call>>,
 }
 
 impl Mapping {
@@ -209,7 +233,7 @@ impl Mapping {
             Ok(regex)
         };
         let mut actions = BTreeMap::new();
-        for (key, call) in file.actions {
+        for (key, calls) in file.actions {
             let Some(known) = ActionKey::ALL.into_iter().find(|k| k.name() == key) else {
                 let known: Vec<&str> = ActionKey::ALL.iter().map(|k| k.name()).collect();
                 bail!(
@@ -217,14 +241,47 @@ impl Mapping {
                     known.join(", ")
                 );
             };
-            actions.insert(known, call);
+            let calls: Vec<Call> = match calls {
+                toml::Value::Array(calls) => calls
+                    .into_iter()
+                    .map(|call| call.try_into::<Call>())
+                    .collect::<Result<_, _>>(),
+                call => call.try_into::<Call>().map(|call| vec![call]),
+            }
+            .with_context(|| {
+                format!(
+                    "{origin}: [actions.{key}] is not a call (tool, arguments) or a list of calls"
+                )
+            })?;
+            if calls.is_empty() {
+                bail!("{origin}: [actions.{key}] is an empty list: name at least one call");
+            }
+            actions.insert(known, calls);
         }
+        let dialog = match &file.snapshot.dialog {
+            Some(pattern) => {
+                let regex = Regex::new(pattern).with_context(|| {
+                    format!("{origin}: snapshot.dialog = {pattern:?} is not a regex")
+                })?;
+                for group in ["kind", "message"] {
+                    if !regex.capture_names().any(|name| name == Some(group)) {
+                        bail!(
+                            "{origin}: snapshot.dialog = {pattern:?} needs a group named {group} \
+                             ((?P<{group}>…))"
+                        );
+                    }
+                }
+                Some(regex)
+            }
+            None => None,
+        };
         if !actions.contains_key(&ActionKey::Click) {
             bail!("{origin}: [actions.click] is missing: an agent must be able to click");
         }
         Ok(Mapping {
             navigate: file.navigate,
             refs: regex("snapshot.refs", &file.snapshot.refs)?,
+            dialog,
             snapshot: Call {
                 tool: file.snapshot.tool,
                 arguments: file.snapshot.arguments,
@@ -247,7 +304,7 @@ impl Mapping {
         let mut tools: Vec<&str> = [&self.snapshot, &self.list_tabs, &self.select_tab]
             .into_iter()
             .chain(&self.navigate)
-            .chain(self.actions.values())
+            .chain(self.actions.values().flatten())
             .map(|call| call.tool.as_str())
             .collect();
         tools.sort_unstable();
@@ -281,6 +338,31 @@ impl Mapping {
             .map(|line| line.trim().trim_start_matches("- "))
     }
 
+    /// The dialog a snapshot's answer (or error) says the page waits on, if
+    /// the mapping reads dialogs: its kind (`alert`, `confirm`, `prompt`,
+    /// `beforeunload`, any case) and message. A prompt's default text is not
+    /// read.
+    pub fn dialog_in(&self, text: &str) -> Option<Dialog> {
+        let captures = self.dialog.as_ref()?.captures(text)?;
+        let kind = match captures
+            .name("kind")?
+            .as_str()
+            .to_ascii_lowercase()
+            .as_str()
+        {
+            "alert" => DialogKind::Alert,
+            "confirm" => DialogKind::Confirm,
+            "prompt" => DialogKind::Prompt,
+            "beforeunload" => DialogKind::Beforeunload,
+            _ => return None,
+        };
+        Some(Dialog {
+            kind,
+            message: captures.name("message")?.as_str().to_owned(),
+            default_prompt: None,
+        })
+    }
+
     /// The tab a listing names on the line holding `url`.
     pub fn tab_of(&self, listing: &str, url: &str) -> Option<String> {
         let first =
@@ -298,18 +380,71 @@ impl Mapping {
     }
 }
 
-/// The arguments of `call` with each `{name}` replaced by `values[name]`;
-/// an argument that is exactly `{tab}` and reads as a number becomes one.
-/// A placeholder without a value is an error naming it and the tool.
-pub fn arguments(call: &Call, values: &[(&str, &str)]) -> Result<serde_json::Map<String, Value>> {
-    fn fill(value: &toml::Value, values: &[(&str, &str)], tool: &str) -> Result<Value> {
+/// A placeholder's value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    /// Text: the whole argument, or spliced into a longer string. The whole
+    /// argument `{tab}` that reads as a number is passed as one (servers
+    /// that number their pages).
+    Text(String),
+    /// A number (`{ms}`, `{secs}`): a JSON number as the whole argument (an
+    /// integer when it has no fraction), its digits in a longer string.
+    Number(f64),
+    /// A list (`{paths}`): a JSON array, only as the whole argument.
+    List(Vec<String>),
+}
+
+impl From<&str> for Arg {
+    fn from(text: &str) -> Arg {
+        Arg::Text(text.to_owned())
+    }
+}
+
+impl From<String> for Arg {
+    fn from(text: String) -> Arg {
+        Arg::Text(text)
+    }
+}
+
+/// `number` as JSON: an integer when it has no fraction.
+fn number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9.0e15 {
+        // Exact: a whole number below 2^53.
+        Value::from(n as i64)
+    } else {
+        Value::from(n)
+    }
+}
+
+/// The arguments of `call` with each `{name}` replaced by its value in
+/// `values` (typed as [`Arg`] says). A placeholder without a value, or a
+/// list inside a longer string, is an error naming it and the tool.
+pub fn arguments(call: &Call, values: &[(&str, Arg)]) -> Result<serde_json::Map<String, Value>> {
+    fn fill(value: &toml::Value, values: &[(&str, Arg)], tool: &str) -> Result<Value> {
+        let lookup = |name: &str| -> Result<&Arg> {
+            match values.iter().find(|(k, _)| *k == name) {
+                Some((_, value)) => Ok(value),
+                None => bail!("{tool}: no value for {{{name}}} in this call"),
+            }
+        };
         Ok(match value {
             toml::Value::String(text) => {
-                if text == "{tab}"
-                    && let Some((_, tab)) = values.iter().find(|(k, _)| *k == "tab")
-                    && let Ok(number) = tab.parse::<u64>()
+                // The whole argument one placeholder: the value's own type.
+                if let Some(name) = text
+                    .strip_prefix('{')
+                    .and_then(|t| t.strip_suffix('}'))
+                    .filter(|name| !name.contains(['{', '}']))
                 {
-                    return Ok(Value::from(number));
+                    return Ok(match lookup(name)? {
+                        Arg::Text(text) => match (name, text.parse::<u64>()) {
+                            ("tab", Ok(n)) => Value::from(n),
+                            _ => Value::String(text.clone()),
+                        },
+                        Arg::Number(n) => number(*n),
+                        Arg::List(items) => {
+                            Value::Array(items.iter().cloned().map(Value::String).collect())
+                        }
+                    });
                 }
                 let mut out = String::new();
                 let mut rest = text.as_str();
@@ -318,11 +453,14 @@ pub fn arguments(call: &Call, values: &[(&str, &str)]) -> Result<serde_json::Map
                         break;
                     };
                     let name = &rest[open + 1..open + close];
-                    let Some((_, value)) = values.iter().find(|(k, _)| *k == name) else {
-                        bail!("{tool}: no value for {{{name}}} in this call");
-                    };
                     out.push_str(&rest[..open]);
-                    out.push_str(value);
+                    match lookup(name)? {
+                        Arg::Text(text) => out.push_str(text),
+                        Arg::Number(n) => out.push_str(&number(*n).to_string()),
+                        Arg::List(_) => bail!(
+                            "{tool}: {{{name}}} is a list: it must be an argument of its own, not part of {text:?}"
+                        ),
+                    }
                     rest = &rest[open + close + 1..];
                 }
                 out.push_str(rest);
@@ -370,7 +508,7 @@ mod tests {
         assert_eq!(playwright.line_of(text, "e9"), None);
         let navigate = arguments(
             playwright.navigate.as_ref().unwrap(),
-            &[("url", "http://127.0.0.1:5/t.html")],
+            &[("url", "http://127.0.0.1:5/t.html".into())],
         )
         .unwrap();
         assert_eq!(
@@ -385,17 +523,17 @@ mod tests {
                 .as_deref(),
             Some("1")
         );
-        let select = arguments(&playwright.select_tab, &[("tab", "1")]).unwrap();
+        let select = arguments(&playwright.select_tab, &[("tab", "1".into())]).unwrap();
         assert_eq!(
             Value::Object(select),
             serde_json::json!({"action": "select", "index": 1})
         );
         let click = arguments(
-            &playwright.actions[&ActionKey::Select],
+            &playwright.actions[&ActionKey::Select][0],
             &[
-                ("ref", "e7"),
-                ("value", "Ohio"),
-                ("element", "combobox \"State\""),
+                ("ref", "e7".into()),
+                ("value", "Ohio".into()),
+                ("element", "combobox \"State\"".into()),
             ],
         )
         .unwrap();
@@ -414,7 +552,7 @@ mod tests {
             Some("8DCB01")
         );
         assert_eq!(
-            Value::Object(arguments(&pagesnap.select_tab, &[("tab", "8DCB01")]).unwrap()),
+            Value::Object(arguments(&pagesnap.select_tab, &[("tab", "8DCB01".into())]).unwrap()),
             serde_json::json!({"op": "select", "id": "8DCB01"})
         );
 
@@ -453,6 +591,161 @@ mod tests {
         );
     }
 
+    /// Each shipped mapping reads the dialog out of its server's own words
+    /// (the texts each server answered its snapshot call with while a
+    /// fixture's dialog waited), and nothing out of an ordinary snapshot.
+    #[test]
+    fn shipped_mappings_read_a_pending_dialog_from_their_servers_words() {
+        let cases = [
+            (
+                "playwright",
+                "### Error\nError: Tool \"browser_snapshot\" does not handle the modal state.\n### Modal state\n- [\"confirm\" dialog with message \"Discard unsaved changes?\"]: can be handled by browser_handle_dialog",
+                DialogKind::Confirm,
+                "Discard unsaved changes?",
+            ),
+            (
+                "chrome-devtools",
+                "# Open dialog\nconfirm: Discard unsaved changes?.\nCall handle_dialog to handle it before continuing.\nError: A dialog is open (confirm: Discard unsaved changes?).",
+                DialogKind::Confirm,
+                "Discard unsaved changes?",
+            ),
+            (
+                "agent-browser",
+                "A JavaScript prompt dialog is blocking the page: \"New name for the document?\". Resolve it with `dialog accept` or `dialog dismiss`, then retry `snapshot`.",
+                DialogKind::Prompt,
+                "New name for the document?",
+            ),
+            (
+                "pagesnap",
+                &Dialog {
+                    kind: DialogKind::Alert,
+                    message: "Welcome back! (2 tabs)".to_owned(),
+                    default_prompt: None,
+                }
+                .line(),
+                DialogKind::Alert,
+                "Welcome back! (2 tabs)",
+            ),
+        ];
+        for (name, text, kind, message) in cases {
+            let mapping = crate::peer::shipped_mapping(name).unwrap();
+            let dialog = mapping
+                .dialog_in(text)
+                .unwrap_or_else(|| panic!("{name}: no dialog read"));
+            assert_eq!(
+                (dialog.kind, dialog.message.as_str()),
+                (kind, message),
+                "{name}"
+            );
+            assert_eq!(
+                mapping.dialog_in("- button \"Open dialog\" [ref=e3]\n- dialog \"Settings\""),
+                None,
+                "{name}"
+            );
+        }
+    }
+
+    /// Upload, a timed wait and an element's leaving, through each shipped
+    /// mapping: the values keep their types (a list of paths, a number).
+    #[test]
+    fn shipped_mappings_pass_paths_as_lists_and_delays_as_numbers() {
+        let paths = Arg::List(vec!["/up/a.pdf".to_owned(), "/up/b b.png".to_owned()]);
+        let values = [
+            ("ref", "e4".into()),
+            ("element", "button \"Choose file\"".into()),
+            ("value", "".into()),
+            ("tab", "2".into()),
+            ("paths", paths),
+            ("ms", Arg::Number(1500.0)),
+            ("secs", Arg::Number(1.5)),
+        ];
+        let filled = |name: &str, key: ActionKey| -> Option<Vec<Value>> {
+            let mapping = crate::peer::shipped_mapping(name).unwrap();
+            let calls = mapping.actions.get(&key)?;
+            Some(
+                calls
+                    .iter()
+                    .map(|call| Value::Object(arguments(call, &values).unwrap()))
+                    .collect(),
+            )
+        };
+        let both = serde_json::json!(["/up/a.pdf", "/up/b b.png"]);
+        assert_eq!(
+            filled("playwright", ActionKey::Upload).unwrap(),
+            [
+                serde_json::json!({"element": "button \"Choose file\"", "target": "e4"}),
+                serde_json::json!({"paths": both}),
+            ]
+        );
+        assert_eq!(
+            filled("chrome-devtools", ActionKey::Upload).unwrap(),
+            [serde_json::json!({"pageId": 2, "uid": "e4", "filePaths": both})]
+        );
+        assert_eq!(
+            filled("agent-browser", ActionKey::Upload).unwrap(),
+            [serde_json::json!({"selector": "@e4", "files": both})]
+        );
+        assert_eq!(
+            filled("pagesnap", ActionKey::Upload).unwrap(),
+            [serde_json::json!({"ref": "e4", "op": "upload", "paths": both})]
+        );
+        assert_eq!(
+            filled("playwright", ActionKey::WaitTime).unwrap(),
+            [serde_json::json!({"time": 1.5})]
+        );
+        assert_eq!(
+            filled("agent-browser", ActionKey::WaitTime).unwrap(),
+            [serde_json::json!({"ms": 1500})]
+        );
+        assert_eq!(
+            filled("pagesnap", ActionKey::WaitTime).unwrap(),
+            [serde_json::json!({"ms": 1500})]
+        );
+        assert_eq!(
+            filled("pagesnap", ActionKey::WaitGone).unwrap(),
+            [serde_json::json!({"gone": "e4"})]
+        );
+        // What a server has no tool for is absent, and refused by name then.
+        assert_eq!(filled("chrome-devtools", ActionKey::WaitTime), None);
+        assert_eq!(filled("chrome-devtools", ActionKey::WaitGone), None);
+        assert_eq!(filled("playwright", ActionKey::WaitGone), None);
+        assert_eq!(filled("agent-browser", ActionKey::WaitGone), None);
+    }
+
+    #[test]
+    fn a_wait_is_keyed_by_what_it_waits_for() {
+        let key = |reference: Option<&str>, value: &str| ActionKey::of(Op::Wait, reference, value);
+        assert_eq!(key(Some("e3"), ""), Ok(ActionKey::WaitGone));
+        assert_eq!(key(None, "1500ms"), Ok(ActionKey::WaitTime));
+        assert_eq!(key(None, "2s"), Ok(ActionKey::WaitTime));
+        assert_eq!(key(None, "Saved"), Ok(ActionKey::WaitText));
+        assert!(matches!(key(None, " "), Err(Unrunnable::Incomplete(_))));
+        assert_eq!(
+            ActionKey::of(Op::Upload, Some("e1"), "a.pdf"),
+            Ok(ActionKey::Upload)
+        );
+    }
+
+    #[test]
+    fn a_list_spliced_into_text_is_refused_by_name() {
+        let call = Call {
+            tool: "up".to_owned(),
+            arguments: toml::from_str("files = \"@{paths}\"").unwrap(),
+        };
+        let err = arguments(&call, &[("paths", Arg::List(vec!["/a".to_owned()]))])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("up: {paths} is a list"), "{err}");
+        let call = Call {
+            tool: "wait".to_owned(),
+            arguments: toml::from_str("for = \"{ms}ms\"").unwrap(),
+        };
+        assert_eq!(
+            Value::Object(arguments(&call, &[("ms", Arg::Number(250.0))]).unwrap()),
+            serde_json::json!({"for": "250ms"})
+        );
+    }
+
     #[test]
     fn a_bad_mapping_is_named() {
         let err = |text: &str| format!("{:#}", Mapping::parse(text, "m.toml").unwrap_err());
@@ -468,12 +761,27 @@ mod tests {
                 .contains("[actions.jump] is no action")
         );
         assert!(err(&good).contains("[actions.click] is missing"));
+        assert!(
+            err(&format!(
+                "{good}[actions.click]\ntool = \"c\"\n[actions.upload]\nnope = 1"
+            ))
+            .contains("[actions.upload] is not a call")
+        );
+        assert!(
+            err(&format!("{good}[actions]\nclick = []"))
+                .contains("[actions.click] is an empty list")
+        );
+        let with_dialog = good.replace("refs = '(x)'", "refs = '(x)'\ndialog = '(?P<kind>a) (.*)'");
+        assert!(
+            err(&format!("{with_dialog}[actions.click]\ntool = \"c\""))
+                .contains("needs a group named message")
+        );
         let mapping = Mapping::parse(
             &format!("{good}[actions.click]\ntool = \"c\"\narguments = {{ x = \"{{nope}}\" }}"),
             "m.toml",
         )
         .unwrap();
-        let missing = arguments(&mapping.actions[&ActionKey::Click], &[])
+        let missing = arguments(&mapping.actions[&ActionKey::Click][0], &[])
             .unwrap_err()
             .to_string();
         assert_eq!(missing, "c: no value for {nope} in this call");

@@ -2,6 +2,13 @@
 
 use std::path::Path;
 
+use pagesnap_harness::agent::{Action, Agent, Op, Request, Response};
+use pagesnap_harness::observer::Observer;
+use pagesnap_harness::peer::{self, Launch};
+use pagesnap_harness::report::live::LiveReport;
+use pagesnap_harness::results::StepOutcome;
+use pagesnap_harness::{live, progress};
+
 use crate::support::{forgot_password_suite, pagesnap, require_tool, result_rows, root, stderr};
 
 /// Two MiniWoB++ tasks, two seeds each: a click, and a text entry then a click.
@@ -30,18 +37,28 @@ fn the_four_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
     let suite = dir.path().join("suite.toml");
     std::fs::write(&suite, MINI).unwrap();
     let out = dir.path().join("out");
-    let output = pagesnap(&[
-        "live",
-        "--suite",
-        suite.to_str().unwrap(),
-        "--strategy",
-        "mcp:playwright,mcp:pagesnap,mcp:chrome-devtools,mcp:agent-browser",
-        "--agent",
-        "reader",
-        "--out",
-        out.to_str().unwrap(),
-        "--quiet",
-    ]);
+    // Its temp folders (agent-browser's socket folder among them) in one of
+    // this test's own: the daemons of other tests running beside it are not
+    // this run's.
+    let temp = dir.path().join("tmp");
+    std::fs::create_dir(&temp).unwrap();
+    let output = std::process::Command::new(crate::support::exe())
+        .current_dir(root())
+        .env("TMPDIR", &temp)
+        .args([
+            "live",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--strategy",
+            "mcp:playwright,mcp:pagesnap,mcp:chrome-devtools,mcp:agent-browser",
+            "--agent",
+            "reader",
+            "--out",
+            out.to_str().unwrap(),
+            "--quiet",
+        ])
+        .output()
+        .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     let rows = result_rows(&out);
     assert_eq!(rows.len(), 16);
@@ -109,9 +126,15 @@ fn the_four_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
     let daemons = || {
         std::fs::read_dir("/proc")
             .unwrap()
-            .filter_map(|entry| std::fs::read(entry.ok()?.path().join("cmdline")).ok())
-            .map(|cmdline| String::from_utf8_lossy(&cmdline).replace('\0', " "))
-            .filter(|cmdline| cmdline.contains("agent-browser/bin/agent-browser-"))
+            .filter_map(|entry| {
+                let path = entry.ok()?.path();
+                let environ = std::fs::read(path.join("environ")).ok()?;
+                let cmdline = std::fs::read(path.join("cmdline")).ok()?;
+                let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+                (cmdline.contains("agent-browser/bin/agent-browser-")
+                    && String::from_utf8_lossy(&environ).contains(&*temp.to_string_lossy()))
+                .then_some(cmdline)
+            })
             .collect::<Vec<_>>()
     };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
@@ -264,4 +287,216 @@ fn tool_servers_are_refused_where_they_cannot_act_and_named_when_unknown() {
         "{}",
         stderr(&output)
     );
+}
+
+/// Follows a plan per task through a tool server's own snapshot text: each
+/// step an op on the element whose snapshot line holds the named words (its
+/// ref read as the server's mapping reads refs); a dialog the server names
+/// is accepted. The plan's ops are those no embedded agent emits on these
+/// pages (upload, both waits) and the dialog a server shows only in its
+/// snapshot tool's error.
+struct PeerPlan {
+    mapping: pagesnap_harness::peer::mapping::Mapping,
+}
+
+type PlanStep = (Op, Option<&'static str>, Option<&'static str>);
+
+fn plan_steps(instruction: &str) -> &'static [PlanStep] {
+    match instruction {
+        "upload" => &[(Op::Upload, Some("sum"), Some("Cargo.toml"))],
+        "wait-time" => &[
+            (Op::Click, Some("Search"), None),
+            (Op::Wait, None, Some("3500ms")),
+        ],
+        "wait-gone" => &[
+            (Op::Click, Some("Search"), None),
+            (Op::Wait, Some("Cancel"), None),
+        ],
+        "dialog" => &[(Op::Click, Some("Close editor"), None)],
+        other => panic!("no plan for {other:?}"),
+    }
+}
+
+impl Agent for PeerPlan {
+    fn name(&self) -> String {
+        "peer-plan".to_owned()
+    }
+
+    fn act(&self, request: &Request<'_>) -> anyhow::Result<Response> {
+        let action = |op, reference: Option<String>, value: Option<&str>| Action {
+            op,
+            reference,
+            value: value.map(str::to_owned),
+        };
+        let chosen = if request.dialog.is_some() {
+            action(Op::Dialog, None, Some("accept"))
+        } else {
+            let done = request
+                .history
+                .iter()
+                .filter(|a| a.op != Op::Dialog)
+                .count();
+            match plan_steps(request.instruction).get(done) {
+                None => action(Op::Done, None, None),
+                Some((op, words, value)) => {
+                    let reference = words.map(|words| {
+                        request
+                            .observation
+                            .lines()
+                            .filter(|line| line.contains(words))
+                            .find_map(|line| self.mapping.refs_in(line).into_iter().next())
+                            .unwrap_or_else(|| {
+                                panic!(
+                                    "no ref on a line with {words:?} in\n{}",
+                                    request.observation
+                                )
+                            })
+                    });
+                    action(*op, reference, *value)
+                }
+            }
+        };
+        Ok(Response {
+            raw: serde_json::to_string(&chosen).unwrap(),
+            action: Some(chosen),
+            ..Response::default()
+        })
+    }
+}
+
+/// Upload, a timed wait, a wait for an element to leave and a JavaScript
+/// dialog, through each server's own tools as its mapping names them: the
+/// page says whether the file arrived, the results showed and the changes
+/// were discarded. A server without a tool for the action is refused by
+/// name and nothing is sent to it; a server that shows a dialog only as its
+/// snapshot tool's error has that dialog read out of it, and answered.
+#[test]
+fn tool_servers_upload_wait_and_answer_dialogs_through_their_own_tools() {
+    require_tool("node");
+    let dir = tempfile::tempdir().unwrap();
+    let sites = root().join("fixtures/sites");
+    let mut text = format!(
+        "[suite]\nname = \"peer-actions\"\nsource = \"{}\"\n\n",
+        sites.display()
+    );
+    for (id, page, success) in [
+        (
+            "upload",
+            "actions/upload.html",
+            "document.getElementById('resume')?.files?.[0]?.name === 'Cargo.toml'",
+        ),
+        (
+            "wait-time",
+            "actions/wait.html",
+            "document.body.innerText.includes('3 results found')",
+        ),
+        (
+            "wait-gone",
+            "actions/wait.html",
+            "document.body.innerText.includes('3 results found')",
+        ),
+        (
+            "dialog",
+            "dialogs/editor.html",
+            "document.getElementById('status')?.textContent === 'discarded'",
+        ),
+    ] {
+        text += &format!(
+            "[[task]]\nid = \"{id}\"\npage = \"{page}\"\ninstruction = \"{id}\"\nsuccess = \"\"\"{success}\"\"\"\nmax_steps = 5\n\n"
+        );
+    }
+    let suite_path = dir.path().join("peer-actions.toml");
+    std::fs::write(&suite_path, text).unwrap();
+    let suite = pagesnap_harness::suite::live::load(&suite_path).unwrap();
+    // What each server has no tool for (refused by name, the step invalid).
+    let cases: [(&str, &[&str]); 4] = [
+        ("playwright", &["wait-gone"]),
+        ("chrome-devtools", &["wait-time", "wait-gone"]),
+        ("agent-browser", &["wait-gone"]),
+        ("pagesnap", &[]),
+    ];
+    for (bare, lacks) in cases {
+        let mut server = peer::named(
+            &format!("mcp:{bare}"),
+            &[],
+            &[],
+            std::time::Duration::from_secs(30),
+        )
+        .unwrap();
+        if bare == "pagesnap" {
+            // This test binary is not pagesnap: the binary under test serves.
+            server.launch = Launch::Shell(format!(
+                "exec '{}' mcp --cdp-endpoint '{{cdp}}' --upload-dir '{}'",
+                crate::support::exe().display(),
+                std::env::current_dir().unwrap().display()
+            ));
+        }
+        let agent = PeerPlan {
+            mapping: server.mapping.clone(),
+        };
+        let out = dir.path().join(bare);
+        let outcome = live::run(&live::Config {
+            suite: &suite,
+            suite_path: suite_path.clone(),
+            strategies: vec![Observer::Peer(std::sync::Arc::new(server))],
+            agent: &agent,
+            judge: None,
+            judge_spec: "rule".to_owned(),
+            episodes: None,
+            seed: None,
+            max_steps: None,
+            jobs: 1,
+            out,
+            resume: false,
+            progress: progress::Mode::Quiet,
+            open: pagesnap_browser::OpenOptions::default(),
+            network: false,
+            dialogs: pagesnap_browser::DialogPolicy::Ask,
+            // Cargo.toml is in the test's working folder (the crate's).
+            uploads: std::env::current_dir().unwrap(),
+            shard: None,
+            endpoints: Vec::new(),
+        })
+        .unwrap();
+        let report = LiveReport::build(outcome.manifest, outcome.episodes);
+        assert_eq!(report.episodes.len(), 4, "{bare}");
+        for e in &report.episodes {
+            assert!(e.error.is_none(), "{bare} {}: {e:#?}", e.task);
+            if lacks.contains(&e.task.as_str()) {
+                let refused = e
+                    .step_log
+                    .iter()
+                    .find(|s| s.outcome == StepOutcome::Invalid);
+                let message = refused
+                    .and_then(|s| s.message.as_deref())
+                    .unwrap_or_default();
+                let key = e.task.replace('-', "_");
+                assert!(
+                    message.contains(&format!("mcp:{bare} has no tool for {key}")),
+                    "{bare} {}: {:#?}",
+                    e.task,
+                    e.step_log
+                );
+                continue;
+            }
+            assert!(e.success, "{bare} {}: {:#?}", e.task, e.step_log);
+            assert!(
+                e.step_log
+                    .iter()
+                    .all(|s| matches!(s.outcome, StepOutcome::Ok | StepOutcome::Done)),
+                "{bare} {}: {:#?}",
+                e.task,
+                e.step_log
+            );
+            if e.task == "dialog" {
+                // The click, the dialog's answer, done.
+                let ops: Vec<Op> = e
+                    .step_log
+                    .iter()
+                    .filter_map(|s| s.action.as_ref().map(|a| a.op))
+                    .collect();
+                assert_eq!(ops, [Op::Click, Op::Dialog, Op::Done], "{bare}");
+            }
+        }
+    }
 }
