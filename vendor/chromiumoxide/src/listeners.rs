@@ -34,6 +34,23 @@ impl EventListeners {
         });
     }
 
+    /// pagesnap patch: adds a listener and queues `replay` (an event that
+    /// happened before it was added) to it alone.
+    pub fn add_listener_replaying(
+        &mut self,
+        req: EventListenerRequest,
+        replay: Option<Arc<dyn Event>>,
+    ) {
+        let method = req.method.clone();
+        self.add_listener(req);
+        if let (Some(event), Some(listener)) = (
+            replay,
+            self.listeners.get_mut(&method).and_then(|subs| subs.last_mut()),
+        ) {
+            listener.start_send(event);
+        }
+    }
+
     /// Queue in a event that should be send to all listeners
     pub fn start_send<T: Event>(&mut self, event: T) {
         if let Some(subscriptions) = self.listeners.get_mut(&T::method_id()) {
@@ -108,6 +125,11 @@ impl EventListenerRequest {
             method: T::method_id(),
             kind: T::event_kind(),
         }
+    }
+
+    /// pagesnap patch: the event's method the listener is for.
+    pub fn method(&self) -> &MethodId {
+        &self.method
     }
 }
 

@@ -9,14 +9,16 @@ use futures::stream::Stream;
 use futures::task::{Context, Poll};
 
 use chromiumoxide_cdp::cdp::CdpEventMessage;
-use chromiumoxide_cdp::cdp::browser_protocol::page::{FrameId, GetFrameTreeParams};
+use chromiumoxide_cdp::cdp::browser_protocol::page::{
+    EventJavascriptDialogOpening, FrameId, GetFrameTreeParams,
+};
 use chromiumoxide_cdp::cdp::browser_protocol::{
     browser::BrowserContextId,
     log as cdplog, performance,
     target::{AttachToTargetParams, SessionId, SetAutoAttachParams, TargetId, TargetInfo},
 };
 use chromiumoxide_cdp::cdp::events::CdpEvent;
-use chromiumoxide_types::{Command, Method, Request, Response};
+use chromiumoxide_types::{Command, Method, MethodType, Request, Response};
 
 use crate::auth::Credentials;
 use crate::cdp::browser_protocol::target::CloseTargetParams;
@@ -92,6 +94,9 @@ pub struct Target {
     wait_for_frame_navigation: Vec<Sender<ArcHttpRequest>>,
     /// The sender who requested the page.
     initiator: Option<Sender<Result<Page>>>,
+    /// pagesnap patch: the JavaScript dialog the page waits on (its opening
+    /// event), replayed to a dialog listener added after it opened.
+    pending_dialog: Option<Arc<EventJavascriptDialogOpening>>,
 }
 
 impl Target {
@@ -119,6 +124,7 @@ impl Target {
             queued_events: Default::default(),
             event_listeners: Default::default(),
             initiator: None,
+            pending_dialog: None,
             browser_context,
         }
     }
@@ -254,6 +260,11 @@ impl Target {
             CdpEvent::PageFrameStartedLoading(ev) => {
                 self.frame_manager.on_frame_started_loading(ev);
             }
+            // pagesnap patch: the dialog the page waits on, for listeners added later.
+            CdpEvent::PageJavascriptDialogOpening(ev) => {
+                self.pending_dialog = Some(Arc::new(ev.clone()));
+            }
+            CdpEvent::PageJavascriptDialogClosed(_) => self.pending_dialog = None,
 
             // `Target` events
             CdpEvent::TargetAttachedToTarget(ev) => {
@@ -486,8 +497,19 @@ impl Target {
                             }
                         }
                         TargetMessage::AddEventListener(req) => {
-                            // register a new listener
-                            self.event_listeners.add_listener(req);
+                            // register a new listener; pagesnap patch: a
+                            // dialog's opening is replayed to a listener added
+                            // while the page waits on it (it opened before).
+                            let replay = if *req.method()
+                                == EventJavascriptDialogOpening::method_id()
+                            {
+                                self.pending_dialog
+                                    .clone()
+                                    .map(|ev| ev as Arc<dyn chromiumoxide_cdp::cdp::Event>)
+                            } else {
+                                None
+                            };
+                            self.event_listeners.add_listener_replaying(req, replay);
                         }
                         TargetMessage::GetExecutionContext(ctx) => {
                             let GetExecutionContext {
