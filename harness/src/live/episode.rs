@@ -487,6 +487,16 @@ async fn peer_act(
         return Ok(Err(Unrunnable::Hallucinated(reference.clone())));
     }
     let mut value = action.value.clone().unwrap_or_default();
+    let Some(op) = action.op.page_op() else {
+        return Ok(Err(Unrunnable::Incomplete(
+            "done is no tool call".to_owned(),
+        )));
+    };
+    // Keyed by the agent's value ("dismiss" is the dismissal's call).
+    let key = match ActionKey::of(op, action.reference.as_deref(), &value) {
+        Ok(key) => key,
+        Err(unrunnable) => return Ok(Err(unrunnable)),
+    };
     if action.op == Op::Dialog {
         // The call's {value} is a prompt's text, not the agent's "accept".
         value = match pagesnap_browser::dialog_of(&value) {
@@ -496,15 +506,6 @@ async fn peer_act(
             _ => String::new(),
         };
     }
-    let Some(op) = action.op.page_op() else {
-        return Ok(Err(Unrunnable::Incomplete(
-            "done is no tool call".to_owned(),
-        )));
-    };
-    let key = match ActionKey::of(op, action.reference.as_deref(), &value) {
-        Ok(key) => key,
-        Err(unrunnable) => return Ok(Err(unrunnable)),
-    };
     let Some(calls) = peer.mapping.actions.get(&key) else {
         return Ok(Err(Unrunnable::Incomplete(format!(
             "{} has no tool for {}",

@@ -345,11 +345,14 @@ impl Worker<'_, '_> {
         };
         let mut attached = Attached::Server(server);
         let episode = episode::run(browser, Some(&mut attached), self.setting, spec).await?;
+        // A server an episode ended in error with is not trusted with the
+        // next: one that still lists its tools may be stuck on the last tab
+        // (Chrome DevTools MCP answers nothing more after a tab whose dialog
+        // it could not get past). The next episode starts it again.
         if episode.ended_by == crate::results::EndedBy::Error
-            && !server.alive().await
-            && let Some(dead) = connection.take()
+            && let Some(failed) = connection.take()
         {
-            dead.stop().await;
+            failed.stop().await;
         }
         Ok(episode)
     }

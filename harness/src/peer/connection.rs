@@ -297,14 +297,6 @@ impl Connection {
         })
     }
 
-    /// Whether the server still answers (its tool listing, within 5 s).
-    pub async fn alive(&self) -> bool {
-        matches!(
-            tokio::time::timeout(Duration::from_secs(5), self.client.list_all_tools()).await,
-            Ok(Ok(_))
-        )
-    }
-
     /// Ends the session and the server.
     pub async fn stop(self) {
         let _ = self.client.cancel().await;

@@ -312,7 +312,7 @@ fn plan_steps(instruction: &str) -> &'static [PlanStep] {
             (Op::Click, Some("Search"), None),
             (Op::Wait, Some("Cancel"), None),
         ],
-        "dialog" => &[(Op::Click, Some("Close editor"), None)],
+        "dialog" | "dialog-keep" => &[(Op::Click, Some("Close editor"), None)],
         // The page alerts while it loads, before the server is asked anything.
         "dialog-on-load" => &[(Op::Click, Some("Open reports"), None)],
         other => panic!("no plan for {other:?}"),
@@ -331,7 +331,11 @@ impl Agent for PeerPlan {
             value: value.map(str::to_owned),
         };
         let chosen = if request.dialog.is_some() {
-            action(Op::Dialog, None, Some("accept"))
+            let answer = match request.instruction {
+                "dialog-keep" => "dismiss",
+                _ => "accept",
+            };
+            action(Op::Dialog, None, Some(answer))
         } else {
             let done = request
                 .history
@@ -401,6 +405,11 @@ fn tool_servers_upload_wait_and_answer_dialogs_through_their_own_tools() {
             "dialog",
             "dialogs/editor.html",
             "document.getElementById('status')?.textContent === 'discarded'",
+        ),
+        (
+            "dialog-keep",
+            "dialogs/editor.html",
+            "document.getElementById('status')?.textContent.startsWith('kept')",
         ),
         (
             "dialog-on-load",
@@ -474,7 +483,7 @@ fn tool_servers_upload_wait_and_answer_dialogs_through_their_own_tools() {
         })
         .unwrap();
         let report = LiveReport::build(outcome.manifest, outcome.episodes);
-        assert_eq!(report.episodes.len(), 5 - skips.len(), "{bare}");
+        assert_eq!(report.episodes.len(), 6 - skips.len(), "{bare}");
         for e in &report.episodes {
             assert!(e.error.is_none(), "{bare} {}: {e:#?}", e.task);
             if lacks.contains(&e.task.as_str()) {
@@ -503,7 +512,7 @@ fn tool_servers_upload_wait_and_answer_dialogs_through_their_own_tools() {
                 e.task,
                 e.step_log
             );
-            if e.task == "dialog" {
+            if e.task == "dialog" || e.task == "dialog-keep" {
                 // The click, the dialog's answer, done.
                 let ops: Vec<Op> = e
                     .step_log
