@@ -13,7 +13,7 @@
 //! [`Outcome::Failed`] the runner shows the agent; a tab that crashed or
 //! closed, or a call with no answer, is an `Err`.
 
-use anyhow::{Result, anyhow};
+use crate::error::{Error, Result};
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
 };
@@ -382,11 +382,12 @@ impl ChromiumSession {
                 ));
             }
             Ok(Err(err)) => {
-                return Err(anyhow!(
-                    "{}: answering the {} dialog failed: {err}",
-                    self.url(),
-                    dialog.kind.name()
-                ));
+                return Err(TabError::Failed {
+                    url: self.url().to_owned(),
+                    call: "Page.handleJavaScriptDialog",
+                    message: format!("answering the {} dialog: {err}", dialog.kind.name()),
+                }
+                .into());
             }
             Err(_) => {
                 return Err(TabError::NoAnswer {
@@ -556,7 +557,11 @@ impl ChromiumSession {
             Some(backend_id) => self.call_on(backend_id, SELECT_TEXT_JS, vec![want]).await?,
             None => {
                 let script = format!("({SELECT_TEXT_JS}).call(document.body, {want})");
-                serde_json::from_value(self.eval(&script).await?)?
+                let value = self.eval(&script).await?;
+                serde_json::from_value(value).map_err(|err| Error::Answer {
+                    url: self.url().to_owned(),
+                    message: format!("the select-text script's answer: {err}"),
+                })?
             }
         };
         if answer.error == Some(Failure::NoText) {
@@ -707,10 +712,10 @@ impl ChromiumSession {
                 return Ok(Err(failed));
             }
             let (Some(x), Some(y)) = (answer.x, answer.y) else {
-                return Err(anyhow!(
-                    "{}: the click-point script answered no point",
-                    self.url()
-                ));
+                return Err(Error::Answer {
+                    url: self.url().to_owned(),
+                    message: "the click-point script answered no point".to_owned(),
+                });
             };
             if frame == 0 {
                 return Ok(Ok((x, y)));
@@ -756,17 +761,19 @@ impl ChromiumSession {
     fn answer(&self, value: Option<serde_json::Value>) -> Result<Answer> {
         match value {
             Some(value @ serde_json::Value::Object(_)) => serde_json::from_value(value.clone())
-                .map_err(|err| {
-                    anyhow!(
-                        "{}: the action script answered {value}, which is not an action answer: {err}",
-                        self.url()
-                    )
+                .map_err(|err| Error::Answer {
+                    url: self.url().to_owned(),
+                    message: format!(
+                        "the action script answered {value}, which is not an action answer: {err}"
+                    ),
                 }),
-            other => Err(anyhow!(
-                "{}: the action script answered {}, not an object",
-                self.url(),
-                other.map_or_else(|| "nothing".to_owned(), |v| v.to_string())
-            )),
+            other => Err(Error::Answer {
+                url: self.url().to_owned(),
+                message: format!(
+                    "the action script answered {}, not an object",
+                    other.map_or_else(|| "nothing".to_owned(), |v| v.to_string())
+                ),
+            }),
         }
     }
 
@@ -818,7 +825,7 @@ impl ChromiumSession {
 /// react, and waits on the dialog, which the note names.
 fn opened_dialog(acted: Result<Outcome>) -> Result<Outcome> {
     match acted {
-        Err(err) => match err.downcast_ref::<TabError>() {
+        Err(err) => match err.tab() {
             Some(TabError::DialogOpen { dialog, .. }) => {
                 let opened = format!("the page opened a dialog. {}", dialog.line());
                 Ok(Outcome::Done { note: Some(opened) })

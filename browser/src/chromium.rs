@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow};
+use crate::error::{Error, Result};
 use chromiumoxide::browser::{Browser, BrowserConfig};
 use chromiumoxide::cdp::browser_protocol::browser::BrowserContextId;
 use chromiumoxide::cdp::browser_protocol::emulation::SetDeviceMetricsOverrideParams;
@@ -16,7 +16,7 @@ use futures::StreamExt;
 
 use crate::dialogs::{DialogPolicy, Dialogs};
 use crate::error::StartError;
-use crate::failure::{Watch, is_dialog_open};
+use crate::failure::{TabError, Watch};
 use crate::navigation::{OpenOptions, prepare, resolve_target};
 use crate::session::ChromiumSession;
 use crate::waits;
@@ -257,7 +257,7 @@ impl Chromium {
             .browser
             .execute(chromiumoxide::cdp::browser_protocol::target::GetTargetsParams::default())
             .await
-            .context("could not list the browser's tabs (Target.getTargets)")?;
+            .map_err(|err| Error::browser("list the browser's tabs (Target.getTargets)", err))?;
         Ok(targets
             .result
             .target_infos
@@ -283,7 +283,12 @@ impl Chromium {
                 chromiumoxide::cdp::browser_protocol::target::CreateBrowserContextParams::default(),
             )
             .await
-            .context("could not create a browser context (Target.createBrowserContext)")?;
+            .map_err(|err| {
+                Error::browser(
+                    "create a browser context (Target.createBrowserContext)",
+                    err,
+                )
+            })?;
         Ok(id.as_ref().to_owned())
     }
 
@@ -293,7 +298,7 @@ impl Chromium {
         self.browser
             .dispose_browser_context(BrowserContextId::new(id))
             .await
-            .with_context(|| format!("could not close the browser context {id}"))
+            .map_err(|err| Error::browser(format!("close the browser context {id}"), err))
     }
 
     /// A session on a tab that is already open (one the page opened, or the
@@ -315,7 +320,7 @@ impl Chromium {
             tokio::time::sleep(waits::ADOPT_POLL).await;
             page = self.browser.get_page(target.clone()).await;
         }
-        let page = page.map_err(|_| anyhow!("no tab with id {id:?}"))?;
+        let page = page.map_err(|_| Error::NoTab { id: id.to_owned() })?;
         let dialogs = Dialogs::listen(&page, self.dialogs).await?;
         let url = page.url().await.ok().flatten().unwrap_or_default();
         let mut session = ChromiumSession::new(
@@ -380,20 +385,19 @@ impl Chromium {
         context: Option<&str>,
     ) -> Result<ChromiumSession> {
         let (url, _) = resolve_target(target)?;
-        let budget = |what: &'static str| {
-            move |_| {
-                anyhow!(
-                    "{target}: {what} did not finish within the time limit of {:.1} s",
-                    options.timeout.as_secs_f64()
-                )
+        let budget = |call: &'static str| {
+            move |_| TabError::NoAnswer {
+                url: target.to_owned(),
+                call,
+                limit: options.timeout,
             }
         };
         let mut blank = CreateTargetParams::new("about:blank");
         blank.browser_context_id = context.map(BrowserContextId::new);
         let page = tokio::time::timeout_at(deadline.into(), self.browser.new_page(blank))
             .await
-            .map_err(budget("opening a tab"))?
-            .context("could not open a new tab")?;
+            .map_err(budget("Target.createTarget"))?
+            .map_err(|err| Error::browser("open a new tab", err))?;
         tokio::time::timeout_at(
             deadline.into(),
             page.execute(SetDeviceMetricsOverrideParams::new(
@@ -404,8 +408,12 @@ impl Chromium {
             )),
         )
         .await
-        .map_err(budget("setting the viewport"))?
-        .context("could not set the viewport")?;
+        .map_err(budget("Emulation.setDeviceMetricsOverride"))?
+        .map_err(|err| TabError::Failed {
+            url: target.to_owned(),
+            call: "Emulation.setDeviceMetricsOverride",
+            message: err.to_string(),
+        })?;
         let dialogs = Dialogs::listen(&page, self.dialogs).await?;
         if let Ok(mut opened) = self.opened.lock() {
             opened.push(page.target_id().clone());
@@ -438,7 +446,7 @@ impl Chromium {
             Ok(()) => Ok(session),
             // The page waits on a dialog it opened while loading (only under
             // `DialogPolicy::Ask`): the tab is the agent's to answer.
-            Err(err) if is_dialog_open(&err) => Ok(session),
+            Err(err) if err.is_dialog_open() => Ok(session),
             Err(err) => {
                 // A tab left open would keep running (a reload loop, a busy
                 // script) while the next page records.
@@ -514,7 +522,10 @@ impl Chromium {
                     Err(err)
                 }
             })
-            .with_context(|| format!("could not remove the profile {}", profile.display()))
+            .map_err(|source| Error::File {
+                path: profile.to_path_buf(),
+                source,
+            })
     }
 }
 
@@ -534,7 +545,10 @@ impl HandlerThread {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
-            .context("could not start the CDP handler's runtime")?;
+            .map_err(|source| Error::Runtime {
+                what: "the CDP handler's runtime",
+                source,
+            })?;
         std::thread::Builder::new()
             .name("pagesnap-cdp".to_owned())
             .spawn(move || {
@@ -545,7 +559,10 @@ impl HandlerThread {
                     }
                 });
             })
-            .context("could not start the CDP handler's thread")?;
+            .map_err(|source| Error::Runtime {
+                what: "the CDP handler's thread",
+                source,
+            })?;
         Ok(HandlerThread { stop: Some(stop) })
     }
 

@@ -10,7 +10,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use anyhow::{Context, Result};
+use crate::error::{Error, Result};
 use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::page::{
     DialogType, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
@@ -88,11 +88,11 @@ impl Dialogs {
         let mut opening = page
             .event_listener::<EventJavascriptDialogOpening>()
             .await
-            .context("could not listen for JavaScript dialogs")?;
+            .map_err(|err| Error::browser("listen for JavaScript dialogs", err))?;
         let mut closed = page
             .event_listener::<EventJavascriptDialogClosed>()
             .await
-            .context("could not listen for JavaScript dialogs")?;
+            .map_err(|err| Error::browser("listen for JavaScript dialogs", err))?;
         let dialogs = Dialogs {
             shared: Arc::new(Shared {
                 policy,

@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use anyhow::Result;
+use crate::error::Result;
 use chromiumoxide::cdp::browser_protocol::input::{
     DispatchDragEventParams, DispatchDragEventType, DispatchMouseEventType, EventDragIntercepted,
     SetInterceptDragsParams,
@@ -53,7 +53,11 @@ impl ChromiumSession {
             Ok(moved) => moved,
             Err(failed) => return Ok(failed),
         };
-        let mut announced = self.page.event_listener::<EventDragIntercepted>().await?;
+        let mut announced = self
+            .page
+            .event_listener::<EventDragIntercepted>()
+            .await
+            .map_err(|err| self.unheard("Input.dragIntercepted", err))?;
         self.call(
             "Input.setInterceptDrags",
             self.page.execute(SetInterceptDragsParams::new(true)),

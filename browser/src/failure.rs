@@ -145,21 +145,6 @@ impl TabError {
     }
 }
 
-/// Whether `err` is a call stopped by a JavaScript dialog the page opened
-/// ([`TabError::DialogOpen`]): the page waits on the dialog's answer.
-pub fn is_dialog_open(err: &anyhow::Error) -> bool {
-    matches!(
-        err.downcast_ref::<TabError>(),
-        Some(TabError::DialogOpen { .. })
-    )
-}
-
-/// Whether `err` is a [`TabError`] for a tab that is gone ([`TabError::is_gone`]).
-pub fn is_gone(err: &anyhow::Error) -> bool {
-    err.downcast_ref::<TabError>()
-        .is_some_and(TabError::is_gone)
-}
-
 /// A phase of recording one page, named in [`TabError::OverLimit`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Phase {
@@ -236,10 +221,17 @@ pub struct Watch {
 impl Watch {
     /// Starts listening to `browser`'s target events. The listeners end with
     /// the browser's connection.
-    pub async fn start(browser: &Browser) -> anyhow::Result<Watch> {
+    pub async fn start(browser: &Browser) -> crate::Result<Watch> {
         let (sender, gone) = watch::channel(GoneTargets::new());
-        let mut crashed = browser.event_listener::<EventTargetCrashed>().await?;
-        let mut destroyed = browser.event_listener::<EventTargetDestroyed>().await?;
+        let listen = |err| crate::Error::browser("follow the browser's tabs", err);
+        let mut crashed = browser
+            .event_listener::<EventTargetCrashed>()
+            .await
+            .map_err(listen)?;
+        let mut destroyed = browser
+            .event_listener::<EventTargetDestroyed>()
+            .await
+            .map_err(listen)?;
         tokio::spawn(async move {
             loop {
                 let (target, what) = tokio::select! {
@@ -285,8 +277,14 @@ impl Watch {
 
 /// Whether `err` says the document went away under a call: the page
 /// navigated (or reloaded) while it ran. Chromium words it several ways.
-pub fn navigated(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
+pub fn navigated(err: &crate::Error) -> bool {
+    let mut cause: Option<&dyn std::error::Error> = Some(err);
+    std::iter::from_fn(|| {
+        let now = cause?;
+        cause = now.source();
+        Some(now)
+    })
+    .any(|cause| {
         let message = cause.to_string();
         [
             "navigated or closed",
@@ -329,11 +327,17 @@ mod tests {
     }
 
     #[test]
-    fn a_navigation_is_recognised_anywhere_in_the_chain() {
-        let err =
-            anyhow::anyhow!("Execution context was destroyed, most likely because of a navigation")
-                .context("reading the page facts");
-        assert!(navigated(&err));
-        assert!(!navigated(&anyhow::anyhow!("Request timed out")));
+    fn a_navigation_is_recognised_in_the_browsers_words() {
+        let failed = |message: &str| {
+            crate::Error::from(TabError::Failed {
+                url: "http://x/".to_owned(),
+                call: "Runtime.evaluate",
+                message: message.to_owned(),
+            })
+        };
+        assert!(navigated(&failed(
+            "Execution context was destroyed, most likely because of a navigation"
+        )));
+        assert!(!navigated(&failed("Request timed out")));
     }
 }

@@ -21,7 +21,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::sync::Mutex;
 
-use anyhow::{Result, anyhow};
+use crate::error::Result;
 use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, DescribeNodeParams};
 use chromiumoxide::cdp::browser_protocol::target::{
@@ -29,7 +29,6 @@ use chromiumoxide::cdp::browser_protocol::target::{
 };
 use chromiumoxide::types::{Command, CommandResponse};
 
-use crate::failure::is_gone;
 use crate::session::{ChromiumSession, is_error_page};
 use crate::snapshot;
 use crate::state::{Call, CaptureTimings, Needs, Shot, timed};
@@ -286,7 +285,7 @@ impl ChromiumSession {
                     // An `<iframe>` without a document of its own (not loaded,
                     // or in the tab's process after all).
                     Ok(None) => {}
-                    Err(err) if is_gone(&err) => return Err(err),
+                    Err(err) if err.is_gone() => return Err(err),
                     Err(err) => missing.push(format!("{src}: {err:#}")),
                 }
             }
@@ -344,7 +343,7 @@ impl ChromiumSession {
             .target_id(TargetId::new(frame.clone()))
             .flatten(true)
             .build()
-            .map_err(|err| anyhow!("{err}"))?;
+            .map_err(|err| self.unbuilt("Target.attachToTarget", err))?;
         let attached = match self
             .call("Target.attachToTarget", self.page.execute(attach))
             .await

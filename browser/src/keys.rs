@@ -1,6 +1,6 @@
 //! Keys as `press` and typing send them: the named keys (US layout), their forgiving names, combinations with modifiers (`Control+A`, `Shift+Tab`), and one character typed.
 
-use anyhow::Result;
+use crate::error::Result;
 use chromiumoxide::cdp::browser_protocol::input::{DispatchKeyEventParams, DispatchKeyEventType};
 
 use crate::session::ChromiumSession;

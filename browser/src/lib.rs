@@ -34,8 +34,8 @@ pub use action::{
 };
 pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab};
 pub use dialogs::DialogPolicy;
-pub use error::StartError;
-pub use failure::{Phase, TabError, is_dialog_open, is_gone, navigated};
+pub use error::{Error, Result, StartError};
+pub use failure::{Phase, TabError, navigated};
 pub use frames::{node_key, split_key};
 pub use keys::key_names;
 pub use live::{Live, Source, Timings};
@@ -48,7 +48,6 @@ pub use watch::{Kept, Mark, reusable};
 
 use std::time::Duration;
 
-use anyhow::{Context, Result};
 use pagesnap_engine::recording::Recording;
 
 /// The async runtime Chromium sessions run on: four worker threads, timers
@@ -60,7 +59,10 @@ pub fn runtime() -> Result<tokio::runtime::Runtime> {
         .worker_threads(4)
         .enable_all()
         .build()
-        .context("could not start the async runtime")
+        .map_err(|source| Error::Runtime {
+            what: "the async runtime",
+            source,
+        })
 }
 
 /// A captured page state: the recording and, when asked for, its viewport screenshot (PNG).

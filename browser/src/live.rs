@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use crate::error::{Error, Result};
 use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
@@ -91,9 +91,11 @@ impl ChromiumSession {
             ..options.clone()
         };
         let rendered = tokio::task::block_in_place(|| observe::render(page, strategy, &options));
-        let observation = rendered
-            .observation
-            .with_context(|| format!("{}: strategy {}", self.display_url(), strategy.name()))?;
+        let observation = rendered.observation.map_err(|err| Error::Render {
+            url: self.display_url().to_owned(),
+            strategy: strategy.name().to_owned(),
+            message: format!("{err:#}"),
+        })?;
         Ok((observation, rendered.elapsed))
     }
 }

@@ -3,10 +3,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use crate::error::{Error, Result};
 
 use crate::WaitFor;
-use crate::failure::{Phase, TabError, is_dialog_open, is_gone, navigated};
+use crate::failure::{Phase, TabError, navigated};
 use crate::session::ChromiumSession;
 use crate::waits;
 
@@ -116,8 +116,9 @@ pub(crate) fn resolve_target(target: &str) -> Result<(String, String)> {
         return Ok((target.to_owned(), target.to_owned()));
     }
     let path = Path::new(target);
-    let absolute = path.canonicalize().with_context(|| {
-        format!("{target}: no such file (expected a URL or a local .html file)")
+    let absolute = path.canonicalize().map_err(|source| Error::NotAPage {
+        target: target.to_owned(),
+        source,
     })?;
     let url = format!("file://{}", absolute.display());
     let display = display_url(&url);
@@ -236,7 +237,7 @@ impl ChromiumSession {
         loop {
             match self.eval("window.__pagesnapOld === true").await {
                 Ok(serde_json::Value::Bool(false)) => return Ok(()),
-                Err(err) if is_gone(&err) => return Err(err),
+                Err(err) if err.is_gone() => return Err(err),
                 _ => {}
             }
             if Instant::now() >= deadline {
@@ -266,7 +267,7 @@ impl ChromiumSession {
             tokio::time::sleep(waits::WAIT_POLL).await;
             match self.eval("location.href").await {
                 Ok(now) if now.as_str() != Some(href.as_str()) => break,
-                Err(err) if is_dialog_open(&err) => return Err(err),
+                Err(err) if err.is_dialog_open() => return Err(err),
                 Ok(_) | Err(_) if started.elapsed() < waits::BACK_GRACE.min(limit) => {}
                 Ok(_) => return Ok(false),
                 Err(err) if navigated(&err) => {}

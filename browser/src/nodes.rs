@@ -1,6 +1,6 @@
 //! Calls on one node of a frame's document: its backend node id resolved to a handle in an object group, and a function called with `this` bound to it — the plumbing the capture (scroll boxes) and the actions share.
 
-use anyhow::{Result, anyhow};
+use crate::error::{Error, Result};
 use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
 use chromiumoxide::cdp::js_protocol::runtime::{
     CallArgument, CallFunctionOnParams, RemoteObjectId,
@@ -72,18 +72,17 @@ impl ChromiumSession {
             .return_by_value(true)
             .await_promise(true)
             .build()
-            .map_err(|err| anyhow!("{err}"))?;
+            .map_err(|err| self.unbuilt("Runtime.callFunctionOn", err))?;
         let result = self
             .call("Runtime.callFunctionOn", route.execute(&self.page, params))
             .await;
         self.release_group(&route, group);
         let result = result?.result;
         if let Some(exception) = &result.exception_details {
-            return Err(anyhow!(
-                "{}: a script on node {backend_id} failed in the page: {}",
-                self.url(),
-                exception.text
-            ));
+            return Err(Error::Script {
+                url: self.url().to_owned(),
+                message: format!("on node {backend_id}: {}", exception.text),
+            });
         }
         Ok(Some(result.result.value.unwrap_or(serde_json::Value::Null)))
     }

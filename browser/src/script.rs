@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use anyhow::{Result, anyhow, bail};
+use crate::error::{Error, Result};
 
 use crate::action::{Outcome, UserAction};
 use crate::failure::{Phase, navigated};
@@ -56,7 +56,11 @@ impl ChromiumSession {
         };
         match self.perform(&action).await? {
             Outcome::Done { .. } => Ok(()),
-            Outcome::Failed { message, .. } => bail!("{}: {step}: {message}", self.url()),
+            Outcome::Failed { message, .. } => Err(Error::Step {
+                url: self.url().to_owned(),
+                step: step.to_string(),
+                message,
+            }),
         }
     }
 
@@ -65,8 +69,10 @@ impl ChromiumSession {
     /// CSS; an error when nothing matches.
     pub async fn node_of(&self, selector: &str) -> Result<u64> {
         let element = self.find(selector).await?;
-        u64::try_from(*element.backend_node_id.inner())
-            .map_err(|_| anyhow!("{}: {selector:?} has no backend node id", self.url()))
+        u64::try_from(*element.backend_node_id.inner()).map_err(|_| Error::Answer {
+            url: self.url().to_owned(),
+            message: format!("{selector:?} has no backend node id"),
+        })
     }
 
     /// Captures the current state with everything a recording for the

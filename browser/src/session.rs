@@ -4,7 +4,7 @@ use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Result, anyhow, bail};
+use crate::error::{Error, Result};
 use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
 use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
@@ -16,7 +16,7 @@ use pagesnap_engine::recording::{AxNode, DomCounts};
 
 use crate::WaitFor;
 use crate::dialogs::Dialogs;
-use crate::failure::{Gone, Phase, TabError, Watch, is_dialog_open, is_gone};
+use crate::failure::{Gone, Phase, TabError, Watch};
 use crate::frames::{Frames, Link, Route};
 use crate::waits;
 
@@ -345,6 +345,27 @@ impl ChromiumSession {
         .await
     }
 
+    /// A listener for the tab's `what` events could not be added.
+    pub(crate) fn unheard(&self, what: &'static str, err: impl std::fmt::Display) -> Error {
+        TabError::Failed {
+            url: self.url.clone(),
+            call: what,
+            message: format!("could not listen: {err}"),
+        }
+        .into()
+    }
+
+    /// A call whose parameters could not be built (a required one missing):
+    /// the call was never made.
+    pub(crate) fn unbuilt(&self, call: &'static str, err: impl std::fmt::Display) -> Error {
+        TabError::Failed {
+            url: self.url.clone(),
+            call,
+            message: format!("its parameters could not be built: {err}"),
+        }
+        .into()
+    }
+
     fn dialog_open(&self, dialog: Dialog, call: &'static str) -> TabError {
         TabError::DialogOpen {
             url: self.url.clone(),
@@ -377,12 +398,15 @@ impl ChromiumSession {
             .return_by_value(true)
             .await_promise(true)
             .build()
-            .map_err(|err| anyhow!("{err}"))?;
+            .map_err(|err| self.unbuilt("Runtime.evaluate", err))?;
         let result = self
             .call("Runtime.evaluate", route.execute(&self.page, params))
             .await?;
         if let Some(exception) = &result.result.exception_details {
-            bail!("script failed in {}: {}", self.url, exception.text);
+            return Err(Error::Script {
+                url: self.url.clone(),
+                message: exception.text.clone(),
+            });
         }
         Ok(result
             .result
@@ -407,7 +431,7 @@ impl ChromiumSession {
                     return Ok(());
                 }
                 // Gone, or waiting on a dialog's answer: polling cannot help.
-                Err(err) if is_gone(&err) || is_dialog_open(&err) => return Err(err),
+                Err(err) if err.is_gone() || err.is_dialog_open() => return Err(err),
                 // Not loaded yet, or a navigation replaced the context.
                 Ok(_) | Err(_) => {}
             }
@@ -433,10 +457,13 @@ impl ChromiumSession {
     pub(crate) async fn check_loaded(&self) -> Result<()> {
         let href = self.eval("location.href").await?;
         if href.as_str().is_some_and(is_error_page) {
-            bail!(
-                "loading {} failed: the browser showed its error page (the page or a redirect it made could not load)",
-                self.url
-            );
+            return Err(TabError::LoadFailed {
+                url: self.url.clone(),
+                error: "the browser showed its error page (the page or a redirect it made could not load)"
+                    .to_owned(),
+                offline: false,
+            }
+            .into());
         }
         Ok(())
     }
@@ -474,14 +501,7 @@ impl ChromiumSession {
                         Ok(value) => value.as_bool() == Some(true),
                         // The budget ran out during a probe: the same
                         // outcome as running out between probes.
-                        Err(err)
-                            if matches!(
-                                err.downcast_ref::<TabError>(),
-                                Some(TabError::OverLimit { .. })
-                            ) =>
-                        {
-                            false
-                        }
+                        Err(err) if matches!(err.tab(), Some(TabError::OverLimit { .. })) => false,
                         Err(err) => return Err(err),
                     };
                     if matched {
@@ -490,11 +510,11 @@ impl ChromiumSession {
                     if started.elapsed() >= limit
                         || self.deadline.is_some_and(|d| Instant::now() >= d)
                     {
-                        bail!(
-                            "{}: no element matched the selector {selector:?} within the time limit of {:.1} s",
-                            self.url,
-                            configured.as_secs_f64()
-                        );
+                        return Err(Error::NeverMatched {
+                            url: self.url.clone(),
+                            selector: selector.to_owned(),
+                            limit: configured,
+                        });
                     }
                     tokio::time::sleep(waits::WAIT_POLL).await;
                 }
@@ -527,7 +547,10 @@ impl ChromiumSession {
         {
             Ok(element) => Ok(element),
             Err(err) if err.is_gone() => Err(err.into()),
-            Err(_) => Err(anyhow!("{}: no element matches {selector:?}", self.url)),
+            Err(_) => Err(Error::NoElement {
+                url: self.url.clone(),
+                selector: selector.to_owned(),
+            }),
         }
     }
 

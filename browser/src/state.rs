@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result, anyhow};
+use crate::error::{Error, Result};
 use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
 use chromiumoxide::cdp::browser_protocol::dom_debugger::GetEventListenersParams;
 use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
@@ -30,7 +30,7 @@ use pagesnap_engine::recording::{
 use pagesnap_engine::strategy::Strategy;
 
 use crate::Captured;
-use crate::failure::{Phase, is_gone};
+use crate::failure::Phase;
 use crate::frames::{self, Link, Route};
 use crate::session::ChromiumSession;
 use crate::session::is_error_page;
@@ -369,7 +369,7 @@ impl ChromiumSession {
                 Ok(shot) => {
                     ready.insert((link.parent, link.owner), (link, shot));
                 }
-                Err(err) if is_gone(&err) => return Err(err),
+                Err(err) if err.is_gone() => return Err(err),
                 // The frame navigated to another process or left the page:
                 // found again below if its `<iframe>` is still there.
                 Err(_) => gone.push(link.key),
@@ -591,7 +591,13 @@ impl ChromiumSession {
         }
         let params = match params.build() {
             Ok(params) => params,
-            Err(err) => return (Err(anyhow!("{err}")), None, calls),
+            Err(err) => {
+                return (
+                    Err(self.unbuilt("DOMSnapshot.captureSnapshot", err)),
+                    None,
+                    calls,
+                );
+            }
         };
         let snapshot = |params: CaptureSnapshotParams| async {
             let (result, elapsed) = timed(self.call_large(
@@ -599,10 +605,7 @@ impl ChromiumSession {
                 route.execute(&self.page, params),
             ))
             .await;
-            (
-                result.map(|r| r.result).map_err(anyhow::Error::from),
-                elapsed,
-            )
+            (result.map(|r| r.result).map_err(Error::from), elapsed)
         };
         if !stable {
             let (snap, elapsed) = snapshot(params).await;
@@ -687,24 +690,23 @@ impl ChromiumSession {
             .return_by_value(true)
             .object_group(group)
             .build()
-            .map_err(|err| anyhow!("{err}"))?;
+            .map_err(|err| self.unbuilt("Runtime.callFunctionOn", err))?;
         let result = self
             .call("Runtime.callFunctionOn", route.execute(&self.page, params))
             .await?
             .result;
         if let Some(exception) = &result.exception_details {
-            return Err(anyhow!(
-                "{}: reading scroll boxes failed: {}",
-                self.url,
-                exception.text
-            ));
+            return Err(Error::Script {
+                url: self.url.clone(),
+                message: format!("reading scroll boxes: {}", exception.text),
+            });
         }
         let values: Vec<Option<Boxes>> =
-            serde_json::from_value(result.result.value.unwrap_or_default()).with_context(|| {
-                format!(
-                    "{}: the scroll boxes script returned no list of boxes",
-                    self.url
-                )
+            serde_json::from_value(result.result.value.unwrap_or_default()).map_err(|err| {
+                Error::Answer {
+                    url: self.url.clone(),
+                    message: format!("the scroll boxes script returned no list of boxes: {err}"),
+                }
             })?;
         Ok(kept
             .into_iter()
@@ -724,7 +726,7 @@ impl ChromiumSession {
             .object_group(group)
             .return_by_value(false)
             .build()
-            .map_err(|err| anyhow!("{err}"))?;
+            .map_err(|err| self.unbuilt("Runtime.evaluate", err))?;
         let (evaluated, elapsed) = timed(self.call(
             "page facts (Runtime.evaluate)",
             route.execute(&self.page, params),
@@ -736,21 +738,24 @@ impl ChromiumSession {
         });
         let evaluated = evaluated?.result;
         if let Some(exception) = &evaluated.exception_details {
-            return Err(anyhow!(
-                "{}: the page facts script failed: {}",
-                self.url,
-                exception.text
-            ));
+            return Err(Error::Script {
+                url: self.url.clone(),
+                message: format!("the page facts script: {}", exception.text),
+            });
         }
-        let array =
-            evaluated.result.object_id.clone().with_context(|| {
-                format!("{}: the page facts script returned no array", self.url)
+        let array = evaluated
+            .result
+            .object_id
+            .clone()
+            .ok_or_else(|| Error::Answer {
+                url: self.url.clone(),
+                message: "the page facts script returned no array".to_owned(),
             })?;
         let params = GetPropertiesParams::builder()
             .object_id(array)
             .own_properties(true)
             .build()
-            .map_err(|err| anyhow!("{err}"))?;
+            .map_err(|err| self.unbuilt("Runtime.getProperties", err))?;
         let (properties, elapsed) =
             timed(self.call("Runtime.getProperties", route.execute(&self.page, params))).await;
         calls.push(Call {
@@ -886,7 +891,10 @@ impl ChromiumSession {
             &base64::engine::general_purpose::STANDARD,
             AsRef::<str>::as_ref(&shot.result.data),
         )
-        .with_context(|| format!("{}: the screenshot was not valid base64", self.url))
+        .map_err(|err| Error::Answer {
+            url: self.url.clone(),
+            message: format!("the screenshot was not valid base64: {err}"),
+        })
     }
 }
 

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use anyhow::Result;
+use crate::error::Result;
 use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, SetFileInputFilesParams};
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFileChooserOpened, SetInterceptFileChooserDialogParams,
@@ -71,7 +71,11 @@ impl ChromiumSession {
         &self,
         action: impl std::future::Future<Output = Result<Outcome>>,
     ) -> Result<Outcome> {
-        let mut opened = self.page.event_listener::<EventFileChooserOpened>().await?;
+        let mut opened = self
+            .page
+            .event_listener::<EventFileChooserOpened>()
+            .await
+            .map_err(|err| self.unheard("Page.fileChooserOpened", err))?;
         self.intercept_chooser(true).await?;
         let outcome = action.await;
         let _ = self.intercept_chooser(false).await;
@@ -117,7 +121,11 @@ impl ChromiumSession {
         }
         // A control that opens the chooser (a styled button clicking a
         // hidden input): clicked, with the chooser intercepted.
-        let mut opened = self.page.event_listener::<EventFileChooserOpened>().await?;
+        let mut opened = self
+            .page
+            .event_listener::<EventFileChooserOpened>()
+            .await
+            .map_err(|err| self.unheard("Page.fileChooserOpened", err))?;
         self.intercept_chooser(true).await?;
         let chosen = async {
             if let Outcome::Failed { kind, message } = self.click(backend_id).await? {

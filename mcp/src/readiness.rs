@@ -9,8 +9,8 @@
 
 use std::time::Duration;
 
-use anyhow::Result;
 use pagesnap_browser::ChromiumSession;
+use pagesnap_browser::{Error, Result};
 use serde::Deserialize;
 
 /// What an action waits for after it ran.
@@ -102,8 +102,9 @@ pub async fn wait(session: &ChromiumSession, readiness: Readiness) -> Result<Opt
         readiness.budget.as_millis()
     );
     let answer = session.eval(&script).await?;
-    let quiet: Quiet = serde_json::from_value(answer.clone()).map_err(|err| {
-        anyhow::anyhow!("the readiness script answered {answer}, not a readiness report: {err}")
+    let quiet: Quiet = serde_json::from_value(answer.clone()).map_err(|err| Error::Answer {
+        url: session.url().to_owned(),
+        message: format!("the readiness script answered {answer}, not a readiness report: {err}"),
     })?;
     if quiet.quiet {
         return Ok(None);

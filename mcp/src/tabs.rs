@@ -89,7 +89,7 @@ impl Shared {
     /// the calls in flight; later calls fail by name.
     pub async fn close(&self) -> anyhow::Result<()> {
         match self.chromium.write().await.take() {
-            Some(chromium) => chromium.close().await,
+            Some(chromium) => Ok(chromium.close().await?),
             None => Ok(()),
         }
     }
@@ -270,8 +270,8 @@ impl Browsing {
 
     /// A gone tab is forgotten, so the next call says there is no tab rather
     /// than failing on it again.
-    fn forget_if_gone(&mut self, err: &anyhow::Error) {
-        if pagesnap_browser::is_gone(err)
+    fn forget_if_gone(&mut self, err: &pagesnap_browser::Error) {
+        if err.is_gone()
             && let Some(id) = self.current.take()
         {
             self.tabs.remove(&id);
@@ -318,7 +318,7 @@ impl Browsing {
         };
         match result {
             Ok(()) => {}
-            Err(err) => match err.downcast_ref::<TabError>() {
+            Err(err) => match err.tab() {
                 // The page is there, only not finished: show what there is.
                 Some(TabError::NeverLoaded { .. } | TabError::OverLimit { .. })
                     if self.current.is_some() =>
@@ -341,14 +341,18 @@ impl Browsing {
         match readiness::wait(&tab.session, Readiness::NAVIGATE).await {
             Ok(pending) => Ok(pending),
             // A dialog opened as the page settled: the snapshot shows it.
-            Err(err) if pagesnap_browser::is_dialog_open(&err) => Ok(None),
+            Err(err) if err.is_dialog_open() => Ok(None),
             Err(err) => Err(self.browser_error(&err)),
         }
     }
 
     /// Why a name did not resolve, when the server is offline by choice.
-    fn offline_hint(&self, err: &anyhow::Error) -> &'static str {
-        if !self.config().network && format!("{err:#}").contains("ERR_NAME_NOT_RESOLVED") {
+    fn offline_hint(&self, err: &pagesnap_browser::Error) -> &'static str {
+        let unresolved = matches!(
+            err.tab(),
+            Some(TabError::LoadFailed { error, .. }) if error.contains("ERR_NAME_NOT_RESOLVED")
+        );
+        if !self.config().network && unresolved {
             " (this server was started with --offline: only 127.0.0.1 and localhost resolve; \
              start it without --offline to reach the web)"
         } else {
@@ -388,7 +392,7 @@ impl Browsing {
         tab.kept = None;
         match tab.session.back(limit).await {
             Ok(moved) => Ok(moved),
-            Err(err) if pagesnap_browser::is_dialog_open(&err) => Ok(true),
+            Err(err) if err.is_dialog_open() => Ok(true),
             Err(err) => Err(self.browser_error(&err)),
         }
     }
@@ -619,7 +623,7 @@ impl Browsing {
             Ok(Outcome::Failed { kind, message }) => {
                 return Err(ToolError::new(Kind::Action(kind), self.mask(&message)));
             }
-            Err(err) => match err.downcast_ref::<TabError>() {
+            Err(err) => match err.tab() {
                 // A click that started a navigation that did not finish.
                 Some(TabError::NeverLoaded { .. } | TabError::OverLimit { .. }) => {
                     pending = Some(self.mask(&err.to_string()));
@@ -651,7 +655,7 @@ impl Browsing {
             let tab = self.current()?;
             pending = match readiness::wait(&tab.session, readiness).await {
                 Ok(pending) => pending,
-                Err(err) if pagesnap_browser::is_dialog_open(&err) => None,
+                Err(err) if err.is_dialog_open() => None,
                 Err(err) => return Err(self.browser_error(&err)),
             };
         }
@@ -789,8 +793,8 @@ impl Browsing {
     }
 
     /// A browser failure as a tool error (its message masked).
-    fn browser_error(&self, err: &anyhow::Error) -> ToolError {
-        let kind = if pagesnap_browser::is_gone(err) {
+    fn browser_error(&self, err: &pagesnap_browser::Error) -> ToolError {
+        let kind = if err.is_gone() {
             Kind::TabGone
         } else {
             Kind::Browser

@@ -464,8 +464,10 @@ async fn emulate_focus(session: &ChromiumSession, done: &mut bool) -> Result<()>
     match session.emulate_focus().await {
         Ok(()) => *done = true,
         // The page opened a dialog meanwhile.
-        Err(err) if pagesnap_browser::is_dialog_open(&err) => {}
-        Err(err) => return Err(err.context("could not enable focus emulation")),
+        Err(err) if err.is_dialog_open() => {}
+        Err(err) => {
+            return Err(anyhow::Error::from(err).context("could not enable focus emulation"));
+        }
     }
     Ok(())
 }

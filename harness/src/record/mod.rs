@@ -75,8 +75,13 @@ pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
 
 /// `err` with the flags that change it named: the browser crate names its
 /// time limit, its wait and its network, not the options that set them.
-pub fn with_flags(err: anyhow::Error) -> anyhow::Error {
-    let flags = match err.downcast_ref::<TabError>() {
+pub fn with_flags(err: impl Into<anyhow::Error>) -> anyhow::Error {
+    let err = err.into();
+    let tab = err
+        .downcast_ref::<pagesnap_browser::Error>()
+        .and_then(pagesnap_browser::Error::tab)
+        .or_else(|| err.downcast_ref::<TabError>());
+    let flags = match tab {
         Some(
             TabError::NeverLoaded { .. }
             | TabError::OverLimit { .. }

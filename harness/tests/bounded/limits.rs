@@ -52,7 +52,7 @@ fn a_page_that_never_answers_is_named_after_the_load_limit() {
             Duration::from_secs(10),
             &url,
         );
-        match err.downcast_ref::<TabError>() {
+        match err.tab() {
             Some(TabError::NeverLoaded { url: named, limit }) => {
                 assert_eq!(named, &url);
                 assert_eq!(*limit, Duration::from_secs(2));
@@ -101,10 +101,7 @@ fn a_closed_tab_and_a_crashed_renderer_are_named_not_waited_for() {
             page,
         );
         assert!(
-            matches!(
-                err.downcast_ref::<TabError>(),
-                Some(TabError::Closed { .. })
-            ),
+            matches!(err.tab(), Some(TabError::Closed { .. })),
             "expected Closed, got {err:#}"
         );
         assert!(err.to_string().contains("the tab was closed"), "{err}");
@@ -135,10 +132,7 @@ fn a_closed_tab_and_a_crashed_renderer_are_named_not_waited_for() {
             page,
         );
         assert!(
-            matches!(
-                err.downcast_ref::<TabError>(),
-                Some(TabError::Crashed { .. })
-            ),
+            matches!(err.tab(), Some(TabError::Crashed { .. })),
             "expected Crashed, got {err:#}"
         );
         assert!(err.to_string().contains("renderer crashed"), "{err}");
