@@ -14,11 +14,11 @@ use chromiumoxide::cdp::browser_protocol::page::NavigateParams;
 use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use futures::StreamExt;
 
-use crate::dialogs::{DialogPolicy, Dialogs};
+use crate::dialogs::DialogPolicy;
 use crate::error::StartError;
 use crate::failure::{TabError, Watch};
 use crate::navigation::{OpenOptions, prepare, resolve_target};
-use crate::session::ChromiumSession;
+use crate::session::{ChromiumSession, Heard};
 use crate::waits;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
@@ -321,11 +321,11 @@ impl Chromium {
             page = self.browser.get_page(target.clone()).await;
         }
         let page = page.map_err(|_| Error::NoTab { id: id.to_owned() })?;
-        let dialogs = Dialogs::listen(&page, self.dialogs).await?;
+        let heard = Heard::listen(&page, self.dialogs).await?;
         let url = page.url().await.ok().flatten().unwrap_or_default();
         let mut session = ChromiumSession::new(
             page,
-            dialogs,
+            heard,
             self.version.clone(),
             url,
             self.watch.clone(),
@@ -414,7 +414,7 @@ impl Chromium {
             call: "Emulation.setDeviceMetricsOverride",
             message: err.to_string(),
         })?;
-        let dialogs = Dialogs::listen(&page, self.dialogs).await?;
+        let heard = Heard::listen(&page, self.dialogs).await?;
         if let Ok(mut opened) = self.opened.lock() {
             opened.push(page.target_id().clone());
         }
@@ -434,7 +434,7 @@ impl Chromium {
         });
         let mut session = ChromiumSession::new(
             page,
-            dialogs,
+            heard,
             self.version.clone(),
             url.clone(),
             self.watch.clone(),

@@ -201,6 +201,13 @@ impl Error {
         matches!(self.tab(), Some(crate::TabError::DialogOpen { .. }))
     }
 
+    /// Whether the page navigated (or reloaded) under the call
+    /// ([`crate::TabError::Navigated`]): the caller may wait for the new
+    /// document and try again.
+    pub fn is_navigated(&self) -> bool {
+        matches!(self.tab(), Some(crate::TabError::Navigated { .. }))
+    }
+
     /// Whether the tab itself is gone (closed or crashed): every later call
     /// on it fails too.
     pub fn is_gone(&self) -> bool {

@@ -125,6 +125,18 @@ pub enum TabError {
         /// The dialog.
         dialog: pagesnap_engine::dialog::Dialog,
     },
+    /// The page navigated (or reloaded) while the call ran: the document it
+    /// worked on is gone. Told from the protocol's navigation events, not
+    /// from the browser's words ([`crate::documents`]).
+    #[error("{url}: the page navigated during {call} ({message})")]
+    Navigated {
+        /// The page.
+        url: String,
+        /// The CDP call.
+        call: &'static str,
+        /// The browser's message for the call.
+        message: String,
+    },
     /// The browser answered with an error.
     #[error("{url}: {call} failed: {message}")]
     Failed {
@@ -275,31 +287,6 @@ impl Watch {
     }
 }
 
-/// Whether `err` says the document went away under a call: the page
-/// navigated (or reloaded) while it ran. Chromium words it several ways.
-pub fn navigated(err: &crate::Error) -> bool {
-    let mut cause: Option<&dyn std::error::Error> = Some(err);
-    std::iter::from_fn(|| {
-        let now = cause?;
-        cause = now.source();
-        Some(now)
-    })
-    .any(|cause| {
-        let message = cause.to_string();
-        [
-            "navigated or closed",
-            "Execution context was destroyed",
-            "Cannot find context with specified id",
-            "Could not find node with given id",
-            "No node with given id",
-            "Cannot find default execution context",
-            "Not attached to an active page",
-        ]
-        .iter()
-        .any(|sign| message.contains(sign))
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,20 +311,5 @@ mod tests {
         );
         assert_eq!(Phase::of_call("Runtime.evaluate"), None);
         assert_eq!(Phase::of_call(""), None);
-    }
-
-    #[test]
-    fn a_navigation_is_recognised_in_the_browsers_words() {
-        let failed = |message: &str| {
-            crate::Error::from(TabError::Failed {
-                url: "http://x/".to_owned(),
-                call: "Runtime.evaluate",
-                message: message.to_owned(),
-            })
-        };
-        assert!(navigated(&failed(
-            "Execution context was destroyed, most likely because of a navigation"
-        )));
-        assert!(!navigated(&failed("Request timed out")));
     }
 }

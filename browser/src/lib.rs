@@ -10,6 +10,7 @@ mod action;
 mod chromium;
 mod dialogs;
 pub mod discover;
+mod documents;
 mod drag;
 mod endpoint;
 mod error;
@@ -35,7 +36,7 @@ pub use action::{
 pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab};
 pub use dialogs::DialogPolicy;
 pub use error::{Error, Result, StartError};
-pub use failure::{Phase, TabError, navigated};
+pub use failure::{Phase, TabError};
 pub use frames::{node_key, split_key};
 pub use keys::key_names;
 pub use live::{Live, Source, Timings};

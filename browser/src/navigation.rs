@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use crate::error::{Error, Result};
 
 use crate::WaitFor;
-use crate::failure::{Phase, TabError, navigated};
+use crate::failure::{Phase, TabError};
 use crate::session::ChromiumSession;
 use crate::waits;
 
@@ -68,7 +68,7 @@ pub(crate) async fn prepare(
             session.settle().await
         };
         match ready.await {
-            Err(err) if navigated(&err) => session.after_navigation().await?,
+            Err(err) if err.is_navigated() => session.after_navigation().await?,
             other => return other,
         }
     }
@@ -270,7 +270,7 @@ impl ChromiumSession {
                 Err(err) if err.is_dialog_open() => return Err(err),
                 Ok(_) | Err(_) if started.elapsed() < waits::BACK_GRACE.min(limit) => {}
                 Ok(_) => return Ok(false),
-                Err(err) if navigated(&err) => {}
+                Err(err) if err.is_navigated() => {}
                 Err(err) => return Err(err),
             }
         }

@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::error::{Error, Result};
 
 use crate::action::{Outcome, UserAction};
-use crate::failure::{Phase, navigated};
+use crate::failure::Phase;
 use crate::session::ChromiumSession;
 use crate::{Captured, Needs};
 
@@ -91,14 +91,16 @@ impl ChromiumSession {
                 let before = self.document().await?;
                 let (captured, _) = self.capture_with(Needs::RECORD).await?;
                 let after = self.document().await?;
-                Ok(before
-                    .filter(|id| after.as_ref() == Some(id))
-                    .map(|_| captured))
+                Ok::<_, Error>(
+                    before
+                        .filter(|id| after.as_ref() == Some(id))
+                        .map(|_| captured),
+                )
             };
             match attempt.await {
                 Ok(Some(captured)) => return Ok(captured),
                 Ok(None) => self.after_navigation().await?,
-                Err(err) if navigated(&err) => self.after_navigation().await?,
+                Err(err) if err.is_navigated() => self.after_navigation().await?,
                 Err(err) => return Err(err),
             }
         }

@@ -15,7 +15,8 @@ use pagesnap_engine::dialog::{Answered, Dialog};
 use pagesnap_engine::recording::{AxNode, DomCounts};
 
 use crate::WaitFor;
-use crate::dialogs::Dialogs;
+use crate::dialogs::{DialogPolicy, Dialogs};
+use crate::documents::Documents;
 use crate::failure::{Gone, Phase, TabError, Watch};
 use crate::frames::{Frames, Link, Route};
 use crate::waits;
@@ -42,8 +43,27 @@ pub struct ChromiumSession {
     pub(crate) frames: Frames,
     /// The page's JavaScript dialogs.
     pub(crate) dialogs: Dialogs,
+    /// The documents it has shown (a failed call's navigation).
+    pub(crate) documents: Documents,
     /// The folder uploads are confined to ([`crate::Chromium::with_upload_dir`]).
     pub(crate) uploads: std::path::PathBuf,
+}
+
+/// What a session hears from its tab, from the moment it is made: its
+/// JavaScript dialogs and its document changes.
+pub(crate) struct Heard {
+    dialogs: Dialogs,
+    documents: Documents,
+}
+
+impl Heard {
+    /// Starts listening to `page` (its dialogs under `policy`).
+    pub(crate) async fn listen(page: &CdpPage, policy: DialogPolicy) -> Result<Heard> {
+        Ok(Heard {
+            dialogs: Dialogs::listen(page, policy).await?,
+            documents: Documents::listen(page).await?,
+        })
+    }
 }
 
 const COUNTS_JS: &str = r#"(() => {
@@ -69,7 +89,7 @@ impl ChromiumSession {
     /// when recording, ending by `deadline`.
     pub(crate) fn new(
         page: CdpPage,
-        dialogs: Dialogs,
+        heard: Heard,
         version: String,
         url: String,
         watch: Watch,
@@ -88,7 +108,8 @@ impl ChromiumSession {
             phase: std::sync::Mutex::new(Phase::Load),
             groups: AtomicU64::new(0),
             frames: Frames::default(),
-            dialogs,
+            dialogs: heard.dialogs,
+            documents: heard.documents,
             uploads: std::path::PathBuf::from("."),
         }
     }
@@ -169,7 +190,7 @@ impl ChromiumSession {
     }
 
     /// After a call failed because the page navigated (see
-    /// [`crate::failure::navigated`]): waits for the new document to load and
+    /// [`TabError::Navigated`]): waits for the new document to load and
     /// settle, so that the caller can try again. Only within a budget; past
     /// it, or without one, the page is refused as [`TabError::KeptNavigating`].
     pub(crate) async fn after_navigation(&self) -> Result<()> {
@@ -187,7 +208,7 @@ impl ChromiumSession {
             return Err(kept().into());
         }
         match self.settle().await {
-            Err(err) if !crate::failure::navigated(&err) => return Err(err),
+            Err(err) if !err.is_navigated() => return Err(err),
             _ => {}
         }
         self.enter(phase);
@@ -286,20 +307,31 @@ impl ChromiumSession {
         if by_deadline && wait.is_zero() {
             return Err(self.over_limit(phase()));
         }
+        let documents = self.documents.now();
         tokio::select! {
             result = future => match result {
                 Ok(value) => Ok(value),
                 Err(err) => {
-                    // The error may be the first sign of a crash or a close;
-                    // the browser's report follows within moments.
-                    let report =
-                        tokio::time::timeout(waits::GONE_REPORT, self.watch.until_gone(&self.target));
-                    match report.await {
-                        Ok(gone) => Err(self.gone(gone, name)),
+                    // The error may be the first sign of a crash, a close or
+                    // a navigation; the browser's report of each follows
+                    // within moments.
+                    let message = err.to_string();
+                    let report = async {
+                        tokio::select! {
+                            gone = self.watch.until_gone(&self.target) => self.gone(gone, name),
+                            () = self.documents.changed_since(documents) => TabError::Navigated {
+                                url: self.url.clone(),
+                                call: name,
+                                message: message.clone(),
+                            },
+                        }
+                    };
+                    match tokio::time::timeout(waits::GONE_REPORT, report).await {
+                        Ok(reported) => Err(reported),
                         Err(_) => Err(TabError::Failed {
                             url: self.url.clone(),
                             call: name,
-                            message: err.to_string(),
+                            message,
                         }),
                     }
                 }
