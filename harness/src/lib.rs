@@ -30,6 +30,7 @@ pub mod agent;
 pub mod bench;
 pub mod cmd;
 pub mod external;
+pub mod flag_hints;
 pub mod judge;
 pub mod live;
 pub mod node;

@@ -80,7 +80,7 @@ async fn live(args: &Args, strategy: &dyn Strategy, options: &Options<'_>) -> Re
         let session = chromium
             .open(&args.target, &args.browser.open_options())
             .await
-            .map_err(crate::record::with_flags)?;
+            .map_err(crate::flag_hints::with_flags)?;
         let needs = if args.save.is_some() {
             Needs::RECORD
         } else {
@@ -222,7 +222,7 @@ fn external(args: &Args) -> Result<Observation> {
             let session = chromium
                 .open(&args.target, &args.browser.open_options())
                 .await
-                .map_err(crate::record::with_flags)?;
+                .map_err(crate::flag_hints::with_flags)?;
             let mut program = Program::new(external, chromium.websocket_url());
             let observed = crate::external::observe(
                 &mut program,

@@ -142,7 +142,7 @@ pub async fn run(
             session.close().await;
             result
         }
-        Err(err) => Err(crate::record::with_flags(err)),
+        Err(err) => Err(crate::flag_hints::with_flags(err)),
     };
     if let Err(err) = result {
         if err.downcast_ref::<AgentStop>().is_some() || err.downcast_ref::<JudgeStop>().is_some() {

@@ -70,31 +70,9 @@ pub struct Written {
 /// screenshot: a recording without its screenshot is not complete), all
 /// within the job's `--timeout`. The tab is closed afterwards, whatever happened.
 pub async fn record(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
-    record_within(chromium, job).await.map_err(with_flags)
-}
-
-/// `err` with the flags that change it named: the browser crate names its
-/// time limit, its wait and its network, not the options that set them.
-pub fn with_flags(err: impl Into<anyhow::Error>) -> anyhow::Error {
-    let err = err.into();
-    let tab = err
-        .downcast_ref::<pagesnap_browser::Error>()
-        .and_then(pagesnap_browser::Error::tab)
-        .or_else(|| err.downcast_ref::<TabError>());
-    let flags = match tab {
-        Some(
-            TabError::NeverLoaded { .. }
-            | TabError::OverLimit { .. }
-            | TabError::NoAnswer { .. }
-            | TabError::KeptNavigating { .. },
-        ) => "--timeout sets the limit",
-        Some(TabError::WaitTooLong { .. }) => "--wait-for sets the wait, --timeout the limit",
-        Some(TabError::LoadFailed { offline: true, .. }) => {
-            "--network lets pages reach the network: recordings are offline by default"
-        }
-        _ => return err,
-    };
-    anyhow::anyhow!("{err:#} ({flags})")
+    record_within(chromium, job)
+        .await
+        .map_err(crate::flag_hints::with_flags)
 }
 
 async fn record_within(chromium: &Chromium, job: &Job) -> Result<Vec<Written>> {
