@@ -508,7 +508,7 @@ async fn peer_act(
             _ => String::new(),
         };
     }
-    let Some(calls) = peer.mapping.actions.get(&key) else {
+    let Some(calls) = peer.mapping.calls_for(key) else {
         return Ok(Err(Unrunnable::Incomplete(format!(
             "{} has no tool for {}",
             peer.name,
@@ -531,6 +531,10 @@ async fn peer_act(
         ActionKey::Drag => {
             values.push(("to", value.as_str().into()));
             values.push(("to_element", line(&value).unwrap_or(value.clone()).into()));
+        }
+        ActionKey::DialogAccept | ActionKey::DialogDismiss => {
+            values.push(("accept", Arg::Bool(key == ActionKey::DialogAccept)));
+            values.push(("text", value.as_str().into()));
         }
         ActionKey::WaitTime => {
             if let pagesnap_browser::Wait::Delay(delay) = pagesnap_browser::wait_of(&value) {

@@ -80,6 +80,10 @@ pub enum ActionKey {
     DialogAccept,
     /// `[actions.dialog_dismiss]`: dismiss the pending dialog.
     DialogDismiss,
+    /// `[actions.dialog]`: answer the pending dialog, `{accept}` (true or
+    /// false) with `{text}` (a prompt's text): the call for both answers
+    /// when the mapping names no `dialog_accept` or `dialog_dismiss`.
+    Dialog,
     /// `[actions.focus]`.
     Focus,
     /// `[actions.clear]`: empty a text field.
@@ -97,7 +101,7 @@ pub enum ActionKey {
 
 impl ActionKey {
     /// Every key, in the order errors list them.
-    pub const ALL: [ActionKey; 17] = [
+    pub const ALL: [ActionKey; 18] = [
         ActionKey::Click,
         ActionKey::Type,
         ActionKey::Select,
@@ -109,6 +113,7 @@ impl ActionKey {
         ActionKey::Drag,
         ActionKey::DialogAccept,
         ActionKey::DialogDismiss,
+        ActionKey::Dialog,
         ActionKey::Focus,
         ActionKey::Clear,
         ActionKey::WaitText,
@@ -131,6 +136,7 @@ impl ActionKey {
             ActionKey::Drag => "drag",
             ActionKey::DialogAccept => "dialog_accept",
             ActionKey::DialogDismiss => "dialog_dismiss",
+            ActionKey::Dialog => "dialog",
             ActionKey::Focus => "focus",
             ActionKey::Clear => "clear",
             ActionKey::WaitText => "wait_text",
@@ -363,6 +369,17 @@ impl Mapping {
         })
     }
 
+    /// The calls that run `key`: its own, or for a dialog's answer the
+    /// mapping's `[actions.dialog]`.
+    pub fn calls_for(&self, key: ActionKey) -> Option<&Vec<Call>> {
+        self.actions.get(&key).or(match key {
+            ActionKey::DialogAccept | ActionKey::DialogDismiss => {
+                self.actions.get(&ActionKey::Dialog)
+            }
+            _ => None,
+        })
+    }
+
     /// The tab a listing names on the line holding `url`.
     pub fn tab_of(&self, listing: &str, url: &str) -> Option<String> {
         let first =
@@ -392,6 +409,9 @@ pub enum Arg {
     Number(f64),
     /// A list (`{paths}`): a JSON array, only as the whole argument.
     List(Vec<String>),
+    /// A yes or no (`{accept}`): a JSON boolean as the whole argument,
+    /// `true` or `false` in a longer string.
+    Bool(bool),
 }
 
 impl From<&str> for Arg {
@@ -444,6 +464,7 @@ pub fn arguments(call: &Call, values: &[(&str, Arg)]) -> Result<serde_json::Map<
                         Arg::List(items) => {
                             Value::Array(items.iter().cloned().map(Value::String).collect())
                         }
+                        Arg::Bool(yes) => Value::Bool(*yes),
                     });
                 }
                 let mut out = String::new();
@@ -457,6 +478,7 @@ pub fn arguments(call: &Call, values: &[(&str, Arg)]) -> Result<serde_json::Map<
                     match lookup(name)? {
                         Arg::Text(text) => out.push_str(text),
                         Arg::Number(n) => out.push_str(&number(*n).to_string()),
+                        Arg::Bool(yes) => out.push_str(if *yes { "true" } else { "false" }),
                         Arg::List(_) => bail!(
                             "{tool}: {{{name}}} is a list: it must be an argument of its own, not part of {text:?}"
                         ),
@@ -705,6 +727,20 @@ mod tests {
             filled("pagesnap", ActionKey::WaitGone).unwrap(),
             [serde_json::json!({"gone": "e4"})]
         );
+        // One dialog call for both answers: {accept} a boolean.
+        let playwright = crate::peer::shipped_mapping("playwright").unwrap();
+        let dismiss = &playwright.calls_for(ActionKey::DialogDismiss).unwrap()[0];
+        assert_eq!(
+            Value::Object(
+                arguments(
+                    dismiss,
+                    &[("accept", Arg::Bool(false)), ("text", "".into())]
+                )
+                .unwrap()
+            ),
+            serde_json::json!({"accept": false, "promptText": ""})
+        );
+        assert!(playwright.calls_for(ActionKey::Focus).is_none());
         // What a server has no tool for is absent, and refused by name then.
         assert_eq!(filled("chrome-devtools", ActionKey::WaitTime), None);
         assert_eq!(filled("chrome-devtools", ActionKey::WaitGone), None);
