@@ -521,49 +521,19 @@ async fn peer_act(
             .map(str::to_owned)
     };
     let element = action.reference.as_deref().and_then(line);
-    let mut values: Vec<(&str, Arg)> = vec![("value", value.as_str().into())];
-    if let Some(reference) = &action.reference {
-        values.push(("ref", reference.as_str().into()));
-        values.push(("element", element.as_deref().unwrap_or(reference).into()));
-    }
-    match key {
-        // A drag's value is the drop target's ref.
-        ActionKey::Drag => {
-            values.push(("to", value.as_str().into()));
-            values.push(("to_element", line(&value).unwrap_or(value.clone()).into()));
+    let uploads = session.upload_dir();
+    let values = match placeholders(key, action, &value, element.as_deref(), line, uploads) {
+        Ok(values) => values,
+        Err(refused) => {
+            return Ok(Ok(PeerDone {
+                outcome: refused,
+                element,
+                calls: 0,
+                ms: 0.0,
+                tokens: 0,
+            }));
         }
-        ActionKey::DialogAccept | ActionKey::DialogDismiss => {
-            values.push(("accept", Arg::Bool(key == ActionKey::DialogAccept)));
-            values.push(("text", value.as_str().into()));
-        }
-        ActionKey::WaitTime => {
-            if let pagesnap_browser::Wait::Delay(delay) = pagesnap_browser::wait_of(&value) {
-                values.push(("ms", Arg::Number(delay.as_millis() as f64)));
-                values.push(("secs", Arg::Number(delay.as_secs_f64())));
-            }
-        }
-        // The files as the server's process reads them: absolute, and only
-        // inside the upload folder, as pagesnap's own upload confines them.
-        ActionKey::Upload => {
-            let given = pagesnap_browser::paths_of(&value);
-            match pagesnap_browser::confine_uploads(session.upload_dir(), &given) {
-                Ok(files) => values.push((
-                    "paths",
-                    Arg::List(files.iter().map(|f| f.display().to_string()).collect()),
-                )),
-                Err(message) => {
-                    return Ok(Ok(PeerDone {
-                        outcome: Outcome::failed(Failure::UploadRefused, message),
-                        element,
-                        calls: 0,
-                        ms: 0.0,
-                        tokens: 0,
-                    }));
-                }
-            }
-        }
-        _ => {}
-    }
+    };
     // Every argument first: a call missing a value is refused before any runs.
     let mut arguments = Vec::with_capacity(calls.len());
     for call in calls {
@@ -602,6 +572,55 @@ async fn peer_act(
     Ok(Ok(done))
 }
 
+/// The values of a tool server's placeholders for `key`'s calls: the
+/// agent's value (for a dialog, the prompt's text) and ref with the ref's
+/// snapshot line, and what the action adds — a drag's target, a dialog's
+/// answer, a delay, an upload's files (absolute, as the server's process
+/// reads them, and only inside the upload folder, as pagesnap's own upload
+/// confines them: refused by name outside it).
+fn placeholders(
+    key: ActionKey,
+    action: &Action,
+    value: &str,
+    element: Option<&str>,
+    line: impl Fn(&str) -> Option<String>,
+    uploads: &Path,
+) -> Result<Vec<(&'static str, Arg)>, Outcome> {
+    let mut values: Vec<(&'static str, Arg)> = vec![("value", value.into())];
+    if let Some(reference) = &action.reference {
+        values.push(("ref", reference.as_str().into()));
+        values.push(("element", element.unwrap_or(reference).into()));
+    }
+    match key {
+        // A drag's value is the drop target's ref.
+        ActionKey::Drag => {
+            values.push(("to", value.into()));
+            values.push(("to_element", line(value).unwrap_or(value.to_owned()).into()));
+        }
+        ActionKey::DialogAccept | ActionKey::DialogDismiss => {
+            values.push(("accept", Arg::Bool(key == ActionKey::DialogAccept)));
+            values.push(("text", value.into()));
+        }
+        ActionKey::WaitTime => {
+            if let pagesnap_browser::Wait::Delay(delay) = pagesnap_browser::wait_of(value) {
+                values.push(("ms", Arg::Number(delay.as_millis() as f64)));
+                values.push(("secs", Arg::Number(delay.as_secs_f64())));
+            }
+        }
+        ActionKey::Upload => {
+            let given = pagesnap_browser::paths_of(value);
+            let files = pagesnap_browser::confine_uploads(uploads, &given)
+                .map_err(|message| Outcome::failed(Failure::UploadRefused, message))?;
+            values.push((
+                "paths",
+                Arg::List(files.iter().map(|f| f.display().to_string()).collect()),
+            ));
+        }
+        _ => {}
+    }
+    Ok(values)
+}
+
 /// The page action an agent's action asks for, resolved on the observation
 /// (the one resolver), with the element it names (`button "Submit"`) and
 /// its backend node id.
@@ -624,4 +643,85 @@ fn user_action(
         resolved.item.map(pagesnap_browser::label),
         resolved.item.map(|item| item.backend_id),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn act(op: Op, reference: Option<&str>, value: &str) -> Action {
+        Action {
+            op,
+            reference: reference.map(str::to_owned),
+            value: Some(value.to_owned()),
+        }
+    }
+
+    fn value<'v>(values: &'v [(&'static str, Arg)], name: &str) -> Option<&'v Arg> {
+        values.iter().find(|(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// Each action's own placeholders, typed; an upload outside the upload
+    /// folder is refused by name before any call, as pagesnap's own is.
+    #[test]
+    fn each_action_fills_its_own_placeholders() {
+        let here = std::env::current_dir().unwrap();
+        let no_line = |_: &str| None;
+        let upload = act(Op::Upload, Some("e4"), "Cargo.toml");
+        let values = placeholders(
+            ActionKey::Upload,
+            &upload,
+            "Cargo.toml",
+            Some("button \"Choose\""),
+            no_line,
+            &here,
+        )
+        .unwrap();
+        let cargo = here.join("Cargo.toml").canonicalize().unwrap();
+        assert_eq!(
+            value(&values, "paths"),
+            Some(&Arg::List(vec![cargo.display().to_string()]))
+        );
+        assert_eq!(
+            value(&values, "element"),
+            Some(&Arg::Text("button \"Choose\"".to_owned()))
+        );
+        let outside = placeholders(
+            ActionKey::Upload,
+            &upload,
+            "/etc/passwd",
+            None,
+            no_line,
+            &here,
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&outside, Outcome::Failed { kind: Failure::UploadRefused, message } if message.contains("outside the upload folder")),
+            "{outside:?}"
+        );
+        let wait = act(Op::Wait, None, "1500ms");
+        let values =
+            placeholders(ActionKey::WaitTime, &wait, "1500ms", None, no_line, &here).unwrap();
+        assert_eq!(value(&values, "ms"), Some(&Arg::Number(1500.0)));
+        assert_eq!(value(&values, "secs"), Some(&Arg::Number(1.5)));
+        let dismiss = act(Op::Dialog, None, "dismiss");
+        let values =
+            placeholders(ActionKey::DialogDismiss, &dismiss, "", None, no_line, &here).unwrap();
+        assert_eq!(value(&values, "accept"), Some(&Arg::Bool(false)));
+        let drag = act(Op::Drag, Some("e1"), "e9");
+        let values = placeholders(
+            ActionKey::Drag,
+            &drag,
+            "e9",
+            None,
+            |r: &str| (r == "e9").then(|| "listitem \"Done\"".to_owned()),
+            &here,
+        )
+        .unwrap();
+        assert_eq!(value(&values, "to"), Some(&Arg::Text("e9".to_owned())));
+        assert_eq!(
+            value(&values, "to_element"),
+            Some(&Arg::Text("listitem \"Done\"".to_owned()))
+        );
+    }
 }
