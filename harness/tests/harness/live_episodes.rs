@@ -59,13 +59,25 @@ fn config<'a>(
     out: &Path,
     strategies: &[&str],
 ) -> live::Config<'a> {
+    let observers = strategies
+        .iter()
+        .map(|s| Observer::Engine(strategy::by_name(s).unwrap()))
+        .collect();
+    config_observing(suite, agent, out, observers)
+}
+
+/// A one-worker, quiet run of `suite` with `observers`, uploads from the
+/// test's working folder (the crate's, which holds Cargo.toml).
+pub(crate) fn config_observing<'a>(
+    suite: &'a LiveSuite,
+    agent: &'a dyn Agent,
+    out: &Path,
+    observers: Vec<Observer>,
+) -> live::Config<'a> {
     live::Config {
         suite,
         suite_path: PathBuf::from("suite.toml"),
-        strategies: strategies
-            .iter()
-            .map(|s| Observer::Engine(strategy::by_name(s).unwrap()))
-            .collect(),
+        strategies: observers,
         agent,
         judge: None,
         judge_spec: "rule".to_owned(),

@@ -3,11 +3,11 @@
 use std::path::Path;
 
 use pagesnap_harness::agent::{Action, Agent, Op, Request, Response};
+use pagesnap_harness::live;
 use pagesnap_harness::observer::Observer;
 use pagesnap_harness::peer::{self, Launch};
 use pagesnap_harness::report::live::LiveReport;
 use pagesnap_harness::results::StepOutcome;
-use pagesnap_harness::{live, progress};
 
 use crate::support::{forgot_password_suite, pagesnap, require_tool, result_rows, root, stderr};
 
@@ -463,28 +463,12 @@ fn tool_servers_upload_wait_and_answer_dialogs_through_their_own_tools() {
             mapping: server.mapping.clone(),
         };
         let out = dir.path().join(bare);
-        let outcome = live::run(&live::Config {
-            suite: &suite,
-            suite_path: suite_path.clone(),
-            strategies: vec![Observer::Peer(std::sync::Arc::new(server))],
-            agent: &agent,
-            judge: None,
-            judge_spec: "rule".to_owned(),
-            episodes: None,
-            seed: None,
-            max_steps: None,
-            jobs: 1,
-            out,
-            resume: false,
-            progress: progress::Mode::Quiet,
-            open: pagesnap_browser::OpenOptions::default(),
-            network: false,
-            dialogs: pagesnap_browser::DialogPolicy::Ask,
-            // Cargo.toml is in the test's working folder (the crate's).
-            uploads: std::env::current_dir().unwrap(),
-            shard: None,
-            endpoints: Vec::new(),
-        })
+        let outcome = live::run(&crate::live_episodes::config_observing(
+            &suite,
+            &agent,
+            &out,
+            vec![Observer::Peer(std::sync::Arc::new(server))],
+        ))
         .unwrap();
         let report = LiveReport::build(outcome.manifest, outcome.episodes);
         assert_eq!(report.episodes.len(), 6 - skips.len(), "{bare}");
