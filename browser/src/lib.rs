@@ -21,6 +21,7 @@ mod live;
 mod navigation;
 mod nodes;
 pub mod observe;
+mod op;
 mod script;
 mod session;
 mod snapshot;
@@ -30,7 +31,7 @@ mod waits;
 mod watch;
 
 pub use action::{
-    Drop, Failure, MAX_WAIT, Op, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label,
+    Drop, Failure, MAX_WAIT, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label,
     paths_of, resolve, scroll_of, wait_of,
 };
 pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab};
@@ -41,6 +42,7 @@ pub use frames::{node_key, split_key};
 pub use keys::key_names;
 pub use live::{Live, Source, Timings};
 pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, display_url};
+pub use op::Op;
 pub use script::Step;
 pub use session::ChromiumSession;
 pub use state::{Call, CaptureTimings, Needs, Png, now_rfc3339};
