@@ -1,51 +1,14 @@
-//! JavaScript dialogs (`alert`, `confirm`, `prompt`, `beforeunload`): the one a page waits on, as an agent reads it, and those a policy answered, as a recording lists them.
+//! JavaScript dialogs as an agent reads them: the line and the observation of the one a page waits on.
 //!
 //! While a dialog is open the page's script, layout and input are stopped
 //! (a browser answers no query of it), so the observation of a page with a
-//! pending dialog is the dialog alone: [`Dialog::observation`].
-
-use serde::{Deserialize, Serialize};
+//! pending dialog is the dialog alone: [`Dialog::observation`]. The dialog
+//! record itself is plain data below the recording, which a recording's
+//! notes hold ([`crate::recording::CaptureNotes::dialogs`]); it is
+//! re-exported here under the names it has always had.
 
 use crate::observation::{Meta, Observation};
-
-/// Which dialog the page opened.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DialogKind {
-    /// `alert()`: a message and OK.
-    Alert,
-    /// `confirm()`: OK (true) or Cancel (false).
-    Confirm,
-    /// `prompt()`: a line of text, or Cancel (null).
-    Prompt,
-    /// The page asks whether to leave it (`beforeunload`).
-    Beforeunload,
-}
-
-impl DialogKind {
-    /// The kind as the page's API names it.
-    pub fn name(self) -> &'static str {
-        match self {
-            DialogKind::Alert => "alert",
-            DialogKind::Confirm => "confirm",
-            DialogKind::Prompt => "prompt",
-            DialogKind::Beforeunload => "beforeunload",
-        }
-    }
-}
-
-/// A dialog a page opened.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Dialog {
-    /// Which.
-    pub kind: DialogKind,
-    /// Its message, as the page gave it.
-    pub message: String,
-    /// A prompt's default text, if the page gave one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default_prompt: Option<String>,
-}
+pub use crate::recording::{Answered, Dialog, DialogKind};
 
 impl Dialog {
     /// The line an agent reads while the dialog waits for an answer: its
@@ -89,17 +52,6 @@ impl Dialog {
     }
 }
 
-/// A dialog answered without an agent (by the browser's dialog policy), as
-/// a recording's notes list it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Answered {
-    /// The dialog.
-    #[serde(flatten)]
-    pub dialog: Dialog,
-    /// OK (true) or Cancel (false).
-    pub accepted: bool,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,20 +72,5 @@ mod tests {
         assert!(seen.refs.is_empty());
         assert_eq!(seen.meta.dialog.as_ref(), Some(&prompt));
         assert_eq!(seen.text, format!("{line}\n"));
-    }
-
-    #[test]
-    fn kinds_are_spelled_as_serde_spells_them() {
-        for kind in [
-            DialogKind::Alert,
-            DialogKind::Confirm,
-            DialogKind::Prompt,
-            DialogKind::Beforeunload,
-        ] {
-            assert_eq!(
-                serde_json::to_value(kind).ok(),
-                Some(serde_json::Value::String(kind.name().to_owned()))
-            );
-        }
     }
 }

@@ -1,12 +1,23 @@
 //! What a strategy produces: `Observation { text, image, refs, meta }`, and the JSON meta every strategy fills.
+//!
+//! The values passes compute for the meta (an item's [`Zone`], redactions
+//! counted by kind, an image's tokens per provider) are defined here too,
+//! below the passes: passes and strategies import the outputs, never the
+//! reverse.
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) mod redacted;
+pub(crate) mod tokens;
+mod zone;
+
+pub use self::redacted::Redacted;
+use self::tokens::{anthropic_tokens, gemini_tokens, openai_tokens};
+pub use self::zone::Zone;
 pub use crate::analyze::{ModalKind, NameSource, Strength};
 use crate::geom::Rect;
 use crate::page::NodeId;
-use crate::passes::redact::Redacted;
-pub use crate::passes::viewport::Zone;
+use crate::recording::Dialog;
 
 /// An observation of a page, as an agent reads it.
 #[derive(Clone, Debug)]
@@ -70,7 +81,7 @@ pub struct Meta {
     /// The JavaScript dialog the page waits on: the observation is that
     /// dialog alone ([`crate::dialog::Dialog::observation`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dialog: Option<crate::dialog::Dialog>,
+    pub dialog: Option<Dialog>,
 }
 
 /// Viewport position (seed 003, part B).
@@ -228,7 +239,6 @@ pub struct ImageMeta {
 impl ImageMeta {
     /// The facts of a `width`×`height` image, with each provider's tokens.
     pub fn new(width: u32, height: u32) -> ImageMeta {
-        use crate::strategy::som::{anthropic_tokens, gemini_tokens, openai_tokens};
         ImageMeta {
             width,
             height,

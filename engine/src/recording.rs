@@ -19,6 +19,9 @@ use std::sync::Arc;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
+mod dialog;
+
+pub use self::dialog::{Answered, Dialog, DialogKind};
 pub use crate::geom::{Point, Rect, Size, Viewport};
 
 /// The schema identifier written into every recording of this version.
@@ -97,7 +100,7 @@ pub struct CaptureNotes {
     /// each answered by the recorder's dialog policy (no agent was there to
     /// choose), in the order they opened.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub dialogs: Vec<crate::dialog::Answered>,
+    pub dialogs: Vec<Answered>,
 }
 
 impl CaptureNotes {

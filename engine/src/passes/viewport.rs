@@ -2,8 +2,8 @@
 
 use crate::analyze::Analysis;
 use crate::geom::Rect;
+use crate::observation::Zone;
 use crate::page::Page;
-use serde::{Deserialize, Serialize};
 
 /// `# Page position: A viewport(s) above, B below.` and the at-top/at-bottom lines, without the `# `.
 pub fn position_lines(analysis: &Analysis) -> Vec<String> {
@@ -68,73 +68,4 @@ pub fn zone(page: &Page, bounds: Option<Rect>) -> Zone {
     let col = ((cx / vw) * 3.0).floor().clamp(0.0, 2.0) as usize;
     let row = ((cy / vh) * 3.0).floor().clamp(0.0, 2.0) as usize;
     Zone::GRID[row * 3 + col]
-}
-
-/// Where an element sits in the viewport: one of its 3×3 zones, offscreen,
-/// or unknown (no box, or a page without layout). Serialised, and printed,
-/// as the kebab-case word (`top-left`, `center`, `offscreen`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Zone {
-    /// Top third, left third.
-    TopLeft,
-    /// Top third, middle third.
-    TopCenter,
-    /// Top third, right third.
-    TopRight,
-    /// Middle third, left third.
-    MiddleLeft,
-    /// The middle of the viewport.
-    Center,
-    /// Middle third, right third.
-    MiddleRight,
-    /// Bottom third, left third.
-    BottomLeft,
-    /// Bottom third, middle third.
-    BottomCenter,
-    /// Bottom third, right third.
-    BottomRight,
-    /// Outside the viewport.
-    Offscreen,
-    /// No box, or no layout.
-    #[default]
-    Unknown,
-}
-
-impl Zone {
-    /// The nine zones of the viewport, row by row from the top left.
-    pub const GRID: [Zone; 9] = [
-        Zone::TopLeft,
-        Zone::TopCenter,
-        Zone::TopRight,
-        Zone::MiddleLeft,
-        Zone::Center,
-        Zone::MiddleRight,
-        Zone::BottomLeft,
-        Zone::BottomCenter,
-        Zone::BottomRight,
-    ];
-
-    /// The word for the zone.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Zone::TopLeft => "top-left",
-            Zone::TopCenter => "top-center",
-            Zone::TopRight => "top-right",
-            Zone::MiddleLeft => "middle-left",
-            Zone::Center => "center",
-            Zone::MiddleRight => "middle-right",
-            Zone::BottomLeft => "bottom-left",
-            Zone::BottomCenter => "bottom-center",
-            Zone::BottomRight => "bottom-right",
-            Zone::Offscreen => "offscreen",
-            Zone::Unknown => "unknown",
-        }
-    }
-}
-
-impl std::fmt::Display for Zone {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
 }

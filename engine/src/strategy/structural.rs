@@ -5,11 +5,10 @@ use super::shared::meta;
 use super::shared::text::{quote, truncate};
 use crate::analyze::{Analyzed, ModalKind, Strength};
 use crate::geom::Rect;
-use crate::observation::{Item, Observation};
+use crate::observation::{Item, Observation, Zone};
 use crate::page::{Node, NodeId, Page};
 use crate::passes::budget::{self, Line};
-use crate::passes::viewport::{self, Zone};
-use crate::passes::{Context, ObserveError, Options};
+use crate::passes::{Context, ObserveError, Options, viewport};
 
 #[doc = include_str!("structural.md")]
 pub struct Structural;

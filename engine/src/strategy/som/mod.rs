@@ -4,10 +4,9 @@ use super::Strategy;
 use super::shared::meta;
 mod canvas;
 pub mod size;
-mod tokens;
 
 pub use self::canvas::colour;
-pub use self::tokens::{anthropic_tokens, gemini_tokens, openai_tokens};
+pub use crate::observation::tokens::{anthropic_tokens, gemini_tokens, openai_tokens};
 
 use self::canvas::{Canvas, Mark};
 use super::shared::text::{quote, truncate};
