@@ -7,6 +7,7 @@ mod common;
 mod dom;
 mod fixtures;
 mod fuzz;
+mod layers;
 mod page;
 mod planted_secrets;
 mod recording;
