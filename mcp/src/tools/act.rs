@@ -1,0 +1,185 @@
+//! The tail every acting tool shares: the page observed after the action, what changed since before it, and the answer built from them.
+
+use pagesnap_engine::observation::Observation;
+use rmcp::model::CallToolResult;
+use serde_json::json;
+
+use super::{blocks, meta_json};
+use crate::answer::ActionReport;
+use crate::error::ToolError;
+use crate::tabs::{Acted, Browsing, Request, Seen};
+
+/// What an action's answer is made of besides the action itself.
+pub(super) struct After<'a> {
+    /// What the actuator said.
+    pub(super) acted: Option<&'a Acted>,
+    /// The page after it.
+    pub(super) seen: &'a Seen,
+    /// The observation before it, for the changes.
+    pub(super) before: Option<&'a Observation>,
+    /// What was still going on when the readiness budget ran out.
+    pub(super) pending: Option<String>,
+    /// Tabs the page opened.
+    pub(super) new_tabs: Vec<pagesnap_browser::Tab>,
+    /// The changed lines only, not the whole page.
+    pub(super) brief: bool,
+}
+
+/// An action's result: what it did, what changed, whether the page was
+/// ready, and the snapshot after it.
+pub(super) fn action_result(
+    browsing: &Browsing,
+    action: ActionReport,
+    after: After<'_>,
+) -> CallToolResult {
+    let After {
+        acted,
+        seen,
+        before,
+        pending,
+        new_tabs,
+        brief,
+    } = after;
+    // Behind a dialog the page cannot be seen, so nothing is said to have left it.
+    let before = before.filter(|_| seen.observation.meta.dialog.is_none());
+    let changes = Browsing::changes(before, seen);
+    let mut head = Vec::new();
+    let mut line = action.line(acted.and_then(|a| a.element.as_deref()));
+    if let Some(note) = acted.and_then(|a| a.note.as_deref()) {
+        line.push_str(&format!(" — {note}"));
+    }
+    head.push(format!("### Action\n{line}"));
+    if before.is_some() && (!changes.new.is_empty() || !changes.removed.is_empty()) {
+        head.push(format!(
+            "### Changes\nnew: {}\nremoved: {}",
+            if changes.new.is_empty() {
+                "none".to_owned()
+            } else {
+                changes.new.join(", ")
+            },
+            if changes.removed.is_empty() {
+                "none".to_owned()
+            } else {
+                changes.removed.join(", ")
+            }
+        ));
+    }
+    if let Some(pending) = &pending {
+        head.push(format!("### Incomplete\n{pending} — the snapshot below is the best available; take another with page_snapshot"));
+    }
+    if !new_tabs.is_empty() {
+        let tabs: Vec<String> = new_tabs
+            .iter()
+            .map(|t| format!("{} {}", t.id, browsing.mask(&t.url)))
+            .collect();
+        head.push(format!(
+            "### New tabs (not followed; page_tabs select to switch)\n{}",
+            tabs.join("\n")
+        ));
+    }
+    let section = match seen.observation.meta.dialog {
+        Some(_) => "Dialog",
+        None => "Page",
+    };
+    let unchanged = before.is_some_and(|b| b.text == seen.observation.text);
+    if unchanged {
+        head.push("### Unchanged\nthe page shows what it showed before the action".to_owned());
+    }
+    match before {
+        Some(before) if brief && !unchanged => {
+            head.push(format!(
+                "### Changed lines\n{}",
+                changed_lines(&before.text, &seen.observation.text)
+            ));
+        }
+        Some(_) if brief => {}
+        _ => head.push(format!("### {section}\n{}", seen.observation.text)),
+    }
+    let text = browsing.mask_known(&head.join("\n\n"));
+    let mut structured = json!({
+        "action": action,
+        "snapshot": meta_json(browsing, seen),
+        "changes": { "new": changes.new, "removed": changes.removed },
+        "incomplete": pending.is_some(),
+        "unchanged": unchanged,
+    });
+    if let Some(pending) = pending {
+        structured["pending"] = json!(pending);
+    }
+    if !new_tabs.is_empty() {
+        structured["newTabs"] = serde_json::to_value(&new_tabs).unwrap_or_default();
+    }
+    browsing.config().secrets.mask_json(&mut structured);
+    let mut result = CallToolResult::success(blocks(&seen.observation, text));
+    result.structured_content = Some(structured);
+    result
+}
+
+/// The answer of an action that ran: the page observed after it, with
+/// what changed since `before`.
+pub(super) async fn answer_after(
+    browsing: &mut Browsing,
+    action: ActionReport,
+    acted: &Acted,
+    before: Option<Observation>,
+    brief: bool,
+) -> Result<CallToolResult, ToolError> {
+    let seen = browsing.observe(&Request::default()).await?;
+    let pending = acted.pending.clone();
+    let new_tabs = browsing.new_tabs().await;
+    Ok(action_result(
+        browsing,
+        action,
+        After {
+            acted: Some(acted),
+            seen: &seen,
+            before: before.as_ref(),
+            pending,
+            new_tabs,
+            brief,
+        },
+    ))
+}
+
+/// The lines of `after` that `before` did not have (`+ `) and those it had
+/// that `after` has not (`- `), each counted as often as it occurs.
+fn changed_lines(before: &str, after: &str) -> String {
+    let mut left: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for line in before.lines() {
+        *left.entry(line).or_default() += 1;
+    }
+    let mut out = Vec::new();
+    for line in after.lines() {
+        match left.get_mut(line) {
+            Some(n) if *n > 0 => *n -= 1,
+            _ => out.push(format!("+ {line}")),
+        }
+    }
+    for line in before.lines() {
+        if let Some(n) = left.get_mut(line)
+            && *n > 0
+        {
+            *n -= 1;
+            out.push(format!("- {line}"));
+        }
+    }
+    out.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changed_lines_are_the_lines_added_and_removed() {
+        let before =
+            "- heading \"Cart\"\n- button \"Add\" [ref=e1]\n- text: 0 items\n- text: 0 items";
+        let after =
+            "- heading \"Cart\"\n- button \"Add\" [ref=e1]\n- text: 0 items\n- text: 1 item";
+        assert_eq!(
+            changed_lines(before, after),
+            "+ - text: 1 item\n- - text: 0 items"
+        );
+        assert_eq!(changed_lines(after, after), "");
+    }
+}

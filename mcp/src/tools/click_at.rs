@@ -1,0 +1,63 @@
+//! `page_click_at`: a real click at a viewport point, for what has no ref, naming what was under it.
+
+use pagesnap_browser::UserAction;
+use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::{tool, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::act::answer_after;
+use super::{Server, done, input_schema, parse};
+use crate::answer::{ActionReport, Detail};
+use crate::error::{Kind, ToolError};
+use crate::readiness::Readiness;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClickAtArgs {
+    /// CSS pixels from the left.
+    pub x: f64,
+    /// CSS pixels from the top.
+    pub y: f64,
+}
+
+#[tool_router(router = click_at_router, vis = "pub(super)")]
+impl Server {
+    #[tool(
+        name = "page_click_at",
+        input_schema = input_schema::<ClickAtArgs>(),
+        description = "A real click at a viewport point (CSS pixels, as the som screenshot), for what has no ref. Names what was under it; returns the page."
+    )]
+    async fn page_click_at(&self, arguments: JsonObject) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let args: ClickAtArgs = parse("page_click_at", arguments)?;
+                if !(args.x.is_finite() && args.y.is_finite()) {
+                    return Err(ToolError::new(Kind::BadArgument, "x and y must be numbers"));
+                }
+                let element = browsing.element_at(args.x, args.y).await?;
+                let before = browsing.last().cloned();
+                let acted = browsing
+                    .act(
+                        UserAction::ClickAt {
+                            x: args.x,
+                            y: args.y,
+                        },
+                        Readiness::CLICK,
+                    )
+                    .await?;
+                let action = ActionReport {
+                    op: "click_at",
+                    detail: Detail::ClickAt {
+                        x: args.x,
+                        y: args.y,
+                        element: element.map(|e| browsing.mask(&e)),
+                    },
+                };
+                answer_after(&mut browsing, action, &acted, before, false).await
+            }
+            .await,
+        )
+    }
+}

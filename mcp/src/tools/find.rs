@@ -1,0 +1,138 @@
+//! `page_find`: the elements of the whole page whose name or nearby text matches a text or a regex.
+
+use pagesnap_engine::observation::Zone;
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
+use rmcp::{tool, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{Server, done, input_schema, parse};
+use crate::error::{Kind, ToolError};
+use crate::tabs::Request;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindArgs {
+    /// Find elements whose name or nearby text contains this text (case-insensitive).
+    pub text: Option<String>,
+    /// Or: whose name or nearby text matches this regular expression (Rust syntax).
+    pub regex: Option<String>,
+}
+
+#[tool_router(router = find_router, vis = "pub(super)")]
+impl Server {
+    #[tool(
+        name = "page_find",
+        input_schema = input_schema::<FindArgs>(),
+        description = "Find elements on the whole page (not only the viewport) by text or regex over their name and nearby text, without reading a whole snapshot. Returns each match's ref, role, name, whether it is in the viewport (scroll to it with page_scroll or act on it directly), and its context."
+    )]
+    async fn page_find(&self, arguments: JsonObject) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let args: FindArgs = parse("page_find", arguments)?;
+                let matcher = Matcher::new(&args)?;
+                browsing.refuse_while_dialog()?;
+                let seen = browsing
+                    .observe(&Request {
+                        full_page: Some(true),
+                        ..Request::default()
+                    })
+                    .await?;
+                let mut lines = Vec::new();
+                let mut found = Vec::new();
+                for item in &seen.observation.meta.items {
+                    if !(matcher.matches(&item.name) || matcher.matches(&item.context)) {
+                        continue;
+                    }
+                    let in_viewport = item.zone != Zone::Offscreen;
+                    lines.push(format!(
+                        "- {} {:?} [ref={}]{}{}",
+                        item.role,
+                        item.name,
+                        item.reference,
+                        if in_viewport { "" } else { " (off screen)" },
+                        if item.context.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" — {}", item.context)
+                        }
+                    ));
+                    found.push(json!({
+                        "ref": item.reference,
+                        "role": item.role,
+                        "name": item.name,
+                        "inViewport": in_viewport,
+                        "zone": item.zone,
+                        "context": item.context,
+                    }));
+                }
+                let text = if lines.is_empty() {
+                    format!("no element matches {}", matcher.describe())
+                } else {
+                    format!(
+                        "{} element(s) match {}:\n{}",
+                        lines.len(),
+                        matcher.describe(),
+                        lines.join("\n")
+                    )
+                };
+                let mut structured =
+                    json!({ "matches": found, "snapshotId": seen.observation.meta.snapshot_id });
+                browsing.config().secrets.mask_json(&mut structured);
+                let mut result =
+                    CallToolResult::success(vec![ContentBlock::text(browsing.mask(&text))]);
+                result.structured_content = Some(structured);
+                Ok(result)
+            }
+            .await,
+        )
+    }
+}
+
+/// `text` (case-insensitive substring) or `regex`.
+enum Matcher {
+    Text(String),
+    Regex(regex::Regex),
+}
+
+impl Matcher {
+    fn new(args: &FindArgs) -> Result<Matcher, ToolError> {
+        match (&args.text, &args.regex) {
+            (Some(text), None) if !text.trim().is_empty() => {
+                Ok(Matcher::Text(text.trim().to_lowercase()))
+            }
+            (None, Some(pattern)) => regex::RegexBuilder::new(pattern)
+                .case_insensitive(true)
+                .size_limit(1 << 20)
+                .build()
+                .map(Matcher::Regex)
+                .map_err(|err| {
+                    ToolError::new(Kind::BadArgument, format!("regex {pattern:?}: {err}"))
+                }),
+            (Some(_), Some(_)) => Err(ToolError::new(
+                Kind::BadArgument,
+                "give text or regex, not both",
+            )),
+            _ => Err(ToolError::new(
+                Kind::BadArgument,
+                "give a non-empty text or a regex to find",
+            )),
+        }
+    }
+
+    fn matches(&self, haystack: &str) -> bool {
+        match self {
+            Matcher::Text(text) => haystack.to_lowercase().contains(text),
+            Matcher::Regex(regex) => regex.is_match(haystack),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Matcher::Text(text) => format!("text {text:?}"),
+            Matcher::Regex(regex) => format!("regex {:?}", regex.as_str()),
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! `page_action`'s ops: the names an agent gives, each mapped to the browser's op and to the readiness it waits for.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::readiness::Readiness;
+
+#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    Click,
+    Dblclick,
+    Type,
+    Clear,
+    Select,
+    Press,
+    Hover,
+    Focus,
+    Drag,
+    Upload,
+    SelectText,
+}
+
+impl Op {
+    pub(super) fn page_op(self) -> pagesnap_browser::Op {
+        match self {
+            Op::Click => pagesnap_browser::Op::Click,
+            Op::Dblclick => pagesnap_browser::Op::Dblclick,
+            Op::Type => pagesnap_browser::Op::Type,
+            Op::Clear => pagesnap_browser::Op::Clear,
+            Op::Select => pagesnap_browser::Op::Select,
+            Op::Press => pagesnap_browser::Op::Press,
+            Op::Hover => pagesnap_browser::Op::Hover,
+            Op::Focus => pagesnap_browser::Op::Focus,
+            Op::Drag => pagesnap_browser::Op::Drag,
+            Op::Upload => pagesnap_browser::Op::Upload,
+            Op::SelectText => pagesnap_browser::Op::SelectText,
+        }
+    }
+
+    pub(super) fn name(self) -> &'static str {
+        self.page_op().name()
+    }
+
+    pub(super) fn readiness(self) -> Readiness {
+        match self {
+            Op::Click | Op::Dblclick | Op::Press | Op::Drag => Readiness::CLICK,
+            Op::Type | Op::Clear | Op::Focus | Op::SelectText => Readiness::NONE,
+            Op::Select | Op::Upload => Readiness::SELECT,
+            Op::Hover => Readiness::HOVER,
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! `page_scroll`: scrolls the page, or a scroll container, by viewport heights and answers with the new viewport.
+
+use pagesnap_browser::UserAction;
+use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::{tool, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::act::{After, action_result};
+use super::{Server, done, input_schema, parse};
+use crate::answer::{ActionReport, Detail};
+use crate::error::{Kind, ToolError};
+use crate::readiness::Readiness;
+use crate::tabs::Request;
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Up,
+    Down,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScrollArgs {
+    /// `up` or `down`.
+    pub direction: Direction,
+    /// How far, in viewport heights (fractions allowed). Default 0.75.
+    pub screens: Option<f64>,
+    /// Scroll this scroll container (a ref) instead of the page.
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+}
+
+#[tool_router(router = scroll_router, vis = "pub(super)")]
+impl Server {
+    #[tool(
+        name = "page_scroll",
+        input_schema = input_schema::<ScrollArgs>(),
+        description = "Scroll the page (or the scroll container `ref` names) up or down by `screens` viewport heights (default 0.75), wait for lazy content, and return the new viewport's snapshot. structuredContent {action: {scrolled_px, at_top, at_bottom}, snapshot: meta, incomplete}."
+    )]
+    async fn page_scroll(&self, arguments: JsonObject) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let args: ScrollArgs = parse("page_scroll", arguments)?;
+                let screens = args.screens.unwrap_or(0.75);
+                if !(screens.is_finite() && screens > 0.0 && screens <= 100.0) {
+                    return Err(ToolError::new(
+                        Kind::BadArgument,
+                        format!("screens must be a number above 0 and at most 100, not {screens}"),
+                    ));
+                }
+                let backend_id = match &args.reference {
+                    Some(reference) => Some(browsing.item(reference)?.backend_id),
+                    None => None,
+                };
+                let height = f64::from(browsing.config().open.height);
+                let sign = match args.direction {
+                    Direction::Up => -1.0,
+                    Direction::Down => 1.0,
+                };
+                // The page scrolls by viewport heights, a container by its own height.
+                let height = match backend_id {
+                    None => height,
+                    Some(id) => browsing.client_height(id).await?,
+                };
+                let before = browsing.last().cloned();
+                let acted = browsing
+                    .act(
+                        UserAction::Scroll {
+                            backend_id,
+                            dy: Some(sign * screens * height),
+                            up: sign < 0.0,
+                        },
+                        Readiness::SCROLL,
+                    )
+                    .await?;
+                let seen = browsing.observe(&Request::default()).await?;
+                let viewport = seen.observation.meta.viewport;
+                let scrolled = acted.scroll.map_or(0.0, |(a, b)| b - a);
+                let action = ActionReport {
+                    op: "scroll",
+                    detail: Detail::Scroll {
+                        direction: match args.direction {
+                            Direction::Up => "up",
+                            Direction::Down => "down",
+                        },
+                        screens,
+                        scrolled_px: scrolled.round(),
+                        at_top: viewport.at_top,
+                        at_bottom: viewport.at_bottom,
+                        reference: args.reference.clone(),
+                    },
+                };
+                let pending = acted.pending.clone();
+                let new_tabs = browsing.new_tabs().await;
+                Ok(action_result(
+                    &browsing,
+                    action,
+                    After {
+                        acted: Some(&acted),
+                        seen: &seen,
+                        before: before.as_ref(),
+                        pending,
+                        new_tabs,
+                        brief: false,
+                    },
+                ))
+            }
+            .await,
+        )
+    }
+}

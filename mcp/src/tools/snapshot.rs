@@ -1,0 +1,81 @@
+//! `page_snapshot`: what the current tab shows, in any strategy, viewport-scoped by default.
+
+use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
+use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::{tool, tool_router};
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use super::{Server, blocks, done, input_schema, meta_json, parse};
+use crate::error::{Kind, ToolError};
+use crate::tabs::{Browsing, Request, Seen};
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotArgs {
+    /// How the page is written: `aria` (Playwright-style YAML with [ref=eN]), `flat` (indexed
+    /// [N]<tag> lines), `structural` (3×3 zones with name sources), `som` (a screenshot with numbered
+    /// boxes plus a legend), `html-pruned` or `html`. Default: the server's --strategy.
+    pub strategy: Option<String>,
+    /// true: the whole page; false (default): only what is in the viewport, with hints of what is
+    /// above and below (scroll with page_scroll to see it).
+    pub full_page: Option<bool>,
+    /// Cut the text to about this many tokens (least useful content first); the text says so when cut.
+    pub max_tokens: Option<usize>,
+    /// Named layers to show (configured on the server with --layers-config); default: its default layers.
+    pub layers: Option<Vec<String>>,
+    /// Show only this element's subtree (a ref from an earlier result).
+    #[serde(rename = "ref")]
+    pub reference: Option<String>,
+}
+
+#[tool_router(router = snapshot_router, vis = "pub(super)")]
+impl Server {
+    #[tool(
+        name = "page_snapshot",
+        input_schema = input_schema::<SnapshotArgs>(),
+        description = "What the current tab shows, as text an agent can act on: each interactive element with a ref (for page_action), nearby text, hints of what is above and below. Viewport only unless full_page. Elements behind a modal are [obscured], without refs; secrets are redacted; a node keeps its ref across calls; new elements are marked. structuredContent: snapshotId, viewport, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab; reused: the page had not changed since the last capture, rendered again)."
+    )]
+    async fn page_snapshot(&self, arguments: JsonObject) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        done(
+            async {
+                let args: SnapshotArgs = parse("page_snapshot", arguments)?;
+                let request = Request {
+                    strategy: args.strategy.as_deref().map(strategy_named).transpose()?,
+                    full_page: args.full_page,
+                    max_tokens: args.max_tokens,
+                    layers: args.layers.clone(),
+                    scope: args.reference.clone(),
+                };
+                if args.max_tokens == Some(0) {
+                    return Err(ToolError::new(
+                        Kind::BadArgument,
+                        "max_tokens must be at least 1",
+                    ));
+                }
+                let seen = browsing.observe(&request).await?;
+                Ok(snapshot_result(&browsing, &seen))
+            }
+            .await,
+        )
+    }
+}
+
+/// The strategy a `strategy` argument names; the error lists the known ones.
+fn strategy_named(name: &str) -> Result<&'static dyn Strategy, ToolError> {
+    strategy::by_name(name).ok_or_else(|| {
+        let known: Vec<&str> = STRATEGIES.iter().map(|s| s.name()).collect();
+        ToolError::new(
+            Kind::BadArgument,
+            format!("unknown strategy {name:?} (known: {})", known.join(", ")),
+        )
+    })
+}
+
+fn snapshot_result(browsing: &Browsing, seen: &Seen) -> CallToolResult {
+    let mut result =
+        CallToolResult::success(blocks(&seen.observation, seen.observation.text.clone()));
+    result.structured_content = Some(meta_json(browsing, seen));
+    result
+}
