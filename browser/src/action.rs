@@ -350,6 +350,11 @@ pub fn resolve<'o>(
             .ok_or_else(|| Unrunnable::Incomplete(format!("op {} needs a value", op.name())))
     };
     let action = match op {
+        Op::Done => {
+            return Err(Unrunnable::Incomplete(
+                "done is not a page action".to_owned(),
+            ));
+        }
         Op::Click => UserAction::Click {
             backend_id: element()?,
         },

@@ -30,127 +30,15 @@ use anyhow::{Result, bail};
 use pagesnap_engine::observation::{Item, Observation};
 use serde::{Deserialize, Serialize};
 
-/// The action vocabulary (CtrlAgent / Mind2Web operations).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Op {
-    /// Click an element.
-    Click,
-    /// Type a value into a field.
-    Type,
-    /// Choose an option of a select / listbox / combobox.
-    Select,
-    /// Scroll the page, or a scroll container named by the ref (live runs:
-    /// the value may say `up`, `down` or a number of pixels).
-    Scroll,
-    /// Press a key (`Enter`, `Tab`, `Escape`, …; the value), after focusing
-    /// the ref's element if one is given. Live runs only offer it.
-    Press,
-    /// Answer the JavaScript dialog the page waits on (value: `accept`,
-    /// `dismiss`, or a prompt's text). Live runs only offer it, as every op below.
-    Dialog,
-    /// Double-click the element.
-    Dblclick,
-    /// Move the mouse over the element.
-    Hover,
-    /// Focus the element.
-    Focus,
-    /// Empty the text field.
-    Clear,
-    /// Drag the element onto the element whose ref is the value.
-    Drag,
-    /// Give the file input the value's files (comma-separated paths).
-    Upload,
-    /// Select the value's text in the element (or all of it).
-    SelectText,
-    /// Click the value's point, `X,Y` in viewport CSS pixels (screenshot agents).
-    ClickAt,
-    /// Wait for the value (a delay in ms, or a text to appear), or for the ref's element to leave.
-    Wait,
-    /// The task is complete.
-    Done,
-}
+/// The action vocabulary, the browser crate's one op enum (agents offer all
+/// of it, `done` included).
+pub use pagesnap_browser::Op;
 
-impl Op {
-    /// Every op, in report order.
-    pub const ALL: [Op; 16] = [
-        Op::Click,
-        Op::Type,
-        Op::Select,
-        Op::Scroll,
-        Op::Press,
-        Op::Dialog,
-        Op::Dblclick,
-        Op::Hover,
-        Op::Focus,
-        Op::Clear,
-        Op::Drag,
-        Op::Upload,
-        Op::SelectText,
-        Op::ClickAt,
-        Op::Wait,
-        Op::Done,
-    ];
-
-    /// The word used in suites and reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Op::Click => "click",
-            Op::Type => "type",
-            Op::Select => "select",
-            Op::Scroll => "scroll",
-            Op::Press => "press",
-            Op::Done => "done",
-            op => op.page_op().map_or("done", pagesnap_browser::Op::name),
-        }
-    }
-
-    /// Whether the op acts on an element (click, type, select), which a step
-    /// then names as its target and an action by its ref.
-    pub fn targets_element(self) -> bool {
-        matches!(self, Op::Click | Op::Type | Op::Select)
-    }
-
-    /// Whether the op carries a value (type, select, press, and the live ops
-    /// whose value says what: a drop target, files, a point, a wait).
-    pub fn takes_value(self) -> bool {
-        matches!(
-            self,
-            Op::Type | Op::Select | Op::Press | Op::Drag | Op::Upload | Op::ClickAt | Op::Wait
-        )
-    }
-
-    /// Whether the op must name an element by its ref.
-    pub fn needs_ref(self) -> bool {
-        self.page_op().is_some_and(pagesnap_browser::Op::needs_ref)
-    }
-
-    /// The page op the browser runs for it (`done` is none).
-    pub fn page_op(self) -> Option<pagesnap_browser::Op> {
-        match self {
-            Op::Click => Some(pagesnap_browser::Op::Click),
-            Op::Type => Some(pagesnap_browser::Op::Type),
-            Op::Select => Some(pagesnap_browser::Op::Select),
-            Op::Scroll => Some(pagesnap_browser::Op::Scroll),
-            Op::Press => Some(pagesnap_browser::Op::Press),
-            Op::Dialog => Some(pagesnap_browser::Op::Dialog),
-            Op::Dblclick => Some(pagesnap_browser::Op::Dblclick),
-            Op::Hover => Some(pagesnap_browser::Op::Hover),
-            Op::Focus => Some(pagesnap_browser::Op::Focus),
-            Op::Clear => Some(pagesnap_browser::Op::Clear),
-            Op::Drag => Some(pagesnap_browser::Op::Drag),
-            Op::Upload => Some(pagesnap_browser::Op::Upload),
-            Op::SelectText => Some(pagesnap_browser::Op::SelectText),
-            Op::ClickAt => Some(pagesnap_browser::Op::ClickAt),
-            Op::Wait => Some(pagesnap_browser::Op::Wait),
-            Op::Done => None,
-        }
-    }
-
-    /// Parses a suite's op word.
-    pub fn parse(word: &str) -> Option<Op> {
-        Op::ALL.into_iter().find(|op| op.as_str() == word)
-    }
+/// Whether the op acts on an element (click, type, select), which a replay
+/// step then names as its target and an action by its ref (the Mind2Web
+/// operations; live runs' other ops name no target).
+pub fn targets_element(op: Op) -> bool {
+    matches!(op, Op::Click | Op::Type | Op::Select)
 }
 
 /// What an agent is asked at one step; it borrows the observation it shows.

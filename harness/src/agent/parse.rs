@@ -90,10 +90,10 @@ fn from_object(object: &Map<String, Value>, refs: &[&str]) -> Result<Option<Acti
         value = Some("up".to_owned());
     }
     if op.needs_ref() && reference.is_none() {
-        return Err(format!("op {} needs a ref", op.as_str()));
+        return Err(format!("op {} needs a ref", op.name()));
     }
     if op.takes_value() && value.is_none() && !(op == Op::Wait && reference.is_some()) {
-        return Err(format!("op {} needs a value", op.as_str()));
+        return Err(format!("op {} needs a value", op.name()));
     }
     let (reference, value) = match op {
         Op::Click | Op::Dblclick | Op::Hover | Op::Focus | Op::Clear => (reference, None),
@@ -129,7 +129,7 @@ fn scalar(value: &Value) -> Option<String> {
 /// The op a word names (`click`, `tap`, `input_text`, `select_option`, `finish`, …).
 pub fn op_of(word: &str) -> Option<Op> {
     let word = word.trim().to_lowercase().replace(['-', ' '], "_");
-    if let Some(op) = Op::parse(&word) {
+    if let Some(op) = Op::from_name(&word) {
         return Some(op);
     }
     let op = match word.as_str() {

@@ -959,7 +959,7 @@ fn click_target(
 /// One click by ref through the server's mapped click, timed with its
 /// readiness wait and answer.
 async fn click(server: &Server, element: &str, reference: &str) -> Result<Click> {
-    let Some(calls) = server.mapping.actions.get(&ActionKey::Click) else {
+    let Some(calls) = server.mapping.actions.get(&ActionKey::CLICK) else {
         bail!(
             "{}: its mapping has no [actions.click]",
             server.side.label()

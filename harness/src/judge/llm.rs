@@ -1,7 +1,7 @@
 //! The LLM judge: asks a model backend whether a step (or a whole task) succeeded and reads `{success, reason}` from its answer.
 
-use crate::agent::Action;
 use crate::agent::backend::{Backend, ChatRequest, FaultKind, Part};
+use crate::agent::{Action, Op};
 
 /// System prompt of the per-step judgement.
 const STEP_PROMPT: &str = include_str!("../../prompts/judge_step.txt");
@@ -233,13 +233,13 @@ pub fn describe(action: &Action, element: Option<&str>) -> String {
         (None, _) => String::new(),
     };
     let value = action.value.as_deref().unwrap_or("");
-    match action.op.as_str() {
-        "type" => format!("type {value:?} into {target}"),
-        "select" => format!("select {value:?} in {target}"),
-        "click" => format!("click {target}"),
-        "press" if target.is_empty() => format!("press {value}"),
-        "press" => format!("press {value} on {target}"),
-        "scroll" => {
+    match action.op {
+        Op::Type => format!("type {value:?} into {target}"),
+        Op::Select => format!("select {value:?} in {target}"),
+        Op::Click => format!("click {target}"),
+        Op::Press if target.is_empty() => format!("press {value}"),
+        Op::Press => format!("press {value} on {target}"),
+        Op::Scroll => {
             let how = if value.is_empty() { "down" } else { value };
             if target.is_empty() {
                 format!("scroll the page {how}")
@@ -247,7 +247,7 @@ pub fn describe(action: &Action, element: Option<&str>) -> String {
                 format!("scroll {target} {how}")
             }
         }
-        other => other.to_owned(),
+        other => other.name().to_owned(),
     }
 }
 

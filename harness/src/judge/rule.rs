@@ -34,7 +34,7 @@ pub struct Verdict {
 /// Whether the expected element had a ref in the observation (none for
 /// scroll/done, which name no element).
 pub fn target_recall(step: &Step, page: &Page, observation: &Observation) -> Option<bool> {
-    step.op.targets_element().then(|| {
+    crate::agent::targets_element(step.op).then(|| {
         observation
             .refs
             .iter()
@@ -50,7 +50,7 @@ pub fn judge(
     observation: &Observation,
     action: Option<&Action>,
 ) -> Verdict {
-    let needs_target = step.op.targets_element();
+    let needs_target = crate::agent::targets_element(step.op);
     let Some(action) = action else {
         return Verdict {
             element_ok: needs_target.then_some(false),
@@ -70,8 +70,8 @@ pub fn judge(
             .is_some_and(|v| v.trim().to_lowercase() == expected.trim().to_lowercase())
     });
     let operation = |op: Op, value: Option<&str>| match value {
-        Some(v) if op.takes_value() => format!("{} {v}", op.as_str()),
-        _ => op.as_str().to_owned(),
+        Some(v) if op.takes_value() => format!("{} {v}", op.name()),
+        _ => op.name().to_owned(),
     };
     Verdict {
         node: resolved.map(|id| id.index()),

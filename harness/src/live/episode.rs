@@ -489,11 +489,12 @@ async fn peer_act(
         return Ok(Err(Unrunnable::Hallucinated(reference.clone())));
     }
     let mut value = action.value.clone().unwrap_or_default();
-    let Some(op) = action.op.page_op() else {
+    let op = action.op;
+    if !op.acts() {
         return Ok(Err(Unrunnable::Incomplete(
             "done is no tool call".to_owned(),
         )));
-    };
+    }
     // Keyed by the agent's value ("dismiss" is the dismissal's call).
     let key = match ActionKey::of(op, action.reference.as_deref(), &value) {
         Ok(key) => key,
@@ -542,7 +543,7 @@ async fn peer_act(
             Err(err) => {
                 return Ok(Err(Unrunnable::Incomplete(format!(
                     "{} needs more on {}: {err}",
-                    action.op.as_str(),
+                    action.op.name(),
                     peer.name
                 ))));
             }
@@ -593,21 +594,21 @@ fn placeholders(
     }
     match key {
         // A drag's value is the drop target's ref.
-        ActionKey::Drag => {
+        ActionKey::DRAG => {
             values.push(("to", value.into()));
             values.push(("to_element", line(value).unwrap_or(value.to_owned()).into()));
         }
-        ActionKey::DialogAccept | ActionKey::DialogDismiss => {
-            values.push(("accept", Arg::Bool(key == ActionKey::DialogAccept)));
+        ActionKey::DIALOG_ACCEPT | ActionKey::DIALOG_DISMISS => {
+            values.push(("accept", Arg::Bool(key == ActionKey::DIALOG_ACCEPT)));
             values.push(("text", value.into()));
         }
-        ActionKey::WaitTime => {
+        ActionKey::WAIT_TIME => {
             if let pagesnap_browser::Wait::Delay(delay) = pagesnap_browser::wait_of(value) {
                 values.push(("ms", Arg::Number(delay.as_millis() as f64)));
                 values.push(("secs", Arg::Number(delay.as_secs_f64())));
             }
         }
-        ActionKey::Upload => {
+        ActionKey::UPLOAD => {
             let given = pagesnap_browser::paths_of(value);
             let files = pagesnap_browser::confine_uploads(uploads, &given)
                 .map_err(|message| Outcome::failed(Failure::UploadRefused, message))?;
@@ -628,12 +629,8 @@ fn user_action(
     action: &Action,
     observation: &Observation,
 ) -> Result<(UserAction, Option<String>, Option<u64>), Unrunnable> {
-    let op = action
-        .op
-        .page_op()
-        .ok_or_else(|| Unrunnable::Incomplete("done is not a page action".to_owned()))?;
     let resolved = pagesnap_browser::resolve(
-        op,
+        action.op,
         action.reference.as_deref(),
         Some(action.value.as_deref().unwrap_or_default()),
         &observation.meta.items,
@@ -669,7 +666,7 @@ mod tests {
         let no_line = |_: &str| None;
         let upload = act(Op::Upload, Some("e4"), "Cargo.toml");
         let values = placeholders(
-            ActionKey::Upload,
+            ActionKey::UPLOAD,
             &upload,
             "Cargo.toml",
             Some("button \"Choose\""),
@@ -687,7 +684,7 @@ mod tests {
             Some(&Arg::Text("button \"Choose\"".to_owned()))
         );
         let outside = placeholders(
-            ActionKey::Upload,
+            ActionKey::UPLOAD,
             &upload,
             "/etc/passwd",
             None,
@@ -701,16 +698,23 @@ mod tests {
         );
         let wait = act(Op::Wait, None, "1500ms");
         let values =
-            placeholders(ActionKey::WaitTime, &wait, "1500ms", None, no_line, &here).unwrap();
+            placeholders(ActionKey::WAIT_TIME, &wait, "1500ms", None, no_line, &here).unwrap();
         assert_eq!(value(&values, "ms"), Some(&Arg::Number(1500.0)));
         assert_eq!(value(&values, "secs"), Some(&Arg::Number(1.5)));
         let dismiss = act(Op::Dialog, None, "dismiss");
-        let values =
-            placeholders(ActionKey::DialogDismiss, &dismiss, "", None, no_line, &here).unwrap();
+        let values = placeholders(
+            ActionKey::DIALOG_DISMISS,
+            &dismiss,
+            "",
+            None,
+            no_line,
+            &here,
+        )
+        .unwrap();
         assert_eq!(value(&values, "accept"), Some(&Arg::Bool(false)));
         let drag = act(Op::Drag, Some("e1"), "e9");
         let values = placeholders(
-            ActionKey::Drag,
+            ActionKey::DRAG,
             &drag,
             "e9",
             None,

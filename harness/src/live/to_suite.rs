@@ -141,9 +141,9 @@ fn task_of(episode: &Episode) -> Result<String, String> {
             text,
             "\n[[task.step]]\nrecording = {}\nop = {}\n",
             quote(&recording),
-            quote(action.op.as_str())
+            quote(action.op.name())
         );
-        if action.op.targets_element() {
+        if crate::agent::targets_element(action.op) {
             let Some(backend) = step.backend_id else {
                 return Err(format!("step {} has no element", step.step));
             };

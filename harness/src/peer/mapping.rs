@@ -55,94 +55,135 @@ struct TabsFile {
 /// How a tab pattern writes the episode's URL.
 const URL: &str = "{url}";
 
-/// The actions a mapping file's `[actions.*]` tables name, one per tool call.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ActionKey {
-    /// `[actions.click]`.
-    Click,
-    /// `[actions.type]`.
-    Type,
-    /// `[actions.select]`.
-    Select,
-    /// `[actions.press]`.
-    Press,
-    /// `[actions.scroll_down]`.
-    ScrollDown,
-    /// `[actions.scroll_up]`.
-    ScrollUp,
-    /// `[actions.dblclick]`.
-    Dblclick,
-    /// `[actions.hover]`.
-    Hover,
-    /// `[actions.drag]`: `{ref}` onto `{to}` (`{to_element}`: its snapshot line).
-    Drag,
-    /// `[actions.dialog_accept]`: accept the pending dialog (a prompt with `{value}`).
-    DialogAccept,
-    /// `[actions.dialog_dismiss]`: dismiss the pending dialog.
-    DialogDismiss,
-    /// `[actions.dialog]`: answer the pending dialog, `{accept}` (true or
-    /// false) with `{text}` (a prompt's text): the call for both answers
-    /// when the mapping names no `dialog_accept` or `dialog_dismiss`.
-    Dialog,
-    /// `[actions.focus]`.
-    Focus,
-    /// `[actions.clear]`: empty a text field.
-    Clear,
-    /// `[actions.wait_text]`: wait until `{value}` shows on the page.
-    WaitText,
-    /// `[actions.wait_time]`: wait `{ms}` milliseconds (`{secs}`: in seconds).
-    WaitTime,
-    /// `[actions.wait_gone]`: wait until the element `{ref}` leaves the page.
-    WaitGone,
-    /// `[actions.upload]`: give the file input `{ref}` the files `{paths}`
-    /// (absolute, inside the upload folder; a list).
-    Upload,
+/// Which of an op's calls a mapping names, where one op takes different
+/// calls by its value: a scroll's direction, a dialog's answer, what a wait
+/// waits for. A key is written `<op>_<variant>` (`scroll_down`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Variant {
+    /// A scroll down.
+    Down,
+    /// A scroll up.
+    Up,
+    /// A dialog accepted (a prompt with `{value}`).
+    Accept,
+    /// A dialog dismissed.
+    Dismiss,
+    /// A wait until `{value}` shows on the page.
+    Text,
+    /// A wait of `{ms}` milliseconds (`{secs}`: in seconds).
+    Time,
+    /// A wait until the element `{ref}` leaves the page.
+    Gone,
+}
+
+impl Variant {
+    /// The variant as a key writes it after its op.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Down => "down",
+            Variant::Up => "up",
+            Variant::Accept => "accept",
+            Variant::Dismiss => "dismiss",
+            Variant::Text => "text",
+            Variant::Time => "time",
+            Variant::Gone => "gone",
+        }
+    }
+}
+
+/// The actions a mapping file's `[actions.*]` tables name: an op of the one
+/// vocabulary ([`Op`]), with a [`Variant`] where its value picks the call.
+/// `[actions.drag]` runs `{ref}` onto `{to}` (`{to_element}`: its snapshot
+/// line); `[actions.upload]` gives the file input `{ref}` the files
+/// `{paths}` (absolute, inside the upload folder; a list); `[actions.dialog]`
+/// answers the pending dialog, `{accept}` (true or false) with `{text}` (a
+/// prompt's text), for both answers when the mapping names no
+/// `dialog_accept` or `dialog_dismiss`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ActionKey {
+    /// The op.
+    pub op: Op,
+    /// Which of its calls, where its value picks one.
+    pub variant: Option<Variant>,
 }
 
 impl ActionKey {
-    /// Every key, in the order errors list them.
+    const fn plain(op: Op) -> ActionKey {
+        ActionKey { op, variant: None }
+    }
+
+    const fn of_variant(op: Op, variant: Variant) -> ActionKey {
+        ActionKey {
+            op,
+            variant: Some(variant),
+        }
+    }
+
+    /// `[actions.click]`.
+    pub const CLICK: ActionKey = ActionKey::plain(Op::Click);
+    /// `[actions.type]`.
+    pub const TYPE: ActionKey = ActionKey::plain(Op::Type);
+    /// `[actions.select]`.
+    pub const SELECT: ActionKey = ActionKey::plain(Op::Select);
+    /// `[actions.press]`.
+    pub const PRESS: ActionKey = ActionKey::plain(Op::Press);
+    /// `[actions.scroll_down]`.
+    pub const SCROLL_DOWN: ActionKey = ActionKey::of_variant(Op::Scroll, Variant::Down);
+    /// `[actions.scroll_up]`.
+    pub const SCROLL_UP: ActionKey = ActionKey::of_variant(Op::Scroll, Variant::Up);
+    /// `[actions.dblclick]`.
+    pub const DBLCLICK: ActionKey = ActionKey::plain(Op::Dblclick);
+    /// `[actions.hover]`.
+    pub const HOVER: ActionKey = ActionKey::plain(Op::Hover);
+    /// `[actions.drag]`.
+    pub const DRAG: ActionKey = ActionKey::plain(Op::Drag);
+    /// `[actions.dialog_accept]`.
+    pub const DIALOG_ACCEPT: ActionKey = ActionKey::of_variant(Op::Dialog, Variant::Accept);
+    /// `[actions.dialog_dismiss]`.
+    pub const DIALOG_DISMISS: ActionKey = ActionKey::of_variant(Op::Dialog, Variant::Dismiss);
+    /// `[actions.dialog]`: both answers, `{accept}` saying which.
+    pub const DIALOG: ActionKey = ActionKey::plain(Op::Dialog);
+    /// `[actions.focus]`.
+    pub const FOCUS: ActionKey = ActionKey::plain(Op::Focus);
+    /// `[actions.clear]`: empty a text field.
+    pub const CLEAR: ActionKey = ActionKey::plain(Op::Clear);
+    /// `[actions.wait_text]`.
+    pub const WAIT_TEXT: ActionKey = ActionKey::of_variant(Op::Wait, Variant::Text);
+    /// `[actions.wait_time]`.
+    pub const WAIT_TIME: ActionKey = ActionKey::of_variant(Op::Wait, Variant::Time);
+    /// `[actions.wait_gone]`.
+    pub const WAIT_GONE: ActionKey = ActionKey::of_variant(Op::Wait, Variant::Gone);
+    /// `[actions.upload]`.
+    pub const UPLOAD: ActionKey = ActionKey::plain(Op::Upload);
+
+    /// Every key a mapping may name, in the order errors list them.
     pub const ALL: [ActionKey; 18] = [
-        ActionKey::Click,
-        ActionKey::Type,
-        ActionKey::Select,
-        ActionKey::Press,
-        ActionKey::ScrollDown,
-        ActionKey::ScrollUp,
-        ActionKey::Dblclick,
-        ActionKey::Hover,
-        ActionKey::Drag,
-        ActionKey::DialogAccept,
-        ActionKey::DialogDismiss,
-        ActionKey::Dialog,
-        ActionKey::Focus,
-        ActionKey::Clear,
-        ActionKey::WaitText,
-        ActionKey::WaitTime,
-        ActionKey::WaitGone,
-        ActionKey::Upload,
+        ActionKey::CLICK,
+        ActionKey::TYPE,
+        ActionKey::SELECT,
+        ActionKey::PRESS,
+        ActionKey::SCROLL_DOWN,
+        ActionKey::SCROLL_UP,
+        ActionKey::DBLCLICK,
+        ActionKey::HOVER,
+        ActionKey::DRAG,
+        ActionKey::DIALOG_ACCEPT,
+        ActionKey::DIALOG_DISMISS,
+        ActionKey::DIALOG,
+        ActionKey::FOCUS,
+        ActionKey::CLEAR,
+        ActionKey::WAIT_TEXT,
+        ActionKey::WAIT_TIME,
+        ActionKey::WAIT_GONE,
+        ActionKey::UPLOAD,
     ];
 
-    /// The key as the mapping file writes it.
-    pub fn name(self) -> &'static str {
-        match self {
-            ActionKey::Click => "click",
-            ActionKey::Type => "type",
-            ActionKey::Select => "select",
-            ActionKey::Press => "press",
-            ActionKey::ScrollDown => "scroll_down",
-            ActionKey::ScrollUp => "scroll_up",
-            ActionKey::Dblclick => "dblclick",
-            ActionKey::Hover => "hover",
-            ActionKey::Drag => "drag",
-            ActionKey::DialogAccept => "dialog_accept",
-            ActionKey::DialogDismiss => "dialog_dismiss",
-            ActionKey::Dialog => "dialog",
-            ActionKey::Focus => "focus",
-            ActionKey::Clear => "clear",
-            ActionKey::WaitText => "wait_text",
-            ActionKey::WaitTime => "wait_time",
-            ActionKey::WaitGone => "wait_gone",
-            ActionKey::Upload => "upload",
+    /// The key as the mapping file writes it: the op's name, then its
+    /// variant's (`scroll_down`, `dialog_accept`, `wait_gone`).
+    pub fn name(self) -> String {
+        match self.variant {
+            None => self.op.name().to_owned(),
+            Some(variant) => format!("{}_{}", self.op.name(), variant.name()),
         }
     }
 
@@ -152,25 +193,25 @@ impl ActionKey {
     /// the ops no mapping names are unrunnable by name.
     pub fn of(op: Op, reference: Option<&str>, value: &str) -> Result<ActionKey, Unrunnable> {
         Ok(match op {
-            Op::Click => ActionKey::Click,
-            Op::Type => ActionKey::Type,
-            Op::Select => ActionKey::Select,
-            Op::Press => ActionKey::Press,
+            Op::Click => ActionKey::CLICK,
+            Op::Type => ActionKey::TYPE,
+            Op::Select => ActionKey::SELECT,
+            Op::Press => ActionKey::PRESS,
             Op::Scroll => match pagesnap_browser::scroll_of(value)? {
-                (_, true) => ActionKey::ScrollUp,
-                (_, false) => ActionKey::ScrollDown,
+                (_, true) => ActionKey::SCROLL_UP,
+                (_, false) => ActionKey::SCROLL_DOWN,
             },
             Op::Dialog => match pagesnap_browser::dialog_of(value) {
-                UserAction::Dialog { accept: false, .. } => ActionKey::DialogDismiss,
-                _ => ActionKey::DialogAccept,
+                UserAction::Dialog { accept: false, .. } => ActionKey::DIALOG_DISMISS,
+                _ => ActionKey::DIALOG_ACCEPT,
             },
-            Op::Hover => ActionKey::Hover,
-            Op::Dblclick => ActionKey::Dblclick,
-            Op::Drag => ActionKey::Drag,
-            Op::Focus => ActionKey::Focus,
-            Op::Clear => ActionKey::Clear,
+            Op::Hover => ActionKey::HOVER,
+            Op::Dblclick => ActionKey::DBLCLICK,
+            Op::Drag => ActionKey::DRAG,
+            Op::Focus => ActionKey::FOCUS,
+            Op::Clear => ActionKey::CLEAR,
             // A wait with a ref is for the element to leave.
-            Op::Wait if reference.is_some() => ActionKey::WaitGone,
+            Op::Wait if reference.is_some() => ActionKey::WAIT_GONE,
             Op::Wait => match pagesnap_browser::wait_of(value) {
                 Wait::Text(text) if text.is_empty() => {
                     return Err(Unrunnable::Incomplete(
@@ -178,16 +219,19 @@ impl ActionKey {
                             .to_owned(),
                     ));
                 }
-                Wait::Text(_) => ActionKey::WaitText,
-                Wait::Delay(_) => ActionKey::WaitTime,
-                Wait::Gone(_) => ActionKey::WaitGone,
+                Wait::Text(_) => ActionKey::WAIT_TEXT,
+                Wait::Delay(_) => ActionKey::WAIT_TIME,
+                Wait::Gone(_) => ActionKey::WAIT_GONE,
             },
-            Op::Upload => ActionKey::Upload,
+            Op::Upload => ActionKey::UPLOAD,
             Op::SelectText | Op::ClickAt => {
                 return Err(Unrunnable::Incomplete(format!(
                     "a tool server mapping has no call for {}",
                     op.name()
                 )));
+            }
+            Op::Done => {
+                return Err(Unrunnable::Incomplete("done is no tool call".to_owned()));
             }
         })
     }
@@ -241,7 +285,7 @@ impl Mapping {
         let mut actions = BTreeMap::new();
         for (key, calls) in file.actions {
             let Some(known) = ActionKey::ALL.into_iter().find(|k| k.name() == key) else {
-                let known: Vec<&str> = ActionKey::ALL.iter().map(|k| k.name()).collect();
+                let known: Vec<String> = ActionKey::ALL.iter().map(|k| k.name()).collect();
                 bail!(
                     "{origin}: [actions.{key}] is no action (known: {})",
                     known.join(", ")
@@ -281,7 +325,7 @@ impl Mapping {
             }
             None => None,
         };
-        if !actions.contains_key(&ActionKey::Click) {
+        if !actions.contains_key(&ActionKey::CLICK) {
             bail!("{origin}: [actions.click] is missing: an agent must be able to click");
         }
         Ok(Mapping {
@@ -373,8 +417,8 @@ impl Mapping {
     /// mapping's `[actions.dialog]`.
     pub fn calls_for(&self, key: ActionKey) -> Option<&Vec<Call>> {
         self.actions.get(&key).or(match key {
-            ActionKey::DialogAccept | ActionKey::DialogDismiss => {
-                self.actions.get(&ActionKey::Dialog)
+            ActionKey::DIALOG_ACCEPT | ActionKey::DIALOG_DISMISS => {
+                self.actions.get(&ActionKey::DIALOG)
             }
             _ => None,
         })
@@ -551,7 +595,7 @@ mod tests {
             serde_json::json!({"action": "select", "index": 1})
         );
         let click = arguments(
-            &playwright.actions[&ActionKey::Select][0],
+            &playwright.actions[&ActionKey::SELECT][0],
             &[
                 ("ref", "e7".into()),
                 ("value", "Ohio".into()),
@@ -693,43 +737,43 @@ mod tests {
         };
         let both = serde_json::json!(["/up/a.pdf", "/up/b b.png"]);
         assert_eq!(
-            filled("playwright", ActionKey::Upload).unwrap(),
+            filled("playwright", ActionKey::UPLOAD).unwrap(),
             [
                 serde_json::json!({"element": "button \"Choose file\"", "target": "e4"}),
                 serde_json::json!({"paths": both}),
             ]
         );
         assert_eq!(
-            filled("chrome-devtools", ActionKey::Upload).unwrap(),
+            filled("chrome-devtools", ActionKey::UPLOAD).unwrap(),
             [serde_json::json!({"pageId": 2, "uid": "e4", "filePaths": both})]
         );
         assert_eq!(
-            filled("agent-browser", ActionKey::Upload).unwrap(),
+            filled("agent-browser", ActionKey::UPLOAD).unwrap(),
             [serde_json::json!({"selector": "@e4", "files": both})]
         );
         assert_eq!(
-            filled("pagesnap", ActionKey::Upload).unwrap(),
+            filled("pagesnap", ActionKey::UPLOAD).unwrap(),
             [serde_json::json!({"ref": "e4", "op": "upload", "paths": both})]
         );
         assert_eq!(
-            filled("playwright", ActionKey::WaitTime).unwrap(),
+            filled("playwright", ActionKey::WAIT_TIME).unwrap(),
             [serde_json::json!({"time": 1.5})]
         );
         assert_eq!(
-            filled("agent-browser", ActionKey::WaitTime).unwrap(),
+            filled("agent-browser", ActionKey::WAIT_TIME).unwrap(),
             [serde_json::json!({"ms": 1500})]
         );
         assert_eq!(
-            filled("pagesnap", ActionKey::WaitTime).unwrap(),
+            filled("pagesnap", ActionKey::WAIT_TIME).unwrap(),
             [serde_json::json!({"ms": 1500})]
         );
         assert_eq!(
-            filled("pagesnap", ActionKey::WaitGone).unwrap(),
+            filled("pagesnap", ActionKey::WAIT_GONE).unwrap(),
             [serde_json::json!({"gone": "e4"})]
         );
         // One dialog call for both answers: {accept} a boolean.
         let playwright = crate::peer::shipped_mapping("playwright").unwrap();
-        let dismiss = &playwright.calls_for(ActionKey::DialogDismiss).unwrap()[0];
+        let dismiss = &playwright.calls_for(ActionKey::DIALOG_DISMISS).unwrap()[0];
         assert_eq!(
             Value::Object(
                 arguments(
@@ -740,25 +784,25 @@ mod tests {
             ),
             serde_json::json!({"accept": false, "promptText": ""})
         );
-        assert!(playwright.calls_for(ActionKey::Focus).is_none());
+        assert!(playwright.calls_for(ActionKey::FOCUS).is_none());
         // What a server has no tool for is absent, and refused by name then.
-        assert_eq!(filled("chrome-devtools", ActionKey::WaitTime), None);
-        assert_eq!(filled("chrome-devtools", ActionKey::WaitGone), None);
-        assert_eq!(filled("playwright", ActionKey::WaitGone), None);
-        assert_eq!(filled("agent-browser", ActionKey::WaitGone), None);
+        assert_eq!(filled("chrome-devtools", ActionKey::WAIT_TIME), None);
+        assert_eq!(filled("chrome-devtools", ActionKey::WAIT_GONE), None);
+        assert_eq!(filled("playwright", ActionKey::WAIT_GONE), None);
+        assert_eq!(filled("agent-browser", ActionKey::WAIT_GONE), None);
     }
 
     #[test]
     fn a_wait_is_keyed_by_what_it_waits_for() {
         let key = |reference: Option<&str>, value: &str| ActionKey::of(Op::Wait, reference, value);
-        assert_eq!(key(Some("e3"), ""), Ok(ActionKey::WaitGone));
-        assert_eq!(key(None, "1500ms"), Ok(ActionKey::WaitTime));
-        assert_eq!(key(None, "2s"), Ok(ActionKey::WaitTime));
-        assert_eq!(key(None, "Saved"), Ok(ActionKey::WaitText));
+        assert_eq!(key(Some("e3"), ""), Ok(ActionKey::WAIT_GONE));
+        assert_eq!(key(None, "1500ms"), Ok(ActionKey::WAIT_TIME));
+        assert_eq!(key(None, "2s"), Ok(ActionKey::WAIT_TIME));
+        assert_eq!(key(None, "Saved"), Ok(ActionKey::WAIT_TEXT));
         assert!(matches!(key(None, " "), Err(Unrunnable::Incomplete(_))));
         assert_eq!(
             ActionKey::of(Op::Upload, Some("e1"), "a.pdf"),
-            Ok(ActionKey::Upload)
+            Ok(ActionKey::UPLOAD)
         );
     }
 
@@ -817,7 +861,7 @@ mod tests {
             "m.toml",
         )
         .unwrap();
-        let missing = arguments(&mapping.actions[&ActionKey::Click][0], &[])
+        let missing = arguments(&mapping.actions[&ActionKey::CLICK][0], &[])
             .unwrap_err()
             .to_string();
         assert_eq!(missing, "c: no value for {nope} in this call");

@@ -60,7 +60,7 @@ pub fn task_score(rows: &[Row], task: &str, strategy: &str) -> (usize, usize) {
 pub fn expected(r: &Row) -> String {
     let text = format!(
         "{} {} {}",
-        r.expected_op.as_str(),
+        r.expected_op.name(),
         r.expected_target,
         r.expected_value.as_deref().unwrap_or("")
     );
@@ -69,7 +69,7 @@ pub fn expected(r: &Row) -> String {
 
 /// The agent's answer as one line.
 pub fn got(r: &Row) -> String {
-    let mut text = r.op.map_or("—", |o| o.as_str()).to_owned();
+    let mut text = r.op.map_or("—", |o| o.name()).to_owned();
     if let Some(reference) = &r.reference {
         text.push_str(&format!(" [{reference}]"));
     }

@@ -517,7 +517,7 @@ fn wanted_pages(source: &str, path: &Path, file: &FileDef) -> Result<Vec<pages::
 }
 
 fn check_step(step: StepDef, page: &Analyzed, at: &str) -> Result<Step> {
-    let Some(op) = Op::parse(&step.op) else {
+    let Some(op) = Op::from_name(&step.op) else {
         bail!(
             "{at}: unknown op {:?} (expected click, type, select, scroll, press or done)",
             step.op
@@ -525,16 +525,16 @@ fn check_step(step: StepDef, page: &Analyzed, at: &str) -> Result<Step> {
     };
     let needs_value = op.takes_value();
     match (&step.value, needs_value) {
-        (None, true) => bail!("{at}: op {} needs a value", op.as_str()),
-        (Some(_), false) => bail!("{at}: op {} takes no value", op.as_str()),
+        (None, true) => bail!("{at}: op {} needs a value", op.name()),
+        (Some(_), false) => bail!("{at}: op {} takes no value", op.name()),
         _ => {}
     }
-    let needs_target = op.targets_element();
+    let needs_target = crate::agent::targets_element(op);
     let mut accept = Vec::new();
     let mut described = String::new();
     match (&step.target, needs_target) {
-        (None, true) => bail!("{at}: op {} needs a target", op.as_str()),
-        (Some(_), false) => bail!("{at}: op {} takes no target", op.as_str()),
+        (None, true) => bail!("{at}: op {} needs a target", op.name()),
+        (Some(_), false) => bail!("{at}: op {} takes no target", op.name()),
         (Some(target), true) => {
             let (text, node) = resolve(target, page, &step.recording, at)?;
             described = text;

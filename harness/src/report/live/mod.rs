@@ -16,6 +16,8 @@
 
 mod html;
 pub mod merge;
+#[cfg(test)]
+mod spelling;
 mod write;
 
 use std::collections::BTreeMap;

@@ -136,7 +136,7 @@ pub fn steps_csv(report: &LiveReport) -> String {
                 s.image_tokens,
                 s.input_tokens,
                 s.output_tokens,
-                action.map_or("", |a| a.op.as_str()),
+                action.map_or("", |a| a.op.name()),
                 cell(action.and_then(|a| a.reference.as_deref()).unwrap_or("")),
                 cell(action.and_then(|a| a.value.as_deref()).unwrap_or("")),
                 cell(s.element.as_deref().unwrap_or("")),
