@@ -10,6 +10,8 @@ pub mod diff;
 pub mod escape;
 mod figures;
 pub(crate) mod format;
+#[cfg(test)]
+mod golden;
 pub mod html;
 pub mod live;
 pub mod markdown;
