@@ -131,70 +131,43 @@ pub enum Detail {
 
 impl ActionReport {
     /// The first line of the answer's `### Action` section (without the
-    /// note), `element` naming the element acted on.
-    pub fn line(&self, element: Option<&str>) -> String {
+    /// note).
+    pub fn line(&self) -> String {
         let op = self.op;
-        match (&self.detail, element) {
-            (
-                Detail::Element {
-                    reference: Some(reference),
-                    ..
-                },
-                Some(element),
-            ) => format!("{op} {reference} ({element}): done"),
-            (
-                Detail::Element {
-                    reference: Some(reference),
-                    ..
-                },
-                None,
-            ) => format!("{op} {reference}: done"),
-            (Detail::Element { element, .. }, _) => format!("{op} ({element}): done"),
-            (
-                Detail::Scroll {
-                    reference: Some(reference),
-                    ..
-                },
-                Some(element),
-            ) => format!("{op} {reference} ({element}): done"),
-            (
-                Detail::Scroll {
-                    reference: Some(reference),
-                    ..
-                },
-                None,
-            ) => format!("{op} {reference}: done"),
-            (
-                Detail::Scroll {
-                    scrolled_px,
-                    at_top,
-                    at_bottom,
-                    ..
-                },
-                _,
-            ) => format!(
+        match &self.detail {
+            Detail::Element {
+                reference: Some(reference),
+                element,
+                ..
+            } => format!("{op} {reference} ({element}): done"),
+            Detail::Element { element, .. } => format!("{op} ({element}): done"),
+            Detail::Scroll {
+                reference: Some(reference),
+                ..
+            } => format!("{op} {reference}: done"),
+            Detail::Scroll {
+                scrolled_px,
+                at_top,
+                at_bottom,
+                ..
+            } => format!(
                 "scrolled {scrolled_px:.0} px{}{}",
                 if *at_top { ", at the top" } else { "" },
                 if *at_bottom { ", at the bottom" } else { "" }
             ),
-            (Detail::Navigate { url }, _) => format!("opened {url}"),
-            (Detail::Back { .. }, _) => format!("{op}: done"),
-            (Detail::Fill { fields }, _) => format!("filled {fields} field(s)"),
-            (Detail::Wait { until, waited_ms }, _) => {
-                format!("waited {waited_ms} ms: {until}")
-            }
-            (Detail::ClickAt { x, y, element }, _) => match element {
+            Detail::Navigate { url } => format!("opened {url}"),
+            Detail::Back { .. } => format!("{op}: done"),
+            Detail::Fill { fields } => format!("filled {fields} field(s)"),
+            Detail::Wait { until, waited_ms } => format!("waited {waited_ms} ms: {until}"),
+            Detail::ClickAt { x, y, element } => match element {
                 Some(element) => format!("clicked at ({x}, {y}): {element}"),
                 None => format!("clicked at ({x}, {y}): nothing there"),
             },
-            (
-                Detail::Dialog {
-                    kind,
-                    message,
-                    accepted,
-                },
-                _,
-            ) => format!(
+            Detail::Dialog {
+                kind,
+                message,
+                accepted,
+            } => format!(
                 "{} the {kind} dialog {message:?}",
                 if *accepted { "accepted" } else { "dismissed" }
             ),
@@ -224,10 +197,7 @@ mod tests {
             serde_json::to_value(&click).unwrap(),
             serde_json::json!({"op": "click", "ref": "e3", "element": "button \"Go\"", "outcome": "done"})
         );
-        assert_eq!(
-            click.line(Some("button \"Go\"")),
-            "click e3 (button \"Go\"): done"
-        );
+        assert_eq!(click.line(), "click e3 (button \"Go\"): done");
         let scroll = ActionReport {
             op: "scroll",
             detail: Detail::Scroll {
@@ -244,7 +214,7 @@ mod tests {
             serde_json::json!({"op": "scroll", "direction": "down", "screens": 0.75,
                 "scrolled_px": 540.0, "at_top": false, "at_bottom": true})
         );
-        assert_eq!(scroll.line(None), "scrolled 540 px, at the bottom");
+        assert_eq!(scroll.line(), "scrolled 540 px, at the bottom");
         let back = ActionReport {
             op: "back",
             detail: Detail::Back { moved: false },
@@ -253,14 +223,14 @@ mod tests {
             serde_json::to_value(&back).unwrap(),
             serde_json::json!({"op": "back", "moved": false})
         );
-        assert_eq!(back.line(None), "back: done");
+        assert_eq!(back.line(), "back: done");
         let navigate = ActionReport {
             op: "navigate",
             detail: Detail::Navigate {
                 url: "http://127.0.0.1/".into(),
             },
         };
-        assert_eq!(navigate.line(None), "opened http://127.0.0.1/");
+        assert_eq!(navigate.line(), "opened http://127.0.0.1/");
         let dialog = ActionReport {
             op: "dialog",
             detail: Detail::Dialog {
@@ -273,7 +243,7 @@ mod tests {
             serde_json::to_value(&dialog).unwrap(),
             serde_json::json!({"op": "dialog", "kind": "confirm", "message": "Sure?", "accepted": false})
         );
-        assert_eq!(dialog.line(None), "dismissed the confirm dialog \"Sure?\"");
+        assert_eq!(dialog.line(), "dismissed the confirm dialog \"Sure?\"");
         let freshness = Freshness {
             captured_at: "2026-11-26T20:00:00Z".into(),
             url: "u".into(),

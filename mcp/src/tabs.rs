@@ -148,14 +148,14 @@ pub struct Request {
 
 /// What an action did, for its result.
 pub struct Acted {
-    /// The element acted on (`button "Add"`).
-    pub element: Option<String>,
     /// A note from the actuator (a scroll that could not move).
     pub note: Option<String>,
     /// What was still going on when the readiness budget ran out.
     pub pending: Option<String>,
     /// Page scroll before and after (page_scroll).
     pub scroll: Option<(f64, f64)>,
+    /// How long the action and its readiness wait took.
+    pub took: std::time::Duration,
 }
 
 /// Changes between two observations of a tab.
@@ -606,6 +606,7 @@ impl Browsing {
         action: UserAction,
         readiness: Readiness,
     ) -> Result<Acted, ToolError> {
+        let started = std::time::Instant::now();
         if !matches!(action, UserAction::Dialog { .. }) {
             self.refuse_while_dialog()?;
         }
@@ -640,10 +641,10 @@ impl Browsing {
             // The page waits on a dialog (the action opened it, or another
             // is pending after an answer): nothing more can be asked of it.
             return Ok(Acted {
-                element: None,
                 note,
                 pending: None,
                 scroll: None,
+                took: started.elapsed(),
             });
         }
         let tab = self.current_mut()?;
@@ -665,10 +666,10 @@ impl Browsing {
             None => None,
         };
         Ok(Acted {
-            element: None,
             note,
             pending,
             scroll,
+            took: started.elapsed(),
         })
     }
 

@@ -1,5 +1,6 @@
-//! The tail every acting tool shares: the page observed after the action, what changed since before it, and the answer built from them.
+//! The one path of the tools that act on the page: act, wait for readiness, observe, answer — what the action did, what changed since before it, whether the page was ready, and the page after it.
 
+use pagesnap_browser::UserAction;
 use pagesnap_engine::observation::Observation;
 use rmcp::model::CallToolResult;
 use serde_json::json;
@@ -7,45 +8,99 @@ use serde_json::json;
 use super::{blocks, meta_json};
 use crate::answer::ActionReport;
 use crate::error::ToolError;
+use crate::readiness::Readiness;
 use crate::tabs::{Acted, Browsing, Request, Seen};
 
+/// What an answer compares the page after the action with.
+pub(super) enum Since<'a> {
+    /// A page newly opened (`page_navigate`, `page_back`): nothing to
+    /// compare it with, and tabs it opens are announced by the next action.
+    Arrival,
+    /// The tab's observation before the action, if it had one.
+    Before(Option<&'a Observation>),
+}
+
+/// Performs `action` on the current tab as a user would, waits for
+/// `readiness`, then answers ([`answer`]) with the page compared with the
+/// one before; `report` says what the action did.
+pub(super) async fn perform(
+    browsing: &mut Browsing,
+    action: UserAction,
+    readiness: Readiness,
+    report: impl FnOnce(&Browsing, &Acted, &Seen) -> ActionReport,
+    brief: bool,
+) -> Result<CallToolResult, ToolError> {
+    let before = browsing.last().cloned();
+    let acted = browsing.act(action, readiness).await?;
+    answer(
+        browsing,
+        &acted,
+        Since::Before(before.as_ref()),
+        report,
+        brief,
+    )
+    .await
+}
+
+/// The answer of an action that ran (`acted`): the page observed, the tabs
+/// the page opened, and the result `report` and the page make.
+pub(super) async fn answer(
+    browsing: &mut Browsing,
+    acted: &Acted,
+    since: Since<'_>,
+    report: impl FnOnce(&Browsing, &Acted, &Seen) -> ActionReport,
+    brief: bool,
+) -> Result<CallToolResult, ToolError> {
+    let seen = browsing.observe(&Request::default()).await?;
+    let (before, new_tabs) = match since {
+        Since::Arrival => (None, Vec::new()),
+        Since::Before(before) => (before, browsing.new_tabs().await),
+    };
+    let action = report(browsing, acted, &seen);
+    Ok(result(
+        browsing,
+        action,
+        After {
+            acted,
+            seen: &seen,
+            before,
+            new_tabs,
+            brief,
+        },
+    ))
+}
+
 /// What an action's answer is made of besides the action itself.
-pub(super) struct After<'a> {
+struct After<'a> {
     /// What the actuator said.
-    pub(super) acted: Option<&'a Acted>,
+    acted: &'a Acted,
     /// The page after it.
-    pub(super) seen: &'a Seen,
+    seen: &'a Seen,
     /// The observation before it, for the changes.
-    pub(super) before: Option<&'a Observation>,
-    /// What was still going on when the readiness budget ran out.
-    pub(super) pending: Option<String>,
+    before: Option<&'a Observation>,
     /// Tabs the page opened.
-    pub(super) new_tabs: Vec<pagesnap_browser::Tab>,
+    new_tabs: Vec<pagesnap_browser::Tab>,
     /// The changed lines only, not the whole page.
-    pub(super) brief: bool,
+    brief: bool,
 }
 
 /// An action's result: what it did, what changed, whether the page was
 /// ready, and the snapshot after it.
-pub(super) fn action_result(
-    browsing: &Browsing,
-    action: ActionReport,
-    after: After<'_>,
-) -> CallToolResult {
+fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallToolResult {
     let After {
         acted,
         seen,
         before,
-        pending,
         new_tabs,
         brief,
     } = after;
+    let pending = acted.pending.clone();
     // Behind a dialog the page cannot be seen, so nothing is said to have left it.
     let before = before.filter(|_| seen.observation.meta.dialog.is_none());
     let changes = Browsing::changes(before, seen);
     let mut head = Vec::new();
-    let mut line = action.line(acted.and_then(|a| a.element.as_deref()));
-    if let Some(note) = acted.and_then(|a| a.note.as_deref()) {
+    let mut line = action.line();
+    if let Some(note) = &acted.note {
         line.push_str(&format!(" — {note}"));
     }
     head.push(format!("### Action\n{line}"));
@@ -113,32 +168,6 @@ pub(super) fn action_result(
     let mut result = CallToolResult::success(blocks(&seen.observation, text));
     result.structured_content = Some(structured);
     result
-}
-
-/// The answer of an action that ran: the page observed after it, with
-/// what changed since `before`.
-pub(super) async fn answer_after(
-    browsing: &mut Browsing,
-    action: ActionReport,
-    acted: &Acted,
-    before: Option<Observation>,
-    brief: bool,
-) -> Result<CallToolResult, ToolError> {
-    let seen = browsing.observe(&Request::default()).await?;
-    let pending = acted.pending.clone();
-    let new_tabs = browsing.new_tabs().await;
-    Ok(action_result(
-        browsing,
-        action,
-        After {
-            acted: Some(acted),
-            seen: &seen,
-            before: before.as_ref(),
-            pending,
-            new_tabs,
-            brief,
-        },
-    ))
 }
 
 /// The lines of `after` that `before` did not have (`+ `) and those it had

@@ -6,12 +6,12 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::act::{After, action_result};
+use super::act;
 use super::op::Op;
-use super::{Server, done, input_schema, parse};
+use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
-use crate::tabs::Request;
+use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -40,101 +40,82 @@ impl Server {
         description = "Act on an element by ref as a user would, with real input at its visible centre (if something covers it, nothing is done and the error names it): click, dblclick, type (`value` replaces the text; {secret:NAME} types a server-side secret), clear, select (option `value`), press (key `value`: Enter, Control+A, …), hover, focus, drag (onto ref `to`, or point `to`: `X,Y`), upload (`paths`), select_text (`value`, or all). Without ref, type and press act at the focus, select_text finds `value` on the page. Returns {action, snapshot, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
     )]
     async fn page_action(&self, arguments: JsonObject) -> CallToolResult {
-        let mut browsing = self.browsing.lock().await;
-        done(
-            async {
-                let args: ActionArgs = parse("page_action", arguments)?;
-                let item = match &args.reference {
-                    Some(reference) => Some(browsing.item(reference)?),
-                    None => None,
-                };
-                let value = match (args.op, &args.value) {
-                    (Op::Type, Some(value)) => Some(
-                        browsing
-                            .config()
-                            .secrets
-                            .substitute(value)
-                            .map_err(|m| ToolError::new(Kind::BadArgument, m))?,
-                    ),
-                    (_, value) => value.clone(),
-                };
-                let mut items: Vec<_> = item.iter().cloned().collect();
-                let value = match (args.op, &args.to, &args.paths) {
-                    (Op::Drag, Some(to), _) => {
-                        // A ref, or a point X,Y the resolver reads itself.
-                        if !to.contains(',') {
-                            items.push(browsing.item(to)?);
-                        }
-                        Some(to.clone())
-                    }
-                    (Op::Drag, None, _) => {
-                        return Err(ToolError::new(
-                            Kind::BadArgument,
-                            "drag needs `to`: the ref of the element to drop onto",
-                        ));
-                    }
-                    // The paths are set below, whole (a name may hold a comma).
-                    (Op::Upload, _, Some(_)) => Some(String::new()),
-                    (Op::Upload, _, None) => {
-                        return Err(ToolError::new(
-                            Kind::BadArgument,
-                            "upload needs `paths`: the files to give, inside the server's --upload-dir",
-                        ));
-                    }
-                    _ => value,
-                };
-                let action = pagesnap_browser::resolve(
-                    args.op.page_op(),
-                    args.reference.as_deref(),
-                    value.as_deref(),
-                    &items,
-                )
-                .map_err(|unrunnable| ToolError::new(Kind::BadArgument, unrunnable.to_string()))?
-                .action;
-                let action = match (action, &args.paths) {
-                    (UserAction::Upload { backend_id, .. }, Some(paths)) => UserAction::Upload {
-                        backend_id,
-                        paths: paths.clone(),
-                    },
-                    (action, _) => action,
-                };
-                let before = browsing.last().cloned();
-                let mut acted = browsing.act(action, args.op.readiness()).await?;
-                let element = match (&item, args.op) {
-                    (Some(item), _) => pagesnap_browser::label(item),
-                    (None, Op::SelectText) => "the page".to_owned(),
-                    (None, _) => "the focus".to_owned(),
-                };
-                acted.element = Some(element.clone());
-                let seen = browsing.observe(&Request::default()).await?;
-                let action = ActionReport {
-                    op: args.op.name(),
-                    detail: Detail::Element {
-                        reference: args.reference.clone(),
-                        element,
-                        outcome: "done",
-                        // A typed value is never echoed (it may hold a secret).
-                        value: args.value.clone().filter(|_| args.op != Op::Type),
-                        to: args.to.clone(),
-                        note: acted.note.clone(),
-                    },
-                };
-                let pending = acted.pending.clone();
-                let new_tabs = browsing.new_tabs().await;
-                Ok(action_result(
-                    &browsing,
-                    action,
-                    After {
-                        acted: Some(&acted),
-                        seen: &seen,
-                        before: before.as_ref(),
-                        pending,
-                        new_tabs,
-                        brief: args.brief.unwrap_or(false),
-                    },
-                ))
-            }
-            .await,
-        )
+        self.call("page_action", arguments, action).await
     }
+}
+
+async fn action(browsing: &mut Browsing, args: ActionArgs) -> Result<CallToolResult, ToolError> {
+    let item = match &args.reference {
+        Some(reference) => Some(browsing.item(reference)?),
+        None => None,
+    };
+    let value = match (args.op, &args.value) {
+        (Op::Type, Some(value)) => Some(
+            browsing
+                .config()
+                .secrets
+                .substitute(value)
+                .map_err(|m| ToolError::new(Kind::BadArgument, m))?,
+        ),
+        (_, value) => value.clone(),
+    };
+    let mut items: Vec<_> = item.iter().cloned().collect();
+    let value = match (args.op, &args.to, &args.paths) {
+        (Op::Drag, Some(to), _) => {
+            // A ref, or a point X,Y the resolver reads itself.
+            if !to.contains(',') {
+                items.push(browsing.item(to)?);
+            }
+            Some(to.clone())
+        }
+        (Op::Drag, None, _) => {
+            return Err(ToolError::new(
+                Kind::BadArgument,
+                "drag needs `to`: the ref of the element to drop onto",
+            ));
+        }
+        // The paths are set below, whole (a name may hold a comma).
+        (Op::Upload, _, Some(_)) => Some(String::new()),
+        (Op::Upload, _, None) => {
+            return Err(ToolError::new(
+                Kind::BadArgument,
+                "upload needs `paths`: the files to give, inside the server's --upload-dir",
+            ));
+        }
+        _ => value,
+    };
+    let action = pagesnap_browser::resolve(
+        args.op.page_op(),
+        args.reference.as_deref(),
+        value.as_deref(),
+        &items,
+    )
+    .map_err(|unrunnable| ToolError::new(Kind::BadArgument, unrunnable.to_string()))?
+    .action;
+    let action = match (action, &args.paths) {
+        (UserAction::Upload { backend_id, .. }, Some(paths)) => UserAction::Upload {
+            backend_id,
+            paths: paths.clone(),
+        },
+        (action, _) => action,
+    };
+    let element = match (&item, args.op) {
+        (Some(item), _) => pagesnap_browser::label(item),
+        (None, Op::SelectText) => "the page".to_owned(),
+        (None, _) => "the focus".to_owned(),
+    };
+    let brief = args.brief.unwrap_or(false);
+    let report = |_: &Browsing, acted: &Acted, _: &Seen| ActionReport {
+        op: args.op.name(),
+        detail: Detail::Element {
+            reference: args.reference,
+            element,
+            outcome: "done",
+            // A typed value is never echoed (it may hold a secret).
+            value: args.value.filter(|_| args.op != Op::Type),
+            to: args.to,
+            note: acted.note.clone(),
+        },
+    };
+    act::perform(browsing, action, args.op.readiness(), report, brief).await
 }

@@ -6,11 +6,12 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::act::answer_after;
-use super::{Server, done, input_schema, parse};
+use super::act;
+use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
 use crate::readiness::Readiness;
+use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -29,35 +30,26 @@ impl Server {
         description = "A real click at a viewport point (CSS pixels, as the som screenshot), for what has no ref. Names what was under it; returns the page."
     )]
     async fn page_click_at(&self, arguments: JsonObject) -> CallToolResult {
-        let mut browsing = self.browsing.lock().await;
-        done(
-            async {
-                let args: ClickAtArgs = parse("page_click_at", arguments)?;
-                if !(args.x.is_finite() && args.y.is_finite()) {
-                    return Err(ToolError::new(Kind::BadArgument, "x and y must be numbers"));
-                }
-                let element = browsing.element_at(args.x, args.y).await?;
-                let before = browsing.last().cloned();
-                let acted = browsing
-                    .act(
-                        UserAction::ClickAt {
-                            x: args.x,
-                            y: args.y,
-                        },
-                        Readiness::CLICK,
-                    )
-                    .await?;
-                let action = ActionReport {
-                    op: "click_at",
-                    detail: Detail::ClickAt {
-                        x: args.x,
-                        y: args.y,
-                        element: element.map(|e| browsing.mask(&e)),
-                    },
-                };
-                answer_after(&mut browsing, action, &acted, before, false).await
-            }
-            .await,
-        )
+        self.call("page_click_at", arguments, click_at).await
     }
+}
+
+async fn click_at(browsing: &mut Browsing, args: ClickAtArgs) -> Result<CallToolResult, ToolError> {
+    if !(args.x.is_finite() && args.y.is_finite()) {
+        return Err(ToolError::new(Kind::BadArgument, "x and y must be numbers"));
+    }
+    let element = browsing.element_at(args.x, args.y).await?;
+    let action = UserAction::ClickAt {
+        x: args.x,
+        y: args.y,
+    };
+    let report = |browsing: &Browsing, _: &Acted, _: &Seen| ActionReport {
+        op: "click_at",
+        detail: Detail::ClickAt {
+            x: args.x,
+            y: args.y,
+            element: element.map(|e| browsing.mask(&e)),
+        },
+    };
+    act::perform(browsing, action, Readiness::CLICK, report, false).await
 }

@@ -6,11 +6,12 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::act::answer_after;
-use super::{Server, done, input_schema, parse};
+use super::act;
+use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
 use crate::readiness::Readiness;
+use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -39,42 +40,36 @@ impl Server {
         description = "Fill several fields in one call, in order: text typed ({secret:NAME} allowed), a select's option, \"true\"/\"false\" for a checkbox or radio. Stops at the first failure, naming the field. Answers once with the page."
     )]
     async fn page_fill(&self, arguments: JsonObject) -> CallToolResult {
-        let mut browsing = self.browsing.lock().await;
-        done(
-            async {
-                let args: FillArgs = parse("page_fill", arguments)?;
-                if args.fields.is_empty() {
-                    return Err(ToolError::new(Kind::BadArgument, "fields is empty"));
-                }
-                let mut fields = Vec::new();
-                for field in &args.fields {
-                    let item = browsing.item(&field.reference)?;
-                    let value = browsing
-                        .config()
-                        .secrets
-                        .substitute(&field.value)
-                        .map_err(|m| ToolError::new(Kind::BadArgument, m))?;
-                    fields.push((item.backend_id, value));
-                }
-                let count = fields.len();
-                let before = browsing.last().cloned();
-                let acted = browsing
-                    .act(UserAction::Fill { fields }, Readiness::SELECT)
-                    .await?;
-                let action = ActionReport {
-                    op: "fill",
-                    detail: Detail::Fill { fields: count },
-                };
-                answer_after(
-                    &mut browsing,
-                    action,
-                    &acted,
-                    before,
-                    args.brief.unwrap_or(false),
-                )
-                .await
-            }
-            .await,
-        )
+        self.call("page_fill", arguments, fill).await
     }
+}
+
+async fn fill(browsing: &mut Browsing, args: FillArgs) -> Result<CallToolResult, ToolError> {
+    if args.fields.is_empty() {
+        return Err(ToolError::new(Kind::BadArgument, "fields is empty"));
+    }
+    let mut fields = Vec::new();
+    for field in &args.fields {
+        let item = browsing.item(&field.reference)?;
+        let value = browsing
+            .config()
+            .secrets
+            .substitute(&field.value)
+            .map_err(|m| ToolError::new(Kind::BadArgument, m))?;
+        fields.push((item.backend_id, value));
+    }
+    let count = fields.len();
+    let report = |_: &Browsing, _: &Acted, _: &Seen| ActionReport {
+        op: "fill",
+        detail: Detail::Fill { fields: count },
+    };
+    let brief = args.brief.unwrap_or(false);
+    act::perform(
+        browsing,
+        UserAction::Fill { fields },
+        Readiness::SELECT,
+        report,
+        brief,
+    )
+    .await
 }

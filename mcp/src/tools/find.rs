@@ -7,9 +7,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Server, done, input_schema, parse};
+use super::{Server, input_schema};
 use crate::error::{Kind, ToolError};
-use crate::tabs::Request;
+use crate::tabs::{Browsing, Request};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -28,67 +28,63 @@ impl Server {
         description = "Find elements on the whole page (not only the viewport) by text or regex over their name and nearby text, without reading a whole snapshot. Returns each match's ref, role, name, whether it is in the viewport (scroll to it with page_scroll or act on it directly), and its context."
     )]
     async fn page_find(&self, arguments: JsonObject) -> CallToolResult {
-        let mut browsing = self.browsing.lock().await;
-        done(
-            async {
-                let args: FindArgs = parse("page_find", arguments)?;
-                let matcher = Matcher::new(&args)?;
-                browsing.refuse_while_dialog()?;
-                let seen = browsing
-                    .observe(&Request {
-                        full_page: Some(true),
-                        ..Request::default()
-                    })
-                    .await?;
-                let mut lines = Vec::new();
-                let mut found = Vec::new();
-                for item in &seen.observation.meta.items {
-                    if !(matcher.matches(&item.name) || matcher.matches(&item.context)) {
-                        continue;
-                    }
-                    let in_viewport = item.zone != Zone::Offscreen;
-                    lines.push(format!(
-                        "- {} {:?} [ref={}]{}{}",
-                        item.role,
-                        item.name,
-                        item.reference,
-                        if in_viewport { "" } else { " (off screen)" },
-                        if item.context.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" — {}", item.context)
-                        }
-                    ));
-                    found.push(json!({
-                        "ref": item.reference,
-                        "role": item.role,
-                        "name": item.name,
-                        "inViewport": in_viewport,
-                        "zone": item.zone,
-                        "context": item.context,
-                    }));
-                }
-                let text = if lines.is_empty() {
-                    format!("no element matches {}", matcher.describe())
-                } else {
-                    format!(
-                        "{} element(s) match {}:\n{}",
-                        lines.len(),
-                        matcher.describe(),
-                        lines.join("\n")
-                    )
-                };
-                let mut structured =
-                    json!({ "matches": found, "snapshotId": seen.observation.meta.snapshot_id });
-                browsing.config().secrets.mask_json(&mut structured);
-                let mut result =
-                    CallToolResult::success(vec![ContentBlock::text(browsing.mask(&text))]);
-                result.structured_content = Some(structured);
-                Ok(result)
-            }
-            .await,
-        )
+        self.call("page_find", arguments, find).await
     }
+}
+
+async fn find(browsing: &mut Browsing, args: FindArgs) -> Result<CallToolResult, ToolError> {
+    let matcher = Matcher::new(&args)?;
+    browsing.refuse_while_dialog()?;
+    let seen = browsing
+        .observe(&Request {
+            full_page: Some(true),
+            ..Request::default()
+        })
+        .await?;
+    let mut lines = Vec::new();
+    let mut found = Vec::new();
+    for item in &seen.observation.meta.items {
+        if !(matcher.matches(&item.name) || matcher.matches(&item.context)) {
+            continue;
+        }
+        let in_viewport = item.zone != Zone::Offscreen;
+        lines.push(format!(
+            "- {} {:?} [ref={}]{}{}",
+            item.role,
+            item.name,
+            item.reference,
+            if in_viewport { "" } else { " (off screen)" },
+            if item.context.is_empty() {
+                String::new()
+            } else {
+                format!(" — {}", item.context)
+            }
+        ));
+        found.push(json!({
+            "ref": item.reference,
+            "role": item.role,
+            "name": item.name,
+            "inViewport": in_viewport,
+            "zone": item.zone,
+            "context": item.context,
+        }));
+    }
+    let text = if lines.is_empty() {
+        format!("no element matches {}", matcher.describe())
+    } else {
+        format!(
+            "{} element(s) match {}:\n{}",
+            lines.len(),
+            matcher.describe(),
+            lines.join("\n")
+        )
+    };
+    let mut structured =
+        json!({ "matches": found, "snapshotId": seen.observation.meta.snapshot_id });
+    browsing.config().secrets.mask_json(&mut structured);
+    let mut result = CallToolResult::success(vec![ContentBlock::text(browsing.mask(&text))]);
+    result.structured_content = Some(structured);
+    Ok(result)
 }
 
 /// `text` (case-insensitive substring) or `regex`.

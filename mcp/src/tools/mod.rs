@@ -56,6 +56,23 @@ impl Server {
         self
     }
 
+    /// One call of `tool`: the session's browsing locked for all of it (a
+    /// session's calls run one after the other), the arguments parsed, then
+    /// `handle` run on them; a failure of either is an error result.
+    async fn call<A: serde::de::DeserializeOwned>(
+        &self,
+        tool: &str,
+        arguments: JsonObject,
+        handle: impl AsyncFnOnce(&mut Browsing, A) -> Result<CallToolResult, ToolError>,
+    ) -> CallToolResult {
+        let mut browsing = self.browsing.lock().await;
+        let result = match parse(tool, arguments) {
+            Ok(args) => handle(&mut browsing, args).await,
+            Err(err) => Err(err),
+        };
+        result.unwrap_or_else(ToolError::into_result)
+    }
+
     /// Every tool: one router per tool's file (`tools/list` sorts them by name).
     fn tool_router() -> ToolRouter<Self> {
         Self::navigate_router()
@@ -112,11 +129,6 @@ fn parse<T: serde::de::DeserializeOwned>(
             format!("{tool}: invalid arguments{at}: {}", err.into_inner()),
         )
     })
-}
-
-/// `CallToolResult` or the error result.
-fn done(result: Result<CallToolResult, ToolError>) -> CallToolResult {
-    result.unwrap_or_else(ToolError::into_result)
 }
 
 /// The content blocks of an observation: its text, and for `som` its PNG.

@@ -51,3 +51,21 @@ impl Op {
         }
     }
 }
+
+#[cfg(test)]
+mod dump_schema_tmp {
+    #[test]
+    fn dump() {
+        let schema = super::super::input_schema::<super::super::action::ActionArgs>();
+        std::fs::write(
+            "/tmp/schema_before.json",
+            serde_json::to_string_pretty(&*schema).unwrap(),
+        )
+        .unwrap();
+        let err = serde_json::from_value::<super::super::action::ActionArgs>(
+            serde_json::json!({"op": "scroll"}),
+        )
+        .unwrap_err();
+        std::fs::write("/tmp/err_before.txt", err.to_string()).unwrap();
+    }
+}

@@ -6,12 +6,12 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::act::{After, action_result};
-use super::{Server, done, input_schema, parse};
+use super::act;
+use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
 use crate::readiness::Readiness;
-use crate::tabs::Request;
+use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -40,75 +40,54 @@ impl Server {
         description = "Scroll the page (or the scroll container `ref` names) up or down by `screens` viewport heights (default 0.75), wait for lazy content, and return the new viewport's snapshot. structuredContent {action: {scrolled_px, at_top, at_bottom}, snapshot: meta, incomplete}."
     )]
     async fn page_scroll(&self, arguments: JsonObject) -> CallToolResult {
-        let mut browsing = self.browsing.lock().await;
-        done(
-            async {
-                let args: ScrollArgs = parse("page_scroll", arguments)?;
-                let screens = args.screens.unwrap_or(0.75);
-                if !(screens.is_finite() && screens > 0.0 && screens <= 100.0) {
-                    return Err(ToolError::new(
-                        Kind::BadArgument,
-                        format!("screens must be a number above 0 and at most 100, not {screens}"),
-                    ));
-                }
-                let backend_id = match &args.reference {
-                    Some(reference) => Some(browsing.item(reference)?.backend_id),
-                    None => None,
-                };
-                let height = f64::from(browsing.config().open.height);
-                let sign = match args.direction {
-                    Direction::Up => -1.0,
-                    Direction::Down => 1.0,
-                };
-                // The page scrolls by viewport heights, a container by its own height.
-                let height = match backend_id {
-                    None => height,
-                    Some(id) => browsing.client_height(id).await?,
-                };
-                let before = browsing.last().cloned();
-                let acted = browsing
-                    .act(
-                        UserAction::Scroll {
-                            backend_id,
-                            dy: Some(sign * screens * height),
-                            up: sign < 0.0,
-                        },
-                        Readiness::SCROLL,
-                    )
-                    .await?;
-                let seen = browsing.observe(&Request::default()).await?;
-                let viewport = seen.observation.meta.viewport;
-                let scrolled = acted.scroll.map_or(0.0, |(a, b)| b - a);
-                let action = ActionReport {
-                    op: "scroll",
-                    detail: Detail::Scroll {
-                        direction: match args.direction {
-                            Direction::Up => "up",
-                            Direction::Down => "down",
-                        },
-                        screens,
-                        scrolled_px: scrolled.round(),
-                        at_top: viewport.at_top,
-                        at_bottom: viewport.at_bottom,
-                        reference: args.reference.clone(),
-                    },
-                };
-                let pending = acted.pending.clone();
-                let new_tabs = browsing.new_tabs().await;
-                Ok(action_result(
-                    &browsing,
-                    action,
-                    After {
-                        acted: Some(&acted),
-                        seen: &seen,
-                        before: before.as_ref(),
-                        pending,
-                        new_tabs,
-                        brief: false,
-                    },
-                ))
-            }
-            .await,
-        )
+        self.call("page_scroll", arguments, scroll).await
     }
+}
+
+async fn scroll(browsing: &mut Browsing, args: ScrollArgs) -> Result<CallToolResult, ToolError> {
+    let screens = args.screens.unwrap_or(0.75);
+    if !(screens.is_finite() && screens > 0.0 && screens <= 100.0) {
+        return Err(ToolError::new(
+            Kind::BadArgument,
+            format!("screens must be a number above 0 and at most 100, not {screens}"),
+        ));
+    }
+    let backend_id = match &args.reference {
+        Some(reference) => Some(browsing.item(reference)?.backend_id),
+        None => None,
+    };
+    let height = f64::from(browsing.config().open.height);
+    let sign = match args.direction {
+        Direction::Up => -1.0,
+        Direction::Down => 1.0,
+    };
+    // The page scrolls by viewport heights, a container by its own height.
+    let height = match backend_id {
+        None => height,
+        Some(id) => browsing.client_height(id).await?,
+    };
+    let action = UserAction::Scroll {
+        backend_id,
+        dy: Some(sign * screens * height),
+        up: sign < 0.0,
+    };
+    let report = |_: &Browsing, acted: &Acted, seen: &Seen| {
+        let viewport = seen.observation.meta.viewport;
+        let scrolled = acted.scroll.map_or(0.0, |(a, b)| b - a);
+        ActionReport {
+            op: "scroll",
+            detail: Detail::Scroll {
+                direction: match args.direction {
+                    Direction::Up => "up",
+                    Direction::Down => "down",
+                },
+                screens,
+                scrolled_px: scrolled.round(),
+                at_top: viewport.at_top,
+                at_bottom: viewport.at_bottom,
+                reference: args.reference,
+            },
+        }
+    };
+    act::perform(browsing, action, Readiness::SCROLL, report, false).await
 }

@@ -6,7 +6,7 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{Server, blocks, done, input_schema, meta_json, parse};
+use super::{Server, blocks, input_schema, meta_json};
 use crate::error::{Kind, ToolError};
 use crate::tabs::{Browsing, Request, Seen};
 
@@ -37,29 +37,29 @@ impl Server {
         description = "What the current tab shows, as text an agent can act on: each interactive element with a ref (for page_action), nearby text, hints of what is above and below. Viewport only unless full_page. Elements behind a modal are [obscured], without refs; secrets are redacted; a node keeps its ref across calls; new elements are marked. structuredContent: snapshotId, viewport, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab; reused: the page had not changed since the last capture, rendered again)."
     )]
     async fn page_snapshot(&self, arguments: JsonObject) -> CallToolResult {
-        let mut browsing = self.browsing.lock().await;
-        done(
-            async {
-                let args: SnapshotArgs = parse("page_snapshot", arguments)?;
-                let request = Request {
-                    strategy: args.strategy.as_deref().map(strategy_named).transpose()?,
-                    full_page: args.full_page,
-                    max_tokens: args.max_tokens,
-                    layers: args.layers.clone(),
-                    scope: args.reference.clone(),
-                };
-                if args.max_tokens == Some(0) {
-                    return Err(ToolError::new(
-                        Kind::BadArgument,
-                        "max_tokens must be at least 1",
-                    ));
-                }
-                let seen = browsing.observe(&request).await?;
-                Ok(snapshot_result(&browsing, &seen))
-            }
-            .await,
-        )
+        self.call("page_snapshot", arguments, snapshot).await
     }
+}
+
+async fn snapshot(
+    browsing: &mut Browsing,
+    args: SnapshotArgs,
+) -> Result<CallToolResult, ToolError> {
+    let request = Request {
+        strategy: args.strategy.as_deref().map(strategy_named).transpose()?,
+        full_page: args.full_page,
+        max_tokens: args.max_tokens,
+        layers: args.layers.clone(),
+        scope: args.reference.clone(),
+    };
+    if args.max_tokens == Some(0) {
+        return Err(ToolError::new(
+            Kind::BadArgument,
+            "max_tokens must be at least 1",
+        ));
+    }
+    let seen = browsing.observe(&request).await?;
+    Ok(snapshot_result(browsing, &seen))
 }
 
 /// The strategy a `strategy` argument names; the error lists the known ones.

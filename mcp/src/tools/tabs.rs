@@ -6,9 +6,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{Server, done, input_schema, parse};
+use super::{Server, input_schema};
 use crate::error::{Kind, ToolError};
-use crate::tabs::Isolation;
+use crate::tabs::{Browsing, Isolation};
 
 #[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -35,53 +35,50 @@ impl Server {
         description = "List the browser's tabs (a tab the page opens is listed here, never followed silently), select one to observe and act on, or close one."
     )]
     async fn page_tabs(&self, arguments: JsonObject) -> CallToolResult {
-        let mut browsing = self.browsing.lock().await;
-        done(
-            async {
-                let args: TabsArgs = parse("page_tabs", arguments)?;
-                let id = || {
-                    args.id.clone().ok_or_else(|| {
-                        ToolError::new(
-                            Kind::BadArgument,
-                            "select and close need the tab's id (from list)",
-                        )
-                    })
-                };
-                match args.op {
-                    TabsOp::List => {}
-                    TabsOp::Select => browsing.select(&id()?).await?,
-                    TabsOp::Close => browsing.close_tab(&id()?).await?,
-                }
-                let tabs = browsing.list_tabs().await?;
-                let lines: Vec<String> = tabs
-                    .iter()
-                    .map(|t| {
-                        format!(
-                            "{} {} {:?} {}",
-                            if t.current { "*" } else { "-" },
-                            t.id,
-                            t.title,
-                            t.url
-                        )
-                    })
-                    .collect();
-                let context = match browsing.isolation() {
-                    Isolation::Default => "default",
-                    Isolation::Own(_) => "own",
-                };
-                let text = if lines.is_empty() {
-                    format!("no tabs (browser context: {context})")
-                } else {
-                    format!(
-                        "tabs (* current; browser context: {context}):\n{}",
-                        lines.join("\n")
-                    )
-                };
-                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-                result.structured_content = Some(json!({ "tabs": tabs, "context": context }));
-                Ok(result)
-            }
-            .await,
-        )
+        self.call("page_tabs", arguments, tabs).await
     }
+}
+
+async fn tabs(browsing: &mut Browsing, args: TabsArgs) -> Result<CallToolResult, ToolError> {
+    let id = || {
+        args.id.clone().ok_or_else(|| {
+            ToolError::new(
+                Kind::BadArgument,
+                "select and close need the tab's id (from list)",
+            )
+        })
+    };
+    match args.op {
+        TabsOp::List => {}
+        TabsOp::Select => browsing.select(&id()?).await?,
+        TabsOp::Close => browsing.close_tab(&id()?).await?,
+    }
+    let tabs = browsing.list_tabs().await?;
+    let lines: Vec<String> = tabs
+        .iter()
+        .map(|t| {
+            format!(
+                "{} {} {:?} {}",
+                if t.current { "*" } else { "-" },
+                t.id,
+                t.title,
+                t.url
+            )
+        })
+        .collect();
+    let context = match browsing.isolation() {
+        Isolation::Default => "default",
+        Isolation::Own(_) => "own",
+    };
+    let text = if lines.is_empty() {
+        format!("no tabs (browser context: {context})")
+    } else {
+        format!(
+            "tabs (* current; browser context: {context}):\n{}",
+            lines.join("\n")
+        )
+    };
+    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+    result.structured_content = Some(json!({ "tabs": tabs, "context": context }));
+    Ok(result)
 }

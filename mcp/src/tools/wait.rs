@@ -6,11 +6,12 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::act::answer_after;
-use super::{Server, done, input_schema, parse};
+use super::act;
+use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
 use crate::readiness::Readiness;
+use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -31,50 +32,49 @@ impl Server {
         description = "Wait until `text` appears, until the element of ref `gone` leaves or hides, or `ms` milliseconds (≤ 10000); give one. Returns the page; past 10 s: wait-timeout."
     )]
     async fn page_wait(&self, arguments: JsonObject) -> CallToolResult {
-        let mut browsing = self.browsing.lock().await;
-        done(
-            async {
-                let args: WaitArgs = parse("page_wait", arguments)?;
-                let (wait, until) = match (&args.text, &args.gone, args.ms) {
-                    (Some(text), None, None) if !text.trim().is_empty() => {
-                        (Wait::Text(text.clone()), format!("text {text:?} appeared"))
-                    }
-                    (None, Some(reference), None) => (
-                        Wait::Gone(browsing.item(reference)?.backend_id),
-                        format!("ref {reference} gone"),
-                    ),
-                    (None, None, Some(ms)) if ms <= 10_000 => (
-                        Wait::Delay(std::time::Duration::from_millis(ms)),
-                        format!("{ms} ms passed"),
-                    ),
-                    (None, None, Some(ms)) => {
-                        return Err(ToolError::new(
-                            Kind::BadArgument,
-                            format!("ms is at most 10000, not {ms}"),
-                        ));
-                    }
-                    _ => {
-                        return Err(ToolError::new(
-                            Kind::BadArgument,
-                            "give exactly one of text (non-empty), gone (a ref) and ms",
-                        ));
-                    }
-                };
-                let started = std::time::Instant::now();
-                let before = browsing.last().cloned();
-                let acted = browsing
-                    .act(UserAction::Wait(wait), Readiness::NONE)
-                    .await?;
-                let action = ActionReport {
-                    op: "wait",
-                    detail: Detail::Wait {
-                        until,
-                        waited_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-                    },
-                };
-                answer_after(&mut browsing, action, &acted, before, false).await
-            }
-            .await,
-        )
+        self.call("page_wait", arguments, wait).await
     }
+}
+
+async fn wait(browsing: &mut Browsing, args: WaitArgs) -> Result<CallToolResult, ToolError> {
+    let (wait, until) = match (&args.text, &args.gone, args.ms) {
+        (Some(text), None, None) if !text.trim().is_empty() => {
+            (Wait::Text(text.clone()), format!("text {text:?} appeared"))
+        }
+        (None, Some(reference), None) => (
+            Wait::Gone(browsing.item(reference)?.backend_id),
+            format!("ref {reference} gone"),
+        ),
+        (None, None, Some(ms)) if ms <= 10_000 => (
+            Wait::Delay(std::time::Duration::from_millis(ms)),
+            format!("{ms} ms passed"),
+        ),
+        (None, None, Some(ms)) => {
+            return Err(ToolError::new(
+                Kind::BadArgument,
+                format!("ms is at most 10000, not {ms}"),
+            ));
+        }
+        _ => {
+            return Err(ToolError::new(
+                Kind::BadArgument,
+                "give exactly one of text (non-empty), gone (a ref) and ms",
+            ));
+        }
+    };
+    let report = |_: &Browsing, acted: &Acted, _: &Seen| ActionReport {
+        op: "wait",
+        detail: Detail::Wait {
+            until,
+            waited_ms: u64::try_from(acted.took.as_millis()).unwrap_or(u64::MAX),
+        },
+    };
+    act::perform(
+        browsing,
+        UserAction::Wait(wait),
+        Readiness::NONE,
+        report,
+        false,
+    )
+    .await
 }
