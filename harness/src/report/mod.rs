@@ -7,6 +7,7 @@ pub mod categories;
 mod charts;
 pub mod csv;
 pub mod diff;
+pub mod emit;
 pub mod escape;
 mod figures;
 pub(crate) mod format;
@@ -19,6 +20,7 @@ pub mod merge;
 pub mod metrics;
 pub mod significance;
 pub mod steps;
+pub mod table;
 mod write;
 
 pub use figures::Report;

@@ -14,6 +14,7 @@
 //!   with bootstrap intervals over episodes. This is how far the judge can be
 //!   trusted on pages with no reward function.
 
+mod csv;
 mod html;
 pub mod merge;
 #[cfg(test)]

@@ -10,8 +10,9 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use serde::Serialize;
 
+pub use super::csv::{results_csv, steps_csv, timings_csv};
 use super::{CALIBRATION_HEADERS, LiveReport, LiveSummary, actions_line, failure_reason, shown};
-use crate::report::escape::{cell, md};
+use crate::report::escape::md;
 use crate::report::format::{rate, verdict};
 use crate::report::metrics;
 use crate::report::significance;
@@ -62,120 +63,6 @@ pub fn write_all(out: &Path, report: &LiveReport) -> Result<()> {
 
 fn write(path: &Path, text: &str) -> Result<()> {
     std::fs::write(path, text).with_context(|| format!("could not write {}", path.display()))
-}
-
-fn opt_bool(value: Option<bool>) -> &'static str {
-    match value {
-        Some(true) => "true",
-        Some(false) => "false",
-        None => "",
-    }
-}
-
-/// `results.csv`: one row per episode, without wall-clock columns.
-pub fn results_csv(report: &LiveReport) -> String {
-    let mut out = String::from(
-        "task,strategy,episode,seed,tier,tags,success,raw_reward,reason,ended_by,steps,obs_tokens,image_tokens,input_tokens,output_tokens,cost_usd,action_errors,covered,stale,hallucinated,invalid,faults,judge,judge_reason,error,instruction,trace\n",
-    );
-    for e in &report.episodes {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            cell(&e.task),
-            cell(&e.strategy),
-            e.episode,
-            e.seed,
-            cell(&e.tier),
-            cell(&e.tags.join(" ")),
-            e.success,
-            e.raw_reward,
-            cell(e.reason.as_deref().unwrap_or("")),
-            e.ended_by,
-            e.steps,
-            e.obs_tokens,
-            e.image_tokens,
-            e.input_tokens,
-            e.output_tokens,
-            e.cost_usd,
-            e.action_errors,
-            e.covered,
-            e.stale,
-            e.hallucinated,
-            e.invalid,
-            e.faults,
-            opt_bool(e.judge),
-            cell(e.judge_reason.as_deref().unwrap_or("")),
-            cell(e.error.as_deref().unwrap_or("")),
-            cell(&e.instruction),
-            cell(&e.trace),
-        );
-    }
-    out
-}
-
-/// `steps.csv`: one row per step, without wall-clock columns (nor backend
-/// node ids, which a page's next load numbers differently; they are in
-/// `results.jsonl` and the traces).
-pub fn steps_csv(report: &LiveReport) -> String {
-    let mut out = String::from(
-        "task,strategy,episode,step,refs,new_refs,obs_tokens,image_tokens,input_tokens,output_tokens,op,ref,value,element,outcome,message,judge,judge_reason,raw\n",
-    );
-    for e in &report.episodes {
-        for s in &e.step_log {
-            let action = s.action.as_ref();
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-                cell(&e.task),
-                cell(&e.strategy),
-                e.episode,
-                s.step,
-                s.refs,
-                s.new_refs,
-                s.obs_tokens,
-                s.image_tokens,
-                s.input_tokens,
-                s.output_tokens,
-                action.map_or("", |a| a.op.name()),
-                cell(action.and_then(|a| a.reference.as_deref()).unwrap_or("")),
-                cell(action.and_then(|a| a.value.as_deref()).unwrap_or("")),
-                cell(s.element.as_deref().unwrap_or("")),
-                cell(s.outcome.name()),
-                cell(s.message.as_deref().unwrap_or("")),
-                opt_bool(s.judge),
-                cell(s.judge_reason.as_deref().unwrap_or("")),
-                cell(&s.raw),
-            );
-        }
-    }
-    out
-}
-
-/// `timings.csv`: the wall-clock columns, one row per step (and the
-/// episode's wall time and time-scaled reward on every row of it).
-pub fn timings_csv(report: &LiveReport) -> String {
-    let mut out = String::from(
-        "task,strategy,episode,step,capture_ms,engine_ms,agent_ms,act_ms,episode_ms,scaled_reward\n",
-    );
-    for e in &report.episodes {
-        for s in &e.step_log {
-            let _ = writeln!(
-                out,
-                "{},{},{},{},{},{},{},{},{},{}",
-                cell(&e.task),
-                cell(&e.strategy),
-                e.episode,
-                s.step,
-                s.capture_ms,
-                s.engine_ms,
-                s.agent_ms,
-                s.act_ms,
-                e.wall_ms,
-                e.reward
-            );
-        }
-    }
-    out
 }
 
 /// `report.md`.
