@@ -294,7 +294,7 @@ impl ChromiumSession {
         if let UserAction::Dialog { accept, text } = action {
             return self.answer_dialog(*accept, text.as_deref()).await;
         }
-        if let Some(dialog) = self.dialog() {
+        if let Some(dialog) = self.tab().dialog() {
             return Ok(Outcome::failed(
                 Failure::DialogPending,
                 Failure::dialog_pending(&dialog),
@@ -352,14 +352,14 @@ impl ChromiumSession {
     /// navigation (wait for the new document's load), then handlers, layout
     /// and two animation frames.
     async fn settle_after_action(&self) -> Result<()> {
-        self.wait_loaded(self.limit).await?;
-        self.settle().await
+        self.tab().wait_loaded(self.tab().limit()).await?;
+        self.tab().settle().await
     }
 
     /// Answers the pending dialog (a prompt with `text`, or its default
     /// text), then lets the page react as after any action.
     async fn answer_dialog(&self, accept: bool, text: Option<&str>) -> Result<Outcome> {
-        let Some(dialog) = self.dialog() else {
+        let Some(dialog) = self.tab().dialog() else {
             return Ok(Outcome::failed(
                 Failure::NoDialog,
                 Failure::NoDialog.message(),
@@ -372,10 +372,10 @@ impl ChromiumSession {
                 .or_else(|| dialog.default_prompt.clone());
         }
         // Not through `call`, which refuses every call while a dialog is pending.
-        match tokio::time::timeout(self.limit, self.page.execute(params)).await {
+        match tokio::time::timeout(self.tab().limit(), self.tab().page().execute(params)).await {
             Ok(Ok(_)) => {}
             // Closed meanwhile (by the page's navigation, another client).
-            Ok(Err(_)) if self.dialog().is_none() => {
+            Ok(Err(_)) if self.tab().dialog().is_none() => {
                 return Ok(Outcome::failed(
                     Failure::NoDialog,
                     Failure::NoDialog.message(),
@@ -383,7 +383,7 @@ impl ChromiumSession {
             }
             Ok(Err(err)) => {
                 return Err(TabError::Failed {
-                    url: self.url().to_owned(),
+                    url: self.tab().url().to_owned(),
                     call: "Page.handleJavaScriptDialog",
                     message: format!("answering the {} dialog: {err}", dialog.kind.name()),
                 }
@@ -391,14 +391,14 @@ impl ChromiumSession {
             }
             Err(_) => {
                 return Err(TabError::NoAnswer {
-                    url: self.url().to_owned(),
+                    url: self.tab().url().to_owned(),
                     call: "Page.handleJavaScriptDialog",
-                    limit: self.limit,
+                    limit: self.tab().limit(),
                 }
                 .into());
             }
         }
-        self.dialogs.answered_by_agent();
+        self.tab().dialogs().answered_by_agent();
         let note = match (text, dialog.kind) {
             (Some(_), DialogKind::Prompt) if accept => None,
             (Some(_), DialogKind::Prompt) => {
@@ -431,15 +431,16 @@ impl ChromiumSession {
             Ok(point) => point,
             Err(failed) => return Ok(failed),
         };
-        self.call(
-            "Input.dispatchMouseEvent",
-            self.page.execute(DispatchMouseEventParams::new(
-                DispatchMouseEventType::MouseMoved,
-                x,
-                y,
-            )),
-        )
-        .await?;
+        self.tab()
+            .call(
+                "Input.dispatchMouseEvent",
+                self.tab().page().execute(DispatchMouseEventParams::new(
+                    DispatchMouseEventType::MouseMoved,
+                    x,
+                    y,
+                )),
+            )
+            .await?;
         Ok(Outcome::ok())
     }
 
@@ -501,7 +502,7 @@ impl ChromiumSession {
                     "({SCROLL_JS}).call(document.documentElement, {}, {})",
                     args[0], args[1]
                 );
-                self.answer(Some(self.eval(&script).await?))?
+                self.answer(Some(self.tab().eval(&script).await?))?
             }
         };
         if let Some(failed) = failure(&answer) {
@@ -557,9 +558,9 @@ impl ChromiumSession {
             Some(backend_id) => self.call_on(backend_id, SELECT_TEXT_JS, vec![want]).await?,
             None => {
                 let script = format!("({SELECT_TEXT_JS}).call(document.body, {want})");
-                let value = self.eval(&script).await?;
+                let value = self.tab().eval(&script).await?;
                 serde_json::from_value(value).map_err(|err| Error::Answer {
-                    url: self.url().to_owned(),
+                    url: self.tab().url().to_owned(),
                     message: format!("the select-text script's answer: {err}"),
                 })?
             }
@@ -602,7 +603,7 @@ impl ChromiumSession {
         x: f64,
         y: f64,
     ) -> Result<Result<(f64, f64), Outcome>> {
-        let size = self.eval("[innerWidth, innerHeight]").await?;
+        let size = self.tab().eval("[innerWidth, innerHeight]").await?;
         let (width, height) = (
             size.get(0)
                 .and_then(serde_json::Value::as_f64)
@@ -626,7 +627,7 @@ impl ChromiumSession {
     /// text), for telling an agent what a click there reaches.
     pub async fn element_at(&self, x: f64, y: f64) -> Result<Option<String>> {
         let script = format!("({ELEMENT_AT_JS})({x}, {y})");
-        Ok(self.eval(&script).await?.as_str().map(str::to_owned))
+        Ok(self.tab().eval(&script).await?.as_str().map(str::to_owned))
     }
 
     async fn fill(&self, fields: &[(u64, String)]) -> Result<Outcome> {
@@ -664,7 +665,7 @@ impl ChromiumSession {
 
     async fn wait(&self, wait: &Wait) -> Result<Outcome> {
         let started = std::time::Instant::now();
-        let limit = MAX_WAIT.min(self.limit);
+        let limit = MAX_WAIT.min(self.tab().limit());
         loop {
             let reached = match wait {
                 Wait::Delay(delay) => {
@@ -676,7 +677,7 @@ impl ChromiumSession {
                         "(document.body ? document.body.innerText : '').includes({})",
                         serde_json::Value::from(text.as_str())
                     );
-                    self.eval(&script).await?.as_bool() == Some(true)
+                    self.tab().eval(&script).await?.as_bool() == Some(true)
                 }
                 Wait::Gone(backend_id) => self
                     .call_function_on(*backend_id, GONE_JS, Vec::new())
@@ -713,14 +714,14 @@ impl ChromiumSession {
             }
             let (Some(x), Some(y)) = (answer.x, answer.y) else {
                 return Err(Error::Answer {
-                    url: self.url().to_owned(),
+                    url: self.tab().url().to_owned(),
                     message: "the click-point script answered no point".to_owned(),
                 });
             };
             if frame == 0 {
                 return Ok(Ok((x, y)));
             }
-            let Some(link) = self.frames.get(frame) else {
+            let Some(link) = self.frames().get(frame) else {
                 return Ok(Err(Outcome::failed(
                     Failure::Stale,
                     "the node's frame left the page",
@@ -762,13 +763,13 @@ impl ChromiumSession {
         match value {
             Some(value @ serde_json::Value::Object(_)) => serde_json::from_value(value.clone())
                 .map_err(|err| Error::Answer {
-                    url: self.url().to_owned(),
+                    url: self.tab().url().to_owned(),
                     message: format!(
                         "the action script answered {value}, which is not an action answer: {err}"
                     ),
                 }),
             other => Err(Error::Answer {
-                url: self.url().to_owned(),
+                url: self.tab().url().to_owned(),
                 message: format!(
                     "the action script answered {}, not an object",
                     other.map_or_else(|| "nothing".to_owned(), |v| v.to_string())
@@ -815,7 +816,11 @@ impl ChromiumSession {
             }
             _ => {}
         }
-        self.call("Input.dispatchMouseEvent", self.page.execute(params))
+        self.tab()
+            .call(
+                "Input.dispatchMouseEvent",
+                self.tab().page().execute(params),
+            )
             .await?;
         Ok(())
     }

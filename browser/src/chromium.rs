@@ -323,7 +323,7 @@ impl Chromium {
         let page = page.map_err(|_| Error::NoTab { id: id.to_owned() })?;
         let heard = Heard::listen(&page, self.dialogs).await?;
         let url = page.url().await.ok().flatten().unwrap_or_default();
-        let mut session = ChromiumSession::new(
+        Ok(ChromiumSession::new(
             page,
             heard,
             self.version.clone(),
@@ -331,9 +331,8 @@ impl Chromium {
             self.watch.clone(),
             limit,
             None,
-        );
-        session.uploads = self.uploads.clone();
-        Ok(session)
+            self.uploads.clone(),
+        ))
     }
 
     /// The browser's CDP websocket URL, for a second client on the same
@@ -432,7 +431,7 @@ impl Chromium {
                 .ok()
                 .and_then(|response| response.result.error_text)
         });
-        let mut session = ChromiumSession::new(
+        let session = ChromiumSession::new(
             page,
             heard,
             self.version.clone(),
@@ -440,9 +439,9 @@ impl Chromium {
             self.watch.clone(),
             options.timeout,
             Some(deadline),
+            self.uploads.clone(),
         );
-        session.uploads = self.uploads.clone();
-        match prepare(&session, options, deadline, navigation, self.network).await {
+        match prepare(session.tab(), options, deadline, navigation, self.network).await {
             Ok(()) => Ok(session),
             // The page waits on a dialog it opened while loading (only under
             // `DialogPolicy::Ask`): the tab is the agent's to answer.

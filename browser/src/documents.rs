@@ -69,3 +69,9 @@ impl Documents {
         }
     }
 }
+
+/// Whether a tab's `location.href` is Chromium's own error page, which it
+/// loads for unreachable URLs and missing files instead of failing navigation.
+pub(crate) fn is_error_page(href: &str) -> bool {
+    href.starts_with("chrome-error://")
+}

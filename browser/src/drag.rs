@@ -54,15 +54,19 @@ impl ChromiumSession {
             Err(failed) => return Ok(failed),
         };
         let mut announced = self
-            .page
+            .tab()
+            .page()
             .event_listener::<EventDragIntercepted>()
             .await
-            .map_err(|err| self.unheard("Input.dragIntercepted", err))?;
-        self.call(
-            "Input.setInterceptDrags",
-            self.page.execute(SetInterceptDragsParams::new(true)),
-        )
-        .await?;
+            .map_err(|err| self.tab().unheard("Input.dragIntercepted", err))?;
+        self.tab()
+            .call(
+                "Input.setInterceptDrags",
+                self.tab()
+                    .page()
+                    .execute(SetInterceptDragsParams::new(true)),
+            )
+            .await?;
         let dragged = async {
             self.mouse(DispatchMouseEventType::MouseMoved, start, 0)
                 .await?;
@@ -100,7 +104,8 @@ impl ChromiumSession {
                     DispatchDragEventType::Drop,
                 ] {
                     let params = DispatchDragEventParams::new(kind, end.0, end.1, data.clone());
-                    self.call("Input.dispatchDragEvent", self.page.execute(params))
+                    self.tab()
+                        .call("Input.dispatchDragEvent", self.tab().page().execute(params))
                         .await?;
                 }
             }
@@ -110,9 +115,12 @@ impl ChromiumSession {
         .await;
         // Whatever happened, the next drag of the page is its own again.
         let _ = self
+            .tab()
             .call(
                 "Input.setInterceptDrags",
-                self.page.execute(SetInterceptDragsParams::new(false)),
+                self.tab()
+                    .page()
+                    .execute(SetInterceptDragsParams::new(false)),
             )
             .await;
         dragged?;

@@ -29,7 +29,8 @@ use chromiumoxide::cdp::browser_protocol::target::{
 };
 use chromiumoxide::types::{Command, CommandResponse};
 
-use crate::session::{ChromiumSession, is_error_page};
+use crate::documents::is_error_page;
+use crate::session::ChromiumSession;
 use crate::snapshot;
 use crate::state::{Call, CaptureTimings, Needs, Shot, timed};
 
@@ -217,9 +218,10 @@ impl ChromiumSession {
     /// frame id (= target id) → URL.
     pub(crate) async fn frame_targets(&self) -> Result<HashMap<String, String>> {
         let targets = self
+            .tab()
             .call(
                 "Target.getTargets",
-                self.page.execute(GetTargetsParams::default()),
+                self.tab().page().execute(GetTargetsParams::default()),
             )
             .await?;
         Ok(targets
@@ -257,7 +259,7 @@ impl ChromiumSession {
                     if let Some((link, shot)) = ready.remove(&(parent, owner)) {
                         next.push(parts.len());
                         parts.push((Some(link), shot));
-                    } else if !self.frames.failed_at(parent, owner) {
+                    } else if !self.frames().failed_at(parent, owner) {
                         new.push((parent, owner, src));
                     }
                 }
@@ -295,7 +297,7 @@ impl ChromiumSession {
             level = next;
         }
         // Frames whose `<iframe>` left the page.
-        self.frames
+        self.frames()
             .forget(&ready.values().map(|(link, _)| link.key).collect::<Vec<_>>());
         Ok((parts, missing))
     }
@@ -311,17 +313,18 @@ impl ChromiumSession {
         needs: Needs,
         group: &str,
     ) -> Result<Option<(Link, Shot, Vec<Call>)>> {
-        let frame = match self.frames.owner_frame(parent, owner) {
+        let frame = match self.frames().owner_frame(parent, owner) {
             Some(frame) => frame,
             None => {
-                let Some(route) = self.frames.route(parent) else {
+                let Some(route) = self.frames().route(parent) else {
                     return Ok(None);
                 };
                 let described = self
+                    .tab()
                     .call(
                         "DOM.describeNode",
                         route.execute(
-                            &self.page,
+                            self.tab().page(),
                             DescribeNodeParams::builder()
                                 .backend_node_id(BackendNodeId::new(owner))
                                 .build(),
@@ -329,7 +332,7 @@ impl ChromiumSession {
                     )
                     .await?;
                 let frame = described.result.node.frame_id.map(|f| f.inner().clone());
-                self.frames.set_owner_frame(parent, owner, frame.clone());
+                self.frames().set_owner_frame(parent, owner, frame.clone());
                 frame
             }
         };
@@ -343,9 +346,10 @@ impl ChromiumSession {
             .target_id(TargetId::new(frame.clone()))
             .flatten(true)
             .build()
-            .map_err(|err| self.unbuilt("Target.attachToTarget", err))?;
+            .map_err(|err| self.tab().unbuilt("Target.attachToTarget", err))?;
         let attached = match self
-            .call("Target.attachToTarget", self.page.execute(attach))
+            .tab()
+            .call("Target.attachToTarget", self.tab().page().execute(attach))
             .await
         {
             Ok(attached) => attached,
@@ -354,13 +358,13 @@ impl ChromiumSession {
             Err(_) => return Ok(None),
         };
         let link = self
-            .frames
+            .frames()
             .add(attached.result.session_id.clone(), parent, owner, frame);
         let (shot, calls) = self.shot(Some(&link), needs, group).await;
         match shot {
             Ok(shot) => Ok(Some((link, shot, calls))),
             Err(err) => {
-                self.frames.forget(&[link.key]);
+                self.frames().forget(&[link.key]);
                 Err(err)
             }
         }

@@ -230,7 +230,8 @@ impl ChromiumSession {
             held |= modifier_bit(modifier.key).map_or(0, |(bit, _)| bit);
             let mut down = key_event(modifier, DispatchKeyEventType::RawKeyDown);
             down.modifiers = Some(held);
-            self.call("Input.dispatchKeyEvent", self.page.execute(down))
+            self.tab()
+                .call("Input.dispatchKeyEvent", self.tab().page().execute(down))
                 .await?;
         }
         let commanded = chord.mask & !8 != 0;
@@ -272,7 +273,8 @@ impl ChromiumSession {
             held &= !modifier_bit(modifier.key).map_or(0, |(bit, _)| bit);
             let mut up = key_event(modifier, DispatchKeyEventType::KeyUp);
             up.modifiers = Some(held);
-            self.call("Input.dispatchKeyEvent", self.page.execute(up))
+            self.tab()
+                .call("Input.dispatchKeyEvent", self.tab().page().execute(up))
                 .await?;
         }
         Ok(())
@@ -311,9 +313,11 @@ impl ChromiumSession {
         down: DispatchKeyEventParams,
         up: DispatchKeyEventParams,
     ) -> Result<()> {
-        self.call("Input.dispatchKeyEvent", self.page.execute(down))
+        self.tab()
+            .call("Input.dispatchKeyEvent", self.tab().page().execute(down))
             .await?;
-        self.call("Input.dispatchKeyEvent", self.page.execute(up))
+        self.tab()
+            .call("Input.dispatchKeyEvent", self.tab().page().execute(up))
             .await?;
         Ok(())
     }

@@ -26,6 +26,7 @@ mod script;
 mod session;
 mod snapshot;
 mod state;
+mod tab;
 mod upload;
 mod waits;
 mod watch;

@@ -92,7 +92,7 @@ impl ChromiumSession {
         };
         let rendered = tokio::task::block_in_place(|| observe::render(page, strategy, &options));
         let observation = rendered.observation.map_err(|err| Error::Render {
-            url: self.display_url().to_owned(),
+            url: self.tab().display_url().to_owned(),
             strategy: strategy.name().to_owned(),
             message: format!("{err:#}"),
         })?;

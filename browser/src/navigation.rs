@@ -6,8 +6,10 @@ use std::time::{Duration, Instant};
 use crate::error::{Error, Result};
 
 use crate::WaitFor;
+use crate::documents::is_error_page;
 use crate::failure::{Phase, TabError};
 use crate::session::ChromiumSession;
+use crate::tab::TabHandle;
 use crate::waits;
 
 /// How long a navigation's answer is awaited once the page has loaded (or
@@ -17,13 +19,13 @@ const NAVIGATION_GRACE: Duration = Duration::from_secs(2);
 /// Waits for load, `wait_for`, the scroll and settling, starting over after
 /// the load when the page navigates again meanwhile (until the budget runs out).
 pub(crate) async fn prepare(
-    session: &ChromiumSession,
+    tab: &TabHandle,
     options: &OpenOptions,
     deadline: Instant,
     mut navigation: tokio::task::JoinHandle<Option<String>>,
     network: bool,
 ) -> Result<()> {
-    let loaded = session
+    let loaded = tab
         .wait_loaded(deadline.saturating_duration_since(Instant::now()))
         .await;
     // The navigation's answer names why a page failed (ERR_NAME_NOT_RESOLVED,
@@ -32,7 +34,7 @@ pub(crate) async fn prepare(
     // awaited: for some pages it never comes.)
     let grace = if navigation.is_finished() {
         Some(Duration::ZERO)
-    } else if session.on_error_page().await {
+    } else if on_error_page(tab).await {
         Some(NAVIGATION_GRACE.min(deadline.saturating_duration_since(Instant::now())))
     } else {
         None
@@ -45,7 +47,7 @@ pub(crate) async fn prepare(
     if let Ok(Ok(Some(error))) = answer {
         let offline = !network && error.contains("ERR_NAME_NOT_RESOLVED");
         return Err(TabError::LoadFailed {
-            url: session.url().to_owned(),
+            url: tab.url().to_owned(),
             error,
             offline,
         }
@@ -57,21 +59,100 @@ pub(crate) async fn prepare(
     loaded?;
     loop {
         let ready = async {
-            session.check_loaded().await?;
+            check_loaded(tab).await?;
             if let Some(wait) = &options.wait_for {
                 let remaining = deadline.saturating_duration_since(Instant::now());
-                session.wait_for(wait, remaining, options.timeout).await?;
+                wait_for(tab, wait, remaining, options.timeout).await?;
             }
             if let Some(y) = options.scroll_y {
-                session.eval(&format!("window.scrollTo(0, {y})")).await?;
+                tab.eval(&format!("window.scrollTo(0, {y})")).await?;
             }
-            session.settle().await
+            tab.settle().await
         };
         match ready.await {
-            Err(err) if err.is_navigated() => session.after_navigation().await?,
+            Err(err) if err.is_navigated() => tab.after_navigation().await?,
             other => return other,
         }
     }
+}
+
+/// Whether the tab shows Chromium's own error page, which it loads for
+/// unreachable URLs and missing files instead of failing navigation.
+async fn on_error_page(tab: &TabHandle) -> bool {
+    tab.eval("location.href")
+        .await
+        .is_ok_and(|href| href.as_str().is_some_and(is_error_page))
+}
+
+/// Refuses Chromium's error page as a failed load.
+async fn check_loaded(tab: &TabHandle) -> Result<()> {
+    let href = tab.eval("location.href").await?;
+    if href.as_str().is_some_and(is_error_page) {
+        return Err(TabError::LoadFailed {
+            url: tab.url().to_owned(),
+            error:
+                "the browser showed its error page (the page or a redirect it made could not load)"
+                    .to_owned(),
+            offline: false,
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Waits for `wait` within `limit` (what is left of the budget `configured`).
+async fn wait_for(
+    tab: &TabHandle,
+    wait: &WaitFor,
+    limit: Duration,
+    configured: Duration,
+) -> Result<()> {
+    tab.enter(Phase::Wait);
+    match wait {
+        WaitFor::Delay(delay) => {
+            // A delay longer than what is left of the budget cannot end
+            // within it: refuse at once rather than sleep into the limit.
+            if *delay > limit {
+                return Err(TabError::WaitTooLong {
+                    url: tab.url().to_owned(),
+                    delay: *delay,
+                    limit: configured,
+                    left: limit,
+                }
+                .into());
+            }
+            tokio::time::sleep(*delay).await;
+        }
+        WaitFor::Selector(selector) => {
+            let probe = format!(
+                "!!document.querySelector({})",
+                serde_json::to_string(selector).unwrap_or_default()
+            );
+            let started = Instant::now();
+            loop {
+                let matched = match tab.eval(&probe).await {
+                    Ok(value) => value.as_bool() == Some(true),
+                    // The budget ran out during a probe: the same
+                    // outcome as running out between probes.
+                    Err(err) if matches!(err.tab(), Some(TabError::OverLimit { .. })) => false,
+                    Err(err) => return Err(err),
+                };
+                if matched {
+                    break;
+                }
+                if started.elapsed() >= limit || tab.deadline().is_some_and(|d| Instant::now() >= d)
+                {
+                    return Err(Error::NeverMatched {
+                        url: tab.url().to_owned(),
+                        selector: selector.to_owned(),
+                        limit: configured,
+                    });
+                }
+                tokio::time::sleep(waits::WAIT_POLL).await;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The viewport every page opens in unless asked otherwise, CSS pixels (width, height).
@@ -188,6 +269,7 @@ impl ChromiumSession {
         // The old document is marked, so that its `complete` is not taken
         // for the new one's (a change of the fragment alone keeps the document).
         let old = self
+            .tab()
             .eval(
                 "(document.readyState === 'complete' || window.stop(), \
                  window.__pagesnapOld = true, location.href.split('#')[0])",
@@ -198,12 +280,11 @@ impl ChromiumSession {
             .as_ref()
             .and_then(serde_json::Value::as_str)
             .is_some_and(|href| url.split('#').next() == Some(href) && url.contains('#'));
-        self.url = url.clone();
-        self.display_url = display_url;
-        self.limit = options.timeout;
+        self.tab_mut().set_location(url.clone(), display_url);
+        self.tab_mut().set_limit(options.timeout);
         let deadline = Instant::now() + options.timeout;
-        self.set_deadline(Some(deadline));
-        self.enter(Phase::Load);
+        self.tab_mut().set_deadline(Some(deadline));
+        self.tab().enter(Phase::Load);
         // The navigation is the page's own (`location.assign`), not
         // `Page.navigate`: the CDP client tracks one `Page.navigate` per tab
         // and drops the next one while an earlier never finished loading. A
@@ -213,8 +294,8 @@ impl ChromiumSession {
             "location.assign({}); true",
             serde_json::Value::String(url.clone())
         );
-        if let Err(err) = self.eval(&assign).await {
-            self.set_deadline(None);
+        if let Err(err) = self.tab().eval(&assign).await {
+            self.tab_mut().set_deadline(None);
             return Err(err);
         }
         let navigation = tokio::spawn(async { None });
@@ -224,10 +305,10 @@ impl ChromiumSession {
             self.wait_committed(deadline).await
         };
         let result = match committed {
-            Ok(()) => prepare(self, options, deadline, navigation, network).await,
+            Ok(()) => prepare(self.tab(), options, deadline, navigation, network).await,
             Err(err) => Err(err),
         };
-        self.set_deadline(None);
+        self.tab_mut().set_deadline(None);
         result
     }
 
@@ -235,15 +316,15 @@ impl ChromiumSession {
     /// before a navigation.
     async fn wait_committed(&self, deadline: Instant) -> Result<()> {
         loop {
-            match self.eval("window.__pagesnapOld === true").await {
+            match self.tab().eval("window.__pagesnapOld === true").await {
                 Ok(serde_json::Value::Bool(false)) => return Ok(()),
                 Err(err) if err.is_gone() => return Err(err),
                 _ => {}
             }
             if Instant::now() >= deadline {
                 return Err(TabError::NeverLoaded {
-                    url: self.url.clone(),
-                    limit: self.limit,
+                    url: self.tab().url().to_owned(),
+                    limit: self.tab().limit(),
                 }
                 .into());
             }
@@ -254,8 +335,8 @@ impl ChromiumSession {
     /// Goes back one entry in the tab's history, then waits for load and
     /// settling within `limit`. `Ok(false)`: there was nothing to go back to.
     pub async fn back(&mut self, limit: Duration) -> Result<bool> {
-        let before = self.eval("[location.href, history.length]").await?;
-        self.eval("history.back(); true").await?;
+        let before = self.tab().eval("[location.href, history.length]").await?;
+        self.tab().eval("history.back(); true").await?;
         let href = before
             .get(0)
             .and_then(serde_json::Value::as_str)
@@ -265,7 +346,7 @@ impl ChromiumSession {
         // history.back() is asynchronous; a page with no earlier entry stays.
         loop {
             tokio::time::sleep(waits::WAIT_POLL).await;
-            match self.eval("location.href").await {
+            match self.tab().eval("location.href").await {
                 Ok(now) if now.as_str() != Some(href.as_str()) => break,
                 Err(err) if err.is_dialog_open() => return Err(err),
                 Ok(_) | Err(_) if started.elapsed() < waits::BACK_GRACE.min(limit) => {}
@@ -275,20 +356,20 @@ impl ChromiumSession {
             }
         }
         let left = limit.saturating_sub(started.elapsed());
-        self.wait_loaded(left).await?;
-        self.settle().await?;
+        self.tab().wait_loaded(left).await?;
+        self.tab().settle().await?;
         self.refresh_url().await;
         Ok(true)
     }
 
     /// Re-reads the URL the tab shows (after a navigation the page made).
     pub async fn refresh_url(&mut self) {
-        if let Ok(href) = self.eval("location.href").await
+        if let Ok(href) = self.tab().eval("location.href").await
             && let Some(href) = href.as_str()
-            && href != self.url
+            && href != self.tab().url()
         {
-            self.url = href.to_owned();
-            self.display_url = display_url(href);
+            let shown = display_url(href);
+            self.tab_mut().set_location(href.to_owned(), shown);
         }
     }
 }

@@ -1,39 +1,13 @@
 //! Calls on one node of a frame's document: its backend node id resolved to a handle in an object group, and a function called with `this` bound to it — the plumbing the capture (scroll boxes) and the actions share.
 
 use crate::error::{Error, Result};
-use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
-use chromiumoxide::cdp::js_protocol::runtime::{
-    CallArgument, CallFunctionOnParams, RemoteObjectId,
-};
+use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParams};
 
 use crate::failure::TabError;
-use crate::frames::{Route, split_key};
+use crate::frames::split_key;
 use crate::session::ChromiumSession;
 
 impl ChromiumSession {
-    /// A handle on node `id` (a backend node id of `route`'s document) in
-    /// object `group`; `Ok(None)` when the protocol gives the node no object.
-    pub(crate) async fn resolve_node(
-        &self,
-        route: &Route,
-        id: i64,
-        group: &str,
-    ) -> Result<Option<RemoteObjectId>, TabError> {
-        let resolved = self
-            .call(
-                "DOM.resolveNode",
-                route.execute(
-                    &self.page,
-                    ResolveNodeParams::builder()
-                        .backend_node_id(BackendNodeId::new(id))
-                        .object_group(group)
-                        .build(),
-                ),
-            )
-            .await?;
-        Ok(resolved.result.object.object_id)
-    }
-
     /// Calls `function` with `this` bound to the node (backend node id) and
     /// returns its value (promises awaited); `Ok(None)` when the node left
     /// the document. The node's handle lives in an object group of its own,
@@ -46,18 +20,18 @@ impl ChromiumSession {
     ) -> Result<Option<serde_json::Value>> {
         let (frame, id) = split_key(backend_id);
         // The frame left the page (or the tab navigated): the node is gone.
-        let Some(route) = self.frames.route(frame) else {
+        let Some(route) = self.frames().route(frame) else {
             return Ok(None);
         };
-        let group = self.object_group("act");
-        let object = match self.resolve_node(&route, id, &group).await {
+        let group = self.tab().object_group("act");
+        let object = match self.tab().resolve_node(&route, id, &group).await {
             Ok(object) => object,
             // "No node with given id found": the node left the document.
             Err(TabError::Failed { .. }) => None,
             Err(err) => return Err(err.into()),
         };
         let Some(object) = object else {
-            self.release_group(&route, group);
+            self.tab().release_group(&route, group);
             return Ok(None);
         };
         let params = CallFunctionOnParams::builder()
@@ -72,15 +46,19 @@ impl ChromiumSession {
             .return_by_value(true)
             .await_promise(true)
             .build()
-            .map_err(|err| self.unbuilt("Runtime.callFunctionOn", err))?;
+            .map_err(|err| self.tab().unbuilt("Runtime.callFunctionOn", err))?;
         let result = self
-            .call("Runtime.callFunctionOn", route.execute(&self.page, params))
+            .tab()
+            .call(
+                "Runtime.callFunctionOn",
+                route.execute(self.tab().page(), params),
+            )
             .await;
-        self.release_group(&route, group);
+        self.tab().release_group(&route, group);
         let result = result?.result;
         if let Some(exception) = &result.exception_details {
             return Err(Error::Script {
-                url: self.url().to_owned(),
+                url: self.tab().url().to_owned(),
                 message: format!("on node {backend_id}: {}", exception.text),
             });
         }

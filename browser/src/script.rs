@@ -31,7 +31,7 @@ impl ChromiumSession {
     /// option chosen as a user would. A step that a user could not perform
     /// (covered, hidden, no such option) fails, naming the step.
     pub async fn apply(&mut self, step: &Step) -> Result<()> {
-        self.enter(Phase::Step);
+        self.tab().enter(Phase::Step);
         let action = match step {
             Step::Click(selector) => UserAction::Click {
                 backend_id: self.node_of(selector).await?,
@@ -51,13 +51,13 @@ impl ChromiumSession {
             },
             Step::Wait(delay) => {
                 tokio::time::sleep(*delay).await;
-                return self.settle().await;
+                return self.tab().settle().await;
             }
         };
         match self.perform(&action).await? {
             Outcome::Done { .. } => Ok(()),
             Outcome::Failed { message, .. } => Err(Error::Step {
-                url: self.url().to_owned(),
+                url: self.tab().url().to_owned(),
                 step: step.to_string(),
                 message,
             }),
@@ -68,9 +68,9 @@ impl ChromiumSession {
     /// [`crate::UserAction`]s name), for agents that find their targets by
     /// CSS; an error when nothing matches.
     pub async fn node_of(&self, selector: &str) -> Result<u64> {
-        let element = self.find(selector).await?;
+        let element = self.tab().find(selector).await?;
         u64::try_from(*element.backend_node_id.inner()).map_err(|_| Error::Answer {
-            url: self.url().to_owned(),
+            url: self.tab().url().to_owned(),
             message: format!("{selector:?} has no backend node id"),
         })
     }
@@ -99,8 +99,8 @@ impl ChromiumSession {
             };
             match attempt.await {
                 Ok(Some(captured)) => return Ok(captured),
-                Ok(None) => self.after_navigation().await?,
-                Err(err) if err.is_navigated() => self.after_navigation().await?,
+                Ok(None) => self.tab().after_navigation().await?,
+                Err(err) if err.is_navigated() => self.tab().after_navigation().await?,
                 Err(err) => return Err(err),
             }
         }
@@ -108,7 +108,7 @@ impl ChromiumSession {
 
     /// The current document's identity once it has loaded, `None` while it loads.
     async fn document(&self) -> Result<Option<String>> {
-        let value = self.eval(DOCUMENT_JS).await?;
+        let value = self.tab().eval(DOCUMENT_JS).await?;
         Ok(value.as_str().map(str::to_owned))
     }
 }

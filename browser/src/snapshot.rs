@@ -24,7 +24,7 @@ use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
 };
 use pagesnap_engine::recording::{NodeKind, Pseudo, RecNode, Rect, ScrollState, Style};
 
-use crate::session::is_error_page;
+use crate::documents::is_error_page;
 
 /// The computed styles requested from CDP, in the order `Style` is filled.
 pub(crate) const COMPUTED_STYLES: &[&str] = &[

@@ -72,10 +72,11 @@ impl ChromiumSession {
         action: impl std::future::Future<Output = Result<Outcome>>,
     ) -> Result<Outcome> {
         let mut opened = self
-            .page
+            .tab()
+            .page()
             .event_listener::<EventFileChooserOpened>()
             .await
-            .map_err(|err| self.unheard("Page.fileChooserOpened", err))?;
+            .map_err(|err| self.tab().unheard("Page.fileChooserOpened", err))?;
         self.intercept_chooser(true).await?;
         let outcome = action.await;
         let _ = self.intercept_chooser(false).await;
@@ -95,19 +96,21 @@ impl ChromiumSession {
     }
 
     async fn intercept_chooser(&self, on: bool) -> Result<()> {
-        self.call(
-            "Page.setInterceptFileChooserDialog",
-            self.page
-                .execute(SetInterceptFileChooserDialogParams::new(on)),
-        )
-        .await?;
+        self.tab()
+            .call(
+                "Page.setInterceptFileChooserDialog",
+                self.tab()
+                    .page()
+                    .execute(SetInterceptFileChooserDialogParams::new(on)),
+            )
+            .await?;
         Ok(())
     }
 
     /// Gives `paths` (confined to the upload folder) to the file input
     /// `backend_id`, or to the input whose chooser a click on it opens.
     pub(crate) async fn upload(&self, backend_id: u64, paths: &[String]) -> Result<Outcome> {
-        let files = match confine(&self.uploads, paths) {
+        let files = match confine(self.upload_dir(), paths) {
             Ok(files) => files,
             Err(message) => return Ok(Outcome::failed(Failure::UploadRefused, message)),
         };
@@ -122,10 +125,11 @@ impl ChromiumSession {
         // A control that opens the chooser (a styled button clicking a
         // hidden input): clicked, with the chooser intercepted.
         let mut opened = self
-            .page
+            .tab()
+            .page()
             .event_listener::<EventFileChooserOpened>()
             .await
-            .map_err(|err| self.unheard("Page.fileChooserOpened", err))?;
+            .map_err(|err| self.tab().unheard("Page.fileChooserOpened", err))?;
         self.intercept_chooser(true).await?;
         let chosen = async {
             if let Outcome::Failed { kind, message } = self.click(backend_id).await? {
@@ -156,12 +160,16 @@ impl ChromiumSession {
 
     async fn set_files(&self, backend_id: u64, files: Vec<String>) -> Result<Outcome> {
         let (frame, id) = split_key(backend_id);
-        let Some(route) = self.frames.route(frame) else {
+        let Some(route) = self.frames().route(frame) else {
             return Ok(Outcome::failed(Failure::Stale, Failure::Stale.message()));
         };
         let mut params = SetFileInputFilesParams::new(files);
         params.backend_node_id = Some(BackendNodeId::new(id));
-        self.call("DOM.setFileInputFiles", route.execute(&self.page, params))
+        self.tab()
+            .call(
+                "DOM.setFileInputFiles",
+                route.execute(self.tab().page(), params),
+            )
             .await?;
         Ok(Outcome::ok())
     }

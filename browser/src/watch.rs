@@ -114,7 +114,7 @@ impl ChromiumSession {
     /// The page's current [`Mark`] (installing the tracker on first use);
     /// `None` while it loads or animates, or when the script cannot run.
     pub async fn mark(&self) -> Option<Mark> {
-        match self.eval(MARK_JS).await {
+        match self.tab().eval(MARK_JS).await {
             Ok(serde_json::Value::String(mark)) => Some(Mark(mark)),
             _ => None,
         }

@@ -1,0 +1,480 @@
+//! The tab handle every part of a session borrows: the CDP page and target, the URL it shows, the limit and deadline each call is held to, the phase that names a call cut by it, and the object-group policy.
+//!
+//! Capture ([`crate::capture`]), input ([`crate::input`]) and navigation
+//! ([`crate::navigation`]) each borrow a [`TabHandle`] and issue their calls
+//! through [`TabHandle::call`], so that a crashed or closed tab, a pending
+//! dialog, a navigation under a call and a budget run out are named the same
+//! way whichever part made the call.
+
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use chromiumoxide::Page as CdpPage;
+use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
+use chromiumoxide::cdp::browser_protocol::target::TargetId;
+use chromiumoxide::cdp::js_protocol::runtime::{
+    EvaluateParams, ReleaseObjectGroupParams, RemoteObjectId,
+};
+use pagesnap_engine::dialog::Dialog;
+
+use crate::dialogs::Dialogs;
+use crate::documents::Documents;
+use crate::error::{Error, Result};
+use crate::failure::{Gone, Phase, TabError, Watch};
+use crate::frames::Route;
+use crate::waits;
+
+/// One open tab as every call sees it.
+pub(crate) struct TabHandle {
+    page: CdpPage,
+    target: TargetId,
+    /// The URL loaded (`file:///…` for local files).
+    url: String,
+    /// The page as given (`file:fixtures/…` for local files).
+    display_url: String,
+    watch: Watch,
+    /// How long one CDP call may go unanswered; when recording, also the
+    /// page's whole budget.
+    limit: Duration,
+    /// When recording: the moment the page's budget runs out. Every call
+    /// waits at most until then.
+    deadline: Option<Instant>,
+    /// What the session is doing, for naming a call cut by the deadline.
+    phase: std::sync::Mutex<Phase>,
+    /// Numbers the object groups script handles live in ([`Self::object_group`]).
+    groups: AtomicU64,
+    /// The page's JavaScript dialogs.
+    dialogs: Dialogs,
+    /// The documents it has shown (a failed call's navigation).
+    documents: Documents,
+}
+
+impl TabHandle {
+    /// A handle on `page` showing `url` (stored as [`crate::display_url`]
+    /// gives it), its calls limited to `limit` and, when recording, ending by
+    /// `deadline`.
+    pub(crate) fn new(
+        page: CdpPage,
+        dialogs: Dialogs,
+        documents: Documents,
+        url: String,
+        watch: Watch,
+        limit: Duration,
+        deadline: Option<Instant>,
+    ) -> TabHandle {
+        TabHandle {
+            display_url: crate::navigation::display_url(&url),
+            url,
+            target: page.target_id().clone(),
+            page,
+            watch,
+            limit,
+            deadline,
+            phase: std::sync::Mutex::new(Phase::Load),
+            groups: AtomicU64::new(0),
+            dialogs,
+            documents,
+        }
+    }
+
+    /// The CDP page every call goes through.
+    pub(crate) fn page(&self) -> &CdpPage {
+        &self.page
+    }
+
+    /// The tab's CDP target id.
+    pub(crate) fn target_id(&self) -> &str {
+        self.target.as_ref()
+    }
+
+    /// The URL loaded (`file:///…` for local files).
+    pub(crate) fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// The page as given (`file:fixtures/…` for local files).
+    pub(crate) fn display_url(&self) -> &str {
+        &self.display_url
+    }
+
+    /// Names the page the tab now shows: `url` as loaded, `display_url` as given.
+    pub(crate) fn set_location(&mut self, url: String, display_url: String) {
+        self.url = url;
+        self.display_url = display_url;
+    }
+
+    /// How long one call may go unanswered.
+    pub(crate) fn limit(&self) -> Duration {
+        self.limit
+    }
+
+    /// Holds every later call to `limit`.
+    pub(crate) fn set_limit(&mut self, limit: Duration) {
+        self.limit = limit;
+    }
+
+    /// The page's JavaScript dialogs.
+    pub(crate) fn dialogs(&self) -> &Dialogs {
+        &self.dialogs
+    }
+
+    /// The JavaScript dialog the page waits on, if any.
+    pub(crate) fn dialog(&self) -> Option<Dialog> {
+        self.dialogs.pending()
+    }
+
+    /// Closes the tab.
+    pub(crate) async fn close(&self) {
+        let _ = self.call("Page.close", self.page.clone().close()).await;
+    }
+
+    /// A handle on node `id` (a backend node id of `route`'s document) in
+    /// object `group`; `Ok(None)` when the protocol gives the node no object.
+    pub(crate) async fn resolve_node(
+        &self,
+        route: &Route,
+        id: i64,
+        group: &str,
+    ) -> Result<Option<RemoteObjectId>, TabError> {
+        let resolved = self
+            .call(
+                "DOM.resolveNode",
+                route.execute(
+                    &self.page,
+                    ResolveNodeParams::builder()
+                        .backend_node_id(BackendNodeId::new(id))
+                        .object_group(group)
+                        .build(),
+                ),
+            )
+            .await?;
+        Ok(resolved.result.object.object_id)
+    }
+
+    /// How a URL the tab shows is stored: the target as given when it is the
+    /// URL loaded, a local file under the working directory as `file:<relative>`.
+    pub(crate) fn stored_url(&self, url: &str) -> String {
+        let stored = crate::navigation::display_url(url);
+        if url == self.url || stored == crate::navigation::display_url(&self.url) {
+            self.display_url.clone()
+        } else {
+            stored
+        }
+    }
+
+    /// After a call failed because the page navigated (see
+    /// [`TabError::Navigated`]): waits for the new document to load and
+    /// settle, so that the caller can try again. Only within a budget; past
+    /// it, or without one, the page is refused as [`TabError::KeptNavigating`].
+    pub(crate) async fn after_navigation(&self) -> Result<()> {
+        let kept = || TabError::KeptNavigating {
+            url: self.url.clone(),
+            limit: self.limit,
+        };
+        let Some(deadline) = self.deadline else {
+            return Err(kept().into());
+        };
+        tokio::time::sleep(waits::AFTER_NAVIGATION).await;
+        let phase = self.current_phase();
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || self.wait_loaded(left).await.is_err() {
+            return Err(kept().into());
+        }
+        match self.settle().await {
+            Err(err) if !err.is_navigated() => return Err(err),
+            _ => {}
+        }
+        self.enter(phase);
+        if Instant::now() >= deadline {
+            return Err(kept().into());
+        }
+        Ok(())
+    }
+
+    /// A fresh object group for the script handles of one capture or one
+    /// action. The one policy for handles: each use takes its own group and
+    /// releases it without waiting ([`Self::release_group`]), so a release
+    /// still in flight can never free a handle the next call resolved.
+    pub(crate) fn object_group(&self, what: &str) -> String {
+        format!(
+            "pagesnap-{what}-{}",
+            self.groups.fetch_add(1, Ordering::Relaxed)
+        )
+    }
+
+    /// Releases `group`'s handles in `route`'s session without waiting for the answer.
+    pub(crate) fn release_group(&self, route: &Route, group: String) {
+        let release = route.execute(&self.page, ReleaseObjectGroupParams::new(group));
+        tokio::spawn(async move {
+            let _ = release.await;
+        });
+    }
+
+    /// Bounds every later call by `deadline` (recording: the page's budget),
+    /// or lifts the bound.
+    pub(crate) fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+    }
+
+    /// The moment the page's budget runs out, when recording.
+    pub(crate) fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// Names what the session does next, for errors of calls cut by the deadline.
+    pub(crate) fn enter(&self, phase: Phase) {
+        if let Ok(mut current) = self.phase.lock() {
+            *current = phase;
+        }
+    }
+
+    fn current_phase(&self) -> Phase {
+        self.phase.lock().map_or(Phase::Load, |p| *p)
+    }
+
+    /// The budget ran out during `phase`.
+    pub(crate) fn over_limit(&self, phase: Phase) -> TabError {
+        TabError::OverLimit {
+            url: self.url.clone(),
+            phase,
+            limit: self.limit,
+        }
+    }
+
+    /// How long a call may wait, and whether that bound is the deadline.
+    fn call_wait(&self) -> (Duration, bool) {
+        match self.deadline {
+            Some(deadline) => {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left < self.limit {
+                    (left, true)
+                } else {
+                    (self.limit, false)
+                }
+            }
+            None => (self.limit, false),
+        }
+    }
+
+    /// Awaits one CDP call, unless the tab crashes or closes first, or the
+    /// call goes unanswered past the session's limit: each gives a
+    /// [`TabError`] naming the page and the call.
+    pub(crate) async fn call<T>(
+        &self,
+        name: &'static str,
+        future: impl Future<Output = chromiumoxide::error::Result<T>>,
+    ) -> Result<T, TabError> {
+        if let Some(gone) = self.watch.state(&self.target) {
+            return Err(self.gone(gone, name));
+        }
+        if let Some(dialog) = self.dialogs.pending() {
+            return Err(self.dialog_open(dialog, name));
+        }
+        let (wait, by_deadline) = self.call_wait();
+        let phase = || Phase::of_call(name).unwrap_or_else(|| self.current_phase());
+        if by_deadline && wait.is_zero() {
+            return Err(self.over_limit(phase()));
+        }
+        let documents = self.documents.now();
+        tokio::select! {
+            result = future => match result {
+                Ok(value) => Ok(value),
+                Err(err) => {
+                    // The error may be the first sign of a crash, a close or
+                    // a navigation; the browser's report of each follows
+                    // within moments.
+                    let message = err.to_string();
+                    let report = async {
+                        tokio::select! {
+                            gone = self.watch.until_gone(&self.target) => self.gone(gone, name),
+                            () = self.documents.changed_since(documents) => TabError::Navigated {
+                                url: self.url.clone(),
+                                call: name,
+                                message: message.clone(),
+                            },
+                        }
+                    };
+                    match tokio::time::timeout(waits::GONE_REPORT, report).await {
+                        Ok(reported) => Err(reported),
+                        Err(_) => Err(TabError::Failed {
+                            url: self.url.clone(),
+                            call: name,
+                            message,
+                        }),
+                    }
+                }
+            },
+            gone = self.watch.until_gone(&self.target) => Err(self.gone(gone, name)),
+            // The renderer answers nothing until the dialog is answered.
+            dialog = self.dialogs.opened() => Err(self.dialog_open(dialog, name)),
+            () = tokio::time::sleep(wait) => Err(if by_deadline {
+                self.over_limit(phase())
+            } else {
+                TabError::NoAnswer {
+                    url: self.url.clone(),
+                    call: name,
+                    limit: self.limit,
+                }
+            }),
+        }
+    }
+
+    /// [`Self::call`] for a call whose answer is large (the DOM snapshot, the
+    /// accessibility tree of a big page): decoding it into typed structs takes
+    /// seconds of CPU inside the future that awaits it. Awaited on a thread
+    /// of the blocking pool, it neither delays the timer that ends the call
+    /// at the budget's end nor holds one of the runtime's workers, which the
+    /// client's own message parsing and the other calls of the capture need
+    /// (with all workers decoding, no timer fired for 6 s past a budget). A
+    /// call given up still runs to its end on that thread (the browser's
+    /// close ends it), which `record` does not wait for.
+    pub(crate) async fn call_large<T: Send + 'static>(
+        &self,
+        name: &'static str,
+        future: impl Future<Output = chromiumoxide::error::Result<T>> + Send + 'static,
+    ) -> Result<T, TabError> {
+        let runtime = tokio::runtime::Handle::current();
+        let task = tokio::task::spawn_blocking(move || runtime.block_on(future));
+        self.call(name, async move {
+            task.await.unwrap_or_else(|err| {
+                Err(chromiumoxide::error::CdpError::ChromeMessage(format!(
+                    "the task awaiting the answer failed: {err}"
+                )))
+            })
+        })
+        .await
+    }
+
+    /// A listener for the tab's `what` events could not be added.
+    pub(crate) fn unheard(&self, what: &'static str, err: impl std::fmt::Display) -> Error {
+        TabError::Failed {
+            url: self.url.clone(),
+            call: what,
+            message: format!("could not listen: {err}"),
+        }
+        .into()
+    }
+
+    /// A call whose parameters could not be built (a required one missing):
+    /// the call was never made.
+    pub(crate) fn unbuilt(&self, call: &'static str, err: impl std::fmt::Display) -> Error {
+        TabError::Failed {
+            url: self.url.clone(),
+            call,
+            message: format!("its parameters could not be built: {err}"),
+        }
+        .into()
+    }
+
+    fn dialog_open(&self, dialog: Dialog, call: &'static str) -> TabError {
+        TabError::DialogOpen {
+            url: self.url.clone(),
+            call,
+            dialog,
+        }
+    }
+
+    fn gone(&self, gone: Gone, call: &'static str) -> TabError {
+        let url = self.url.clone();
+        match gone {
+            Gone::Crashed => TabError::Crashed { url, call },
+            Gone::Closed => TabError::Closed { url, call },
+        }
+    }
+
+    /// Evaluates `expression` in the page's main frame (promises awaited) and returns its value as JSON.
+    pub(crate) async fn eval(&self, expression: &str) -> Result<serde_json::Value> {
+        self.eval_in(&Route::TAB, expression).await
+    }
+
+    /// [`Self::eval`] in `route`'s session: the tab's main frame or an out-of-process frame's.
+    pub(crate) async fn eval_in(
+        &self,
+        route: &Route,
+        expression: &str,
+    ) -> Result<serde_json::Value> {
+        let params = EvaluateParams::builder()
+            .expression(expression)
+            .return_by_value(true)
+            .await_promise(true)
+            .build()
+            .map_err(|err| self.unbuilt("Runtime.evaluate", err))?;
+        let result = self
+            .call("Runtime.evaluate", route.execute(&self.page, params))
+            .await?;
+        if let Some(exception) = &result.result.exception_details {
+            return Err(Error::Script {
+                url: self.url.clone(),
+                message: exception.text.clone(),
+            });
+        }
+        Ok(result
+            .result
+            .result
+            .value
+            .clone()
+            .unwrap_or(serde_json::Value::Null))
+    }
+
+    pub(crate) async fn wait_loaded(&self, limit: Duration) -> Result<()> {
+        let started = Instant::now();
+        loop {
+            // A page that navigates away mid-poll destroys the context; retry.
+            // `about:blank` is the tab before our navigation committed.
+            match self
+                .eval("location.href === 'about:blank' ? 'blank' : document.readyState")
+                .await
+            {
+                Ok(state) if state.as_str() == Some("complete") => return Ok(()),
+                // `about:blank` asked for: it is there.
+                Ok(state) if state.as_str() == Some("blank") && self.url == "about:blank" => {
+                    return Ok(());
+                }
+                // Gone, or waiting on a dialog's answer: polling cannot help.
+                Err(err) if err.is_gone() || err.is_dialog_open() => return Err(err),
+                // Not loaded yet, or a navigation replaced the context.
+                Ok(_) | Err(_) => {}
+            }
+            if started.elapsed() >= limit {
+                return Err(TabError::NeverLoaded {
+                    url: self.url.clone(),
+                    limit: self.limit,
+                }
+                .into());
+            }
+            tokio::time::sleep(waits::LOAD_POLL).await;
+        }
+    }
+
+    /// Waits for fonts and two animation frames so layout reflects the last
+    /// change. A tab in the background runs no animation frames (a tab the
+    /// page opened came to the front, or an attached browser shows another):
+    /// there a timer ends the wait after a second instead.
+    pub(crate) async fn settle(&self) -> Result<()> {
+        self.enter(Phase::Settle);
+        self.eval(
+            "(async () => { try { await document.fonts.ready; } catch (e) {} \
+             await Promise.race([new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))), \
+             new Promise(r => setTimeout(r, 1000))]); return true; })()",
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// The first element matching `selector`; a closed or crashed tab is
+    /// named as such, anything else as no match.
+    pub(crate) async fn find(&self, selector: &str) -> Result<chromiumoxide::Element> {
+        match self
+            .call("DOM.querySelector", self.page.find_element(selector))
+            .await
+        {
+            Ok(element) => Ok(element),
+            Err(err) if err.is_gone() => Err(err.into()),
+            Err(_) => Err(Error::NoElement {
+                url: self.url.clone(),
+                selector: selector.to_owned(),
+            }),
+        }
+    }
+}
