@@ -7,6 +7,7 @@
 
 mod act;
 mod action;
+mod capture;
 mod chromium;
 mod dialogs;
 pub mod discover;
@@ -17,23 +18,22 @@ mod error;
 mod failure;
 mod frames;
 mod keys;
-mod live;
 mod navigation;
 mod nodes;
 pub mod observe;
 mod op;
 mod script;
 mod session;
-mod snapshot;
-mod state;
 mod tab;
 mod upload;
 mod waits;
-mod watch;
 
 pub use action::{
     Drop, Failure, MAX_WAIT, Outcome, Resolved, Unrunnable, UserAction, Wait, dialog_of, label,
     paths_of, resolve, scroll_of, wait_of,
+};
+pub use capture::{
+    Call, CaptureTimings, Kept, Live, Mark, Needs, Png, Source, Timings, now_rfc3339, reusable,
 };
 pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab};
 pub use dialogs::DialogPolicy;
@@ -41,14 +41,11 @@ pub use error::{Error, Result, StartError};
 pub use failure::{Phase, TabError};
 pub use frames::{node_key, split_key};
 pub use keys::key_names;
-pub use live::{Live, Source, Timings};
 pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, display_url};
 pub use op::Op;
 pub use script::Step;
 pub use session::ChromiumSession;
-pub use state::{Call, CaptureTimings, Needs, Png, now_rfc3339};
 pub use upload::confine as confine_uploads;
-pub use watch::{Kept, Mark, reusable};
 
 use std::time::Duration;
 

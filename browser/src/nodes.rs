@@ -11,7 +11,7 @@ impl ChromiumSession {
     /// Calls `function` with `this` bound to the node (backend node id) and
     /// returns its value (promises awaited); `Ok(None)` when the node left
     /// the document. The node's handle lives in an object group of its own,
-    /// released afterwards ([`ChromiumSession::object_group`]).
+    /// released afterwards ([`crate::tab::TabHandle::object_group`]).
     pub async fn call_function_on(
         &self,
         backend_id: u64,

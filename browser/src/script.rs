@@ -7,7 +7,6 @@ use crate::error::{Error, Result};
 use crate::action::{Outcome, UserAction};
 use crate::failure::Phase;
 use crate::session::ChromiumSession;
-use crate::{Captured, Needs};
 
 /// A scripted step applied between captures (`--then`).
 #[derive(Clone, Debug, PartialEq)]
@@ -74,56 +73,7 @@ impl ChromiumSession {
             message: format!("{selector:?} has no backend node id"),
         })
     }
-
-    /// Captures the current state with everything a recording for the
-    /// archive holds ([`Needs::RECORD`]), starting over when the page
-    /// navigates during the capture (a reload loop is refused by name once
-    /// the budget runs out).
-    ///
-    /// A reload between two calls of a capture leaves no error behind: the
-    /// snapshot would hold the next document half-parsed. So the document's
-    /// identity ([`DOCUMENT_JS`]) is read before and after, and a capture
-    /// that began on a document still loading, or ended on another one, is
-    /// taken as a navigation.
-    pub async fn capture(&self) -> Result<Captured> {
-        loop {
-            let attempt = async {
-                let before = self.document().await?;
-                let (captured, _) = self.capture_with(Needs::RECORD).await?;
-                let after = self.document().await?;
-                Ok::<_, Error>(
-                    before
-                        .filter(|id| after.as_ref() == Some(id))
-                        .map(|_| captured),
-                )
-            };
-            match attempt.await {
-                Ok(Some(captured)) => return Ok(captured),
-                Ok(None) => self.tab().after_navigation().await?,
-                Err(err) if err.is_navigated() => self.tab().after_navigation().await?,
-                Err(err) => return Err(err),
-            }
-        }
-    }
-
-    /// The current document's identity once it has loaded, `None` while it loads.
-    async fn document(&self) -> Result<Option<String>> {
-        let value = self.tab().eval(DOCUMENT_JS).await?;
-        Ok(value.as_str().map(str::to_owned))
-    }
 }
-
-/// A random id kept by the document (under a symbol, out of the DOM a
-/// capture reads), or `null` while it is still loading: a new document, a
-/// new id.
-const DOCUMENT_JS: &str = r#"(() => {
-  if (document.readyState !== 'complete') return null;
-  const key = Symbol.for('pagesnap.document');
-  if (!window[key]) {
-    Object.defineProperty(window, key, { value: Math.random().toString(36).slice(2) });
-  }
-  return window[key];
-})()"#;
 
 impl std::fmt::Display for Step {
     /// The step as `--then` spells it.

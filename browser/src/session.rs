@@ -3,18 +3,19 @@
 use std::time::{Duration, Instant};
 
 use chromiumoxide::Page as CdpPage;
-use chromiumoxide::cdp::browser_protocol::accessibility::GetFullAxTreeParams;
 use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
-use pagesnap_engine::analyze::is_chromium_text_role;
 use pagesnap_engine::dialog::{Answered, Dialog};
-use pagesnap_engine::recording::{AxNode, DomCounts};
 
+use crate::Captured;
+use crate::capture::{Capture, CaptureTimings, Kept, Live, Mark, Needs, Source};
 use crate::dialogs::{DialogPolicy, Dialogs};
 use crate::documents::Documents;
 use crate::error::Result;
 use crate::failure::Watch;
-use crate::frames::{Frames, Link, Route};
+use crate::frames::Frames;
 use crate::tab::TabHandle;
+use pagesnap_engine::observation::Observation;
+use pagesnap_engine::strategy::{Options, Strategy};
 
 /// One open tab.
 pub struct ChromiumSession {
@@ -43,23 +44,6 @@ impl Heard {
         })
     }
 }
-
-const COUNTS_JS: &str = r#"(() => {
-  const acc = { document: 0, shadow: 0, iframe: 0 };
-  const walk = (root, where) => {
-    for (const el of root.querySelectorAll('*')) {
-      acc[where]++;
-      if (el.shadowRoot) walk(el.shadowRoot, where === 'iframe' ? 'iframe' : 'shadow');
-      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
-        let doc = null;
-        try { doc = el.contentDocument; } catch (e) {}
-        if (doc) walk(doc, 'iframe');
-      }
-    }
-  };
-  walk(document, 'document');
-  return JSON.stringify(acc);
-})()"#;
 
 impl ChromiumSession {
     /// The one constructor: a session on `page` showing `url` (stored as
@@ -103,11 +87,6 @@ impl ChromiumSession {
     /// The handle, for a navigation that changes the URL and limit.
     pub(crate) fn tab_mut(&mut self) -> &mut TabHandle {
         &mut self.tab
-    }
-
-    /// The browser's product string.
-    pub(crate) fn version(&self) -> &str {
-        &self.version
     }
 
     /// The out-of-process frames attached so far.
@@ -212,153 +191,68 @@ impl ChromiumSession {
         self.tab.settle().await
     }
 
-    /// Element counts as page scripts see them (main document, open shadow trees, iframes).
-    pub(crate) async fn counts(&self) -> Option<DomCounts> {
-        self.counts_in(&Route::TAB).await
+    /// Capture on this tab.
+    fn capturer(&self) -> Capture<'_> {
+        Capture::new(&self.tab, &self.frames, &self.version)
     }
 
-    /// Element counts as an out-of-process frame's scripts see them.
-    pub(crate) async fn counts_in(&self, route: &Route) -> Option<DomCounts> {
-        self.tab
-            .eval_in(route, COUNTS_JS)
-            .await
-            .ok()
-            .and_then(|v| v.as_str().and_then(|s| serde_json::from_str(s).ok()))
+    /// Captures the current state with what `needs` asks for: the tab's own
+    /// documents and, issued together with them, those of the out-of-process
+    /// frames it had at the last capture ([`crate::frames`]); frames met for
+    /// the first time are attached and captured after.
+    pub async fn capture_with(&self, needs: Needs) -> Result<(Captured, CaptureTimings)> {
+        self.capturer().capture_with(needs).await
     }
 
-    /// Chromium's accessibility tree of an out-of-process frame (and the
-    /// frames in its process), its nodes keyed like the frame's nodes.
-    pub(crate) async fn accessibility_of(&self, link: &Link) -> Result<Vec<AxNode>> {
-        let route = link.route();
-        let params = GetFullAxTreeParams::builder().build();
-        let tree = self
-            .tab
-            .call_large(
-                "Accessibility.getFullAXTree",
-                route.execute(self.tab.page(), params),
-            )
-            .await?;
-        Ok(tree
-            .result
-            .nodes
-            .iter()
-            .map(|node| ax_node(node, link.key))
-            .collect())
+    /// Captures the current state with everything a recording for the
+    /// archive holds ([`Needs::RECORD`]), starting over when the page
+    /// navigates during the capture (a reload loop is refused by name once
+    /// the budget runs out).
+    ///
+    /// A reload between two calls of a capture leaves no error behind: the
+    /// snapshot would hold the next document half-parsed. So the document's
+    /// identity (an id it keeps, `DOCUMENT_JS`) is read before and after, and a capture
+    /// that began on a document still loading, or ended on another one, is
+    /// taken as a navigation.
+    pub async fn capture(&self) -> Result<Captured> {
+        self.capturer().capture().await
     }
 
-    pub(crate) async fn accessibility(&self) -> Result<Vec<AxNode>> {
-        let mut out = Vec::new();
-        let mut frames = vec![None];
-        // Bounded like every call: while the client decodes a large answer
-        // it answers nothing else, these included.
-        if let Ok(all) = self
-            .tab
-            .call("Page.getFrameTree", self.tab.page().frames())
-            .await
-        {
-            let main = self
-                .tab
-                .call("Page.getFrameTree", self.tab.page().mainframe())
-                .await
-                .ok()
-                .flatten();
-            frames.extend(
-                all.into_iter()
-                    .filter(|f| Some(f) != main.as_ref())
-                    .map(Some),
-            );
-        }
-        for frame in frames {
-            let mut params = GetFullAxTreeParams::builder();
-            if let Some(frame) = frame.clone() {
-                params = params.frame_id(frame);
-            }
-            let page = self.tab.page().clone();
-            let params = params.build();
-            let tree = match self
-                .tab
-                .call_large("Accessibility.getFullAXTree", async move {
-                    page.execute(params).await
-                })
-                .await
-            {
-                Ok(tree) => tree,
-                Err(err) if err.is_gone() => return Err(err.into()),
-                // Out-of-process frames have no tree in this session; skip them.
-                Err(_) => continue,
-            };
-            out.extend(tree.result.nodes.iter().map(|node| ax_node(node, 0)));
-        }
-        Ok(out)
-    }
-}
-
-/// One node of Chromium's accessibility tree, its DOM node keyed as frame `frame`'s.
-fn ax_node(
-    node: &chromiumoxide::cdp::browser_protocol::accessibility::AxNode,
-    frame: u32,
-) -> AxNode {
-    let text = |value: &Option<chromiumoxide::cdp::browser_protocol::accessibility::AxValue>| {
-        value
-            .as_ref()
-            .and_then(|v| v.value.as_ref())
-            .map(|v| match v {
-                serde_json::Value::String(s) => s.clone(),
-                other => other.to_string(),
-            })
-            .unwrap_or_default()
-    };
-    let role = text(&node.role);
-    // A text node's name is its text, which the recording holds already.
-    let name = if is_chromium_text_role(&role) {
-        String::new()
-    } else {
-        text(&node.name)
-    };
-    AxNode {
-        backend_id: node
-            .backend_dom_node_id
-            .as_ref()
-            .map(|b| *b.inner())
-            .filter(|&b| b >= 0)
-            .map(|b| crate::frames::node_key(frame, b)),
-        role,
-        name,
-        ignored: node.ignored,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn cdp_node(
-        role: &str,
-        name: &str,
-    ) -> chromiumoxide::cdp::browser_protocol::accessibility::AxNode {
-        serde_json::from_value(serde_json::json!({
-            "nodeId": "7",
-            "ignored": false,
-            "role": {"type": "role", "value": role},
-            "name": {"type": "computedString", "value": name},
-            "backendDOMNodeId": 12,
-        }))
-        .unwrap()
+    /// Observes the tab's current state through `strategy`, capturing only
+    /// what it needs ([`Needs::observe`]). Nothing is written to disk.
+    pub async fn observe(&self, strategy: &dyn Strategy, options: &Options<'_>) -> Result<Live> {
+        self.capturer().observe(strategy, options).await
     }
 
-    /// A text node's name is its text, which the recording's nodes hold:
-    /// the oracle keeps the node without it; an element keeps its name.
-    #[test]
-    fn the_oracle_keeps_text_nodes_without_their_text() {
-        let text = ax_node(&cdp_node("StaticText", "twenty megabytes"), 0);
-        assert_eq!((text.role.as_str(), text.name.as_str()), ("StaticText", ""));
-        assert_eq!(text.backend_id, Some(12));
-        let line = ax_node(&cdp_node("InlineTextBox", "one line"), 0);
-        assert_eq!(line.name, "");
-        let button = ax_node(&cdp_node("button", "Sign in"), 0);
-        assert_eq!(
-            (button.role.as_str(), button.name.as_str()),
-            ("button", "Sign in")
-        );
+    /// Observes with an explicit capture: `Needs::RECORD` also keeps what a
+    /// recording for the archive holds (`snapshot --save`).
+    pub async fn observe_with(
+        &self,
+        strategy: &dyn Strategy,
+        options: &Options<'_>,
+        needs: Needs,
+    ) -> Result<Live> {
+        self.capturer().observe_with(strategy, options, needs).await
+    }
+
+    /// Observes through `strategy`, rendering the capture in `kept` again
+    /// when the page still shows it (its [`Mark`] is
+    /// unchanged and it holds what the strategy needs), capturing anew
+    /// otherwise and keeping that capture in `kept`. Whoever acts on the
+    /// page should drop `kept` as well; the mark would see the change, but
+    /// need not be asked.
+    pub async fn observe_kept(
+        &self,
+        strategy: &dyn Strategy,
+        options: &Options<'_>,
+        kept: &mut Option<Kept>,
+    ) -> Result<(Observation, Source)> {
+        self.capturer().observe_kept(strategy, options, kept).await
+    }
+
+    /// The page's current [`Mark`] (installing the tracker on first use);
+    /// `None` while it loads or animates, or when the script cannot run.
+    pub async fn mark(&self) -> Option<Mark> {
+        self.capturer().mark().await
     }
 }

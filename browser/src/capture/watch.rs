@@ -1,6 +1,6 @@
 //! Whether a tab is still in the state of an earlier capture: an in-page change counter and a mark taken before each capture, so an unchanged page is rendered again from that capture instead of captured anew.
 //!
-//! The first [`ChromiumSession::mark`] installs a tracker in the page (a
+//! The first [`crate::ChromiumSession::mark`] installs a tracker in the page (a
 //! `MutationObserver` on the whole document, and capturing listeners for
 //! the events that change what a capture sees without a DOM mutation:
 //! input, change, scroll, resize, resource loads and errors, focus,
@@ -19,9 +19,9 @@ use std::time::{Duration, Instant};
 use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::recording::{NodeKind, Recording};
 
+use super::Capture;
+use super::state::Needs;
 use crate::Captured;
-use crate::session::ChromiumSession;
-use crate::state::Needs;
 
 /// The page's state as the tracker sees it; equal marks, unchanged page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,11 +110,10 @@ pub fn reusable(recording: &Recording) -> bool {
     })
 }
 
-impl ChromiumSession {
-    /// The page's current [`Mark`] (installing the tracker on first use);
-    /// `None` while it loads or animates, or when the script cannot run.
-    pub async fn mark(&self) -> Option<Mark> {
-        match self.tab().eval(MARK_JS).await {
+impl Capture<'_> {
+    /// [`crate::ChromiumSession::mark`]'s work.
+    pub(crate) async fn mark(&self) -> Option<Mark> {
+        match self.tab.eval(MARK_JS).await {
             Ok(serde_json::Value::String(mark)) => Some(Mark(mark)),
             _ => None,
         }

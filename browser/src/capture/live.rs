@@ -7,11 +7,11 @@ use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
 
+use super::Capture;
+use super::state::{CaptureTimings, Needs};
+use super::watch::{Kept, reusable};
 use crate::Captured;
 use crate::observe;
-use crate::session::ChromiumSession;
-use crate::state::{CaptureTimings, Needs};
-use crate::watch::{Kept, reusable};
 
 /// One live observation and what it cost.
 pub struct Live {
@@ -43,17 +43,19 @@ impl Timings {
     }
 }
 
-impl ChromiumSession {
-    /// Observes the tab's current state through `strategy`, capturing only
-    /// what it needs ([`Needs::observe`]). Nothing is written to disk.
-    pub async fn observe(&self, strategy: &dyn Strategy, options: &Options<'_>) -> Result<Live> {
+impl Capture<'_> {
+    /// [`crate::ChromiumSession::observe`]'s work.
+    pub(crate) async fn observe(
+        &self,
+        strategy: &dyn Strategy,
+        options: &Options<'_>,
+    ) -> Result<Live> {
         self.observe_with(strategy, options, Needs::observe(strategy))
             .await
     }
 
-    /// Observes with an explicit capture: `Needs::RECORD` also keeps what a
-    /// recording for the archive holds (`snapshot --save`).
-    pub async fn observe_with(
+    /// [`crate::ChromiumSession::observe_with`]'s work.
+    pub(crate) async fn observe_with(
         &self,
         strategy: &dyn Strategy,
         options: &Options<'_>,
@@ -92,7 +94,7 @@ impl ChromiumSession {
         };
         let rendered = tokio::task::block_in_place(|| observe::render(page, strategy, &options));
         let observation = rendered.observation.map_err(|err| Error::Render {
-            url: self.tab().display_url().to_owned(),
+            url: self.tab.display_url().to_owned(),
             strategy: strategy.name().to_owned(),
             message: format!("{err:#}"),
         })?;
@@ -105,21 +107,16 @@ impl ChromiumSession {
 pub enum Source {
     /// A capture made for it.
     Captured,
-    /// An earlier capture the page still shows (see [`crate::watch`]).
+    /// An earlier capture the page still shows (see [`crate::Mark`]).
     Reused {
         /// How old that capture is.
         age: Duration,
     },
 }
 
-impl ChromiumSession {
-    /// Observes through `strategy`, rendering the capture in `kept` again
-    /// when the page still shows it (its [`crate::watch::Mark`] is
-    /// unchanged and it holds what the strategy needs), capturing anew
-    /// otherwise and keeping that capture in `kept`. Whoever acts on the
-    /// page should drop `kept` as well; the mark would see the change, but
-    /// need not be asked.
-    pub async fn observe_kept(
+impl Capture<'_> {
+    /// [`crate::ChromiumSession::observe_kept`]'s work.
+    pub(crate) async fn observe_kept(
         &self,
         strategy: &dyn Strategy,
         options: &Options<'_>,

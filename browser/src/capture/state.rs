@@ -29,12 +29,12 @@ use pagesnap_engine::recording::{
 };
 use pagesnap_engine::strategy::Strategy;
 
+use super::Capture;
+use super::snapshot::{self, Boxes, COMPUTED_STYLES, Extras};
 use crate::Captured;
 use crate::documents::is_error_page;
 use crate::failure::Phase;
 use crate::frames::{self, Link, Route};
-use crate::session::ChromiumSession;
-use crate::snapshot::{self, Boxes, COMPUTED_STYLES, Extras};
 
 /// What one capture gathers besides the DOM snapshot and the page facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -282,22 +282,19 @@ pub(crate) struct Shot {
     ax: Vec<AxNode>,
 }
 
-impl ChromiumSession {
-    /// Captures the current state with what `needs` asks for: the tab's own
-    /// documents and, issued together with them, those of the out-of-process
-    /// frames it had at the last capture ([`crate::frames`]); frames met for
-    /// the first time are attached and captured after.
-    pub async fn capture_with(&self, needs: Needs) -> Result<(Captured, CaptureTimings)> {
+impl Capture<'_> {
+    /// [`crate::ChromiumSession::capture_with`]'s work.
+    pub(crate) async fn capture_with(&self, needs: Needs) -> Result<(Captured, CaptureTimings)> {
         let started = Instant::now();
-        self.tab().enter(Phase::Snapshot);
+        self.tab.enter(Phase::Snapshot);
         // Lone surrogates the transport repaired in this page's messages
         // during this capture (counted per CDP session, so other pages
         // captured meanwhile — `--jobs N` — do not count).
-        let session = self.tab().page().session_id().as_ref().to_owned();
+        let session = self.tab.page().session_id().as_ref().to_owned();
         let surrogates_before = surrogates::replaced_in(&session);
         let mut timings = CaptureTimings::default();
         let captured_at = now_rfc3339();
-        let group = self.tab().object_group("capture");
+        let group = self.tab.object_group("capture");
         let screenshot = async {
             if let Some(png) = needs.screenshot {
                 Some(timed(self.screenshot(png)).await)
@@ -312,9 +309,9 @@ impl ChromiumSession {
                 None
             }
         };
-        let metrics = timed(self.tab().call(
+        let metrics = timed(self.tab.call(
             "Page.getLayoutMetrics",
-            self.tab().page().execute(GetLayoutMetricsParams::default()),
+            self.tab.page().execute(GetLayoutMetricsParams::default()),
         ));
         // The frames of other processes now (one call the browser answers
         // itself, beside the tab's calls): those the tab had are captured
@@ -325,7 +322,7 @@ impl ChromiumSession {
                 Err(err) => return (Err(err), Vec::new(), Vec::new()),
             };
             let (known, stale): (Vec<Link>, Vec<Link>) = self
-                .frames()
+                .frames
                 .links()
                 .into_iter()
                 .filter(|link| {
@@ -336,7 +333,7 @@ impl ChromiumSession {
                         .get(&link.frame_id)
                         .is_some_and(|url| !is_error_page(url))
                 });
-            self.frames()
+            self.frames
                 .forget(&stale.iter().map(|l| l.key).collect::<Vec<_>>());
             let shots = futures::future::join_all(
                 known
@@ -375,12 +372,12 @@ impl ChromiumSession {
                 Err(_) => gone.push(link.key),
             }
         }
-        self.frames().forget(&gone);
+        self.frames.forget(&gone);
         let (parts, missing) = self
             .frame_shots(top, ready, &targets, needs, &group, &mut timings)
             .await?;
         // Handles would otherwise live as long as the page.
-        self.tab().release_group(&Route::TAB, group);
+        self.tab.release_group(&Route::TAB, group);
         let screenshot = match screenshot {
             Some((png, elapsed)) => {
                 timings.add("Page.captureScreenshot", elapsed);
@@ -398,8 +395,8 @@ impl ChromiumSession {
         let top = &parts[0].1;
         // The recording names the document it holds, not the one asked for.
         let url = snapshot::document_url(&top.snap).map_or_else(
-            || self.tab().display_url().to_owned(),
-            |url| self.tab().stored_url(&url),
+            || self.tab.display_url().to_owned(),
+            |url| self.tab.stored_url(&url),
         );
         let title = top.facts.title.clone();
         // Counts hold only when every frame's could be taken.
@@ -410,7 +407,7 @@ impl ChromiumSession {
             // counts, and not asked for again until it navigates.
             if snapshot::document_url(&shot.snap).is_some_and(|url| is_error_page(&url)) {
                 if let Some(link) = link {
-                    self.frames()
+                    self.frames
                         .set_failed(link.key, targets.get(&link.frame_id).cloned());
                 }
                 continue;
@@ -455,7 +452,7 @@ impl ChromiumSession {
             url,
             title,
             captured_at,
-            browser: self.version().to_owned(),
+            browser: self.version.to_owned(),
             viewport: Viewport {
                 width: viewport.client_width as f64,
                 height: viewport.client_height as f64,
@@ -477,7 +474,7 @@ impl ChromiumSession {
                 replaced_surrogates: surrogates::replaced_in(&session)
                     .saturating_sub(surrogates_before),
                 missing_frames: missing,
-                dialogs: self.tab().dialogs().take_answered(),
+                dialogs: self.tab.dialogs().take_answered(),
                 ..CaptureNotes::default()
             },
         };
@@ -561,7 +558,7 @@ impl ChromiumSession {
                 None => Vec::new(),
             };
             if link.is_some() {
-                self.tab().release_group(&route, group.to_owned());
+                self.tab.release_group(&route, group.to_owned());
             }
             Ok(Shot {
                 snap,
@@ -595,16 +592,16 @@ impl ChromiumSession {
             Ok(params) => params,
             Err(err) => {
                 return (
-                    Err(self.tab().unbuilt("DOMSnapshot.captureSnapshot", err)),
+                    Err(self.tab.unbuilt("DOMSnapshot.captureSnapshot", err)),
                     None,
                     calls,
                 );
             }
         };
         let snapshot = |params: CaptureSnapshotParams| async {
-            let (result, elapsed) = timed(self.tab().call_large(
+            let (result, elapsed) = timed(self.tab.call_large(
                 "DOMSnapshot.captureSnapshot",
-                route.execute(self.tab().page(), params),
+                route.execute(self.tab.page(), params),
             ))
             .await;
             (result.map(|r| r.result).map_err(Error::from), elapsed)
@@ -666,7 +663,7 @@ impl ChromiumSession {
         let resolved = futures::future::join_all(
             elements
                 .iter()
-                .map(|&id| self.tab().resolve_node(route, id, group)),
+                .map(|&id| self.tab.resolve_node(route, id, group)),
         )
         .await;
         let mut kept = Vec::new();
@@ -692,25 +689,25 @@ impl ChromiumSession {
             .return_by_value(true)
             .object_group(group)
             .build()
-            .map_err(|err| self.tab().unbuilt("Runtime.callFunctionOn", err))?;
+            .map_err(|err| self.tab.unbuilt("Runtime.callFunctionOn", err))?;
         let result = self
-            .tab()
+            .tab
             .call(
                 "Runtime.callFunctionOn",
-                route.execute(self.tab().page(), params),
+                route.execute(self.tab.page(), params),
             )
             .await?
             .result;
         if let Some(exception) = &result.exception_details {
             return Err(Error::Script {
-                url: self.tab().url().to_owned(),
+                url: self.tab.url().to_owned(),
                 message: format!("reading scroll boxes: {}", exception.text),
             });
         }
         let values: Vec<Option<Boxes>> =
             serde_json::from_value(result.result.value.unwrap_or_default()).map_err(|err| {
                 Error::Answer {
-                    url: self.tab().url().to_owned(),
+                    url: self.tab.url().to_owned(),
                     message: format!("the scroll boxes script returned no list of boxes: {err}"),
                 }
             })?;
@@ -732,10 +729,10 @@ impl ChromiumSession {
             .object_group(group)
             .return_by_value(false)
             .build()
-            .map_err(|err| self.tab().unbuilt("Runtime.evaluate", err))?;
-        let (evaluated, elapsed) = timed(self.tab().call(
+            .map_err(|err| self.tab.unbuilt("Runtime.evaluate", err))?;
+        let (evaluated, elapsed) = timed(self.tab.call(
             "page facts (Runtime.evaluate)",
-            route.execute(self.tab().page(), params),
+            route.execute(self.tab.page(), params),
         ))
         .await;
         calls.push(Call {
@@ -745,7 +742,7 @@ impl ChromiumSession {
         let evaluated = evaluated?.result;
         if let Some(exception) = &evaluated.exception_details {
             return Err(Error::Script {
-                url: self.tab().url().to_owned(),
+                url: self.tab.url().to_owned(),
                 message: format!("the page facts script: {}", exception.text),
             });
         }
@@ -754,17 +751,17 @@ impl ChromiumSession {
             .object_id
             .clone()
             .ok_or_else(|| Error::Answer {
-                url: self.tab().url().to_owned(),
+                url: self.tab.url().to_owned(),
                 message: "the page facts script returned no array".to_owned(),
             })?;
         let params = GetPropertiesParams::builder()
             .object_id(array)
             .own_properties(true)
             .build()
-            .map_err(|err| self.tab().unbuilt("Runtime.getProperties", err))?;
-        let (properties, elapsed) = timed(self.tab().call(
+            .map_err(|err| self.tab.unbuilt("Runtime.getProperties", err))?;
+        let (properties, elapsed) = timed(self.tab.call(
             "Runtime.getProperties",
-            route.execute(self.tab().page(), params),
+            route.execute(self.tab.page(), params),
         ))
         .await;
         calls.push(Call {
@@ -810,19 +807,19 @@ impl ChromiumSession {
                 .build()
                 .ok()?;
             Some(
-                timed(self.tab().call(
+                timed(self.tab.call(
                     "DOMDebugger.getEventListeners",
-                    route.execute(self.tab().page(), params),
+                    route.execute(self.tab.page(), params),
                 ))
                 .await,
             )
         };
         let described = timed(futures::future::join_all(elements.iter().map(
             |(_, object)| {
-                self.tab().call(
+                self.tab.call(
                     "DOM.describeNode",
                     route.execute(
-                        self.tab().page(),
+                        self.tab.page(),
                         DescribeNodeParams::builder()
                             .object_id(
                                 chromiumoxide::cdp::js_protocol::runtime::RemoteObjectId::new(
@@ -886,10 +883,10 @@ impl ChromiumSession {
 
     async fn screenshot(&self, png: Png) -> Result<Vec<u8>> {
         let shot = self
-            .tab()
+            .tab
             .call(
                 "Page.captureScreenshot",
-                self.tab().page().execute(
+                self.tab.page().execute(
                     CaptureScreenshotParams::builder()
                         .format(CaptureScreenshotFormat::Png)
                         .optimize_for_speed(png == Png::Fast)
@@ -902,7 +899,7 @@ impl ChromiumSession {
             AsRef::<str>::as_ref(&shot.result.data),
         )
         .map_err(|err| Error::Answer {
-            url: self.tab().url().to_owned(),
+            url: self.tab.url().to_owned(),
             message: format!("the screenshot was not valid base64: {err}"),
         })
     }
