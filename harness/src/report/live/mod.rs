@@ -16,9 +16,11 @@
 
 mod csv;
 mod html;
+mod markdown;
 pub mod merge;
 #[cfg(test)]
 mod spelling;
+mod tables;
 mod write;
 
 use std::collections::BTreeMap;
