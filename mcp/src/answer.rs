@@ -1,9 +1,122 @@
-//! What the tools answer besides the text an agent reads: an action's report, a capture's freshness and a tab of the listing — typed, and serialised once into `structuredContent`.
+//! What the tools answer besides the text an agent reads: an acting tool's answer (its action's report, the page after it, what changed, notes), a snapshot's meta and freshness, `page_find`'s matches and a tab of the listing — typed, serialised once into `structuredContent`, and read back by clients (`pagesnap bench-mcp`) through the same types.
 
-use serde::Serialize;
+use pagesnap_engine::observation::{Meta, Zone};
+use serde::{Deserialize, Serialize};
+
+/// The structured content of an acting tool's answer (`page_navigate`,
+/// `page_scroll`, `page_action`, `page_fill`, `page_wait`, `page_click_at`,
+/// `page_dialog`, `page_back`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActionAnswer {
+    /// What the action did.
+    pub action: ActionReport,
+    /// The page after it, as `page_snapshot` describes it.
+    pub snapshot: Snapshot,
+    /// What changed since the page before it.
+    pub changes: Changes,
+    /// The readiness budget ran out before the page settled (`pending` says
+    /// what was still going on).
+    pub incomplete: bool,
+    /// The page shows what it showed before the action.
+    pub unchanged: bool,
+    /// What was still going on when the readiness budget ran out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<String>,
+    /// Tabs the page opened (listed, never followed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub new_tabs: Vec<OpenedTab>,
+    /// What the agent should know about the answer beyond the action itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<Note>,
+}
+
+/// Something an answer tells the agent beside what the action did (shown in
+/// the text under `### Notes`), with a kind a client can branch on.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Note {
+    /// What it is about, in kebab case.
+    pub kind: String,
+    /// What to know, as a sentence the agent reads.
+    pub message: String,
+}
+
+/// What changed between the page before an action and after it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Changes {
+    /// Refs of elements that appeared (marked new in the text).
+    pub new: Vec<String>,
+    /// Refs whose element left the page (not those merely scrolled out of view).
+    pub removed: Vec<String>,
+}
+
+/// A snapshot's meta (`page_snapshot`'s structured content, and `snapshot`
+/// in an action's answer): the engine's meta with the capture's freshness.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// What the engine says about the observation: counts, items, viewport, …
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// How fresh the page state it shows is.
+    pub freshness: Freshness,
+}
+
+/// A tab the page opened, announced in an action's answer (URL masked).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenedTab {
+    /// Its id (what `page_tabs` `select` takes).
+    pub id: String,
+    /// Its URL.
+    pub url: String,
+    /// Its title.
+    pub title: String,
+    /// The tab that opened it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opener: Option<String>,
+}
+
+impl From<pagesnap_browser::Tab> for OpenedTab {
+    fn from(tab: pagesnap_browser::Tab) -> OpenedTab {
+        OpenedTab {
+            id: tab.id,
+            url: tab.url,
+            title: tab.title,
+            opener: tab.opener,
+        }
+    }
+}
+
+/// `page_find`'s structured content.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindAnswer {
+    /// The matching elements, in ref order.
+    pub matches: Vec<Match>,
+    /// The whole-page snapshot they were found in.
+    pub snapshot_id: String,
+}
+
+/// One element `page_find` found.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Match {
+    /// Its ref.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// Its role.
+    pub role: String,
+    /// Its accessible name.
+    pub name: String,
+    /// Whether it is in the viewport.
+    pub in_viewport: bool,
+    /// Where in the viewport (`offscreen` when not in it).
+    pub zone: Zone,
+    /// Text near it.
+    pub context: String,
+}
 
 /// How fresh a snapshot's page state is (`snapshot.freshness`).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Freshness {
     /// When the capture was taken (RFC 3339).
@@ -17,12 +130,12 @@ pub struct Freshness {
     /// The page had not changed since that capture, which was rendered again.
     pub reused: bool,
     /// With `reused`: how old the capture is, ms.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub age_ms: Option<u64>,
 }
 
 /// One tab of `page_tabs` (URL and title masked).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TabInfo {
     /// Its id (what `select` and `close` take).
     pub id: String,
@@ -33,22 +146,23 @@ pub struct TabInfo {
     /// Whether the tools work on it.
     pub current: bool,
     /// The tab that opened it, if a page did.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opener: Option<String>,
 }
 
 /// What an action did (`action` in an action's answer).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ActionReport {
-    /// `navigate`, `scroll`, `back`, or the op of `page_action`.
-    pub op: &'static str,
+    /// `navigate`, `scroll`, `back`, `fill`, `wait`, `click_at`, `dialog`, or the op of `page_action`.
+    pub op: String,
     /// The rest, by kind of action.
     #[serde(flatten)]
     pub detail: Detail,
 }
 
-/// What an action did, by kind.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// What an action did, by kind. Read back by the fields each kind has
+/// (no two kinds have the same required ones; `op` names the kind).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Detail {
     /// `page_navigate`.
@@ -59,7 +173,7 @@ pub enum Detail {
     /// `page_scroll`.
     Scroll {
         /// `up` or `down`.
-        direction: &'static str,
+        direction: String,
         /// Viewport heights asked for.
         screens: f64,
         /// How far the page (or container) moved, CSS pixels.
@@ -69,7 +183,7 @@ pub enum Detail {
         /// The viewport is at the page's bottom.
         at_bottom: bool,
         /// The container scrolled, if not the page.
-        #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+        #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
         reference: Option<String>,
     },
     /// `page_back`.
@@ -96,13 +210,13 @@ pub enum Detail {
         /// From the viewport's top.
         y: f64,
         /// What was under the point (`button "Go"`), if anything.
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         element: Option<String>,
     },
     /// `page_dialog`.
     Dialog {
         /// `alert`, `confirm`, `prompt` or `beforeunload`.
-        kind: &'static str,
+        kind: String,
         /// The dialog's message.
         message: String,
         /// Accepted (OK) or dismissed (Cancel).
@@ -111,20 +225,20 @@ pub enum Detail {
     /// `page_action` on an element.
     Element {
         /// The ref acted on (none: the focus, or the page for select_text).
-        #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+        #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
         reference: Option<String>,
         /// `role "name"`, or `the focus` / `the page` without a ref.
         element: String,
         /// Always `done` (a failure is an error result).
-        outcome: &'static str,
+        outcome: String,
         /// The option chosen or the key pressed (a typed value is never echoed: it may hold a secret).
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         value: Option<String>,
         /// A drag's drop target (its ref).
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         to: Option<String>,
         /// What the agent should know about how it ran.
-        #[serde(skip_serializing_if = "Option::is_none")]
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         note: Option<String>,
     },
 }
@@ -133,7 +247,7 @@ impl ActionReport {
     /// The first line of the answer's `### Action` section (without the
     /// note).
     pub fn line(&self) -> String {
-        let op = self.op;
+        let op = &self.op;
         match &self.detail {
             Detail::Element {
                 reference: Some(reference),
@@ -183,11 +297,11 @@ mod tests {
     #[test]
     fn reports_serialise_as_the_tools_have_always_answered() {
         let click = ActionReport {
-            op: "click",
+            op: "click".into(),
             detail: Detail::Element {
                 reference: Some("e3".into()),
                 element: "button \"Go\"".into(),
-                outcome: "done",
+                outcome: "done".into(),
                 value: None,
                 to: None,
                 note: None,
@@ -199,9 +313,9 @@ mod tests {
         );
         assert_eq!(click.line(), "click e3 (button \"Go\"): done");
         let scroll = ActionReport {
-            op: "scroll",
+            op: "scroll".into(),
             detail: Detail::Scroll {
-                direction: "down",
+                direction: "down".into(),
                 screens: 0.75,
                 scrolled_px: 540.0,
                 at_top: false,
@@ -216,7 +330,7 @@ mod tests {
         );
         assert_eq!(scroll.line(), "scrolled 540 px, at the bottom");
         let back = ActionReport {
-            op: "back",
+            op: "back".into(),
             detail: Detail::Back { moved: false },
         };
         assert_eq!(
@@ -225,16 +339,16 @@ mod tests {
         );
         assert_eq!(back.line(), "back: done");
         let navigate = ActionReport {
-            op: "navigate",
+            op: "navigate".into(),
             detail: Detail::Navigate {
                 url: "http://127.0.0.1/".into(),
             },
         };
         assert_eq!(navigate.line(), "opened http://127.0.0.1/");
         let dialog = ActionReport {
-            op: "dialog",
+            op: "dialog".into(),
             detail: Detail::Dialog {
-                kind: "confirm",
+                kind: "confirm".into(),
                 message: "Sure?".into(),
                 accepted: false,
             },
@@ -257,5 +371,136 @@ mod tests {
             serde_json::json!({"capturedAt": "2026-11-26T20:00:00Z", "url": "u", "title": "t",
                 "tab": "T1", "reused": true, "ageMs": 12})
         );
+    }
+
+    /// A client reads an action's answer back into the type the server wrote
+    /// it from, whatever the action: every kind of report, notes and new
+    /// tabs included; the optional parts are left out when empty, as before.
+    #[test]
+    fn an_action_answer_reads_back_as_it_was_written() {
+        let details = [
+            Detail::Navigate {
+                url: "http://127.0.0.1/".into(),
+            },
+            Detail::Scroll {
+                direction: "up".into(),
+                screens: 2.0,
+                scrolled_px: -1440.0,
+                at_top: true,
+                at_bottom: false,
+                reference: Some("e2".into()),
+            },
+            Detail::Back { moved: true },
+            Detail::Fill { fields: 2 },
+            Detail::Wait {
+                until: "1500 ms passed".into(),
+                waited_ms: 1501,
+            },
+            Detail::ClickAt {
+                x: 10.5,
+                y: 20.0,
+                element: Some("button \"Go\"".into()),
+            },
+            Detail::ClickAt {
+                x: 1.0,
+                y: 2.0,
+                element: None,
+            },
+            Detail::Dialog {
+                kind: "prompt".into(),
+                message: "Name?".into(),
+                accepted: true,
+            },
+            Detail::Element {
+                reference: Some("e3".into()),
+                element: "combobox \"Country\"".into(),
+                outcome: "done".into(),
+                value: Some("France".into()),
+                to: None,
+                note: Some("a file chooser opened".into()),
+            },
+            Detail::Element {
+                reference: None,
+                element: "the focus".into(),
+                outcome: "done".into(),
+                value: None,
+                to: None,
+                note: None,
+            },
+        ];
+        let snapshot = Snapshot {
+            meta: Meta {
+                strategy: "aria".into(),
+                snapshot_id: "abc".into(),
+                items: vec![pagesnap_engine::observation::Item {
+                    reference: "e3".into(),
+                    role: "button".into(),
+                    name: "Go".into(),
+                    zone: Zone::Offscreen,
+                    states: vec!["disabled".into()],
+                    ..Default::default()
+                }],
+                ..Meta::default()
+            },
+            freshness: Freshness {
+                captured_at: "2026-11-26T20:00:00Z".into(),
+                url: "u".into(),
+                title: "t".into(),
+                tab: "T1".into(),
+                reused: false,
+                age_ms: None,
+            },
+        };
+        for detail in details {
+            let answer = ActionAnswer {
+                action: ActionReport {
+                    op: "op".into(),
+                    detail,
+                },
+                snapshot: snapshot.clone(),
+                changes: Changes {
+                    new: vec!["e3".into()],
+                    removed: vec![],
+                },
+                incomplete: false,
+                unchanged: false,
+                pending: None,
+                new_tabs: Vec::new(),
+                notes: Vec::new(),
+            };
+            let json = serde_json::to_value(&answer).unwrap();
+            assert!(
+                json.get("notes").is_none()
+                    && json.get("newTabs").is_none()
+                    && json.get("pending").is_none()
+            );
+            assert_eq!(
+                serde_json::from_value::<ActionAnswer>(json).unwrap(),
+                answer
+            );
+            let full = ActionAnswer {
+                incomplete: true,
+                pending: Some("the load event never fired".into()),
+                new_tabs: vec![OpenedTab {
+                    id: "T2".into(),
+                    url: "u".into(),
+                    title: "".into(),
+                    opener: Some("T1".into()),
+                }],
+                notes: vec![Note {
+                    kind: "withheld-text".into(),
+                    message: "m".into(),
+                }],
+                ..answer
+            };
+            let json = serde_json::to_value(&full).unwrap();
+            assert_eq!(json["newTabs"][0]["opener"], "T1");
+            assert_eq!(json["notes"][0]["kind"], "withheld-text");
+            assert_eq!(serde_json::from_value::<ActionAnswer>(json).unwrap(), full);
+        }
+        let json = serde_json::to_value(&snapshot).unwrap();
+        assert_eq!(json["items"][0]["ref"], "e3");
+        assert_eq!(json["freshness"]["tab"], "T1");
+        assert_eq!(serde_json::from_value::<Snapshot>(json).unwrap(), snapshot);
     }
 }

@@ -9,6 +9,10 @@ mod serve;
 mod tabs;
 mod tools;
 
+pub use answer::{
+    ActionAnswer, ActionReport, Changes, Detail, FindAnswer, Freshness, Match, Note, OpenedTab,
+    Snapshot, TabInfo,
+};
 pub use readiness::Readiness;
 pub use serve::{Transport, serve};
 pub use tabs::Config;

@@ -18,7 +18,7 @@ use pagesnap_engine::observation::{Item, Observation};
 use pagesnap_engine::passes::{Layer, Options};
 use pagesnap_engine::strategy::Strategy;
 
-use super::answer::{Freshness, TabInfo};
+use super::answer::{Changes, Freshness, TabInfo};
 use super::error::{Kind, ToolError};
 use super::layers::Layers;
 use super::readiness::{self, Readiness};
@@ -156,14 +156,6 @@ pub struct Acted {
     pub scroll: Option<(f64, f64)>,
     /// How long the action and its readiness wait took.
     pub took: std::time::Duration,
-}
-
-/// Changes between two observations of a tab.
-pub struct Changes {
-    /// Refs that are new.
-    pub new: Vec<String>,
-    /// Refs whose element left the page.
-    pub removed: Vec<String>,
 }
 
 impl Browsing {

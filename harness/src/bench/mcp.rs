@@ -38,6 +38,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::observation::{Item, Zone};
+use pagesnap_mcp::{ActionAnswer, FindAnswer, Snapshot};
 use serde::{Serialize, Serializer};
 use serde_json::{Value, json};
 
@@ -566,39 +567,35 @@ fn refs_of(server: &Server, answer: &Answer) -> usize {
     }
 }
 
-/// pagesnap's meta items (`structuredContent.items`, or `.snapshot.items`
-/// in an action's answer), as the engine describes them.
+/// pagesnap's meta items (`page_snapshot`'s structured content, or the
+/// `snapshot` of an action's answer), as the engine describes them.
 fn items(answer: &Answer) -> Vec<Item> {
-    let Some(structured) = &answer.structured else {
-        return Vec::new();
-    };
-    let items = structured
-        .get("items")
-        .or_else(|| structured.get("snapshot").and_then(|s| s.get("items")));
-    items
-        .and_then(|items| serde_json::from_value(items.clone()).ok())
+    if let Some(snapshot) = pagesnap_snapshot(answer) {
+        return snapshot.meta.items;
+    }
+    action_answer(answer)
+        .map(|answer| answer.snapshot.meta.items)
         .unwrap_or_default()
+}
+
+/// pagesnap's answer to an acting tool, read as the server wrote it.
+fn action_answer(answer: &Answer) -> Option<ActionAnswer> {
+    serde_json::from_value(answer.structured.clone()?).ok()
+}
+
+/// pagesnap's answer to `page_snapshot`, read as the server wrote it.
+fn pagesnap_snapshot(answer: &Answer) -> Option<Snapshot> {
+    serde_json::from_value(answer.structured.clone()?).ok()
 }
 
 /// Whether pagesnap's action answer said `incomplete`.
 fn incomplete(answer: &Answer) -> bool {
-    answer
-        .structured
-        .as_ref()
-        .and_then(|s| s.get("incomplete"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
+    action_answer(answer).is_some_and(|answer| answer.incomplete)
 }
 
 /// Whether pagesnap said it rendered this snapshot from an earlier capture.
 fn was_reused(answer: &Answer) -> bool {
-    answer
-        .structured
-        .as_ref()
-        .and_then(|s| s.get("freshness"))
-        .and_then(|f| f.get("reused"))
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
+    pagesnap_snapshot(answer).is_some_and(|snapshot| snapshot.freshness.reused)
 }
 
 /// Lower case with runs of white space as one space.
@@ -889,16 +886,13 @@ async fn pagesnap_reach(server: &Server, snapshot: &Answer, target: &PageTarget)
         .await?;
     let matches = found
         .structured
-        .as_ref()
-        .and_then(|s| s.get("matches"))
-        .and_then(Value::as_array)
-        .cloned()
+        .and_then(|s| serde_json::from_value::<FindAnswer>(s).ok())
+        .map(|found| found.matches)
         .unwrap_or_default();
     let (role, name) = (normalise(&target.role), normalise(&target.name));
-    let offered = matches.iter().any(|m| {
-        normalise(m["role"].as_str().unwrap_or_default()) == role
-            && normalise(m["name"].as_str().unwrap_or_default()) == name
-    });
+    let offered = matches
+        .iter()
+        .any(|m| normalise(&m.role) == role && normalise(&m.name) == name);
     Ok(if offered {
         Reach::Announced
     } else {

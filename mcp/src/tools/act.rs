@@ -5,8 +5,8 @@ use pagesnap_engine::observation::Observation;
 use rmcp::model::CallToolResult;
 use serde_json::json;
 
-use super::{blocks, meta_json};
-use crate::answer::ActionReport;
+use super::{blocks, snapshot_of};
+use crate::answer::{ActionAnswer, ActionReport, OpenedTab};
 use crate::error::ToolError;
 use crate::readiness::Readiness;
 use crate::tabs::{Acted, Browsing, Request, Seen};
@@ -84,8 +84,9 @@ struct After<'a> {
     brief: bool,
 }
 
-/// An action's result: what it did, what changed, whether the page was
-/// ready, and the snapshot after it.
+/// An action's result: its structured content, the [`ActionAnswer`], and
+/// the text an agent reads, written from it — what the action did, what
+/// changed, whether the page was ready, and the page after it.
 fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallToolResult {
     let After {
         acted,
@@ -94,16 +95,56 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
         new_tabs,
         brief,
     } = after;
-    let pending = acted.pending.clone();
     // Behind a dialog the page cannot be seen, so nothing is said to have left it.
     let before = before.filter(|_| seen.observation.meta.dialog.is_none());
-    let changes = Browsing::changes(before, seen);
+    let answer = ActionAnswer {
+        action,
+        snapshot: snapshot_of(seen),
+        changes: Browsing::changes(before, seen),
+        incomplete: acted.pending.is_some(),
+        unchanged: before.is_some_and(|b| b.text == seen.observation.text),
+        pending: acted.pending.clone(),
+        new_tabs: new_tabs.into_iter().map(OpenedTab::from).collect(),
+        notes: Vec::new(),
+    };
+    let text = browsing.mask_known(&text(browsing, &answer, acted, seen, before, brief));
+    let mut structured = serde_json::to_value(&answer).unwrap_or_else(|_| json!({}));
+    // The snapshot masked as page_snapshot's meta is, then with the rest of
+    // the answer: the two passes the answer has always had.
+    if let Some(snapshot) = structured.get_mut("snapshot") {
+        browsing.config().secrets.mask_json(snapshot);
+    }
+    browsing.config().secrets.mask_json(&mut structured);
+    let mut result = CallToolResult::success(blocks(&seen.observation, text));
+    result.structured_content = Some(structured);
+    result
+}
+
+/// The text of an action's answer: its sections, from the answer, then the
+/// page after it (or, `brief`, the lines that changed).
+fn text(
+    browsing: &Browsing,
+    answer: &ActionAnswer,
+    acted: &Acted,
+    seen: &Seen,
+    before: Option<&Observation>,
+    brief: bool,
+) -> String {
     let mut head = Vec::new();
-    let mut line = action.line();
+    let mut line = answer.action.line();
     if let Some(note) = &acted.note {
         line.push_str(&format!(" — {note}"));
     }
     head.push(format!("### Action\n{line}"));
+    if !answer.notes.is_empty() {
+        let notes: Vec<String> = answer
+            .notes
+            .iter()
+            .map(|note| format!("- {}", note.message))
+            .collect();
+        head.push(format!("### Notes\n{}", notes.join("\n")));
+    }
+    let changes = &answer.changes;
     if before.is_some() && (!changes.new.is_empty() || !changes.removed.is_empty()) {
         head.push(format!(
             "### Changes\nnew: {}\nremoved: {}",
@@ -119,11 +160,12 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
             }
         ));
     }
-    if let Some(pending) = &pending {
+    if let Some(pending) = &answer.pending {
         head.push(format!("### Incomplete\n{pending} — the snapshot below is the best available; take another with page_snapshot"));
     }
-    if !new_tabs.is_empty() {
-        let tabs: Vec<String> = new_tabs
+    if !answer.new_tabs.is_empty() {
+        let tabs: Vec<String> = answer
+            .new_tabs
             .iter()
             .map(|t| format!("{} {}", t.id, browsing.mask(&t.url)))
             .collect();
@@ -136,12 +178,11 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
         Some(_) => "Dialog",
         None => "Page",
     };
-    let unchanged = before.is_some_and(|b| b.text == seen.observation.text);
-    if unchanged {
+    if answer.unchanged {
         head.push("### Unchanged\nthe page shows what it showed before the action".to_owned());
     }
     match before {
-        Some(before) if brief && !unchanged => {
+        Some(before) if brief && !answer.unchanged => {
             head.push(format!(
                 "### Changed lines\n{}",
                 changed_lines(&before.text, &seen.observation.text)
@@ -150,24 +191,7 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
         Some(_) if brief => {}
         _ => head.push(format!("### {section}\n{}", seen.observation.text)),
     }
-    let text = browsing.mask_known(&head.join("\n\n"));
-    let mut structured = json!({
-        "action": action,
-        "snapshot": meta_json(browsing, seen),
-        "changes": { "new": changes.new, "removed": changes.removed },
-        "incomplete": pending.is_some(),
-        "unchanged": unchanged,
-    });
-    if let Some(pending) = pending {
-        structured["pending"] = json!(pending);
-    }
-    if !new_tabs.is_empty() {
-        structured["newTabs"] = serde_json::to_value(&new_tabs).unwrap_or_default();
-    }
-    browsing.config().secrets.mask_json(&mut structured);
-    let mut result = CallToolResult::success(blocks(&seen.observation, text));
-    result.structured_content = Some(structured);
-    result
+    head.join("\n\n")
 }
 
 /// The lines of `after` that `before` did not have (`+ `) and those it had

@@ -106,11 +106,11 @@ async fn action(browsing: &mut Browsing, args: ActionArgs) -> Result<CallToolRes
     };
     let brief = args.brief.unwrap_or(false);
     let report = |_: &Browsing, acted: &Acted, _: &Seen| ActionReport {
-        op: args.op.name(),
+        op: args.op.name().to_owned(),
         detail: Detail::Element {
             reference: args.reference,
             element,
-            outcome: "done",
+            outcome: "done".into(),
             // A typed value is never echoed (it may hold a secret).
             value: args.value.filter(|_| args.op != Op::Type),
             to: args.to,

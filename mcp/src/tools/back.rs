@@ -38,7 +38,7 @@ async fn back(browsing: &mut Browsing, _args: NoArgs) -> Result<CallToolResult, 
         took: Duration::ZERO,
     };
     let report = |_: &Browsing, _: &Acted, _: &Seen| ActionReport {
-        op: "back",
+        op: "back".into(),
         detail: Detail::Back { moved },
     };
     act::answer(browsing, &acted, Since::Arrival, report, false).await

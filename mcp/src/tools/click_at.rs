@@ -44,7 +44,7 @@ async fn click_at(browsing: &mut Browsing, args: ClickAtArgs) -> Result<CallTool
         y: args.y,
     };
     let report = |browsing: &Browsing, _: &Acted, _: &Seen| ActionReport {
-        op: "click_at",
+        op: "click_at".into(),
         detail: Detail::ClickAt {
             x: args.x,
             y: args.y,

@@ -46,9 +46,9 @@ async fn dialog(browsing: &mut Browsing, args: DialogArgs) -> Result<CallToolRes
         text: args.text,
     };
     let report = |browsing: &Browsing, _: &Acted, _: &Seen| ActionReport {
-        op: "dialog",
+        op: "dialog".into(),
         detail: Detail::Dialog {
-            kind: dialog.kind.name(),
+            kind: dialog.kind.name().to_owned(),
             message: browsing.mask(&dialog.message),
             accepted: args.accept,
         },

@@ -60,7 +60,7 @@ async fn fill(browsing: &mut Browsing, args: FillArgs) -> Result<CallToolResult,
     }
     let count = fields.len();
     let report = |_: &Browsing, _: &Acted, _: &Seen| ActionReport {
-        op: "fill",
+        op: "fill".into(),
         detail: Detail::Fill { fields: count },
     };
     let brief = args.brief.unwrap_or(false);

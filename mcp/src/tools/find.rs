@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{Server, input_schema};
+use crate::answer::{FindAnswer, Match};
 use crate::error::{Kind, ToolError};
 use crate::tabs::{Browsing, Request};
 
@@ -41,34 +42,38 @@ async fn find(browsing: &mut Browsing, args: FindArgs) -> Result<CallToolResult,
             ..Request::default()
         })
         .await?;
-    let mut lines = Vec::new();
-    let mut found = Vec::new();
-    for item in &seen.observation.meta.items {
-        if !(matcher.matches(&item.name) || matcher.matches(&item.context)) {
-            continue;
-        }
-        let in_viewport = item.zone != Zone::Offscreen;
-        lines.push(format!(
-            "- {} {:?} [ref={}]{}{}",
-            item.role,
-            item.name,
-            item.reference,
-            if in_viewport { "" } else { " (off screen)" },
-            if item.context.is_empty() {
-                String::new()
-            } else {
-                format!(" — {}", item.context)
-            }
-        ));
-        found.push(json!({
-            "ref": item.reference,
-            "role": item.role,
-            "name": item.name,
-            "inViewport": in_viewport,
-            "zone": item.zone,
-            "context": item.context,
-        }));
-    }
+    let matches: Vec<Match> = seen
+        .observation
+        .meta
+        .items
+        .iter()
+        .filter(|item| matcher.matches(&item.name) || matcher.matches(&item.context))
+        .map(|item| Match {
+            reference: item.reference.clone(),
+            role: item.role.clone(),
+            name: item.name.clone(),
+            in_viewport: item.zone != Zone::Offscreen,
+            zone: item.zone,
+            context: item.context.clone(),
+        })
+        .collect();
+    let lines: Vec<String> = matches
+        .iter()
+        .map(|m| {
+            format!(
+                "- {} {:?} [ref={}]{}{}",
+                m.role,
+                m.name,
+                m.reference,
+                if m.in_viewport { "" } else { " (off screen)" },
+                if m.context.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", m.context)
+                }
+            )
+        })
+        .collect();
     let text = if lines.is_empty() {
         format!("no element matches {}", matcher.describe())
     } else {
@@ -79,8 +84,11 @@ async fn find(browsing: &mut Browsing, args: FindArgs) -> Result<CallToolResult,
             lines.join("\n")
         )
     };
-    let mut structured =
-        json!({ "matches": found, "snapshotId": seen.observation.meta.snapshot_id });
+    let found = FindAnswer {
+        matches,
+        snapshot_id: seen.observation.meta.snapshot_id,
+    };
+    let mut structured = serde_json::to_value(&found).unwrap_or_else(|_| json!({}));
     browsing.config().secrets.mask_json(&mut structured);
     let mut result = CallToolResult::success(vec![ContentBlock::text(browsing.mask(&text))]);
     result.structured_content = Some(structured);

@@ -24,9 +24,9 @@ use rmcp::model::{
 };
 use rmcp::{ServerHandler, tool_handler};
 use schemars::JsonSchema;
-use serde_json::json;
 use tokio::sync::Mutex;
 
+use crate::answer::Snapshot;
 use crate::error::{Kind, ToolError};
 use crate::tabs::{Browsing, Seen};
 
@@ -143,12 +143,12 @@ fn blocks(observation: &Observation, text: String) -> Vec<ContentBlock> {
     blocks
 }
 
-/// The meta of an observation with its freshness, masked.
-fn meta_json(browsing: &Browsing, seen: &Seen) -> serde_json::Value {
-    let mut meta = serde_json::to_value(&seen.observation.meta).unwrap_or_else(|_| json!({}));
-    meta["freshness"] = serde_json::to_value(&seen.freshness).unwrap_or_default();
-    browsing.config().secrets.mask_json(&mut meta);
-    meta
+/// The meta of an observation with its freshness (not masked).
+fn snapshot_of(seen: &Seen) -> Snapshot {
+    Snapshot {
+        meta: seen.observation.meta.clone(),
+        freshness: seen.freshness.clone(),
+    }
 }
 
 #[cfg(test)]

@@ -44,7 +44,7 @@ async fn navigate(
         took: Duration::ZERO,
     };
     let report = |browsing: &Browsing, _: &Acted, _: &Seen| ActionReport {
-        op: "navigate",
+        op: "navigate".into(),
         detail: Detail::Navigate {
             url: browsing.mask(&args.url),
         },

@@ -75,11 +75,11 @@ async fn scroll(browsing: &mut Browsing, args: ScrollArgs) -> Result<CallToolRes
         let viewport = seen.observation.meta.viewport;
         let scrolled = acted.scroll.map_or(0.0, |(a, b)| b - a);
         ActionReport {
-            op: "scroll",
+            op: "scroll".into(),
             detail: Detail::Scroll {
                 direction: match args.direction {
-                    Direction::Up => "up",
-                    Direction::Down => "down",
+                    Direction::Up => "up".into(),
+                    Direction::Down => "down".into(),
                 },
                 screens,
                 scrolled_px: scrolled.round(),

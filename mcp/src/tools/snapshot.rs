@@ -6,7 +6,9 @@ use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{Server, blocks, input_schema, meta_json};
+use serde_json::json;
+
+use super::{Server, blocks, input_schema, snapshot_of};
 use crate::error::{Kind, ToolError};
 use crate::tabs::{Browsing, Request, Seen};
 
@@ -73,9 +75,12 @@ fn strategy_named(name: &str) -> Result<&'static dyn Strategy, ToolError> {
     })
 }
 
+/// The observation's text (and image), its [`crate::answer::Snapshot`] the structured content, masked.
 fn snapshot_result(browsing: &Browsing, seen: &Seen) -> CallToolResult {
     let mut result =
         CallToolResult::success(blocks(&seen.observation, seen.observation.text.clone()));
-    result.structured_content = Some(meta_json(browsing, seen));
+    let mut structured = serde_json::to_value(snapshot_of(seen)).unwrap_or_else(|_| json!({}));
+    browsing.config().secrets.mask_json(&mut structured);
+    result.structured_content = Some(structured);
     result
 }

@@ -63,7 +63,7 @@ async fn wait(browsing: &mut Browsing, args: WaitArgs) -> Result<CallToolResult,
         }
     };
     let report = |_: &Browsing, acted: &Acted, _: &Seen| ActionReport {
-        op: "wait",
+        op: "wait".into(),
         detail: Detail::Wait {
             until,
             waited_ms: u64::try_from(acted.took.as_millis()).unwrap_or(u64::MAX),
