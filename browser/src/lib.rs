@@ -5,27 +5,22 @@
 //! It knows nothing of the CLI or of evaluation: flag names, signals, caps and
 //! recording files stay in the harness.
 
-mod act;
 mod action;
 mod capture;
 mod chromium;
 mod dialogs;
 pub mod discover;
 mod documents;
-mod drag;
 mod endpoint;
 mod error;
 mod failure;
 mod frames;
-mod keys;
+mod input;
 mod navigation;
-mod nodes;
 pub mod observe;
 mod op;
-mod script;
 mod session;
 mod tab;
-mod upload;
 mod waits;
 
 pub use action::{
@@ -40,12 +35,10 @@ pub use dialogs::DialogPolicy;
 pub use error::{Error, Result, StartError};
 pub use failure::{Phase, TabError};
 pub use frames::{node_key, split_key};
-pub use keys::key_names;
+pub use input::{Step, confine_uploads, key_names};
 pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, display_url};
 pub use op::Op;
-pub use script::Step;
 pub use session::ChromiumSession;
-pub use upload::confine as confine_uploads;
 
 use std::time::Duration;
 

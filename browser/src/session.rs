@@ -7,12 +7,14 @@ use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledPar
 use pagesnap_engine::dialog::{Answered, Dialog};
 
 use crate::Captured;
+use crate::action::{Outcome, UserAction};
 use crate::capture::{Capture, CaptureTimings, Kept, Live, Mark, Needs, Source};
 use crate::dialogs::{DialogPolicy, Dialogs};
 use crate::documents::Documents;
 use crate::error::Result;
 use crate::failure::Watch;
 use crate::frames::Frames;
+use crate::input::{Input, Step};
 use crate::tab::TabHandle;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
@@ -87,11 +89,6 @@ impl ChromiumSession {
     /// The handle, for a navigation that changes the URL and limit.
     pub(crate) fn tab_mut(&mut self) -> &mut TabHandle {
         &mut self.tab
-    }
-
-    /// The out-of-process frames attached so far.
-    pub(crate) fn frames(&self) -> &Frames {
-        &self.frames
     }
 
     /// The folder uploads are confined to: a relative path names a file in
@@ -189,6 +186,57 @@ impl ChromiumSession {
     /// there a timer ends the wait after a second instead.
     pub async fn settle(&self) -> Result<()> {
         self.tab.settle().await
+    }
+
+    /// Input on this tab.
+    fn input(&self) -> Input<'_> {
+        Input::new(&self.tab, &self.frames, &self.uploads)
+    }
+
+    /// Performs `action` as a user would (see the module docs). While a
+    /// JavaScript dialog is pending only [`UserAction::Dialog`] runs (any
+    /// other action is `dialog-pending`); an action during which the page
+    /// opened one is done, its note naming the dialog, which the session
+    /// then holds ([`ChromiumSession::dialog`]).
+    pub async fn perform(&self, action: &UserAction) -> Result<Outcome> {
+        self.input().perform(action).await
+    }
+
+    /// What is at viewport point `(x, y)`: `button "Go"` (its role and
+    /// text), for telling an agent what a click there reaches.
+    pub async fn element_at(&self, x: f64, y: f64) -> Result<Option<String>> {
+        self.input().element_at(x, y).await
+    }
+
+    /// Calls `function` with `this` bound to the node (backend node id) and
+    /// returns its value (promises awaited); `Ok(None)` when the node left
+    /// the document. The node's handle lives in an object group of its own,
+    /// released afterwards ([`crate::tab::TabHandle::object_group`]).
+    pub async fn call_function_on(
+        &self,
+        backend_id: u64,
+        function: &str,
+        arguments: Vec<serde_json::Value>,
+    ) -> Result<Option<serde_json::Value>> {
+        self.input()
+            .call_function_on(backend_id, function, arguments)
+            .await
+    }
+
+    /// Applies one scripted step through the same actuator as live episodes
+    /// ([`ChromiumSession::perform`]): its selector is resolved to a node,
+    /// then the node is clicked at its hit-tested centre, typed into, or its
+    /// option chosen as a user would. A step that a user could not perform
+    /// (covered, hidden, no such option) fails, naming the step.
+    pub async fn apply(&mut self, step: &Step) -> Result<()> {
+        self.input().apply(step).await
+    }
+
+    /// The backend node id of the first element matching `selector` (what
+    /// [`crate::UserAction`]s name), for agents that find their targets by
+    /// CSS; an error when nothing matches.
+    pub async fn node_of(&self, selector: &str) -> Result<u64> {
+        self.input().node_of(selector).await
     }
 
     /// Capture on this tab.

@@ -3,16 +3,13 @@
 use crate::error::{Error, Result};
 use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParams};
 
+use super::Input;
 use crate::failure::TabError;
 use crate::frames::split_key;
-use crate::session::ChromiumSession;
 
-impl ChromiumSession {
-    /// Calls `function` with `this` bound to the node (backend node id) and
-    /// returns its value (promises awaited); `Ok(None)` when the node left
-    /// the document. The node's handle lives in an object group of its own,
-    /// released afterwards ([`crate::tab::TabHandle::object_group`]).
-    pub async fn call_function_on(
+impl Input<'_> {
+    /// [`crate::ChromiumSession::call_function_on`]'s work.
+    pub(crate) async fn call_function_on(
         &self,
         backend_id: u64,
         function: &str,
@@ -20,18 +17,18 @@ impl ChromiumSession {
     ) -> Result<Option<serde_json::Value>> {
         let (frame, id) = split_key(backend_id);
         // The frame left the page (or the tab navigated): the node is gone.
-        let Some(route) = self.frames().route(frame) else {
+        let Some(route) = self.frames.route(frame) else {
             return Ok(None);
         };
-        let group = self.tab().object_group("act");
-        let object = match self.tab().resolve_node(&route, id, &group).await {
+        let group = self.tab.object_group("act");
+        let object = match self.tab.resolve_node(&route, id, &group).await {
             Ok(object) => object,
             // "No node with given id found": the node left the document.
             Err(TabError::Failed { .. }) => None,
             Err(err) => return Err(err.into()),
         };
         let Some(object) = object else {
-            self.tab().release_group(&route, group);
+            self.tab.release_group(&route, group);
             return Ok(None);
         };
         let params = CallFunctionOnParams::builder()
@@ -46,19 +43,19 @@ impl ChromiumSession {
             .return_by_value(true)
             .await_promise(true)
             .build()
-            .map_err(|err| self.tab().unbuilt("Runtime.callFunctionOn", err))?;
+            .map_err(|err| self.tab.unbuilt("Runtime.callFunctionOn", err))?;
         let result = self
-            .tab()
+            .tab
             .call(
                 "Runtime.callFunctionOn",
-                route.execute(self.tab().page(), params),
+                route.execute(self.tab.page(), params),
             )
             .await;
-        self.tab().release_group(&route, group);
+        self.tab.release_group(&route, group);
         let result = result?.result;
         if let Some(exception) = &result.exception_details {
             return Err(Error::Script {
-                url: self.tab().url().to_owned(),
+                url: self.tab.url().to_owned(),
                 message: format!("on node {backend_id}: {}", exception.text),
             });
         }

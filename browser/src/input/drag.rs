@@ -15,8 +15,8 @@ use chromiumoxide::cdp::browser_protocol::input::{
 };
 use futures::StreamExt;
 
+use super::Input;
 use crate::action::{Drop, Outcome};
-use crate::session::ChromiumSession;
 
 /// Mouse moves between the press and the target: enough for a page that
 /// starts its drag after a few pixels and follows the pointer.
@@ -29,7 +29,7 @@ const OVERSHOOT: f64 = 3.0;
 /// How long, after the moves, a drag the page started may take to be announced.
 const ANNOUNCED: Duration = Duration::from_millis(250);
 
-impl ChromiumSession {
+impl Input<'_> {
     /// Drags `from` onto `to` (see the module docs). Either end hidden or
     /// covered fails as a click on it would, before the mouse is pressed.
     pub(crate) async fn drag(&self, from: u64, to: Drop) -> Result<Outcome> {
@@ -54,17 +54,15 @@ impl ChromiumSession {
             Err(failed) => return Ok(failed),
         };
         let mut announced = self
-            .tab()
+            .tab
             .page()
             .event_listener::<EventDragIntercepted>()
             .await
-            .map_err(|err| self.tab().unheard("Input.dragIntercepted", err))?;
-        self.tab()
+            .map_err(|err| self.tab.unheard("Input.dragIntercepted", err))?;
+        self.tab
             .call(
                 "Input.setInterceptDrags",
-                self.tab()
-                    .page()
-                    .execute(SetInterceptDragsParams::new(true)),
+                self.tab.page().execute(SetInterceptDragsParams::new(true)),
             )
             .await?;
         let dragged = async {
@@ -104,8 +102,8 @@ impl ChromiumSession {
                     DispatchDragEventType::Drop,
                 ] {
                     let params = DispatchDragEventParams::new(kind, end.0, end.1, data.clone());
-                    self.tab()
-                        .call("Input.dispatchDragEvent", self.tab().page().execute(params))
+                    self.tab
+                        .call("Input.dispatchDragEvent", self.tab.page().execute(params))
                         .await?;
                 }
             }
@@ -115,12 +113,10 @@ impl ChromiumSession {
         .await;
         // Whatever happened, the next drag of the page is its own again.
         let _ = self
-            .tab()
+            .tab
             .call(
                 "Input.setInterceptDrags",
-                self.tab()
-                    .page()
-                    .execute(SetInterceptDragsParams::new(false)),
+                self.tab.page().execute(SetInterceptDragsParams::new(false)),
             )
             .await;
         dragged?;

@@ -4,9 +4,9 @@ use std::time::Duration;
 
 use crate::error::{Error, Result};
 
+use super::Input;
 use crate::action::{Outcome, UserAction};
 use crate::failure::Phase;
-use crate::session::ChromiumSession;
 
 /// A scripted step applied between captures (`--then`).
 #[derive(Clone, Debug, PartialEq)]
@@ -23,14 +23,10 @@ pub enum Step {
     Wait(Duration),
 }
 
-impl ChromiumSession {
-    /// Applies one scripted step through the same actuator as live episodes
-    /// ([`ChromiumSession::perform`]): its selector is resolved to a node,
-    /// then the node is clicked at its hit-tested centre, typed into, or its
-    /// option chosen as a user would. A step that a user could not perform
-    /// (covered, hidden, no such option) fails, naming the step.
-    pub async fn apply(&mut self, step: &Step) -> Result<()> {
-        self.tab().enter(Phase::Step);
+impl Input<'_> {
+    /// [`crate::ChromiumSession::apply`]'s work.
+    pub(crate) async fn apply(&self, step: &Step) -> Result<()> {
+        self.tab.enter(Phase::Step);
         let action = match step {
             Step::Click(selector) => UserAction::Click {
                 backend_id: self.node_of(selector).await?,
@@ -50,26 +46,24 @@ impl ChromiumSession {
             },
             Step::Wait(delay) => {
                 tokio::time::sleep(*delay).await;
-                return self.tab().settle().await;
+                return self.tab.settle().await;
             }
         };
         match self.perform(&action).await? {
             Outcome::Done { .. } => Ok(()),
             Outcome::Failed { message, .. } => Err(Error::Step {
-                url: self.tab().url().to_owned(),
+                url: self.tab.url().to_owned(),
                 step: step.to_string(),
                 message,
             }),
         }
     }
 
-    /// The backend node id of the first element matching `selector` (what
-    /// [`crate::UserAction`]s name), for agents that find their targets by
-    /// CSS; an error when nothing matches.
-    pub async fn node_of(&self, selector: &str) -> Result<u64> {
-        let element = self.tab().find(selector).await?;
+    /// [`crate::ChromiumSession::node_of`]'s work.
+    pub(crate) async fn node_of(&self, selector: &str) -> Result<u64> {
+        let element = self.tab.find(selector).await?;
         u64::try_from(*element.backend_node_id.inner()).map_err(|_| Error::Answer {
-            url: self.tab().url().to_owned(),
+            url: self.tab.url().to_owned(),
             message: format!("{selector:?} has no backend node id"),
         })
     }

@@ -10,10 +10,10 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 use futures::{FutureExt, StreamExt};
 
-use crate::act::failure;
+use super::Input;
+use super::act::failure;
 use crate::action::{Failure, Outcome};
 use crate::frames::split_key;
-use crate::session::ChromiumSession;
 
 /// What an action that opened a file chooser tells the agent.
 const CHOOSER_OPENED: &str = "a file chooser opened and nothing was chosen: \
@@ -61,7 +61,7 @@ pub fn confine(folder: &Path, given: &[String]) -> Result<Vec<PathBuf>, String> 
         .collect()
 }
 
-impl ChromiumSession {
+impl Input<'_> {
     /// Runs `action` (a click or key that may open a file chooser) with the
     /// tab's file chooser intercepted, and when one opened, says so in the
     /// outcome: nothing was chosen, and `upload` gives it files. Intercepted
@@ -72,11 +72,11 @@ impl ChromiumSession {
         action: impl std::future::Future<Output = Result<Outcome>>,
     ) -> Result<Outcome> {
         let mut opened = self
-            .tab()
+            .tab
             .page()
             .event_listener::<EventFileChooserOpened>()
             .await
-            .map_err(|err| self.tab().unheard("Page.fileChooserOpened", err))?;
+            .map_err(|err| self.tab.unheard("Page.fileChooserOpened", err))?;
         self.intercept_chooser(true).await?;
         let outcome = action.await;
         let _ = self.intercept_chooser(false).await;
@@ -96,10 +96,10 @@ impl ChromiumSession {
     }
 
     async fn intercept_chooser(&self, on: bool) -> Result<()> {
-        self.tab()
+        self.tab
             .call(
                 "Page.setInterceptFileChooserDialog",
-                self.tab()
+                self.tab
                     .page()
                     .execute(SetInterceptFileChooserDialogParams::new(on)),
             )
@@ -110,7 +110,7 @@ impl ChromiumSession {
     /// Gives `paths` (confined to the upload folder) to the file input
     /// `backend_id`, or to the input whose chooser a click on it opens.
     pub(crate) async fn upload(&self, backend_id: u64, paths: &[String]) -> Result<Outcome> {
-        let files = match confine(self.upload_dir(), paths) {
+        let files = match confine(self.uploads, paths) {
             Ok(files) => files,
             Err(message) => return Ok(Outcome::failed(Failure::UploadRefused, message)),
         };
@@ -125,11 +125,11 @@ impl ChromiumSession {
         // A control that opens the chooser (a styled button clicking a
         // hidden input): clicked, with the chooser intercepted.
         let mut opened = self
-            .tab()
+            .tab
             .page()
             .event_listener::<EventFileChooserOpened>()
             .await
-            .map_err(|err| self.tab().unheard("Page.fileChooserOpened", err))?;
+            .map_err(|err| self.tab.unheard("Page.fileChooserOpened", err))?;
         self.intercept_chooser(true).await?;
         let chosen = async {
             if let Outcome::Failed { kind, message } = self.click(backend_id).await? {
@@ -160,15 +160,15 @@ impl ChromiumSession {
 
     async fn set_files(&self, backend_id: u64, files: Vec<String>) -> Result<Outcome> {
         let (frame, id) = split_key(backend_id);
-        let Some(route) = self.frames().route(frame) else {
+        let Some(route) = self.frames.route(frame) else {
             return Ok(Outcome::failed(Failure::Stale, Failure::Stale.message()));
         };
         let mut params = SetFileInputFilesParams::new(files);
         params.backend_node_id = Some(BackendNodeId::new(id));
-        self.tab()
+        self.tab
             .call(
                 "DOM.setFileInputFiles",
-                route.execute(self.tab().page(), params),
+                route.execute(self.tab.page(), params),
             )
             .await?;
         Ok(Outcome::ok())

@@ -21,10 +21,10 @@ use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
 use pagesnap_engine::dialog::DialogKind;
 use serde::Deserialize;
 
+use super::Input;
 use crate::action::{Failure, MAX_WAIT, Outcome, UserAction, Wait};
 use crate::failure::TabError;
 use crate::frames::{node_key, split_key};
-use crate::session::ChromiumSession;
 use crate::waits;
 
 /// Finds the click point of `this` (see the module docs); returns
@@ -284,17 +284,13 @@ pub(crate) struct Answer {
     radio: Option<bool>,
 }
 
-impl ChromiumSession {
-    /// Performs `action` as a user would (see the module docs). While a
-    /// JavaScript dialog is pending only [`UserAction::Dialog`] runs (any
-    /// other action is `dialog-pending`); an action during which the page
-    /// opened one is done, its note naming the dialog, which the session
-    /// then holds ([`ChromiumSession::dialog`]).
-    pub async fn perform(&self, action: &UserAction) -> Result<Outcome> {
+impl Input<'_> {
+    /// [`crate::ChromiumSession::perform`]'s work.
+    pub(crate) async fn perform(&self, action: &UserAction) -> Result<Outcome> {
         if let UserAction::Dialog { accept, text } = action {
             return self.answer_dialog(*accept, text.as_deref()).await;
         }
-        if let Some(dialog) = self.tab().dialog() {
+        if let Some(dialog) = self.tab.dialog() {
             return Ok(Outcome::failed(
                 Failure::DialogPending,
                 Failure::dialog_pending(&dialog),
@@ -352,14 +348,14 @@ impl ChromiumSession {
     /// navigation (wait for the new document's load), then handlers, layout
     /// and two animation frames.
     async fn settle_after_action(&self) -> Result<()> {
-        self.tab().wait_loaded(self.tab().limit()).await?;
-        self.tab().settle().await
+        self.tab.wait_loaded(self.tab.limit()).await?;
+        self.tab.settle().await
     }
 
     /// Answers the pending dialog (a prompt with `text`, or its default
     /// text), then lets the page react as after any action.
     async fn answer_dialog(&self, accept: bool, text: Option<&str>) -> Result<Outcome> {
-        let Some(dialog) = self.tab().dialog() else {
+        let Some(dialog) = self.tab.dialog() else {
             return Ok(Outcome::failed(
                 Failure::NoDialog,
                 Failure::NoDialog.message(),
@@ -372,10 +368,10 @@ impl ChromiumSession {
                 .or_else(|| dialog.default_prompt.clone());
         }
         // Not through `call`, which refuses every call while a dialog is pending.
-        match tokio::time::timeout(self.tab().limit(), self.tab().page().execute(params)).await {
+        match tokio::time::timeout(self.tab.limit(), self.tab.page().execute(params)).await {
             Ok(Ok(_)) => {}
             // Closed meanwhile (by the page's navigation, another client).
-            Ok(Err(_)) if self.tab().dialog().is_none() => {
+            Ok(Err(_)) if self.tab.dialog().is_none() => {
                 return Ok(Outcome::failed(
                     Failure::NoDialog,
                     Failure::NoDialog.message(),
@@ -383,7 +379,7 @@ impl ChromiumSession {
             }
             Ok(Err(err)) => {
                 return Err(TabError::Failed {
-                    url: self.tab().url().to_owned(),
+                    url: self.tab.url().to_owned(),
                     call: "Page.handleJavaScriptDialog",
                     message: format!("answering the {} dialog: {err}", dialog.kind.name()),
                 }
@@ -391,14 +387,14 @@ impl ChromiumSession {
             }
             Err(_) => {
                 return Err(TabError::NoAnswer {
-                    url: self.tab().url().to_owned(),
+                    url: self.tab.url().to_owned(),
                     call: "Page.handleJavaScriptDialog",
-                    limit: self.tab().limit(),
+                    limit: self.tab.limit(),
                 }
                 .into());
             }
         }
-        self.tab().dialogs().answered_by_agent();
+        self.tab.dialogs().answered_by_agent();
         let note = match (text, dialog.kind) {
             (Some(_), DialogKind::Prompt) if accept => None,
             (Some(_), DialogKind::Prompt) => {
@@ -431,10 +427,10 @@ impl ChromiumSession {
             Ok(point) => point,
             Err(failed) => return Ok(failed),
         };
-        self.tab()
+        self.tab
             .call(
                 "Input.dispatchMouseEvent",
-                self.tab().page().execute(DispatchMouseEventParams::new(
+                self.tab.page().execute(DispatchMouseEventParams::new(
                     DispatchMouseEventType::MouseMoved,
                     x,
                     y,
@@ -458,7 +454,7 @@ impl ChromiumSession {
         if let Some(failed) = failure(&answer) {
             return Ok(failed);
         }
-        if let Some(delete) = crate::keys::named_key("Delete").filter(|_| text.is_empty()) {
+        if let Some(delete) = super::keys::named_key("Delete").filter(|_| text.is_empty()) {
             // Typing nothing clears the field: delete the selected content.
             self.key(delete).await?;
         }
@@ -502,7 +498,7 @@ impl ChromiumSession {
                     "({SCROLL_JS}).call(document.documentElement, {}, {})",
                     args[0], args[1]
                 );
-                self.answer(Some(self.tab().eval(&script).await?))?
+                self.answer(Some(self.tab.eval(&script).await?))?
             }
         };
         if let Some(failed) = failure(&answer) {
@@ -518,12 +514,12 @@ impl ChromiumSession {
     }
 
     async fn press(&self, backend_id: Option<u64>, name: &str) -> Result<Outcome> {
-        let Some(chord) = crate::keys::chord(name) else {
+        let Some(chord) = super::keys::chord(name) else {
             return Ok(Outcome::failed(
                 Failure::UnknownKey,
                 format!(
                     "unknown key {name:?} (known: {}, or one character; combined with Control, Shift, Alt or Meta as Control+A)",
-                    crate::keys::key_names()
+                    super::keys::key_names()
                 ),
             ));
         };
@@ -558,9 +554,9 @@ impl ChromiumSession {
             Some(backend_id) => self.call_on(backend_id, SELECT_TEXT_JS, vec![want]).await?,
             None => {
                 let script = format!("({SELECT_TEXT_JS}).call(document.body, {want})");
-                let value = self.tab().eval(&script).await?;
+                let value = self.tab.eval(&script).await?;
                 serde_json::from_value(value).map_err(|err| Error::Answer {
-                    url: self.tab().url().to_owned(),
+                    url: self.tab.url().to_owned(),
                     message: format!("the select-text script's answer: {err}"),
                 })?
             }
@@ -603,7 +599,7 @@ impl ChromiumSession {
         x: f64,
         y: f64,
     ) -> Result<Result<(f64, f64), Outcome>> {
-        let size = self.tab().eval("[innerWidth, innerHeight]").await?;
+        let size = self.tab.eval("[innerWidth, innerHeight]").await?;
         let (width, height) = (
             size.get(0)
                 .and_then(serde_json::Value::as_f64)
@@ -623,11 +619,10 @@ impl ChromiumSession {
         Ok(Ok((x, y)))
     }
 
-    /// What is at viewport point `(x, y)`: `button "Go"` (its role and
-    /// text), for telling an agent what a click there reaches.
-    pub async fn element_at(&self, x: f64, y: f64) -> Result<Option<String>> {
+    /// [`crate::ChromiumSession::element_at`]'s work.
+    pub(crate) async fn element_at(&self, x: f64, y: f64) -> Result<Option<String>> {
         let script = format!("({ELEMENT_AT_JS})({x}, {y})");
-        Ok(self.tab().eval(&script).await?.as_str().map(str::to_owned))
+        Ok(self.tab.eval(&script).await?.as_str().map(str::to_owned))
     }
 
     async fn fill(&self, fields: &[(u64, String)]) -> Result<Outcome> {
@@ -665,7 +660,7 @@ impl ChromiumSession {
 
     async fn wait(&self, wait: &Wait) -> Result<Outcome> {
         let started = std::time::Instant::now();
-        let limit = MAX_WAIT.min(self.tab().limit());
+        let limit = MAX_WAIT.min(self.tab.limit());
         loop {
             let reached = match wait {
                 Wait::Delay(delay) => {
@@ -677,7 +672,7 @@ impl ChromiumSession {
                         "(document.body ? document.body.innerText : '').includes({})",
                         serde_json::Value::from(text.as_str())
                     );
-                    self.tab().eval(&script).await?.as_bool() == Some(true)
+                    self.tab.eval(&script).await?.as_bool() == Some(true)
                 }
                 Wait::Gone(backend_id) => self
                     .call_function_on(*backend_id, GONE_JS, Vec::new())
@@ -714,14 +709,14 @@ impl ChromiumSession {
             }
             let (Some(x), Some(y)) = (answer.x, answer.y) else {
                 return Err(Error::Answer {
-                    url: self.tab().url().to_owned(),
+                    url: self.tab.url().to_owned(),
                     message: "the click-point script answered no point".to_owned(),
                 });
             };
             if frame == 0 {
                 return Ok(Ok((x, y)));
             }
-            let Some(link) = self.frames().get(frame) else {
+            let Some(link) = self.frames.get(frame) else {
                 return Ok(Err(Outcome::failed(
                     Failure::Stale,
                     "the node's frame left the page",
@@ -763,13 +758,13 @@ impl ChromiumSession {
         match value {
             Some(value @ serde_json::Value::Object(_)) => serde_json::from_value(value.clone())
                 .map_err(|err| Error::Answer {
-                    url: self.tab().url().to_owned(),
+                    url: self.tab.url().to_owned(),
                     message: format!(
                         "the action script answered {value}, which is not an action answer: {err}"
                     ),
                 }),
             other => Err(Error::Answer {
-                url: self.tab().url().to_owned(),
+                url: self.tab.url().to_owned(),
                 message: format!(
                     "the action script answered {}, not an object",
                     other.map_or_else(|| "nothing".to_owned(), |v| v.to_string())
@@ -816,11 +811,8 @@ impl ChromiumSession {
             }
             _ => {}
         }
-        self.tab()
-            .call(
-                "Input.dispatchMouseEvent",
-                self.tab().page().execute(params),
-            )
+        self.tab
+            .call("Input.dispatchMouseEvent", self.tab.page().execute(params))
             .await?;
         Ok(())
     }

@@ -3,7 +3,7 @@
 use crate::error::Result;
 use chromiumoxide::cdp::browser_protocol::input::{DispatchKeyEventParams, DispatchKeyEventType};
 
-use crate::session::ChromiumSession;
+use super::Input;
 
 /// A key's CDP description: `key`, `code`, Windows virtual key code, and the text it types.
 #[derive(Debug, PartialEq, Eq)]
@@ -214,7 +214,7 @@ pub(crate) fn chord(name: &str) -> Option<Chord> {
     })
 }
 
-impl ChromiumSession {
+impl Input<'_> {
     /// Presses a chord: its modifiers down, the key with them held, the
     /// modifiers up. A character with Control, Alt or Meta types nothing
     /// (the page sees the key, as `Control+A` selects all).
@@ -230,8 +230,8 @@ impl ChromiumSession {
             held |= modifier_bit(modifier.key).map_or(0, |(bit, _)| bit);
             let mut down = key_event(modifier, DispatchKeyEventType::RawKeyDown);
             down.modifiers = Some(held);
-            self.tab()
-                .call("Input.dispatchKeyEvent", self.tab().page().execute(down))
+            self.tab
+                .call("Input.dispatchKeyEvent", self.tab.page().execute(down))
                 .await?;
         }
         let commanded = chord.mask & !8 != 0;
@@ -273,8 +273,8 @@ impl ChromiumSession {
             held &= !modifier_bit(modifier.key).map_or(0, |(bit, _)| bit);
             let mut up = key_event(modifier, DispatchKeyEventType::KeyUp);
             up.modifiers = Some(held);
-            self.tab()
-                .call("Input.dispatchKeyEvent", self.tab().page().execute(up))
+            self.tab
+                .call("Input.dispatchKeyEvent", self.tab.page().execute(up))
                 .await?;
         }
         Ok(())
@@ -313,11 +313,11 @@ impl ChromiumSession {
         down: DispatchKeyEventParams,
         up: DispatchKeyEventParams,
     ) -> Result<()> {
-        self.tab()
-            .call("Input.dispatchKeyEvent", self.tab().page().execute(down))
+        self.tab
+            .call("Input.dispatchKeyEvent", self.tab.page().execute(down))
             .await?;
-        self.tab()
-            .call("Input.dispatchKeyEvent", self.tab().page().execute(up))
+        self.tab
+            .call("Input.dispatchKeyEvent", self.tab.page().execute(up))
             .await?;
         Ok(())
     }
