@@ -17,8 +17,9 @@ use futures::StreamExt;
 use crate::dialogs::DialogPolicy;
 use crate::error::StartError;
 use crate::failure::{TabError, Watch};
-use crate::navigation::{OpenOptions, prepare, resolve_target};
+use crate::navigation::{OpenOptions, prepare};
 use crate::session::{ChromiumSession, Heard};
+use crate::target::resolve_target;
 use crate::waits;
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in

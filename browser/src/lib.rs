@@ -21,6 +21,7 @@ pub mod observe;
 mod op;
 mod session;
 mod tab;
+mod target;
 mod waits;
 
 pub use action::{
@@ -36,9 +37,10 @@ pub use error::{Error, Result, StartError};
 pub use failure::{Phase, TabError};
 pub use frames::{node_key, split_key};
 pub use input::{Step, confine_uploads, key_names};
-pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, display_url};
+pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions};
 pub use op::Op;
 pub use session::ChromiumSession;
+pub use target::display_url;
 
 use std::time::Duration;
 

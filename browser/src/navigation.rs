@@ -1,6 +1,5 @@
 //! Opening pages: what a target names (a URL, or a local file stored by its relative path), how a tab that loads it becomes ready (load, `--wait-for`, scroll, settling), and a session's navigation (navigate, back, the URL it shows).
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
@@ -8,13 +7,26 @@ use crate::error::{Error, Result};
 use crate::WaitFor;
 use crate::documents::is_error_page;
 use crate::failure::{Phase, TabError};
-use crate::session::ChromiumSession;
 use crate::tab::TabHandle;
+use crate::target::{display_url, resolve_target};
 use crate::waits;
 
 /// How long a navigation's answer is awaited once the page has loaded (or
 /// failed to): it names the network error behind Chromium's error page.
 const NAVIGATION_GRACE: Duration = Duration::from_secs(2);
+
+/// Navigation in one tab: it changes the URL the tab's handle names and the
+/// limit its calls are held to, so it borrows the handle mutably.
+pub(crate) struct Navigation<'a> {
+    tab: &'a mut TabHandle,
+}
+
+impl<'a> Navigation<'a> {
+    /// Navigation in `tab`.
+    pub(crate) fn new(tab: &'a mut TabHandle) -> Navigation<'a> {
+        Navigation { tab }
+    }
+}
 
 /// Waits for load, `wait_for`, the scroll and settling, starting over after
 /// the load when the page navigates again meanwhile (until the budget runs out).
@@ -189,74 +201,9 @@ impl Default for OpenOptions {
     }
 }
 
-/// Turns a CLI target into the URL to load and the URL to store. Local files
-/// are stored relative to the working directory (`file:fixtures/sites/…`) so
-/// recordings do not depend on where the repository was cloned.
-pub(crate) fn resolve_target(target: &str) -> Result<(String, String)> {
-    if target.contains("://") || target.starts_with("about:") || target.starts_with("data:") {
-        return Ok((target.to_owned(), target.to_owned()));
-    }
-    let path = Path::new(target);
-    let absolute = path.canonicalize().map_err(|source| Error::NotAPage {
-        target: target.to_owned(),
-        source,
-    })?;
-    let url = format!("file://{}", absolute.display());
-    let display = display_url(&url);
-    Ok((url, display))
-}
-
-/// How a URL is stored: a `file://` URL of a file under the working
-/// directory as `file:<relative path>`, anything else as it is.
-pub fn display_url(url: &str) -> String {
-    let Some(path) = url.strip_prefix("file://") else {
-        return url.to_owned();
-    };
-    // Chromium percent-encodes the path (`my%20page.html`); the target as
-    // given was not.
-    let path = percent_decoded(path);
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| cwd.canonicalize().ok())
-        .and_then(|cwd| {
-            Path::new(&path)
-                .strip_prefix(cwd)
-                .ok()
-                .map(Path::to_path_buf)
-        })
-        .map_or_else(|| url.to_owned(), |rel| format!("file:{}", rel.display()))
-}
-
-/// `%XX` escapes decoded; a malformed escape or non-UTF-8 result is kept as it was.
-fn percent_decoded(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
-}
-
-impl ChromiumSession {
-    /// Loads `target` in this tab, as a user typing it into the address bar
-    /// would: waits for load, `options.wait_for` and settling within
-    /// `options.timeout` (past it, the error names what was still under
-    /// way; the tab keeps whatever it shows).
-    pub async fn navigate(
+impl Navigation<'_> {
+    /// [`crate::ChromiumSession::navigate`]'s work.
+    pub(crate) async fn navigate(
         &mut self,
         target: &str,
         options: &OpenOptions,
@@ -269,7 +216,7 @@ impl ChromiumSession {
         // The old document is marked, so that its `complete` is not taken
         // for the new one's (a change of the fragment alone keeps the document).
         let old = self
-            .tab()
+            .tab
             .eval(
                 "(document.readyState === 'complete' || window.stop(), \
                  window.__pagesnapOld = true, location.href.split('#')[0])",
@@ -280,11 +227,11 @@ impl ChromiumSession {
             .as_ref()
             .and_then(serde_json::Value::as_str)
             .is_some_and(|href| url.split('#').next() == Some(href) && url.contains('#'));
-        self.tab_mut().set_location(url.clone(), display_url);
-        self.tab_mut().set_limit(options.timeout);
+        self.tab.set_location(url.clone(), display_url);
+        self.tab.set_limit(options.timeout);
         let deadline = Instant::now() + options.timeout;
-        self.tab_mut().set_deadline(Some(deadline));
-        self.tab().enter(Phase::Load);
+        self.tab.set_deadline(Some(deadline));
+        self.tab.enter(Phase::Load);
         // The navigation is the page's own (`location.assign`), not
         // `Page.navigate`: the CDP client tracks one `Page.navigate` per tab
         // and drops the next one while an earlier never finished loading. A
@@ -294,8 +241,8 @@ impl ChromiumSession {
             "location.assign({}); true",
             serde_json::Value::String(url.clone())
         );
-        if let Err(err) = self.tab().eval(&assign).await {
-            self.tab_mut().set_deadline(None);
+        if let Err(err) = self.tab.eval(&assign).await {
+            self.tab.set_deadline(None);
             return Err(err);
         }
         let navigation = tokio::spawn(async { None });
@@ -305,10 +252,10 @@ impl ChromiumSession {
             self.wait_committed(deadline).await
         };
         let result = match committed {
-            Ok(()) => prepare(self.tab(), options, deadline, navigation, network).await,
+            Ok(()) => prepare(self.tab, options, deadline, navigation, network).await,
             Err(err) => Err(err),
         };
-        self.tab_mut().set_deadline(None);
+        self.tab.set_deadline(None);
         result
     }
 
@@ -316,15 +263,15 @@ impl ChromiumSession {
     /// before a navigation.
     async fn wait_committed(&self, deadline: Instant) -> Result<()> {
         loop {
-            match self.tab().eval("window.__pagesnapOld === true").await {
+            match self.tab.eval("window.__pagesnapOld === true").await {
                 Ok(serde_json::Value::Bool(false)) => return Ok(()),
                 Err(err) if err.is_gone() => return Err(err),
                 _ => {}
             }
             if Instant::now() >= deadline {
                 return Err(TabError::NeverLoaded {
-                    url: self.tab().url().to_owned(),
-                    limit: self.tab().limit(),
+                    url: self.tab.url().to_owned(),
+                    limit: self.tab.limit(),
                 }
                 .into());
             }
@@ -332,11 +279,10 @@ impl ChromiumSession {
         }
     }
 
-    /// Goes back one entry in the tab's history, then waits for load and
-    /// settling within `limit`. `Ok(false)`: there was nothing to go back to.
-    pub async fn back(&mut self, limit: Duration) -> Result<bool> {
-        let before = self.tab().eval("[location.href, history.length]").await?;
-        self.tab().eval("history.back(); true").await?;
+    /// [`crate::ChromiumSession::back`]'s work.
+    pub(crate) async fn back(&mut self, limit: Duration) -> Result<bool> {
+        let before = self.tab.eval("[location.href, history.length]").await?;
+        self.tab.eval("history.back(); true").await?;
         let href = before
             .get(0)
             .and_then(serde_json::Value::as_str)
@@ -346,7 +292,7 @@ impl ChromiumSession {
         // history.back() is asynchronous; a page with no earlier entry stays.
         loop {
             tokio::time::sleep(waits::WAIT_POLL).await;
-            match self.tab().eval("location.href").await {
+            match self.tab.eval("location.href").await {
                 Ok(now) if now.as_str() != Some(href.as_str()) => break,
                 Err(err) if err.is_dialog_open() => return Err(err),
                 Ok(_) | Err(_) if started.elapsed() < waits::BACK_GRACE.min(limit) => {}
@@ -356,48 +302,20 @@ impl ChromiumSession {
             }
         }
         let left = limit.saturating_sub(started.elapsed());
-        self.tab().wait_loaded(left).await?;
-        self.tab().settle().await?;
+        self.tab.wait_loaded(left).await?;
+        self.tab.settle().await?;
         self.refresh_url().await;
         Ok(true)
     }
 
-    /// Re-reads the URL the tab shows (after a navigation the page made).
-    pub async fn refresh_url(&mut self) {
-        if let Ok(href) = self.tab().eval("location.href").await
+    /// [`crate::ChromiumSession::refresh_url`]'s work.
+    pub(crate) async fn refresh_url(&mut self) {
+        if let Ok(href) = self.tab.eval("location.href").await
             && let Some(href) = href.as_str()
-            && href != self.tab().url()
+            && href != self.tab.url()
         {
             let shown = display_url(href);
-            self.tab_mut().set_location(href.to_owned(), shown);
+            self.tab.set_location(href.to_owned(), shown);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn percent_escapes_are_decoded_and_malformed_ones_kept() {
-        assert_eq!(percent_decoded("/tmp/my%20page.html"), "/tmp/my page.html");
-        assert_eq!(percent_decoded("caf%C3%A9"), "café");
-        assert_eq!(percent_decoded("100%"), "100%");
-        assert_eq!(percent_decoded("%zz%2"), "%zz%2");
-        // A decoded byte sequence that is not UTF-8 leaves the text as it was.
-        assert_eq!(percent_decoded("%FF%FE"), "%FF%FE");
-        assert_eq!(percent_decoded(""), "");
-    }
-
-    #[test]
-    fn urls_other_than_files_are_shown_as_they_are() {
-        assert_eq!(
-            display_url("http://127.0.0.1:8000/a"),
-            "http://127.0.0.1:8000/a"
-        );
-        assert_eq!(
-            display_url("file:///nowhere/x.html"),
-            "file:///nowhere/x.html"
-        );
     }
 }

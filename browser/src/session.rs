@@ -15,6 +15,7 @@ use crate::error::Result;
 use crate::failure::Watch;
 use crate::frames::Frames;
 use crate::input::{Input, Step};
+use crate::navigation::{Navigation, OpenOptions};
 use crate::tab::TabHandle;
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
@@ -84,11 +85,6 @@ impl ChromiumSession {
     /// The handle every part of the session borrows.
     pub(crate) fn tab(&self) -> &TabHandle {
         &self.tab
-    }
-
-    /// The handle, for a navigation that changes the URL and limit.
-    pub(crate) fn tab_mut(&mut self) -> &mut TabHandle {
-        &mut self.tab
     }
 
     /// The folder uploads are confined to: a relative path names a file in
@@ -186,6 +182,35 @@ impl ChromiumSession {
     /// there a timer ends the wait after a second instead.
     pub async fn settle(&self) -> Result<()> {
         self.tab.settle().await
+    }
+
+    /// Navigation in this tab.
+    fn navigation(&mut self) -> Navigation<'_> {
+        Navigation::new(&mut self.tab)
+    }
+
+    /// Loads `target` in this tab, as a user typing it into the address bar
+    /// would: waits for load, `options.wait_for` and settling within
+    /// `options.timeout` (past it, the error names what was still under
+    /// way; the tab keeps whatever it shows).
+    pub async fn navigate(
+        &mut self,
+        target: &str,
+        options: &OpenOptions,
+        network: bool,
+    ) -> Result<()> {
+        self.navigation().navigate(target, options, network).await
+    }
+
+    /// Goes back one entry in the tab's history, then waits for load and
+    /// settling within `limit`. `Ok(false)`: there was nothing to go back to.
+    pub async fn back(&mut self, limit: Duration) -> Result<bool> {
+        self.navigation().back(limit).await
+    }
+
+    /// Re-reads the URL the tab shows (after a navigation the page made).
+    pub async fn refresh_url(&mut self) {
+        self.navigation().refresh_url().await
     }
 
     /// Input on this tab.

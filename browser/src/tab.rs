@@ -64,7 +64,7 @@ impl TabHandle {
         deadline: Option<Instant>,
     ) -> TabHandle {
         TabHandle {
-            display_url: crate::navigation::display_url(&url),
+            display_url: crate::target::display_url(&url),
             url,
             target: page.target_id().clone(),
             page,
@@ -155,8 +155,8 @@ impl TabHandle {
     /// How a URL the tab shows is stored: the target as given when it is the
     /// URL loaded, a local file under the working directory as `file:<relative>`.
     pub(crate) fn stored_url(&self, url: &str) -> String {
-        let stored = crate::navigation::display_url(url);
-        if url == self.url || stored == crate::navigation::display_url(&self.url) {
+        let stored = crate::target::display_url(url);
+        if url == self.url || stored == crate::target::display_url(&self.url) {
             self.display_url.clone()
         } else {
             stored
