@@ -1,13 +1,13 @@
 //! `page_action`: an op (click, type, select, press, drag, upload, …) on an element by ref, performed as a user would, answered with the page after it.
 
-use pagesnap_browser::UserAction;
+use pagesnap_browser::{Op, UserAction};
 use rmcp::model::{CallToolResult, JsonObject};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::act;
-use super::op::Op;
+use super::op;
 use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
@@ -21,6 +21,8 @@ pub struct ActionArgs {
     #[serde(rename = "ref")]
     pub reference: Option<String>,
     /// The action.
+    #[serde(deserialize_with = "op::offered")]
+    #[schemars(with = "op::Offered")]
     pub op: Op,
     /// Text to type, option, key, or text to select.
     pub value: Option<String>,
@@ -84,14 +86,10 @@ async fn action(browsing: &mut Browsing, args: ActionArgs) -> Result<CallToolRes
         }
         _ => value,
     };
-    let action = pagesnap_browser::resolve(
-        args.op.page_op(),
-        args.reference.as_deref(),
-        value.as_deref(),
-        &items,
-    )
-    .map_err(|unrunnable| ToolError::new(Kind::BadArgument, unrunnable.to_string()))?
-    .action;
+    let action =
+        pagesnap_browser::resolve(args.op, args.reference.as_deref(), value.as_deref(), &items)
+            .map_err(|unrunnable| ToolError::new(Kind::BadArgument, unrunnable.to_string()))?
+            .action;
     let action = match (action, &args.paths) {
         (UserAction::Upload { backend_id, .. }, Some(paths)) => UserAction::Upload {
             backend_id,
@@ -117,5 +115,5 @@ async fn action(browsing: &mut Browsing, args: ActionArgs) -> Result<CallToolRes
             note: acted.note.clone(),
         },
     };
-    act::perform(browsing, action, args.op.readiness(), report, brief).await
+    act::perform(browsing, action, op::readiness(args.op), report, brief).await
 }

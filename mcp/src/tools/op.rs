@@ -1,71 +1,100 @@
-//! `page_action`'s ops: the names an agent gives, each mapped to the browser's op and to the readiness it waits for.
+//! `page_action`'s ops: the element ops of the one vocabulary ([`pagesnap_browser::Op`]) that the tool offers — scroll, wait, click_at and dialog are tools of their own — and the readiness each waits for.
 
-use schemars::JsonSchema;
-use serde::Deserialize;
+use std::borrow::Cow;
+
+use pagesnap_browser::Op;
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Deserialize, Deserializer};
 
 use crate::readiness::Readiness;
 
-#[derive(Clone, Copy, Debug, Deserialize, JsonSchema, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum Op {
-    Click,
-    Dblclick,
-    Type,
-    Clear,
-    Select,
-    Press,
-    Hover,
-    Focus,
-    Drag,
-    Upload,
-    SelectText,
+/// The ops `page_action` takes, in the order its schema lists them.
+pub(super) const OFFERED: [Op; 11] = [
+    Op::Click,
+    Op::Dblclick,
+    Op::Type,
+    Op::Clear,
+    Op::Select,
+    Op::Press,
+    Op::Hover,
+    Op::Focus,
+    Op::Drag,
+    Op::Upload,
+    Op::SelectText,
+];
+
+/// Their names, as serde's errors list the expected ones.
+const NAMES: [&str; OFFERED.len()] = {
+    let mut names = [""; OFFERED.len()];
+    let mut i = 0;
+    while i < OFFERED.len() {
+        names[i] = OFFERED[i].name();
+        i += 1;
+    }
+    names
+};
+
+/// An offered op by its name (`#[serde(deserialize_with)]`); another op, or
+/// an unknown word, is refused listing the offered ones.
+pub(super) fn offered<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Op, D::Error> {
+    let word = Cow::<str>::deserialize(deserializer)?;
+    OFFERED
+        .into_iter()
+        .find(|op| op.name() == word)
+        .ok_or_else(|| serde::de::Error::unknown_variant(&word, &NAMES))
 }
 
-impl Op {
-    pub(super) fn page_op(self) -> pagesnap_browser::Op {
-        match self {
-            Op::Click => pagesnap_browser::Op::Click,
-            Op::Dblclick => pagesnap_browser::Op::Dblclick,
-            Op::Type => pagesnap_browser::Op::Type,
-            Op::Clear => pagesnap_browser::Op::Clear,
-            Op::Select => pagesnap_browser::Op::Select,
-            Op::Press => pagesnap_browser::Op::Press,
-            Op::Hover => pagesnap_browser::Op::Hover,
-            Op::Focus => pagesnap_browser::Op::Focus,
-            Op::Drag => pagesnap_browser::Op::Drag,
-            Op::Upload => pagesnap_browser::Op::Upload,
-            Op::SelectText => pagesnap_browser::Op::SelectText,
-        }
+/// The schema of `page_action`'s `op` (`#[schemars(with)]`): a string, one of
+/// the offered names, kept in the schema's `$defs` as `Op`.
+pub(super) struct Offered;
+
+impl JsonSchema for Offered {
+    fn schema_name() -> Cow<'static, str> {
+        "Op".into()
     }
 
-    pub(super) fn name(self) -> &'static str {
-        self.page_op().name()
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "string", "enum": NAMES })
     }
+}
 
-    pub(super) fn readiness(self) -> Readiness {
-        match self {
-            Op::Click | Op::Dblclick | Op::Press | Op::Drag => Readiness::CLICK,
-            Op::Type | Op::Clear | Op::Focus | Op::SelectText => Readiness::NONE,
-            Op::Select | Op::Upload => Readiness::SELECT,
-            Op::Hover => Readiness::HOVER,
-        }
+/// What the page is given time for after the op.
+pub(super) fn readiness(op: Op) -> Readiness {
+    match op {
+        Op::Click | Op::Dblclick | Op::Press | Op::Drag => Readiness::CLICK,
+        Op::Select | Op::Upload => Readiness::SELECT,
+        Op::Hover => Readiness::HOVER,
+        // Typing, clearing, focusing and selecting text change no more than the field.
+        Op::Type | Op::Clear | Op::Focus | Op::SelectText => Readiness::NONE,
+        // Not offered: the tools of their own wait their own way.
+        _ => Readiness::NONE,
     }
 }
 
 #[cfg(test)]
-mod dump_schema_tmp {
+mod tests {
+    use super::*;
+
+    /// The offered ops are the one vocabulary's ops that name an element
+    /// (plus press, which may name one): nothing page_action cannot run.
     #[test]
-    fn dump() {
-        let schema = super::super::input_schema::<super::super::action::ActionArgs>();
-        std::fs::write(
-            "/tmp/schema_before.json",
-            serde_json::to_string_pretty(&*schema).unwrap(),
-        )
-        .unwrap();
-        let err = serde_json::from_value::<super::super::action::ActionArgs>(
-            serde_json::json!({"op": "scroll"}),
-        )
-        .unwrap_err();
-        std::fs::write("/tmp/err_before.txt", err.to_string()).unwrap();
+    fn the_offered_ops_are_the_element_ops_spelled_by_their_one_name() {
+        for op in Op::ALL {
+            assert_eq!(
+                OFFERED.contains(&op),
+                op.needs_ref() || op == Op::Press,
+                "{op}"
+            );
+        }
+        for (op, name) in OFFERED.into_iter().zip(NAMES) {
+            assert_eq!(name, op.name());
+            assert_eq!(offered(serde_json::Value::from(name)).ok(), Some(op));
+        }
+        let refused = offered(serde_json::Value::from("scroll")).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "unknown variant `scroll`, expected one of `click`, `dblclick`, `type`, `clear`, \
+             `select`, `press`, `hover`, `focus`, `drag`, `upload`, `select_text`"
+        );
     }
 }
