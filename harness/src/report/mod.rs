@@ -21,6 +21,7 @@ pub mod metrics;
 pub mod significance;
 pub mod steps;
 pub mod table;
+mod tables;
 mod write;
 
 pub use figures::Report;

@@ -13,6 +13,7 @@ use super::categories::Category;
 use super::figures::Report;
 use super::metrics::{self, Agreement, StrategySummary};
 use super::significance::{self, Comparison};
+use super::tables::Tables;
 use super::{csv, html, markdown};
 
 #[derive(Serialize)]
@@ -71,8 +72,9 @@ pub fn write_all(out: &Path, report: &Report) -> Result<()> {
     let mut json = serde_json::to_string_pretty(&summary)?;
     json.push('\n');
     write(&out.join("summary.json"), &json)?;
-    write(&out.join("report.md"), &markdown::render(report))?;
-    write(&out.join("report.html"), &html::render(report))
+    let tables = Tables::of(report);
+    write(&out.join("report.md"), &markdown::page(report, &tables))?;
+    write(&out.join("report.html"), &html::page(report, &tables))
 }
 
 fn write(path: &Path, text: &str) -> Result<()> {
