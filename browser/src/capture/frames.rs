@@ -13,6 +13,7 @@ use super::state::{Call, CaptureTimings, Needs, Shot, timed};
 use crate::documents::is_error_page;
 use crate::error::Result;
 use crate::frames::Link;
+use pagesnap_engine::recording::DomCounts;
 
 /// Out-of-process frames are looked for this many levels deep.
 const MAX_FRAME_DEPTH: usize = 8;
@@ -172,5 +173,99 @@ impl Capture<'_> {
                 Err(err)
             }
         }
+    }
+
+    /// The frames of other processes now (one call the browser answers
+    /// itself), and the captures of those the tab had, issued together with
+    /// the tab's own: all of them bar those gone or showing Chromium's error
+    /// page (still showing it since the last capture).
+    pub(super) async fn known_frames(
+        &self,
+        needs: Needs,
+        group: &str,
+    ) -> (
+        Result<HashMap<String, String>>,
+        Vec<Link>,
+        Vec<(Result<Shot>, Vec<Call>)>,
+    ) {
+        let targets = match self.frame_targets().await {
+            Ok(targets) => targets,
+            Err(err) => return (Err(err), Vec::new(), Vec::new()),
+        };
+        let (known, stale): (Vec<Link>, Vec<Link>) = self
+            .frames
+            .links()
+            .into_iter()
+            .filter(|link| {
+                link.failed.is_none() || link.failed.as_ref() != targets.get(&link.frame_id)
+            })
+            .partition(|link| {
+                targets
+                    .get(&link.frame_id)
+                    .is_some_and(|url| !is_error_page(url))
+            });
+        self.frames
+            .forget(&stale.iter().map(|l| l.key).collect::<Vec<_>>());
+        let shots =
+            futures::future::join_all(known.iter().map(|link| self.shot(Some(link), needs, group)))
+                .await;
+        (Ok(targets), known, shots)
+    }
+
+    /// The captures of the frames the tab had ([`Self::known_frames`]) by
+    /// their `<iframe>` (parent frame number, owner backend id); the frames
+    /// whose capture failed are forgotten.
+    pub(super) fn ready_frames(
+        &self,
+        known: Vec<Link>,
+        shots: Vec<(Result<Shot>, Vec<Call>)>,
+        timings: &mut CaptureTimings,
+    ) -> Result<HashMap<(u32, i64), (Link, Shot)>> {
+        let mut ready: HashMap<(u32, i64), (Link, Shot)> = HashMap::new();
+        let mut gone = Vec::new();
+        for (link, (shot, calls)) in known.into_iter().zip(shots) {
+            timings.calls.extend(calls);
+            match shot {
+                Ok(shot) => {
+                    ready.insert((link.parent, link.owner), (link, shot));
+                }
+                Err(err) if err.is_gone() => return Err(err),
+                // The frame navigated to another process or left the page:
+                // found again below if its `<iframe>` is still there.
+                Err(_) => gone.push(link.key),
+            }
+        }
+        self.frames.forget(&gone);
+        Ok(ready)
+    }
+
+    /// The element counts of the tab and its frames (`parts`, the tab's
+    /// first), which hold only when every frame's could be taken. A frame
+    /// showing Chromium's error page (it failed to load) is not page content:
+    /// it is left out of the nodes, so out of the counts, and marked so as
+    /// not to be asked for again until its target (`targets`) navigates.
+    pub(super) fn frame_counts(
+        &self,
+        parts: &[(Option<Link>, Shot)],
+        targets: &HashMap<String, String>,
+    ) -> Option<DomCounts> {
+        let mut counts = parts.first()?.1.counts;
+        for (link, shot) in parts.iter().skip(1) {
+            if snapshot::document_url(&shot.snap).is_some_and(|url| is_error_page(&url)) {
+                if let Some(link) = link {
+                    self.frames
+                        .set_failed(link.key, targets.get(&link.frame_id).cloned());
+                }
+                continue;
+            }
+            counts = match (counts, shot.counts) {
+                (Some(mut total), Some(frame)) => {
+                    total.iframe += frame.iframe;
+                    Some(total)
+                }
+                _ => None,
+            };
+        }
+        counts
     }
 }

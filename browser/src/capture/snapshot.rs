@@ -420,23 +420,9 @@ pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> J
             let i = virtual_id;
             let key = i as i64;
             if let Some(kind) = doc.pseudo.get(&key) {
-                let (Some(kind), Some(text)) = (kind, doc.generated.get(&key)) else {
-                    continue;
-                };
-                rec.kind = NodeKind::Text;
-                rec.text = Some(text.as_str().into());
-                rec.pseudo = Some(*kind);
-                rec.bounds = doc
-                    .layout_of
-                    .get(&key)
-                    .and_then(|&k| doc.snap.layout.bounds.get(k))
-                    .and_then(|r| rect(r.inner()))
-                    .map(|r| Rect {
-                        x: r.x + offset.0,
-                        y: r.y + offset.1,
-                        ..r
-                    });
-                out.nodes.push(rec);
+                if let Some(rec) = generated_text(rec, *kind, doc, key, offset) {
+                    out.nodes.push(rec);
+                }
                 continue;
             }
             let node_type = nodes
@@ -445,7 +431,6 @@ pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> J
                 .and_then(|t| t.get(i))
                 .copied()
                 .unwrap_or(0);
-            let name = doc.name(i, strings);
             let backend = nodes
                 .backend_node_id
                 .as_ref()
@@ -467,68 +452,7 @@ pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> J
                 // Shadow roots are synthesised above; other fragments do not occur.
                 FRAGMENT_NODE => continue,
                 ELEMENT_NODE => {
-                    rec.kind = NodeKind::Element;
-                    // CDP upper-cases HTML element names and keeps foreign (SVG,
-                    // MathML) names as written, which is how we tell them apart.
-                    let is_foreign = name.bytes().any(|b| b.is_ascii_lowercase());
-                    if is_foreign {
-                        let ns = match (foreign, name) {
-                            (Some(ns), _) => ns,
-                            (None, "math") => "math",
-                            (None, _) => "svg",
-                        };
-                        rec.ns = Some(ns.to_owned());
-                        rec.tag = name.to_owned();
-                        child_foreign = Some(ns);
-                    } else {
-                        rec.tag = name.to_ascii_lowercase();
-                        child_foreign = None;
-                    }
-                    if let Some(attrs) = nodes.attributes.as_ref().and_then(|a| a.get(i)) {
-                        rec.attrs = attrs
-                            .inner()
-                            .chunks_exact(2)
-                            .map(|pair| {
-                                (
-                                    strings.get(&pair[0]).to_owned(),
-                                    strings.get(&pair[1]).to_owned(),
-                                )
-                            })
-                            .collect();
-                    }
-                    let input_type = rec
-                        .attrs
-                        .iter()
-                        .find(|(k, _)| k.eq_ignore_ascii_case("type"))
-                        .map(|(_, v)| v.to_ascii_lowercase())
-                        .unwrap_or_default();
-                    match rec.tag.as_str() {
-                        "input" if rec.ns.is_none() => {
-                            if input_type == "checkbox" || input_type == "radio" {
-                                rec.checked = Some(doc.checked.contains(&key));
-                            }
-                            rec.value =
-                                Some(doc.input_value.get(&key).copied().unwrap_or("").to_owned());
-                        }
-                        "textarea" if rec.ns.is_none() => {
-                            rec.value = Some(
-                                doc.text_value
-                                    .get(&key)
-                                    .or_else(|| doc.input_value.get(&key))
-                                    .copied()
-                                    .unwrap_or("")
-                                    .to_owned(),
-                            );
-                        }
-                        "option" if rec.ns.is_none() => {
-                            rec.selected = Some(doc.selected.contains(&key))
-                        }
-                        _ => {}
-                    }
-                    rec.clickable =
-                        doc.clickable.contains(&key) || extras.pressable.contains(&backend);
-                    rec.modal = extras.modal.contains(&backend);
-                    rec.hover = extras.hover.contains(&backend);
+                    child_foreign = element(&mut rec, foreign, doc, i, strings, extras, backend);
                     content_doc = match doc.content_doc.get(&key) {
                         Some(&c) => usize::try_from(c).ok().map(|c| (p, c)),
                         None => owners.get(&(parts[p].key, backend)).map(|&q| (q, 0)),
@@ -546,49 +470,10 @@ pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> J
                 _ => continue,
             }
             if let Some(&k) = doc.layout_of.get(&key) {
-                let layout = &doc.snap.layout;
-                rec.bounds = layout
-                    .bounds
-                    .get(k)
-                    .and_then(|r| rect(r.inner()))
-                    .map(|r| Rect {
-                        x: r.x + offset.0,
-                        y: r.y + offset.1,
-                        ..r
-                    });
-                if rec.kind == NodeKind::Element {
-                    rec.style = layout
-                        .styles
-                        .get(k)
-                        .map(|s| std::sync::Arc::new(style(s.inner(), strings)));
-                    rec.paint_order = layout
-                        .paint_orders
-                        .as_ref()
-                        .and_then(|p| p.get(k))
-                        .and_then(|&p| u32::try_from(p).ok());
-                    let boxes = extras.boxes.get(&backend);
-                    let scroll = boxes.and_then(|b| rect(&b[..4]));
-                    let client = boxes.and_then(|b| rect(&b[4..]));
-                    if let (Some(scroll), Some(client)) = (scroll, client) {
-                        let overflows = scroll.width > client.width + 1.0
-                            || scroll.height > client.height + 1.0;
-                        let scrolled = scroll.x != 0.0 || scroll.y != 0.0;
-                        if (overflows || scrolled) && client.width > 0.0 && client.height > 0.0 {
-                            rec.scroll = Some(ScrollState {
-                                x: scroll.x,
-                                y: scroll.y,
-                                width: scroll.width,
-                                height: scroll.height,
-                                client_width: client.width,
-                                client_height: client.height,
-                            });
-                        }
-                    }
-                    if let (Some(_), Some(bounds)) = (content_doc, rec.bounds) {
-                        // The frame's content box starts inside its border (clientLeft/Top).
-                        let (cx, cy) = client.map_or((0.0, 0.0), |c| (c.x, c.y));
-                        child_offset = (bounds.x + cx, bounds.y + cy);
-                    }
+                let boxes = extras.boxes.get(&backend);
+                let frame = content_doc.is_some();
+                if let Some(content_box) = layout(&mut rec, doc, k, offset, strings, boxes, frame) {
+                    child_offset = content_box;
                 }
             }
         }
@@ -636,6 +521,172 @@ pub(crate) fn join(parts: &[Part<'_>], owners: &HashMap<(u32, i64), usize>) -> J
         }
     }
     out
+}
+
+/// The text node a `::before` or `::after` (`kind`; `None` for other
+/// pseudo-elements, which are left out) of `doc`'s node `key` becomes, when it
+/// generates text.
+fn generated_text(
+    mut rec: RecNode,
+    kind: Option<Pseudo>,
+    doc: &Doc<'_>,
+    key: i64,
+    offset: (f64, f64),
+) -> Option<RecNode> {
+    let (Some(kind), Some(text)) = (kind, doc.generated.get(&key)) else {
+        return None;
+    };
+    rec.kind = NodeKind::Text;
+    rec.text = Some(text.as_str().into());
+    rec.pseudo = Some(kind);
+    rec.bounds = doc
+        .layout_of
+        .get(&key)
+        .and_then(|&k| doc.snap.layout.bounds.get(k))
+        .and_then(|r| rect(r.inner()))
+        .map(|r| moved(r, offset));
+    Some(rec)
+}
+
+/// `r` moved by `offset`.
+fn moved(r: Rect, offset: (f64, f64)) -> Rect {
+    Rect {
+        x: r.x + offset.0,
+        y: r.y + offset.1,
+        ..r
+    }
+}
+
+/// Fills in element `i` of `doc`: its name and namespace, attributes, form
+/// state, and what the page's listeners and dialogs make of it (`backend`,
+/// its backend node id, keys [`Extras`]). Returns the namespace its children
+/// inherit (`foreign`: the one it inherits).
+fn element(
+    rec: &mut RecNode,
+    foreign: Option<&'static str>,
+    doc: &Doc<'_>,
+    i: usize,
+    strings: &Strings<'_>,
+    extras: &Extras,
+    backend: i64,
+) -> Option<&'static str> {
+    rec.kind = NodeKind::Element;
+    let key = i as i64;
+    let name = doc.name(i, strings);
+    // CDP upper-cases HTML element names and keeps foreign (SVG,
+    // MathML) names as written, which is how we tell them apart.
+    let is_foreign = name.bytes().any(|b| b.is_ascii_lowercase());
+    let inherited = if is_foreign {
+        let ns = match (foreign, name) {
+            (Some(ns), _) => ns,
+            (None, "math") => "math",
+            (None, _) => "svg",
+        };
+        rec.ns = Some(ns.to_owned());
+        rec.tag = name.to_owned();
+        Some(ns)
+    } else {
+        rec.tag = name.to_ascii_lowercase();
+        None
+    };
+    if let Some(attrs) = doc.snap.nodes.attributes.as_ref().and_then(|a| a.get(i)) {
+        rec.attrs = attrs
+            .inner()
+            .chunks_exact(2)
+            .map(|pair| {
+                (
+                    strings.get(&pair[0]).to_owned(),
+                    strings.get(&pair[1]).to_owned(),
+                )
+            })
+            .collect();
+    }
+    let input_type = rec
+        .attrs
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("type"))
+        .map(|(_, v)| v.to_ascii_lowercase())
+        .unwrap_or_default();
+    match rec.tag.as_str() {
+        "input" if rec.ns.is_none() => {
+            if input_type == "checkbox" || input_type == "radio" {
+                rec.checked = Some(doc.checked.contains(&key));
+            }
+            rec.value = Some(doc.input_value.get(&key).copied().unwrap_or("").to_owned());
+        }
+        "textarea" if rec.ns.is_none() => {
+            rec.value = Some(
+                doc.text_value
+                    .get(&key)
+                    .or_else(|| doc.input_value.get(&key))
+                    .copied()
+                    .unwrap_or("")
+                    .to_owned(),
+            );
+        }
+        "option" if rec.ns.is_none() => rec.selected = Some(doc.selected.contains(&key)),
+        _ => {}
+    }
+    rec.clickable = doc.clickable.contains(&key) || extras.pressable.contains(&backend);
+    rec.modal = extras.modal.contains(&backend);
+    rec.hover = extras.hover.contains(&backend);
+    inherited
+}
+
+/// Fills in what layout entry `k` of `doc` says of a node: its bounds,
+/// moved by `offset` (its document's place on the page), and for an element
+/// its style, paint order and scroll state (`boxes`: its scroll and client
+/// boxes, when read). Returns where a frame element's (`frame`) content box
+/// starts, which places its document.
+fn layout(
+    rec: &mut RecNode,
+    doc: &Doc<'_>,
+    k: usize,
+    offset: (f64, f64),
+    strings: &Strings<'_>,
+    boxes: Option<&Boxes>,
+    frame: bool,
+) -> Option<(f64, f64)> {
+    let layout = &doc.snap.layout;
+    rec.bounds = layout
+        .bounds
+        .get(k)
+        .and_then(|r| rect(r.inner()))
+        .map(|r| moved(r, offset));
+    if rec.kind != NodeKind::Element {
+        return None;
+    }
+    rec.style = layout
+        .styles
+        .get(k)
+        .map(|s| std::sync::Arc::new(style(s.inner(), strings)));
+    rec.paint_order = layout
+        .paint_orders
+        .as_ref()
+        .and_then(|p| p.get(k))
+        .and_then(|&p| u32::try_from(p).ok());
+    let scroll = boxes.and_then(|b| rect(&b[..4]));
+    let client = boxes.and_then(|b| rect(&b[4..]));
+    if let (Some(scroll), Some(client)) = (scroll, client) {
+        let overflows = scroll.width > client.width + 1.0 || scroll.height > client.height + 1.0;
+        let scrolled = scroll.x != 0.0 || scroll.y != 0.0;
+        if (overflows || scrolled) && client.width > 0.0 && client.height > 0.0 {
+            rec.scroll = Some(ScrollState {
+                x: scroll.x,
+                y: scroll.y,
+                width: scroll.width,
+                height: scroll.height,
+                client_width: client.width,
+                client_height: client.height,
+            });
+        }
+    }
+    if frame && let Some(bounds) = rec.bounds {
+        // The frame's content box starts inside its border (clientLeft/Top).
+        let (cx, cy) = client.map_or((0.0, 0.0), |c| (c.x, c.y));
+        return Some((bounds.x + cx, bounds.y + cy));
+    }
+    None
 }
 
 /// Elements whose scroll and client boxes a recording needs, by backend node

@@ -12,16 +12,11 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
-use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
-use chromiumoxide::cdp::browser_protocol::dom_debugger::GetEventListenersParams;
 use chromiumoxide::cdp::browser_protocol::dom_snapshot::{
     CaptureSnapshotParams, CaptureSnapshotReturns,
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     CaptureScreenshotFormat, CaptureScreenshotParams, GetLayoutMetricsParams,
-};
-use chromiumoxide::cdp::js_protocol::runtime::{
-    CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams,
 };
 use chromiumoxide::surrogates;
 use pagesnap_engine::recording::{
@@ -30,9 +25,9 @@ use pagesnap_engine::recording::{
 use pagesnap_engine::strategy::Strategy;
 
 use super::Capture;
-use super::snapshot::{self, Boxes, COMPUTED_STYLES, Extras};
+use super::facts::Facts;
+use super::snapshot::{self, COMPUTED_STYLES};
 use crate::Captured;
-use crate::documents::is_error_page;
 use crate::failure::Phase;
 use crate::frames::{self, Link, Route};
 
@@ -102,170 +97,6 @@ impl CaptureTimings {
     }
 }
 
-/// Builds the page facts: `[title, focused, modal count, host count,
-/// document, …modal dialogs, …shadow hosts, …hover targets]`. The focused element
-/// follows focus into open shadow roots and same-origin frames; dialogs,
-/// hosts and hover targets are found in the document, its open shadow trees
-/// and its same-origin frames.
-///
-/// A hover target is an element hovering which reveals content: a `:hover`
-/// rule of a readable stylesheet (inside `@media`, `@supports` and `@layer`
-/// too) whose subject lies past the hovered element (`.menu:hover > ul`,
-/// `.tip:hover + .bubble`) and which sets a property that shows, sizes or
-/// moves it ([`HOVER_REVEALS`]); or an element with an `onmouseover` or
-/// `onmouseenter` handler attribute (listeners added by script are read
-/// with `DOMDebugger.getEventListeners` on the document, [`HOVER_EVENTS`]). A rule styling only the hovered element
-/// itself (`a:hover { color: red }`) reveals nothing. At most
-/// [`HOVER_LIMIT`] targets are kept.
-const FACTS_JS: &str = r#"(() => {
-  const hosts = [], modals = [], roots = [document];
-  const walk = (root) => {
-    for (const el of root.querySelectorAll('*')) {
-      if (el.shadowRoot) { hosts.push(el); roots.push(el.shadowRoot); walk(el.shadowRoot); }
-      if (el.tagName === 'DIALOG' && el.matches(':modal')) modals.push(el);
-      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
-        let doc = null;
-        try { doc = el.contentDocument; } catch (e) {}
-        if (doc) { roots.push(doc); walk(doc); }
-      }
-    }
-  };
-  walk(document);
-  const hovers = new Set();
-  const reveals = new Set(HOVER_REVEALS);
-  // The selector up to the end of its first compound holding `:hover`, when
-  // a combinator follows it, with every `:hover` taken out.
-  const trigger = (selector) => {
-    const at = selector.indexOf(':hover');
-    if (at < 0) return null;
-    let depth = 0, end = selector.length;
-    for (let i = at + 6; i < selector.length; i++) {
-      const c = selector[i];
-      if (c === '(' || c === '[') depth++;
-      else if (c === ')' || c === ']') depth--;
-      else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) { end = i; break; }
-    }
-    if (!selector.slice(end).trim()) return null;
-    const head = selector.slice(0, end).replaceAll(':hover', '').trim();
-    return head && !/[>+~]$/.test(head) ? head : null;
-  };
-  const split = (list) => {
-    const out = [];
-    let depth = 0, start = 0;
-    for (let i = 0; i < list.length; i++) {
-      const c = list[i];
-      if (c === '(' || c === '[') depth++;
-      else if (c === ')' || c === ']') depth--;
-      else if (c === ',' && depth === 0) { out.push(list.slice(start, i)); start = i + 1; }
-    }
-    out.push(list.slice(start));
-    return out;
-  };
-  const visit = (rules, root) => {
-    for (const rule of rules) {
-      if (hovers.size >= HOVER_LIMIT) return;
-      if (rule.cssRules && !rule.selectorText) { visit(rule.cssRules, root); continue; }
-      const text = rule.selectorText;
-      if (!text || !text.includes(':hover') || !rule.style) continue;
-      let shows = false;
-      for (let i = 0; i < rule.style.length && !shows; i++) shows = reveals.has(rule.style[i]);
-      if (!shows) continue;
-      for (const selector of split(text)) {
-        const head = trigger(selector.trim());
-        if (!head) continue;
-        try {
-          for (const el of root.querySelectorAll(head)) {
-            if (hovers.size >= HOVER_LIMIT) break;
-            hovers.add(el);
-          }
-        } catch (e) {}
-      }
-    }
-  };
-  for (const root of roots) {
-    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
-    for (const sheet of sheets) {
-      let rules = null;
-      try { rules = sheet.cssRules; } catch (e) {}
-      if (rules) visit(rules, root);
-    }
-    for (const el of root.querySelectorAll('[onmouseover], [onmouseenter]')) {
-      if (hovers.size >= HOVER_LIMIT) break;
-      hovers.add(el);
-    }
-  }
-  let el = document.activeElement;
-  for (;;) {
-    if (el && el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
-    if (el && (el.tagName === 'IFRAME' || el.tagName === 'FRAME')) {
-      let doc = null;
-      try { doc = el.contentDocument; } catch (e) {}
-      if (doc && doc.activeElement && doc.activeElement !== doc.body) { el = doc.activeElement; continue; }
-    }
-    break;
-  }
-  const focused = (el && el !== document.body && el !== document.documentElement) ? el : null;
-  return [String(document.title), focused, modals.length, hosts.length, document, ...modals, ...hosts, ...hovers];
-})()"#;
-
-/// The properties whose change under `:hover` reveals content (longhands, as
-/// a rule's style lists them).
-const HOVER_REVEALS: &[&str] = &[
-    "display",
-    "visibility",
-    "opacity",
-    "height",
-    "max-height",
-    "width",
-    "max-width",
-    "transform",
-    "translate",
-    "scale",
-    "clip",
-    "clip-path",
-    "left",
-    "top",
-    "right",
-    "bottom",
-    "pointer-events",
-    "content-visibility",
-];
-
-/// The events whose listener makes its element a hover target.
-const HOVER_EVENTS: &[&str] = &["mouseenter", "mouseover", "pointerenter", "pointerover"];
-
-/// The events whose listener makes its element a press target, beside the
-/// click listeners Chromium reports itself (CDP `isClickable`): what drag
-/// libraries (d3-drag, jQuery UI) and custom buttons listen for.
-const PRESS_EVENTS: &[&str] = &["mousedown", "pointerdown", "touchstart"];
-
-/// The most hover targets one document reports.
-const HOVER_LIMIT: usize = 500;
-
-/// [`FACTS_JS`] with its constants written in.
-static FACTS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
-    FACTS_JS
-        .replace(
-            "HOVER_REVEALS",
-            &serde_json::Value::from(HOVER_REVEALS).to_string(),
-        )
-        .replace("HOVER_LIMIT", &HOVER_LIMIT.to_string())
-});
-
-/// Reads `[scrollLeft, scrollTop, scrollWidth, scrollHeight, clientLeft,
-/// clientTop, clientWidth, clientHeight]` of each element argument.
-const BOXES_JS: &str = "function (...elements) { return elements.map((e) => e instanceof Element \
-    ? [e.scrollLeft, e.scrollTop, e.scrollWidth, e.scrollHeight, \
-       e.clientLeft, e.clientTop, e.clientWidth, e.clientHeight] : null); }";
-
-/// Title, focus, modal dialogs and shadow hosts, by backend node id.
-#[derive(Default)]
-struct Facts {
-    title: String,
-    focused: Option<i64>,
-    extras: Extras,
-}
-
 pub(crate) async fn timed<T>(future: impl Future<Output = T>) -> (T, Duration) {
     let started = Instant::now();
     let value = future.await;
@@ -275,7 +106,7 @@ pub(crate) async fn timed<T>(future: impl Future<Output = T>) -> (T, Duration) {
 /// One process's share of a capture: its snapshot and facts.
 pub(crate) struct Shot {
     pub(crate) snap: CaptureSnapshotReturns,
-    counts: Option<DomCounts>,
+    pub(super) counts: Option<DomCounts>,
     facts: Facts,
     /// Chromium's accessibility tree (out-of-process frames only: the tab's
     /// is asked for beside the screenshot).
@@ -316,33 +147,7 @@ impl Capture<'_> {
         // The frames of other processes now (one call the browser answers
         // itself, beside the tab's calls): those the tab had are captured
         // together with it, bar those gone or showing Chromium's error page.
-        let frames = async {
-            let targets = match self.frame_targets().await {
-                Ok(targets) => targets,
-                Err(err) => return (Err(err), Vec::new(), Vec::new()),
-            };
-            let (known, stale): (Vec<Link>, Vec<Link>) = self
-                .frames
-                .links()
-                .into_iter()
-                .filter(|link| {
-                    link.failed.is_none() || link.failed.as_ref() != targets.get(&link.frame_id)
-                })
-                .partition(|link| {
-                    targets
-                        .get(&link.frame_id)
-                        .is_some_and(|url| !is_error_page(url))
-                });
-            self.frames
-                .forget(&stale.iter().map(|l| l.key).collect::<Vec<_>>());
-            let shots = futures::future::join_all(
-                known
-                    .iter()
-                    .map(|link| self.shot(Some(link), needs, &group)),
-            )
-            .await;
-            (Ok(targets), known, shots)
-        };
+        let frames = self.known_frames(needs, &group);
         // Issued in this order: the layout metrics before the snapshot and
         // the facts script, which would hold them up behind it.
         let ((metrics, metrics_ms), (top, top_calls), screenshot, oracle, frames) = tokio::join!(
@@ -356,23 +161,9 @@ impl Capture<'_> {
         timings.add("Page.getLayoutMetrics", metrics_ms);
         let top = top?;
         let metrics = metrics?.result;
-        let mut ready: HashMap<(u32, i64), (Link, Shot)> = HashMap::new();
-        let mut gone = Vec::new();
         let (targets, known, frames) = frames;
         let targets = targets?;
-        for (link, (shot, calls)) in known.into_iter().zip(frames) {
-            timings.calls.extend(calls);
-            match shot {
-                Ok(shot) => {
-                    ready.insert((link.parent, link.owner), (link, shot));
-                }
-                Err(err) if err.is_gone() => return Err(err),
-                // The frame navigated to another process or left the page:
-                // found again below if its `<iframe>` is still there.
-                Err(_) => gone.push(link.key),
-            }
-        }
-        self.frames.forget(&gone);
+        let ready = self.ready_frames(known, frames, &mut timings)?;
         let (parts, missing) = self
             .frame_shots(top, ready, &targets, needs, &group, &mut timings)
             .await?;
@@ -399,48 +190,9 @@ impl Capture<'_> {
             |url| self.tab.stored_url(&url),
         );
         let title = top.facts.title.clone();
-        // Counts hold only when every frame's could be taken.
-        let mut counts = top.counts;
-        for (link, shot) in parts.iter().skip(1) {
-            // A frame showing Chromium's error page (it failed to load) is
-            // not page content: it is left out of the nodes, so out of the
-            // counts, and not asked for again until it navigates.
-            if snapshot::document_url(&shot.snap).is_some_and(|url| is_error_page(&url)) {
-                if let Some(link) = link {
-                    self.frames
-                        .set_failed(link.key, targets.get(&link.frame_id).cloned());
-                }
-                continue;
-            }
-            counts = match (counts, shot.counts) {
-                (Some(mut total), Some(frame)) => {
-                    total.iframe += frame.iframe;
-                    Some(total)
-                }
-                _ => None,
-            };
-        }
+        let counts = self.frame_counts(&parts, &targets);
 
-        let (joined, join_elapsed) = {
-            let started = Instant::now();
-            let owners: HashMap<(u32, i64), usize> = parts
-                .iter()
-                .enumerate()
-                .filter_map(|(i, (link, _))| {
-                    Some(((link.as_ref()?.parent, link.as_ref()?.owner), i))
-                })
-                .collect();
-            let joined_parts: Vec<snapshot::Part<'_>> = parts
-                .iter()
-                .map(|(link, shot)| snapshot::Part {
-                    snap: &shot.snap,
-                    extras: &shot.facts.extras,
-                    key: link.as_ref().map_or(0, |l| l.key),
-                })
-                .collect();
-            let joined = snapshot::join(&joined_parts, &owners);
-            (joined, started.elapsed())
-        };
+        let (joined, join_elapsed) = timed_join(&parts);
         timings.join = join_elapsed;
         let focused = focused_key(&parts).and_then(|key| joined.by_backend.get(&key).copied());
         for (_, shot) in parts.into_iter().skip(1) {
@@ -642,245 +394,6 @@ impl Capture<'_> {
         }
     }
 
-    /// Runs the facts script, then reads its array and resolves its elements
-    /// to backend node ids (all at once).
-    async fn facts(&self, route: &Route, group: &str) -> (Result<Facts>, Vec<Call>) {
-        let mut calls = Vec::new();
-        let result = self.facts_inner(route, group, &mut calls).await;
-        (result, calls)
-    }
-
-    /// Scroll and client boxes of `elements` (backend node ids of one
-    /// document): each is resolved to a handle (all at once), then one
-    /// function reads them all.
-    /// An element gone since the snapshot is left out.
-    async fn boxes(
-        &self,
-        route: &Route,
-        elements: &[i64],
-        group: &str,
-    ) -> Result<HashMap<i64, Boxes>> {
-        let resolved = futures::future::join_all(
-            elements
-                .iter()
-                .map(|&id| self.tab.resolve_node(route, id, group)),
-        )
-        .await;
-        let mut kept = Vec::new();
-        let mut arguments = Vec::new();
-        for (&id, resolved) in elements.iter().zip(resolved) {
-            match resolved {
-                Ok(Some(object)) => {
-                    kept.push(id);
-                    arguments.push(CallArgument::builder().object_id(object).build());
-                }
-                Ok(None) => {}
-                Err(err) if err.is_gone() => return Err(err.into()),
-                Err(_) => {}
-            }
-        }
-        let Some(this) = arguments.first().and_then(|a| a.object_id.clone()) else {
-            return Ok(HashMap::new());
-        };
-        let params = CallFunctionOnParams::builder()
-            .function_declaration(BOXES_JS)
-            .object_id(this)
-            .arguments(arguments)
-            .return_by_value(true)
-            .object_group(group)
-            .build()
-            .map_err(|err| self.tab.unbuilt("Runtime.callFunctionOn", err))?;
-        let result = self
-            .tab
-            .call(
-                "Runtime.callFunctionOn",
-                route.execute(self.tab.page(), params),
-            )
-            .await?
-            .result;
-        if let Some(exception) = &result.exception_details {
-            return Err(Error::Script {
-                url: self.tab.url().to_owned(),
-                message: format!("reading scroll boxes: {}", exception.text),
-            });
-        }
-        let values: Vec<Option<Boxes>> =
-            serde_json::from_value(result.result.value.unwrap_or_default()).map_err(|err| {
-                Error::Answer {
-                    url: self.tab.url().to_owned(),
-                    message: format!("the scroll boxes script returned no list of boxes: {err}"),
-                }
-            })?;
-        Ok(kept
-            .into_iter()
-            .zip(values)
-            .filter_map(|(id, boxes)| Some((id, boxes?)))
-            .collect())
-    }
-
-    async fn facts_inner(
-        &self,
-        route: &Route,
-        group: &str,
-        calls: &mut Vec<Call>,
-    ) -> Result<Facts> {
-        let params = EvaluateParams::builder()
-            .expression(FACTS.as_str())
-            .object_group(group)
-            .return_by_value(false)
-            .build()
-            .map_err(|err| self.tab.unbuilt("Runtime.evaluate", err))?;
-        let (evaluated, elapsed) = timed(self.tab.call(
-            "page facts (Runtime.evaluate)",
-            route.execute(self.tab.page(), params),
-        ))
-        .await;
-        calls.push(Call {
-            name: "page facts (Runtime.evaluate)",
-            elapsed,
-        });
-        let evaluated = evaluated?.result;
-        if let Some(exception) = &evaluated.exception_details {
-            return Err(Error::Script {
-                url: self.tab.url().to_owned(),
-                message: format!("the page facts script: {}", exception.text),
-            });
-        }
-        let array = evaluated
-            .result
-            .object_id
-            .clone()
-            .ok_or_else(|| Error::Answer {
-                url: self.tab.url().to_owned(),
-                message: "the page facts script returned no array".to_owned(),
-            })?;
-        let params = GetPropertiesParams::builder()
-            .object_id(array)
-            .own_properties(true)
-            .build()
-            .map_err(|err| self.tab.unbuilt("Runtime.getProperties", err))?;
-        let (properties, elapsed) = timed(self.tab.call(
-            "Runtime.getProperties",
-            route.execute(self.tab.page(), params),
-        ))
-        .await;
-        calls.push(Call {
-            name: "Runtime.getProperties",
-            elapsed,
-        });
-        let properties = properties?.result.result;
-        let mut items: Vec<(
-            usize,
-            &chromiumoxide::cdp::js_protocol::runtime::RemoteObject,
-        )> = properties
-            .iter()
-            .filter_map(|p| Some((p.name.parse::<usize>().ok()?, p.value.as_ref()?)))
-            .collect();
-        items.sort_by_key(|(index, _)| *index);
-        let value = |k: usize| items.get(k).and_then(|(_, v)| v.value.as_ref());
-        let mut facts = Facts {
-            title: value(0)
-                .and_then(|v| v.as_str())
-                .unwrap_or_default()
-                .to_owned(),
-            ..Facts::default()
-        };
-        let count = |k| value(k).and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
-        let (modals, hosts) = (count(2), count(3));
-        // Elements to resolve: index 1 is the focused element (or null),
-        // then (past the document at 4) the modal dialogs, the hosts and the
-        // hover targets.
-        let elements: Vec<(usize, String)> = items
-            .iter()
-            .filter(|(index, _)| *index == 1 || *index >= 5)
-            .filter_map(|(index, v)| Some((*index, v.object_id.clone()?.inner().clone())))
-            .collect();
-        let listeners = async {
-            let document = items
-                .iter()
-                .find(|(index, _)| *index == 4)
-                .and_then(|(_, v)| v.object_id.clone())?;
-            let params = GetEventListenersParams::builder()
-                .object_id(document)
-                .depth(-1)
-                .pierce(true)
-                .build()
-                .ok()?;
-            Some(
-                timed(self.tab.call(
-                    "DOMDebugger.getEventListeners",
-                    route.execute(self.tab.page(), params),
-                ))
-                .await,
-            )
-        };
-        let described = timed(futures::future::join_all(elements.iter().map(
-            |(_, object)| {
-                self.tab.call(
-                    "DOM.describeNode",
-                    route.execute(
-                        self.tab.page(),
-                        DescribeNodeParams::builder()
-                            .object_id(
-                                chromiumoxide::cdp::js_protocol::runtime::RemoteObjectId::new(
-                                    object.clone(),
-                                ),
-                            )
-                            .build(),
-                    ),
-                )
-            },
-        )));
-        let ((described, elapsed), listeners) = tokio::join!(described, listeners);
-        // Hover listeners are a hint: a page whose listeners cannot be read
-        // is captured without them.
-        if let Some((listeners, elapsed)) = listeners {
-            calls.push(Call {
-                name: "DOMDebugger.getEventListeners",
-                elapsed,
-            });
-            match listeners {
-                Ok(listeners) => {
-                    for listener in &listeners.result.listeners {
-                        let Some(node) = listener.backend_node_id else {
-                            continue;
-                        };
-                        let kind = listener.r#type.as_str();
-                        if HOVER_EVENTS.contains(&kind) {
-                            facts.extras.hover.insert(*node.inner());
-                        } else if PRESS_EVENTS.contains(&kind) {
-                            facts.extras.pressable.insert(*node.inner());
-                        }
-                    }
-                }
-                Err(err) if err.is_gone() => return Err(err.into()),
-                Err(_) => {}
-            }
-        }
-        if !elements.is_empty() {
-            calls.push(Call {
-                name: "DOM.describeNode",
-                elapsed,
-            });
-        }
-        for ((index, _), node) in elements.iter().zip(described) {
-            let backend = *node?.result.node.backend_node_id.inner();
-            match *index {
-                1 => facts.focused = Some(backend),
-                k if k < 5 + modals => {
-                    facts.extras.modal.insert(backend);
-                }
-                k if k < 5 + modals + hosts => {
-                    facts.extras.hosts.insert(backend);
-                }
-                _ => {
-                    facts.extras.hover.insert(backend);
-                }
-            }
-        }
-        Ok(facts)
-    }
-
     async fn screenshot(&self, png: Png) -> Result<Vec<u8>> {
         let shot = self
             .tab
@@ -903,6 +416,27 @@ impl Capture<'_> {
             message: format!("the screenshot was not valid base64: {err}"),
         })
     }
+}
+
+/// Joins the parts of a capture (the tab's first, then each frame under
+/// its `<iframe>`) into one node list, and how long that took.
+fn timed_join(parts: &[(Option<Link>, Shot)]) -> (snapshot::Joined, Duration) {
+    let started = Instant::now();
+    let owners: HashMap<(u32, i64), usize> = parts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (link, _))| Some(((link.as_ref()?.parent, link.as_ref()?.owner), i)))
+        .collect();
+    let joined_parts: Vec<snapshot::Part<'_>> = parts
+        .iter()
+        .map(|(link, shot)| snapshot::Part {
+            snap: &shot.snap,
+            extras: &shot.facts.extras,
+            key: link.as_ref().map_or(0, |l| l.key),
+        })
+        .collect();
+    let joined = snapshot::join(&joined_parts, &owners);
+    (joined, started.elapsed())
 }
 
 /// The key of the focused element: the tab's, or, when that is the
@@ -956,6 +490,7 @@ mod tests {
     use chromiumoxide::cdp::browser_protocol::target::SessionId;
 
     use super::*;
+    use crate::capture::snapshot::Extras;
 
     fn shot(focused: Option<i64>) -> Shot {
         Shot {

@@ -1,0 +1,433 @@
+//! The page facts a DOM snapshot lacks: title, focus, modal dialogs, shadow hosts, hover and press targets (one script and the calls resolving its elements), and the scroll boxes of the few elements that need them.
+
+use std::collections::HashMap;
+
+use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
+use chromiumoxide::cdp::browser_protocol::dom_debugger::{EventListener, GetEventListenersParams};
+use chromiumoxide::cdp::js_protocol::runtime::{
+    CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams, PropertyDescriptor,
+};
+
+use super::Capture;
+use super::snapshot::{Boxes, Extras};
+use super::state::{Call, timed};
+use crate::error::{Error, Result};
+use crate::frames::Route;
+
+/// Builds the page facts: `[title, focused, modal count, host count,
+/// document, …modal dialogs, …shadow hosts, …hover targets]`. The focused element
+/// follows focus into open shadow roots and same-origin frames; dialogs,
+/// hosts and hover targets are found in the document, its open shadow trees
+/// and its same-origin frames.
+///
+/// A hover target is an element hovering which reveals content: a `:hover`
+/// rule of a readable stylesheet (inside `@media`, `@supports` and `@layer`
+/// too) whose subject lies past the hovered element (`.menu:hover > ul`,
+/// `.tip:hover + .bubble`) and which sets a property that shows, sizes or
+/// moves it ([`HOVER_REVEALS`]); or an element with an `onmouseover` or
+/// `onmouseenter` handler attribute (listeners added by script are read
+/// with `DOMDebugger.getEventListeners` on the document, [`HOVER_EVENTS`]). A rule styling only the hovered element
+/// itself (`a:hover { color: red }`) reveals nothing. At most
+/// [`HOVER_LIMIT`] targets are kept.
+const FACTS_JS: &str = r#"(() => {
+  const hosts = [], modals = [], roots = [document];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) {
+      if (el.shadowRoot) { hosts.push(el); roots.push(el.shadowRoot); walk(el.shadowRoot); }
+      if (el.tagName === 'DIALOG' && el.matches(':modal')) modals.push(el);
+      if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
+        let doc = null;
+        try { doc = el.contentDocument; } catch (e) {}
+        if (doc) { roots.push(doc); walk(doc); }
+      }
+    }
+  };
+  walk(document);
+  const hovers = new Set();
+  const reveals = new Set(HOVER_REVEALS);
+  // The selector up to the end of its first compound holding `:hover`, when
+  // a combinator follows it, with every `:hover` taken out.
+  const trigger = (selector) => {
+    const at = selector.indexOf(':hover');
+    if (at < 0) return null;
+    let depth = 0, end = selector.length;
+    for (let i = at + 6; i < selector.length; i++) {
+      const c = selector[i];
+      if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) { end = i; break; }
+    }
+    if (!selector.slice(end).trim()) return null;
+    const head = selector.slice(0, end).replaceAll(':hover', '').trim();
+    return head && !/[>+~]$/.test(head) ? head : null;
+  };
+  const split = (list) => {
+    const out = [];
+    let depth = 0, start = 0;
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i];
+      if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (c === ',' && depth === 0) { out.push(list.slice(start, i)); start = i + 1; }
+    }
+    out.push(list.slice(start));
+    return out;
+  };
+  const visit = (rules, root) => {
+    for (const rule of rules) {
+      if (hovers.size >= HOVER_LIMIT) return;
+      if (rule.cssRules && !rule.selectorText) { visit(rule.cssRules, root); continue; }
+      const text = rule.selectorText;
+      if (!text || !text.includes(':hover') || !rule.style) continue;
+      let shows = false;
+      for (let i = 0; i < rule.style.length && !shows; i++) shows = reveals.has(rule.style[i]);
+      if (!shows) continue;
+      for (const selector of split(text)) {
+        const head = trigger(selector.trim());
+        if (!head) continue;
+        try {
+          for (const el of root.querySelectorAll(head)) {
+            if (hovers.size >= HOVER_LIMIT) break;
+            hovers.add(el);
+          }
+        } catch (e) {}
+      }
+    }
+  };
+  for (const root of roots) {
+    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    for (const sheet of sheets) {
+      let rules = null;
+      try { rules = sheet.cssRules; } catch (e) {}
+      if (rules) visit(rules, root);
+    }
+    for (const el of root.querySelectorAll('[onmouseover], [onmouseenter]')) {
+      if (hovers.size >= HOVER_LIMIT) break;
+      hovers.add(el);
+    }
+  }
+  let el = document.activeElement;
+  for (;;) {
+    if (el && el.shadowRoot && el.shadowRoot.activeElement) { el = el.shadowRoot.activeElement; continue; }
+    if (el && (el.tagName === 'IFRAME' || el.tagName === 'FRAME')) {
+      let doc = null;
+      try { doc = el.contentDocument; } catch (e) {}
+      if (doc && doc.activeElement && doc.activeElement !== doc.body) { el = doc.activeElement; continue; }
+    }
+    break;
+  }
+  const focused = (el && el !== document.body && el !== document.documentElement) ? el : null;
+  return [String(document.title), focused, modals.length, hosts.length, document, ...modals, ...hosts, ...hovers];
+})()"#;
+
+/// The properties whose change under `:hover` reveals content (longhands, as
+/// a rule's style lists them).
+const HOVER_REVEALS: &[&str] = &[
+    "display",
+    "visibility",
+    "opacity",
+    "height",
+    "max-height",
+    "width",
+    "max-width",
+    "transform",
+    "translate",
+    "scale",
+    "clip",
+    "clip-path",
+    "left",
+    "top",
+    "right",
+    "bottom",
+    "pointer-events",
+    "content-visibility",
+];
+
+/// The events whose listener makes its element a hover target.
+const HOVER_EVENTS: &[&str] = &["mouseenter", "mouseover", "pointerenter", "pointerover"];
+
+/// The events whose listener makes its element a press target, beside the
+/// click listeners Chromium reports itself (CDP `isClickable`): what drag
+/// libraries (d3-drag, jQuery UI) and custom buttons listen for.
+const PRESS_EVENTS: &[&str] = &["mousedown", "pointerdown", "touchstart"];
+
+/// The most hover targets one document reports.
+const HOVER_LIMIT: usize = 500;
+
+/// [`FACTS_JS`] with its constants written in.
+static FACTS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    FACTS_JS
+        .replace(
+            "HOVER_REVEALS",
+            &serde_json::Value::from(HOVER_REVEALS).to_string(),
+        )
+        .replace("HOVER_LIMIT", &HOVER_LIMIT.to_string())
+});
+
+/// Reads `[scrollLeft, scrollTop, scrollWidth, scrollHeight, clientLeft,
+/// clientTop, clientWidth, clientHeight]` of each element argument.
+const BOXES_JS: &str = "function (...elements) { return elements.map((e) => e instanceof Element \
+    ? [e.scrollLeft, e.scrollTop, e.scrollWidth, e.scrollHeight, \
+       e.clientLeft, e.clientTop, e.clientWidth, e.clientHeight] : null); }";
+
+/// Title, focus, modal dialogs and shadow hosts, by backend node id.
+#[derive(Default)]
+pub(super) struct Facts {
+    pub(super) title: String,
+    pub(super) focused: Option<i64>,
+    pub(super) extras: Extras,
+}
+
+impl Capture<'_> {
+    /// Runs the facts script, then reads its array and resolves its elements
+    /// to backend node ids (all at once).
+    pub(super) async fn facts(&self, route: &Route, group: &str) -> (Result<Facts>, Vec<Call>) {
+        let mut calls = Vec::new();
+        let result = self.facts_inner(route, group, &mut calls).await;
+        (result, calls)
+    }
+    /// Scroll and client boxes of `elements` (backend node ids of one
+    /// document): each is resolved to a handle (all at once), then one
+    /// function reads them all.
+    /// An element gone since the snapshot is left out.
+    pub(super) async fn boxes(
+        &self,
+        route: &Route,
+        elements: &[i64],
+        group: &str,
+    ) -> Result<HashMap<i64, Boxes>> {
+        let resolved = futures::future::join_all(
+            elements
+                .iter()
+                .map(|&id| self.tab.resolve_node(route, id, group)),
+        )
+        .await;
+        let mut kept = Vec::new();
+        let mut arguments = Vec::new();
+        for (&id, resolved) in elements.iter().zip(resolved) {
+            match resolved {
+                Ok(Some(object)) => {
+                    kept.push(id);
+                    arguments.push(CallArgument::builder().object_id(object).build());
+                }
+                Ok(None) => {}
+                Err(err) if err.is_gone() => return Err(err.into()),
+                Err(_) => {}
+            }
+        }
+        let Some(this) = arguments.first().and_then(|a| a.object_id.clone()) else {
+            return Ok(HashMap::new());
+        };
+        let params = CallFunctionOnParams::builder()
+            .function_declaration(BOXES_JS)
+            .object_id(this)
+            .arguments(arguments)
+            .return_by_value(true)
+            .object_group(group)
+            .build()
+            .map_err(|err| self.tab.unbuilt("Runtime.callFunctionOn", err))?;
+        let result = self
+            .tab
+            .call(
+                "Runtime.callFunctionOn",
+                route.execute(self.tab.page(), params),
+            )
+            .await?
+            .result;
+        if let Some(exception) = &result.exception_details {
+            return Err(Error::Script {
+                url: self.tab.url().to_owned(),
+                message: format!("reading scroll boxes: {}", exception.text),
+            });
+        }
+        let values: Vec<Option<Boxes>> =
+            serde_json::from_value(result.result.value.unwrap_or_default()).map_err(|err| {
+                Error::Answer {
+                    url: self.tab.url().to_owned(),
+                    message: format!("the scroll boxes script returned no list of boxes: {err}"),
+                }
+            })?;
+        Ok(kept
+            .into_iter()
+            .zip(values)
+            .filter_map(|(id, boxes)| Some((id, boxes?)))
+            .collect())
+    }
+    /// Runs the facts script and reads the array it returns, element by
+    /// element (its elements stay handles in `group`).
+    async fn fact_properties(
+        &self,
+        route: &Route,
+        group: &str,
+        calls: &mut Vec<Call>,
+    ) -> Result<Vec<PropertyDescriptor>> {
+        let params = EvaluateParams::builder()
+            .expression(FACTS.as_str())
+            .object_group(group)
+            .return_by_value(false)
+            .build()
+            .map_err(|err| self.tab.unbuilt("Runtime.evaluate", err))?;
+        let (evaluated, elapsed) = timed(self.tab.call(
+            "page facts (Runtime.evaluate)",
+            route.execute(self.tab.page(), params),
+        ))
+        .await;
+        calls.push(Call {
+            name: "page facts (Runtime.evaluate)",
+            elapsed,
+        });
+        let evaluated = evaluated?.result;
+        if let Some(exception) = &evaluated.exception_details {
+            return Err(Error::Script {
+                url: self.tab.url().to_owned(),
+                message: format!("the page facts script: {}", exception.text),
+            });
+        }
+        let array = evaluated
+            .result
+            .object_id
+            .clone()
+            .ok_or_else(|| Error::Answer {
+                url: self.tab.url().to_owned(),
+                message: "the page facts script returned no array".to_owned(),
+            })?;
+        let params = GetPropertiesParams::builder()
+            .object_id(array)
+            .own_properties(true)
+            .build()
+            .map_err(|err| self.tab.unbuilt("Runtime.getProperties", err))?;
+        let (properties, elapsed) = timed(self.tab.call(
+            "Runtime.getProperties",
+            route.execute(self.tab.page(), params),
+        ))
+        .await;
+        calls.push(Call {
+            name: "Runtime.getProperties",
+            elapsed,
+        });
+        Ok(properties?.result.result)
+    }
+
+    /// [`Self::facts`], its calls noted in `calls` as they end.
+    async fn facts_inner(
+        &self,
+        route: &Route,
+        group: &str,
+        calls: &mut Vec<Call>,
+    ) -> Result<Facts> {
+        let properties = self.fact_properties(route, group, calls).await?;
+        let mut items: Vec<(
+            usize,
+            &chromiumoxide::cdp::js_protocol::runtime::RemoteObject,
+        )> = properties
+            .iter()
+            .filter_map(|p| Some((p.name.parse::<usize>().ok()?, p.value.as_ref()?)))
+            .collect();
+        items.sort_by_key(|(index, _)| *index);
+        let value = |k: usize| items.get(k).and_then(|(_, v)| v.value.as_ref());
+        let mut facts = Facts {
+            title: value(0)
+                .and_then(|v| v.as_str())
+                .unwrap_or_default()
+                .to_owned(),
+            ..Facts::default()
+        };
+        let count = |k| value(k).and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
+        let (modals, hosts) = (count(2), count(3));
+        // Elements to resolve: index 1 is the focused element (or null),
+        // then (past the document at 4) the modal dialogs, the hosts and the
+        // hover targets.
+        let elements: Vec<(usize, String)> = items
+            .iter()
+            .filter(|(index, _)| *index == 1 || *index >= 5)
+            .filter_map(|(index, v)| Some((*index, v.object_id.clone()?.inner().clone())))
+            .collect();
+        let listeners = async {
+            let document = items
+                .iter()
+                .find(|(index, _)| *index == 4)
+                .and_then(|(_, v)| v.object_id.clone())?;
+            let params = GetEventListenersParams::builder()
+                .object_id(document)
+                .depth(-1)
+                .pierce(true)
+                .build()
+                .ok()?;
+            Some(
+                timed(self.tab.call(
+                    "DOMDebugger.getEventListeners",
+                    route.execute(self.tab.page(), params),
+                ))
+                .await,
+            )
+        };
+        let described = timed(futures::future::join_all(elements.iter().map(
+            |(_, object)| {
+                self.tab.call(
+                    "DOM.describeNode",
+                    route.execute(
+                        self.tab.page(),
+                        DescribeNodeParams::builder()
+                            .object_id(
+                                chromiumoxide::cdp::js_protocol::runtime::RemoteObjectId::new(
+                                    object.clone(),
+                                ),
+                            )
+                            .build(),
+                    ),
+                )
+            },
+        )));
+        let ((described, elapsed), listeners) = tokio::join!(described, listeners);
+        // Hover listeners are a hint: a page whose listeners cannot be read
+        // is captured without them.
+        if let Some((listeners, elapsed)) = listeners {
+            calls.push(Call {
+                name: "DOMDebugger.getEventListeners",
+                elapsed,
+            });
+            match listeners {
+                Ok(listeners) => note_listeners(&mut facts.extras, &listeners.result.listeners),
+                Err(err) if err.is_gone() => return Err(err.into()),
+                Err(_) => {}
+            }
+        }
+        if !elements.is_empty() {
+            calls.push(Call {
+                name: "DOM.describeNode",
+                elapsed,
+            });
+        }
+        for ((index, _), node) in elements.iter().zip(described) {
+            let backend = *node?.result.node.backend_node_id.inner();
+            match *index {
+                1 => facts.focused = Some(backend),
+                k if k < 5 + modals => {
+                    facts.extras.modal.insert(backend);
+                }
+                k if k < 5 + modals + hosts => {
+                    facts.extras.hosts.insert(backend);
+                }
+                _ => {
+                    facts.extras.hover.insert(backend);
+                }
+            }
+        }
+        Ok(facts)
+    }
+}
+
+/// Notes the hover and press targets among the elements `listeners` listen on.
+fn note_listeners(extras: &mut Extras, listeners: &[EventListener]) {
+    for listener in listeners {
+        let Some(node) = listener.backend_node_id else {
+            continue;
+        };
+        let kind = listener.r#type.as_str();
+        if HOVER_EVENTS.contains(&kind) {
+            extras.hover.insert(*node.inner());
+        } else if PRESS_EVENTS.contains(&kind) {
+            extras.pressable.insert(*node.inner());
+        }
+    }
+}
