@@ -153,7 +153,9 @@ pub struct TabInfo {
 /// What an action did (`action` in an action's answer).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ActionReport {
-    /// `navigate`, `scroll`, `back`, `fill`, `wait`, `click_at`, `dialog`, or the op of `page_action`.
+    /// The op as the one vocabulary spells it ([`pagesnap_browser::Op::name`]: `scroll`, `wait`,
+    /// `click_at`, `dialog`, or the op of `page_action`), or the tool that has no op: `navigate`,
+    /// `back`, `fill`.
     pub op: String,
     /// The rest, by kind of action.
     #[serde(flatten)]

@@ -14,5 +14,5 @@ pub use answer::{
     Snapshot, TabInfo,
 };
 pub use readiness::Readiness;
-pub use serve::{Transport, serve};
+pub use serve::{Transport, serve, serve_client};
 pub use tabs::Config;

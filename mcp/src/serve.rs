@@ -55,6 +55,36 @@ pub async fn serve(
     served
 }
 
+/// Serves one client on `transport` — any rmcp transport: a pair of streams
+/// (an in-process `tokio::io::duplex` in tests), a socket, a child's pipes —
+/// browsing the browser's default context, until the client leaves; then
+/// closes the browser as [`serve`] does.
+pub async fn serve_client<T, E, A>(chromium: Chromium, config: Config, transport: T) -> Result<()>
+where
+    T: rmcp::transport::IntoTransport<rmcp::RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let shared = Arc::new(Shared::new(chromium, config));
+    let served = one_client(shared.clone(), transport).await;
+    shared.close().await?;
+    served
+}
+
+/// One client, one browsing on the default context, until it leaves.
+async fn one_client<T, E, A>(shared: Arc<Shared>, transport: T) -> Result<()>
+where
+    T: rmcp::transport::IntoTransport<rmcp::RoleServer, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let browsing = Arc::new(Mutex::new(Browsing::new(shared).await?));
+    let running = Server::new(browsing)
+        .serve(transport)
+        .await
+        .context("the MCP client did not initialise the session")?;
+    running.waiting().await.context("the MCP session failed")?;
+    Ok(())
+}
+
 async fn stopped() {
     use tokio::signal::unix::{SignalKind, signal};
     let (Ok(mut interrupt), Ok(mut terminate)) = (
@@ -71,15 +101,7 @@ async fn stopped() {
 
 async fn run(shared: Arc<Shared>, transport: Transport, shared_context: bool) -> Result<()> {
     match transport {
-        Transport::Stdio => {
-            let browsing = Arc::new(Mutex::new(Browsing::new(shared).await?));
-            let running = Server::new(browsing)
-                .serve(rmcp::transport::stdio())
-                .await
-                .context("the MCP client did not initialise the session")?;
-            running.waiting().await.context("the MCP session failed")?;
-            Ok(())
-        }
+        Transport::Stdio => one_client(shared, rmcp::transport::stdio()).await,
         Transport::Http {
             host,
             port,

@@ -1,6 +1,6 @@
 //! `page_click_at`: a real click at a viewport point, for what has no ref, naming what was under it.
 
-use pagesnap_browser::UserAction;
+use pagesnap_browser::{Op, UserAction};
 use rmcp::model::{CallToolResult, JsonObject};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -44,7 +44,7 @@ async fn click_at(browsing: &mut Browsing, args: ClickAtArgs) -> Result<CallTool
         y: args.y,
     };
     let report = |browsing: &Browsing, _: &Acted, _: &Seen| ActionReport {
-        op: "click_at".into(),
+        op: Op::ClickAt.name().into(),
         detail: Detail::ClickAt {
             x: args.x,
             y: args.y,

@@ -1,6 +1,6 @@
 //! `page_dialog`: answers the JavaScript dialog the page waits on and returns the page after it.
 
-use pagesnap_browser::UserAction;
+use pagesnap_browser::{Op, UserAction};
 use rmcp::model::{CallToolResult, JsonObject};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -46,7 +46,7 @@ async fn dialog(browsing: &mut Browsing, args: DialogArgs) -> Result<CallToolRes
         text: args.text,
     };
     let report = |browsing: &Browsing, _: &Acted, _: &Seen| ActionReport {
-        op: "dialog".into(),
+        op: Op::Dialog.name().into(),
         detail: Detail::Dialog {
             kind: dialog.kind.name().to_owned(),
             message: browsing.mask(&dialog.message),

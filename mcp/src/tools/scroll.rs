@@ -1,6 +1,6 @@
 //! `page_scroll`: scrolls the page, or a scroll container, by viewport heights and answers with the new viewport.
 
-use pagesnap_browser::UserAction;
+use pagesnap_browser::{Op, UserAction};
 use rmcp::model::{CallToolResult, JsonObject};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -75,7 +75,7 @@ async fn scroll(browsing: &mut Browsing, args: ScrollArgs) -> Result<CallToolRes
         let viewport = seen.observation.meta.viewport;
         let scrolled = acted.scroll.map_or(0.0, |(a, b)| b - a);
         ActionReport {
-            op: "scroll".into(),
+            op: Op::Scroll.name().into(),
             detail: Detail::Scroll {
                 direction: match args.direction {
                     Direction::Up => "up".into(),

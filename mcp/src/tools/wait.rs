@@ -1,6 +1,6 @@
 //! `page_wait`: waits for a text to appear, an element to leave, or a delay, then answers with the page.
 
-use pagesnap_browser::{UserAction, Wait};
+use pagesnap_browser::{Op, UserAction, Wait};
 use rmcp::model::{CallToolResult, JsonObject};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -63,7 +63,7 @@ async fn wait(browsing: &mut Browsing, args: WaitArgs) -> Result<CallToolResult,
         }
     };
     let report = |_: &Browsing, acted: &Acted, _: &Seen| ActionReport {
-        op: "wait".into(),
+        op: Op::Wait.name().into(),
         detail: Detail::Wait {
             until,
             waited_ms: u64::try_from(acted.took.as_millis()).unwrap_or(u64::MAX),

@@ -1,0 +1,474 @@
+//! Every tool of `pagesnap mcp`, driven in process by rmcp's own client over a duplex stream, against headless Chromium and pages this test serves — which report what happened to them, so each test is judged by the page, not by the server's answer.
+#![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::response::Html;
+use axum::routing::{get, post};
+use pagesnap_browser::{Chromium, DialogPolicy, OpenOptions};
+use pagesnap_mcp::layers::Layers;
+use pagesnap_mcp::secrets::Secrets;
+use pagesnap_mcp::{ActionAnswer, Config, serve_client};
+use rmcp::model::{CallToolRequestParams, CallToolResult};
+use rmcp::service::RunningService;
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::{Value, json};
+
+/// Sends `text` to the test (`POST /report`).
+const REPORT: &str = "<script>function report(text) { fetch('/report', {method: 'POST', body: String(text)}); }</script>";
+
+/// The pages, by path.
+fn page(name: &str) -> Option<String> {
+    let body = match name {
+        "form" => {
+            r#"<h1>Order</h1>
+<label>Name <input id="name"></label>
+<label>Size <select id="size"><option>Small</option><option>Large</option></select></label>
+<label><input type="checkbox" id="gift"> Gift wrap</label>
+<button onclick="report('saved ' + ['name', 'size'].map(id => document.getElementById(id).value).concat(document.getElementById('gift').checked).join('|'))">Save</button>
+<a href="/click">Next page</a>"#
+        }
+        "click" => {
+            r#"<h1>Click</h1>
+<button onclick="report('go')">Go</button>
+<div style="position:fixed; left:300px; top:300px; width:100px; height:100px; background:#ccd"
+     onclick="report('point ' + event.clientX + ',' + event.clientY)">Target area</div>
+<button onclick="window.open('/form')">Open the form</button>"#
+        }
+        "dialog" => {
+            r#"<h1>Files</h1>
+<button onclick="report('confirm ' + confirm('Delete the file?'))">Delete</button>"#
+        }
+        "wait" => {
+            r#"<h1>Loading</h1>
+<button onclick="setTimeout(() => { const p = document.createElement('p'); p.textContent = 'Report ready'; document.body.append(p); report('shown'); }, 400)">Build report</button>"#
+        }
+        "long" => {
+            r#"<h1>Top of the feed</h1>
+<div style="height: 5000px">Posts</div>
+<p>End of the feed</p>
+<script>addEventListener('scroll', () => report('scrolled ' + Math.round(scrollY)));</script>"#
+        }
+        "find" => {
+            r#"<h1>Shop</h1>
+<button>Add apples</button><button>Add pears</button><a href="/form">Checkout</a>"#
+        }
+        _ => return None,
+    };
+    Some(format!(
+        "<!doctype html><html><head><title>{name}</title>{REPORT}</head><body>{body}</body></html>"
+    ))
+}
+
+/// The page server and what its pages reported, in order.
+struct Pages {
+    base: String,
+    reports: Arc<Mutex<Vec<String>>>,
+}
+
+impl Pages {
+    async fn start() -> Pages {
+        let reports = Arc::new(Mutex::new(Vec::new()));
+        let app = Router::new()
+            .route(
+                "/report",
+                post(
+                    |State(reports): State<Arc<Mutex<Vec<String>>>>, body: String| async move {
+                        reports.lock().expect("the reports").push(body);
+                    },
+                ),
+            )
+            .route(
+                "/{name}",
+                get(|Path(name): Path<String>| async move {
+                    Html(page(&name).unwrap_or_else(|| format!("no page {name}")))
+                }),
+            )
+            .with_state(reports.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("a port for the pages");
+        let base = format!("http://{}", listener.local_addr().expect("its address"));
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        Pages { base, reports }
+    }
+
+    fn url(&self, name: &str) -> String {
+        format!("{}/{name}", self.base)
+    }
+
+    /// Waits (at most 5 s) until a page reported `expected`.
+    async fn reported(&self, expected: &str) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(5) {
+            if self
+                .reports
+                .lock()
+                .expect("the reports")
+                .iter()
+                .any(|r| r == expected)
+            {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!(
+            "the page never reported {expected:?}; it reported {:?}",
+            self.reports.lock().expect("the reports")
+        );
+    }
+
+    /// Everything reported so far.
+    fn all(&self) -> Vec<String> {
+        self.reports.lock().expect("the reports").clone()
+    }
+}
+
+/// A server on its own Chromium, a client talking to it in process, and the pages.
+struct Session {
+    client: RunningService<RoleClient, ()>,
+    server: tokio::task::JoinHandle<anyhow::Result<()>>,
+    pages: Pages,
+}
+
+impl Session {
+    async fn start() -> Session {
+        let pages = Pages::start().await;
+        // As `pagesnap mcp` runs it: a dialog waits for the agent.
+        let chromium = Chromium::launch(false)
+            .await
+            .expect("Chromium starts")
+            .with_dialogs(DialogPolicy::Ask);
+        let config = Config {
+            strategy: pagesnap_engine::strategy::by_name("aria").expect("aria"),
+            open: OpenOptions::default(),
+            network: false,
+            layers: Layers::default(),
+            secrets: Secrets::default(),
+            allow_file_urls: false,
+            reuse_captures: true,
+        };
+        let (ours, theirs) = tokio::io::duplex(1 << 20);
+        let server = tokio::spawn(serve_client(chromium, config, theirs));
+        let client = ().serve(ours).await.expect("the session initialises");
+        Session {
+            client,
+            server,
+            pages,
+        }
+    }
+
+    async fn call(&self, tool: &str, arguments: Value) -> CallToolResult {
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments are an object");
+        };
+        let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        tokio::time::timeout(Duration::from_secs(30), self.client.call_tool(request))
+            .await
+            .unwrap_or_else(|_| panic!("{tool} answered within 30 s"))
+            .unwrap_or_else(|error| panic!("{tool} answered: {error}"))
+    }
+
+    /// Calls `tool` and expects success; its text.
+    async fn ok(&self, tool: &str, arguments: Value) -> (String, Option<Value>) {
+        let result = self.call(tool, arguments.clone()).await;
+        let text = text(&result);
+        assert_ne!(
+            result.is_error,
+            Some(true),
+            "{tool} {arguments} failed: {text}"
+        );
+        (text, result.structured_content)
+    }
+
+    async fn open(&self, name: &str) -> String {
+        self.ok("page_navigate", json!({"url": self.pages.url(name)}))
+            .await
+            .0
+    }
+
+    /// Ends the session; the server closes the browser it launched.
+    async fn end(self) {
+        self.client.cancel().await.expect("the client leaves");
+        tokio::time::timeout(Duration::from_secs(20), self.server)
+            .await
+            .expect("the server ends when its client leaves")
+            .expect("the server task")
+            .expect("the server closes cleanly");
+    }
+}
+
+fn text(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|block| block.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The ref an aria snapshot gives the element `role "name"`.
+fn reference(snapshot: &str, role: &str, name: &str) -> String {
+    let wanted = format!("{role} \"{name}\"");
+    snapshot
+        .lines()
+        .find(|line| line.contains(&wanted))
+        .and_then(|line| line.split("[ref=").nth(1))
+        .and_then(|rest| rest.split(']').next())
+        .unwrap_or_else(|| panic!("no ref for {wanted} in:\n{snapshot}"))
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_and_snapshot_show_the_page_with_refs() {
+    let session = Session::start().await;
+    let shown = session.open("form").await;
+    assert!(shown.contains("heading \"Order\""), "{shown}");
+    let save = reference(&shown, "button", "Save");
+    for strategy in ["aria", "flat", "structural"] {
+        let (text, meta) = session
+            .ok("page_snapshot", json!({"strategy": strategy}))
+            .await;
+        assert!(text.contains("Save"), "{strategy}: {text}");
+        assert!(meta.is_some(), "{strategy}: a structured answer");
+    }
+    // A ref keeps naming its element across snapshots of the page.
+    let (again, _) = session.ok("page_snapshot", json!({})).await;
+    assert_eq!(reference(&again, "button", "Save"), save);
+    session.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_action_types_selects_checks_and_clicks_as_the_page_reports() {
+    let session = Session::start().await;
+    let shown = session.open("form").await;
+    let act = |reference: String, op: &str, value: Option<&str>| {
+        let mut arguments = json!({"ref": reference, "op": op});
+        if let Some(value) = value {
+            arguments["value"] = value.into();
+        }
+        arguments
+    };
+    let (answer, structured) = session
+        .ok(
+            "page_action",
+            act(reference(&shown, "textbox", "Name"), "type", Some("Ada")),
+        )
+        .await;
+    assert!(answer.contains("type"), "{answer}");
+    let typed: ActionAnswer =
+        serde_json::from_value(structured.expect("a structured answer")).expect("an ActionAnswer");
+    assert_eq!(typed.action.op, "type");
+    session
+        .ok(
+            "page_action",
+            act(
+                reference(&shown, "combobox", "Size"),
+                "select",
+                Some("Large"),
+            ),
+        )
+        .await;
+    session
+        .ok(
+            "page_action",
+            act(reference(&shown, "checkbox", "Gift wrap"), "click", None),
+        )
+        .await;
+    session
+        .ok(
+            "page_action",
+            act(reference(&shown, "button", "Save"), "click", None),
+        )
+        .await;
+    session.pages.reported("saved Ada|Large|true").await;
+    // An op the tool does not offer is refused by name, and the server keeps serving.
+    let refused = session
+        .call(
+            "page_action",
+            act(reference(&shown, "button", "Save"), "scroll", None),
+        )
+        .await;
+    assert_eq!(refused.is_error, Some(true));
+    assert!(
+        text(&refused).contains("unknown variant `scroll`"),
+        "{}",
+        text(&refused)
+    );
+    session.ok("page_snapshot", json!({})).await;
+    session.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_fill_sets_every_field_in_one_call() {
+    let session = Session::start().await;
+    let shown = session.open("form").await;
+    let fields = json!([
+        {"ref": reference(&shown, "textbox", "Name"), "value": "Grace"},
+        {"ref": reference(&shown, "combobox", "Size"), "value": "Large"},
+        {"ref": reference(&shown, "checkbox", "Gift wrap"), "value": "true"},
+    ]);
+    session.ok("page_fill", json!({"fields": fields})).await;
+    session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "button", "Save"), "op": "click"}),
+        )
+        .await;
+    session.pages.reported("saved Grace|Large|true").await;
+    session.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_find_names_the_matching_elements() {
+    let session = Session::start().await;
+    let shown = session.open("find").await;
+    let (found, _) = session.ok("page_find", json!({"text": "add"})).await;
+    for name in ["Add apples", "Add pears"] {
+        let wanted = reference(&shown, "button", name);
+        assert!(found.contains(&wanted) && found.contains(name), "{found}");
+    }
+    assert!(!found.contains("Checkout"), "{found}");
+    let bad = session.call("page_find", json!({"regex": "("})).await;
+    assert_eq!(bad.is_error, Some(true), "a bad regex is an error");
+    session.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_scroll_moves_the_page_and_says_so() {
+    let session = Session::start().await;
+    session.open("long").await;
+    let (_, structured) = session
+        .ok("page_scroll", json!({"direction": "down"}))
+        .await;
+    let answer: ActionAnswer =
+        serde_json::from_value(structured.expect("a structured answer")).expect("an ActionAnswer");
+    let scrolled = serde_json::to_value(&answer.action).expect("the action")["scrolled_px"]
+        .as_f64()
+        .expect("scrolled_px");
+    assert!(scrolled > 0.0, "{answer:?}");
+    let start = Instant::now();
+    while !session
+        .pages
+        .all()
+        .iter()
+        .any(|r| r == &format!("scrolled {}", scrolled.round()))
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the page never reported a scroll of {scrolled}: {:?}",
+            session.pages.all()
+        );
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let bad = session
+        .call("page_scroll", json!({"direction": "down", "screens": 0}))
+        .await;
+    assert_eq!(bad.is_error, Some(true), "0 screens is refused");
+    session.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_wait_returns_once_the_text_shows() {
+    let session = Session::start().await;
+    let shown = session.open("wait").await;
+    session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "button", "Build report"), "op": "click"}),
+        )
+        .await;
+    let (after, _) = session
+        .ok("page_wait", json!({"text": "Report ready"}))
+        .await;
+    assert!(after.contains("Report ready"), "{after}");
+    session.pages.reported("shown").await;
+    let (_, timed) = session.ok("page_wait", json!({"ms": 50})).await;
+    assert!(timed.is_some());
+    session.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_click_at_clicks_the_point() {
+    let session = Session::start().await;
+    session.open("click").await;
+    session
+        .ok("page_click_at", json!({"x": 350, "y": 340}))
+        .await;
+    session.pages.reported("point 350,340").await;
+    session.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_dialog_answers_what_the_page_asked() {
+    let session = Session::start().await;
+    let shown = session.open("dialog").await;
+    let (with_dialog, _) = session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "button", "Delete"), "op": "click"}),
+        )
+        .await;
+    assert!(with_dialog.contains("Delete the file?"), "{with_dialog}");
+    // Nothing else runs while the dialog waits.
+    let refused = session
+        .call(
+            "page_action",
+            json!({"ref": reference(&shown, "button", "Delete"), "op": "click"}),
+        )
+        .await;
+    assert_eq!(refused.is_error, Some(true));
+    session.ok("page_dialog", json!({"accept": false})).await;
+    session.pages.reported("confirm false").await;
+    session.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_back_and_page_tabs_move_between_pages_and_tabs() {
+    let session = Session::start().await;
+    let shown = session.open("form").await;
+    session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "link", "Next page"), "op": "click"}),
+        )
+        .await;
+    let (click_page, _) = session.ok("page_snapshot", json!({})).await;
+    assert!(click_page.contains("heading \"Click\""), "{click_page}");
+    let (back, _) = session.ok("page_back", json!({})).await;
+    assert!(back.contains("heading \"Order\""), "{back}");
+    // A tab the page opens is listed, chosen and closed through page_tabs.
+    let shown = session.open("click").await;
+    session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "button", "Open the form"), "op": "click"}),
+        )
+        .await;
+    let (_, listed) = session.ok("page_tabs", json!({"op": "list"})).await;
+    let listed = listed.expect("a structured listing");
+    let tabs = listed["tabs"].as_array().expect("tabs");
+    assert_eq!(tabs.len(), 2, "{listed}");
+    let opened = tabs
+        .iter()
+        .find(|tab| tab["url"].as_str().is_some_and(|u| u.ends_with("/form")))
+        .unwrap_or_else(|| panic!("the opened tab is listed: {listed}"));
+    let id = opened["id"].as_str().expect("an id").to_owned();
+    session
+        .ok("page_tabs", json!({"op": "select", "id": id}))
+        .await;
+    let (form, _) = session.ok("page_snapshot", json!({})).await;
+    assert!(form.contains("heading \"Order\""), "{form}");
+    session
+        .ok("page_tabs", json!({"op": "close", "id": id}))
+        .await;
+    let (_, listed) = session.ok("page_tabs", json!({"op": "list"})).await;
+    assert_eq!(
+        listed.expect("a listing")["tabs"].as_array().map(Vec::len),
+        Some(1)
+    );
+    session.end().await;
+}
