@@ -259,7 +259,7 @@ fn check(outputs: &[(&str, String)]) {
                 .lines()
                 .zip(text.lines())
                 .position(|(a, b)| a != b)
-                .map_or_else(|| want.lines().count().min(text.lines().count()), |i| i);
+                .unwrap_or_else(|| want.lines().count().min(text.lines().count()));
             differ.push(format!(
                 "{name}: first difference on line {}\n  want: {:?}\n  got:  {:?}",
                 line + 1,

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use super::charts::{self, latency_chart, pareto_chart};
-use super::emit::html::table;
+use super::emit::html::{close_page, open_page, table};
 use super::escape::html;
 use super::figures::Report;
 use super::format::significance_notes;
@@ -46,15 +46,7 @@ pub fn page(report: &Report, tables: &Tables) -> String {
     let tasks = report.tasks_run();
     let mut out = String::new();
     let title = format!("pagesnap run: suite {}", m.suite);
-    let _ = write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
-        html(&title),
-        html(&title)
-    );
+    open_page(&mut out, &title, &[STYLE]);
     let _ = writeln!(
         out,
         "<p class=\"meta\">Agent <code>{}</code> · {} tasks · {} steps per strategy · pagesnap {}{}</p>",
@@ -137,7 +129,7 @@ pub fn page(report: &Report, tables: &Tables) -> String {
         None => out.push_str("<p>None.</p>\n"),
         Some(failed) => table(&mut out, failed),
     }
-    out.push_str("</body>\n</html>\n");
+    close_page(&mut out);
     out
 }
 

@@ -128,3 +128,24 @@ fn parts(c: &Cell) -> (String, String) {
         figure => (NUMBER.to_owned(), html(&markdown::value(figure))),
     }
 }
+
+/// Opens a self-contained page: the Content-Security-Policy forbids every
+/// script and external resource (the page needs none; a second line of
+/// defence behind escaping), `css` is inlined, `title` heads it.
+pub fn open_page(out: &mut String, title: &str, css: &[&str]) {
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
+        html(title),
+        css.concat(),
+        html(title)
+    );
+}
+
+/// Closes a page [`open_page`] opened.
+pub fn close_page(out: &mut String) {
+    out.push_str("</body>\n</html>\n");
+}

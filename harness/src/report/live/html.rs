@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 
 use super::LiveReport;
 use super::tables::LiveTables;
-use crate::report::emit::html::table;
+use crate::report::emit::html::{close_page, open_page, table};
 use crate::report::escape::html;
 use crate::report::html::STYLE;
 
@@ -25,15 +25,7 @@ pub fn page(report: &LiveReport, tables: &LiveTables) -> String {
     let m = &report.manifest;
     let mut out = String::new();
     let title = format!("pagesnap live run: suite {}", m.suite);
-    let _ = write!(
-        out,
-        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-         <title>{}</title>\n<style>\n{STYLE}{BARS}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
-        html(&title),
-        html(&title)
-    );
+    open_page(&mut out, &title, &[STYLE, BARS]);
     let settings = m.live.as_ref();
     let _ = writeln!(
         out,
@@ -73,6 +65,6 @@ pub fn page(report: &LiveReport, tables: &LiveTables) -> String {
     }
     out.push_str("<h2>Episodes that failed</h2>\n");
     table(&mut out, &tables.failed);
-    out.push_str("</body>\n</html>\n");
+    close_page(&mut out);
     out
 }
