@@ -18,9 +18,25 @@ use crate::dialogs::DialogPolicy;
 use crate::error::StartError;
 use crate::failure::{TabError, Watch};
 use crate::navigation::{OpenOptions, prepare};
-use crate::session::{ChromiumSession, Heard};
+use crate::session::ChromiumSession;
+use crate::tab::{Heard, TabHandle};
 use crate::target::resolve_target;
 use crate::waits;
+
+/// The async runtime Chromium sessions run on: four worker threads, timers
+/// and I/O enabled. Capture mostly waits on the browser, but the CDP client
+/// parses each answer on a worker (seconds for a 100,000-node snapshot), and
+/// the timers that end calls at the page's budget must still fire then.
+pub fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(4)
+        .enable_all()
+        .build()
+        .map_err(|source| Error::Runtime {
+            what: "the async runtime",
+            source,
+        })
+}
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
 /// CI), no GPU, and no background networking — this machine's closed network
@@ -324,14 +340,10 @@ impl Chromium {
         let page = page.map_err(|_| Error::NoTab { id: id.to_owned() })?;
         let heard = Heard::listen(&page, self.dialogs).await?;
         let url = page.url().await.ok().flatten().unwrap_or_default();
+        let tab = TabHandle::new(page, heard, url, self.watch.clone(), limit, None);
         Ok(ChromiumSession::new(
-            page,
-            heard,
+            tab,
             self.version.clone(),
-            url,
-            self.watch.clone(),
-            limit,
-            None,
             self.uploads.clone(),
         ))
     }
@@ -432,28 +444,32 @@ impl Chromium {
                 .ok()
                 .and_then(|response| response.result.error_text)
         });
-        let session = ChromiumSession::new(
+        let tab = TabHandle::new(
             page,
             heard,
-            self.version.clone(),
             url.clone(),
             self.watch.clone(),
             options.timeout,
             Some(deadline),
-            self.uploads.clone(),
         );
-        match prepare(session.tab(), options, deadline, navigation, self.network).await {
-            Ok(()) => Ok(session),
+        let ready = prepare(&tab, options, deadline, navigation, self.network).await;
+        match ready {
+            Ok(()) => {}
             // The page waits on a dialog it opened while loading (only under
             // `DialogPolicy::Ask`): the tab is the agent's to answer.
-            Err(err) if err.is_dialog_open() => Ok(session),
+            Err(err) if err.is_dialog_open() => {}
             Err(err) => {
                 // A tab left open would keep running (a reload loop, a busy
                 // script) while the next page records.
-                let _ = tokio::time::timeout(waits::TAB_CLOSE, session.close()).await;
-                Err(err)
+                let _ = tokio::time::timeout(waits::TAB_CLOSE, tab.close()).await;
+                return Err(err);
             }
         }
+        Ok(ChromiumSession::new(
+            tab,
+            self.version.clone(),
+            self.uploads.clone(),
+        ))
     }
 
     /// The browser's product string, e.g. `Chrome/156.0.8078.73`.

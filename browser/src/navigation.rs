@@ -4,7 +4,6 @@ use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
 
-use crate::WaitFor;
 use crate::documents::is_error_page;
 use crate::failure::{Phase, TabError};
 use crate::tab::TabHandle;
@@ -167,6 +166,27 @@ async fn wait_for(
     Ok(())
 }
 
+/// What to wait for after load, before the first capture.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WaitFor {
+    /// Until an element matches the CSS selector.
+    Selector(String),
+    /// A fixed delay.
+    Delay(Duration),
+}
+
+impl WaitFor {
+    /// Parses `200ms`, `200` (milliseconds) or a CSS selector.
+    pub fn parse(text: &str) -> WaitFor {
+        let trimmed = text.trim();
+        let digits = trimmed.strip_suffix("ms").unwrap_or(trimmed);
+        match digits.parse::<u64>() {
+            Ok(ms) => WaitFor::Delay(Duration::from_millis(ms)),
+            Err(_) => WaitFor::Selector(trimmed.to_owned()),
+        }
+    }
+}
+
 /// The viewport every page opens in unless asked otherwise, CSS pixels (width, height).
 pub const DEFAULT_VIEWPORT: (u32, u32) = (1280, 720);
 
@@ -317,5 +337,22 @@ impl Navigation<'_> {
             let shown = display_url(href);
             self.tab.set_location(href.to_owned(), shown);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wait_for_parses_delays_and_selectors() {
+        assert_eq!(
+            WaitFor::parse("250ms"),
+            WaitFor::Delay(Duration::from_millis(250))
+        );
+        assert_eq!(
+            WaitFor::parse("#app.ready"),
+            WaitFor::Selector("#app.ready".into())
+        );
     }
 }

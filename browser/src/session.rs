@@ -2,23 +2,18 @@
 
 use std::time::{Duration, Instant};
 
-use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::emulation::SetFocusEmulationEnabledParams;
 use pagesnap_engine::dialog::{Answered, Dialog};
+use pagesnap_engine::observation::Observation;
+use pagesnap_engine::strategy::{Options, Strategy};
 
-use crate::Captured;
 use crate::action::{Outcome, UserAction};
-use crate::capture::{Capture, CaptureTimings, Kept, Live, Mark, Needs, Source};
-use crate::dialogs::{DialogPolicy, Dialogs};
-use crate::documents::Documents;
+use crate::capture::{Capture, CaptureTimings, Captured, Kept, Live, Mark, Needs, Source};
 use crate::error::Result;
-use crate::failure::Watch;
 use crate::frames::Frames;
 use crate::input::{Input, Step};
 use crate::navigation::{Navigation, OpenOptions};
 use crate::tab::TabHandle;
-use pagesnap_engine::observation::Observation;
-use pagesnap_engine::strategy::{Options, Strategy};
 
 /// One open tab.
 pub struct ChromiumSession {
@@ -31,60 +26,20 @@ pub struct ChromiumSession {
     uploads: std::path::PathBuf,
 }
 
-/// What a session hears from its tab, from the moment it is made: its
-/// JavaScript dialogs and its document changes.
-pub(crate) struct Heard {
-    dialogs: Dialogs,
-    documents: Documents,
-}
-
-impl Heard {
-    /// Starts listening to `page` (its dialogs under `policy`).
-    pub(crate) async fn listen(page: &CdpPage, policy: DialogPolicy) -> Result<Heard> {
-        Ok(Heard {
-            dialogs: Dialogs::listen(page, policy).await?,
-            documents: Documents::listen(page).await?,
-        })
-    }
-}
-
 impl ChromiumSession {
-    /// The one constructor: a session on `page` showing `url` (stored as
-    /// [`crate::display_url`] gives it), its calls limited to `limit` and,
-    /// when recording, ending by `deadline`; uploads confined to `uploads`.
-    #[expect(
-        clippy::too_many_arguments,
-        reason = "each is one part of the tab, given once"
-    )]
+    /// The one constructor: a session on `tab`, in a browser named
+    /// `version`, its uploads confined to `uploads`.
     pub(crate) fn new(
-        page: CdpPage,
-        heard: Heard,
+        tab: TabHandle,
         version: String,
-        url: String,
-        watch: Watch,
-        limit: Duration,
-        deadline: Option<Instant>,
         uploads: std::path::PathBuf,
     ) -> ChromiumSession {
         ChromiumSession {
-            tab: TabHandle::new(
-                page,
-                heard.dialogs,
-                heard.documents,
-                url,
-                watch,
-                limit,
-                deadline,
-            ),
+            tab,
             version,
             frames: Frames::default(),
             uploads,
         }
-    }
-
-    /// The handle every part of the session borrows.
-    pub(crate) fn tab(&self) -> &TabHandle {
-        &self.tab
     }
 
     /// The folder uploads are confined to: a relative path names a file in

@@ -18,7 +18,7 @@ use chromiumoxide::cdp::js_protocol::runtime::{
 };
 use pagesnap_engine::dialog::Dialog;
 
-use crate::dialogs::Dialogs;
+use crate::dialogs::{DialogPolicy, Dialogs};
 use crate::documents::Documents;
 use crate::error::{Error, Result};
 use crate::failure::{Gone, Phase, TabError, Watch};
@@ -50,14 +50,30 @@ pub(crate) struct TabHandle {
     documents: Documents,
 }
 
+/// What a session hears from its tab, from the moment it is made: its
+/// JavaScript dialogs and its document changes.
+pub(crate) struct Heard {
+    dialogs: Dialogs,
+    documents: Documents,
+}
+
+impl Heard {
+    /// Starts listening to `page` (its dialogs under `policy`).
+    pub(crate) async fn listen(page: &CdpPage, policy: DialogPolicy) -> Result<Heard> {
+        Ok(Heard {
+            dialogs: Dialogs::listen(page, policy).await?,
+            documents: Documents::listen(page).await?,
+        })
+    }
+}
+
 impl TabHandle {
-    /// A handle on `page` showing `url` (stored as [`crate::display_url`]
+    /// A handle on `page` (what it heard since `heard` began listening) showing `url` (stored as [`crate::display_url`]
     /// gives it), its calls limited to `limit` and, when recording, ending by
     /// `deadline`.
     pub(crate) fn new(
         page: CdpPage,
-        dialogs: Dialogs,
-        documents: Documents,
+        heard: Heard,
         url: String,
         watch: Watch,
         limit: Duration,
@@ -73,8 +89,8 @@ impl TabHandle {
             deadline,
             phase: std::sync::Mutex::new(Phase::Load),
             groups: AtomicU64::new(0),
-            dialogs,
-            documents,
+            dialogs: heard.dialogs,
+            documents: heard.documents,
         }
     }
 

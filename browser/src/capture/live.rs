@@ -8,9 +8,9 @@ use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
 
 use super::Capture;
+use super::state::Captured;
 use super::state::{CaptureTimings, Needs};
 use super::watch::{Kept, reusable};
-use crate::Captured;
 use crate::observe;
 
 /// One live observation and what it cost.

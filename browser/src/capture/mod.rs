@@ -10,7 +10,7 @@ mod state;
 mod watch;
 
 pub use live::{Live, Source, Timings};
-pub use state::{Call, CaptureTimings, Needs, Png, now_rfc3339};
+pub use state::{Call, CaptureTimings, Captured, Needs, Png, now_rfc3339};
 pub use watch::{Kept, Mark, reusable};
 
 use crate::frames::Frames;

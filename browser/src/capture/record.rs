@@ -1,8 +1,8 @@
 //! A capture for the archive: everything a recording holds, started over when the page navigates under it.
 
 use super::Capture;
+use super::state::Captured;
 use super::state::Needs;
-use crate::Captured;
 use crate::error::{Error, Result};
 
 impl Capture<'_> {

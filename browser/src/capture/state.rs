@@ -27,9 +27,16 @@ use pagesnap_engine::strategy::Strategy;
 use super::Capture;
 use super::facts::Facts;
 use super::snapshot::{self, COMPUTED_STYLES};
-use crate::Captured;
 use crate::failure::Phase;
 use crate::frames::{self, Link, Route};
+
+/// A captured page state: the recording and, when asked for, its viewport screenshot (PNG).
+pub struct Captured {
+    /// The recording.
+    pub recording: Recording,
+    /// PNG bytes of the viewport ([`Needs::screenshot`]).
+    pub screenshot: Option<Vec<u8>>,
+}
 
 /// What one capture gathers besides the DOM snapshot and the page facts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,8 +20,8 @@ use pagesnap_engine::analyze::Analyzed;
 use pagesnap_engine::recording::{NodeKind, Recording};
 
 use super::Capture;
+use super::state::Captured;
 use super::state::Needs;
-use crate::Captured;
 
 /// The page's state as the tracker sees it; equal marks, unchanged page.
 #[derive(Clone, Debug, PartialEq, Eq)]
