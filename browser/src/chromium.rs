@@ -16,7 +16,8 @@ use futures::StreamExt;
 
 use crate::dialogs::DialogPolicy;
 use crate::error::StartError;
-use crate::failure::{TabError, Watch};
+use crate::failure::TabError;
+use crate::gone::Watch;
 use crate::navigation::{OpenOptions, prepare};
 use crate::session::ChromiumSession;
 use crate::tab::{Heard, TabHandle};

@@ -15,6 +15,7 @@ mod endpoint;
 mod error;
 mod failure;
 mod frames;
+mod gone;
 mod input;
 mod navigation;
 pub mod observe;

@@ -21,8 +21,9 @@ use pagesnap_engine::dialog::Dialog;
 use crate::dialogs::{DialogPolicy, Dialogs};
 use crate::documents::Documents;
 use crate::error::{Error, Result};
-use crate::failure::{Gone, Phase, TabError, Watch};
+use crate::failure::{Phase, TabError};
 use crate::frames::Route;
+use crate::gone::{Gone, Watch};
 use crate::waits;
 
 /// One open tab as every call sees it.
