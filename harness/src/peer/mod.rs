@@ -12,6 +12,7 @@
 //! garbage fails the episode with an error naming it; the next episode
 //! starts it again.
 
+mod action_key;
 pub mod connection;
 pub mod mapping;
 
