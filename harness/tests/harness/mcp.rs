@@ -36,8 +36,10 @@ fn node_sdk() {
     );
 }
 
-/// Runs one client script in one mode; its last line says how many checks passed.
-fn run(program: &PathBuf, script: &str, mode: &str) {
+/// Runs one client script in one mode; its last line says how many checks
+/// passed, which must be exactly `checks`: a check that stops running (a
+/// branch no longer taken, a loop over nothing) fails here as a failed check would.
+fn run(program: &PathBuf, script: &str, mode: &str, expected: usize) {
     let output = Command::new(program)
         .current_dir(root())
         .arg(root().join("harness/tests/mcp_clients").join(script))
@@ -58,49 +60,52 @@ fn run(program: &PathBuf, script: &str, mode: &str) {
         .and_then(|rest| rest.split(' ').next())
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("{script} {mode}: no `ok: N checks` line:\n{stdout}"));
-    assert!(checks >= 20, "{script} {mode}: only {checks} checks ran");
+    assert_eq!(
+        checks, expected,
+        "{script} {mode}: {checks} checks ran, not {expected} (a client changed: update the count with the reason)"
+    );
 }
 
 #[test]
 fn python_sdk_over_stdio() {
-    run(&python(), "client.py", "stdio");
+    run(&python(), "client.py", "stdio", 402);
 }
 
 #[test]
 fn python_sdk_over_streamable_http() {
-    run(&python(), "client.py", "http");
+    run(&python(), "client.py", "http", 498);
 }
 
 #[test]
 fn python_sdk_on_an_attached_browser_leaves_it_running() {
-    run(&python(), "client.py", "attach");
+    run(&python(), "client.py", "attach", 405);
 }
 
 #[test]
 fn python_sdk_sees_and_answers_every_dialog() {
-    run(&python(), "client.py", "dialogs");
+    run(&python(), "client.py", "dialogs", 119);
 }
 
 #[test]
 fn python_sdk_drives_every_action() {
-    run(&python(), "client.py", "actions");
+    run(&python(), "client.py", "actions", 265);
 }
 
 #[test]
 fn sigkill_leaves_no_chromium() {
-    run(&python(), "client.py", "sigkill");
+    run(&python(), "client.py", "sigkill", 27);
 }
 
 #[test]
 fn typescript_sdk_over_stdio() {
     node_sdk();
-    run(&PathBuf::from("node"), "client.mjs", "stdio");
+    run(&PathBuf::from("node"), "client.mjs", "stdio", 497);
 }
 
 #[test]
 fn typescript_sdk_over_streamable_http() {
     node_sdk();
-    run(&PathBuf::from("node"), "client.mjs", "http");
+    run(&PathBuf::from("node"), "client.mjs", "http", 525);
 }
 
 #[test]
