@@ -1,4 +1,4 @@
-//! `report.html`: one self-contained page (inline CSS and SVG, no script, no external resource) with the run's charts and the tables of [`Tables`], written by the HTML emitter.
+//! `report.html`: one self-contained page (inline CSS and SVG, no script, no external resource) with the run's charts and the tables of `tables.rs`, written by the HTML emitter.
 //!
 //! Every string that comes from a page or a suite (task ids, instructions,
 //! targets, answers, errors, strategy and suite names) goes through

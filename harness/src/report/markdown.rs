@@ -1,4 +1,4 @@
-//! `report.md`: the run's headings and prose around the tables of [`Tables`], each written by the Markdown emitter with every page-derived string escaped.
+//! `report.md`: the run's headings and prose around the tables of `tables.rs`, each written by the Markdown emitter with every page-derived string escaped.
 
 use std::fmt::Write as _;
 

@@ -1,9 +1,9 @@
-//! The CSV emitter: a header of the columns' names, then one line per row, every cell of run text neutralised and quoted ([`escape::cell`]).
+//! The CSV emitter: a header of the columns' names, then one line per row, every cell of run text neutralised and quoted ([`escape::cell`](crate::report::escape::cell)).
 
 use crate::report::escape::cell;
 use crate::report::table::{Cell, Format, Head, Table};
 
-use super::markdown;
+use super::plain;
 
 /// The whole file: header line and rows, each line ending in `\n`.
 pub fn file(table: &Table) -> String {
@@ -31,8 +31,6 @@ fn value(c: &Cell) -> String {
         Cell::Text(text) | Cell::LongText(text) => cell(text),
         Cell::Task { id, .. } => cell(id),
         Cell::Link(inner, _) => value(inner),
-        // Every other cell is a figure of our own: Markdown's text of it is
-        // the plain one (no page text, so no escaping to undo).
-        other => markdown::value(other),
+        other => plain(other),
     }
 }

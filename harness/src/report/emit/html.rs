@@ -1,11 +1,11 @@
-//! The HTML emitter: a `<table>` with run text escaped ([`escape::html`]) in content and attributes alike, figures right-aligned (`td.n`).
+//! The HTML emitter: a `<table>` with run text escaped ([`escape::html`](crate::report::escape::html)) in content and attributes alike, figures right-aligned (`td.n`).
 
 use std::fmt::Write as _;
 
 use crate::report::escape::html;
 use crate::report::table::{Cell, Format, Head, Table};
 
-use super::markdown;
+use super::plain;
 
 /// Appends `table`, in a sideways-scrolling `div` when it is wide.
 pub fn table(out: &mut String, table: &Table) {
@@ -123,9 +123,9 @@ fn parts(c: &Cell) -> (String, String) {
             let (open, content) = parts(inner);
             (open, format!("<a href=\"{}\">{content}</a>", html(href)))
         }
-        // Figures: Markdown's text of them, escaped all the same (a fault
-        // kind or a calibration cell is data, however plain it looks).
-        figure => (NUMBER.to_owned(), html(&markdown::value(figure))),
+        // Figures, escaped all the same: a fault kind or a calibration cell
+        // is data, however plain it looks.
+        figure => (NUMBER.to_owned(), html(&plain(figure))),
     }
 }
 

@@ -6,6 +6,9 @@
 pub mod csv;
 pub mod html;
 pub mod markdown;
+mod plain;
+
+use plain::plain;
 
 #[cfg(test)]
 mod tests {
