@@ -44,7 +44,7 @@ use serde_json::{Value, json};
 
 use super::{PageError, median, p90};
 use crate::live::server::Server as PageServer;
-use crate::peer::connection::{Answer, Connection};
+use crate::peer::connection::{Answer, Connection, ServerBrowser, command};
 use crate::peer::mapping::{ActionKey, Arg, Call, Mapping};
 use crate::peer::{Launch, Peer, SHIPPED, Shipped};
 use crate::results::MCP_PREFIX;
@@ -398,35 +398,26 @@ impl Server {
         };
         let (connection, browser) = match side {
             Side::Pagesnap => {
-                let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
-                let mut command = tokio::process::Command::new(exe);
-                command.args([
-                    "mcp",
-                    "--viewport",
-                    &viewport,
-                    "--strategy",
-                    &config.strategy,
-                ]);
+                let launched = ServerBrowser::Launched {
+                    viewport: &viewport,
+                };
+                let dir = own_dir()?;
+                let mut command = command(&Launch::Pagesnap, &launched, dir.path())?;
+                command.args(["--strategy", &config.strategy]);
                 if config.always_capture {
                     command.arg("--always-capture");
                 }
                 let connection =
-                    Connection::launch(label, command, own_dir()?, config.call_timeout).await?;
+                    Connection::launch(label, command, dir, config.call_timeout).await?;
                 (connection, None)
             }
             Side::Peer(shipped) => match &shipped.launch {
                 Launch::Playwright => {
                     let dir = own_dir()?;
-                    let cli = crate::node::playwright_mcp_cli()?;
-                    let mut command = tokio::process::Command::new("node");
-                    command
-                        .arg(cli)
-                        .args(["--headless", "--isolated", "--no-sandbox"])
-                        .arg("--executable-path")
-                        .arg(Chromium::executable()?)
-                        .args(["--viewport-size", &viewport])
-                        .arg("--output-dir")
-                        .arg(dir.path());
+                    let launched = ServerBrowser::Launched {
+                        viewport: &viewport,
+                    };
+                    let command = command(&shipped.launch, &launched, dir.path())?;
                     let connection =
                         Connection::launch(label, command, dir, config.call_timeout).await?;
                     (connection, None)

@@ -1,4 +1,4 @@
-//! One running tool server, attached to a browser: started over stdio, initialized, its tools listed (what their definitions cost a model), then called with a limit on every answer.
+//! One running tool server, attached to a browser: started over stdio, initialized, its tools listed (what their definitions cost a model), then called with a limit on every answer; and every tool server's command line ([`command`]), for live episodes' peers and bench-mcp alike.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -70,6 +70,117 @@ impl Drop for Daemon {
     }
 }
 
+/// The browser a tool server works on.
+pub enum ServerBrowser<'a> {
+    /// One running already, which the server attaches to at `cdp` (its
+    /// websocket URL); the server runs in `uploads`, the only folder it may
+    /// read files from.
+    Attached {
+        /// The browser's CDP websocket URL.
+        cdp: &'a str,
+        /// The upload folder.
+        uploads: &'a Path,
+    },
+    /// One the server launches itself, headless, at `viewport` (`WxH`):
+    /// pagesnap's and Playwright MCP's, with the binary every server uses
+    /// ([`pagesnap_browser::Chromium::executable`]).
+    Launched {
+        /// The viewport, `WxH`.
+        viewport: &'a str,
+    },
+}
+
+/// Every tool server's command line, in one place (the peers of live
+/// episodes and bench-mcp's servers alike): `launch`'s server on `browser`,
+/// with `dir` a folder of its own (Playwright MCP's output, agent-browser's
+/// socket and pid file), kept while it runs.
+pub fn command(
+    launch: &Launch,
+    browser: &ServerBrowser<'_>,
+    dir: &Path,
+) -> Result<tokio::process::Command> {
+    let mut command = match (launch, browser) {
+        (Launch::Playwright, ServerBrowser::Attached { cdp, .. }) => {
+            let mut command = tokio::process::Command::new("node");
+            command
+                .arg(crate::node::playwright_mcp_cli()?)
+                .args(["--cdp-endpoint", cdp])
+                .arg("--output-dir")
+                .arg(dir);
+            command
+        }
+        (Launch::Playwright, ServerBrowser::Launched { viewport }) => {
+            let cli = crate::node::playwright_mcp_cli()?;
+            let mut command = tokio::process::Command::new("node");
+            command
+                .arg(cli)
+                .args(["--headless", "--isolated", "--no-sandbox"])
+                .arg("--executable-path")
+                .arg(pagesnap_browser::Chromium::executable()?)
+                .args(["--viewport-size", viewport])
+                .arg("--output-dir")
+                .arg(dir);
+            command
+        }
+        (Launch::ChromeDevtools, ServerBrowser::Attached { cdp, uploads }) => {
+            let mut command = tokio::process::Command::new("node");
+            command
+                .arg(crate::node::chrome_devtools_mcp_cli()?)
+                .args(["--wsEndpoint", cdp])
+                .args(["--no-usage-statistics", "--no-performance-crux"])
+                // Its file tools read only under a root (by default the temp folder).
+                .arg("--filesystem-root")
+                .arg(uploads);
+            command
+        }
+        (Launch::AgentBrowser, ServerBrowser::Attached { cdp, .. }) => {
+            // Its daemon (which the server starts and which outlives it) keeps its socket, pid file and
+            // state in this connection's folder, under a session of its own: two connections never
+            // share one, and the daemon is ended with the connection (see Drop).
+            let mut command = tokio::process::Command::new(crate::node::agent_browser_bin()?);
+            command
+                .args(["mcp", "--tools", "all"])
+                .env("AGENT_BROWSER_CDP", cdp)
+                .env("AGENT_BROWSER_SOCKET_DIR", dir)
+                .env("AGENT_BROWSER_SESSION", AGENT_BROWSER_SESSION)
+                .env("AGENT_BROWSER_NO_VERSION_CHECK", "1")
+                // If pagesnap dies before it can end the daemon, the daemon ends itself.
+                .env("AGENT_BROWSER_IDLE_TIMEOUT_MS", "120000");
+            command
+        }
+        (Launch::Pagesnap, ServerBrowser::Attached { cdp, uploads }) => {
+            let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
+            let mut command = tokio::process::Command::new(exe);
+            command
+                .args(["mcp", "--cdp-endpoint", cdp])
+                .arg("--upload-dir")
+                .arg(uploads);
+            command
+        }
+        (Launch::Pagesnap, ServerBrowser::Launched { viewport }) => {
+            let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
+            let mut command = tokio::process::Command::new(exe);
+            command.args(["mcp", "--viewport", viewport]);
+            command
+        }
+        (Launch::Shell(line), ServerBrowser::Attached { cdp, .. }) => {
+            let mut command = tokio::process::Command::new("sh");
+            command.arg("-c").arg(line.replace("{cdp}", cdp));
+            command
+        }
+        (
+            Launch::ChromeDevtools | Launch::AgentBrowser | Launch::Shell(_),
+            ServerBrowser::Launched { .. },
+        ) => {
+            bail!("this tool server cannot launch the browser every server uses: attach it to one")
+        }
+    };
+    if let ServerBrowser::Attached { uploads, .. } = browser {
+        command.current_dir(uploads);
+    }
+    Ok(command)
+}
+
 impl Connection {
     /// Starts `peer` attached to the browser at `cdp` (its websocket URL),
     /// initializes it and lists its tools, which must include every tool
@@ -82,61 +193,13 @@ impl Connection {
             .prefix("pagesnap-peer-")
             .tempdir()
             .context("could not create a temp folder")?;
-        let command = match &peer.launch {
-            Launch::Playwright => {
-                let mut command = tokio::process::Command::new("node");
-                command
-                    .arg(crate::node::playwright_mcp_cli()?)
-                    .args(["--cdp-endpoint", cdp])
-                    .arg("--output-dir")
-                    .arg(dir.path());
-                command
-            }
-            Launch::ChromeDevtools => {
-                let mut command = tokio::process::Command::new("node");
-                command
-                    .arg(crate::node::chrome_devtools_mcp_cli()?)
-                    .args(["--wsEndpoint", cdp])
-                    .args(["--no-usage-statistics", "--no-performance-crux"])
-                    // Its file tools read only under a root (by default the temp folder).
-                    .arg("--filesystem-root")
-                    .arg(uploads);
-                command
-            }
-            Launch::AgentBrowser => {
-                // Its daemon (which the server starts and which outlives it) keeps its socket, pid file and
-                // state in this connection's folder, under a session of its own: two connections never
-                // share one, and the daemon is ended with the connection (see Drop).
-                let mut command = tokio::process::Command::new(crate::node::agent_browser_bin()?);
-                command
-                    .args(["mcp", "--tools", "all"])
-                    .env("AGENT_BROWSER_CDP", cdp)
-                    .env("AGENT_BROWSER_SOCKET_DIR", dir.path())
-                    .env("AGENT_BROWSER_SESSION", AGENT_BROWSER_SESSION)
-                    .env("AGENT_BROWSER_NO_VERSION_CHECK", "1")
-                    // If pagesnap dies before it can end the daemon, the daemon ends itself.
-                    .env("AGENT_BROWSER_IDLE_TIMEOUT_MS", "120000");
-                command
-            }
-            Launch::Pagesnap => {
-                let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
-                let mut command = tokio::process::Command::new(exe);
-                command
-                    .args(["mcp", "--cdp-endpoint", cdp])
-                    .arg("--upload-dir")
-                    .arg(uploads);
-                command
-            }
-            Launch::Shell(line) => {
-                let mut command = tokio::process::Command::new("sh");
-                command.arg("-c").arg(line.replace("{cdp}", cdp));
-                command
-            }
-        };
+        let command = command(
+            &peer.launch,
+            &ServerBrowser::Attached { cdp, uploads },
+            dir.path(),
+        )?;
         let daemon = matches!(peer.launch, Launch::AgentBrowser)
             .then(|| Daemon(dir.path().join(format!("{AGENT_BROWSER_SESSION}.pid"))));
-        let mut command = command;
-        command.current_dir(uploads);
         let mut connection = Connection::launch(&peer.name, command, dir, peer.timeout).await?;
         connection.daemon = daemon;
         connection.offers(&peer.mapping.tools())?;
