@@ -3,6 +3,7 @@
 mod answer;
 mod error;
 pub mod layers;
+mod policy;
 mod readiness;
 pub mod secrets;
 mod serve;

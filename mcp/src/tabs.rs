@@ -21,6 +21,7 @@ use pagesnap_engine::strategy::Strategy;
 use super::answer::{Changes, Freshness, TabInfo};
 use super::error::{Kind, ToolError};
 use super::layers::Layers;
+use super::policy;
 use super::readiness::{self, Readiness};
 use super::secrets::Secrets;
 
@@ -273,7 +274,7 @@ impl Browsing {
     /// Opens `url` in the current tab (or a new one when there is none).
     /// `Some(pending)` when the load did not finish within the page limit.
     pub async fn navigate(&mut self, url: &str) -> Result<Option<String>, ToolError> {
-        self.check_url(url)?;
+        policy::check_url(url, self.config().allow_file_urls)?;
         self.refuse_while_dialog()?;
         let options = self.config().open.clone();
         // The browser's own offline hint names a recorder's flag; the
@@ -324,7 +325,10 @@ impl Browsing {
                     self.forget_if_gone(&err);
                     return Err(ToolError::new(
                         Kind::Navigation,
-                        self.mask(&format!("{err:#}{}", self.offline_hint(&err))),
+                        self.mask(&format!(
+                            "{err:#}{}",
+                            policy::offline_hint(&err, self.config().network)
+                        )),
                     ));
                 }
             },
@@ -335,43 +339,6 @@ impl Browsing {
             // A dialog opened as the page settled: the snapshot shows it.
             Err(err) if err.is_dialog_open() => Ok(None),
             Err(err) => Err(self.browser_error(&err)),
-        }
-    }
-
-    /// Why a name did not resolve, when the server is offline by choice.
-    fn offline_hint(&self, err: &pagesnap_browser::Error) -> &'static str {
-        let unresolved = matches!(
-            err.tab(),
-            Some(TabError::LoadFailed { error, .. }) if error.contains("ERR_NAME_NOT_RESOLVED")
-        );
-        if !self.config().network && unresolved {
-            " (this server was started with --offline: only 127.0.0.1 and localhost resolve; \
-             start it without --offline to reach the web)"
-        } else {
-            ""
-        }
-    }
-
-    fn check_url(&self, url: &str) -> Result<(), ToolError> {
-        let lower = url.trim().to_ascii_lowercase();
-        let allowed = lower.starts_with("http://")
-            || lower.starts_with("https://")
-            || lower == "about:blank"
-            || (self.config().allow_file_urls && lower.starts_with("file://"));
-        if allowed {
-            Ok(())
-        } else {
-            Err(ToolError::new(
-                Kind::RefusedUrl,
-                format!(
-                    "refused URL {url:?}: only http:// and https:// URLs (and about:blank) are opened{}",
-                    if self.config().allow_file_urls {
-                        ", and file:// URLs"
-                    } else {
-                        " (file:// needs the server's --allow-file-urls)"
-                    }
-                ),
-            ))
         }
     }
 
@@ -666,28 +633,13 @@ impl Browsing {
     }
 
     /// What changed between the tab's observation before an action and
-    /// after: refs marked new, and refs whose element left the page (not
-    /// those only scrolled out of view).
+    /// after ([`policy::changes`]).
     pub fn changes(before: Option<&Observation>, after: &Seen) -> Changes {
-        let new = after
-            .observation
-            .meta
-            .items
-            .iter()
-            .filter(|i| i.new)
-            .map(|i| i.reference.clone())
-            .collect();
-        let removed = before
-            .map(|b| {
-                b.meta
-                    .items
-                    .iter()
-                    .filter(|i| !after.present.contains(&i.backend_id))
-                    .map(|i| i.reference.clone())
-                    .collect()
-            })
-            .unwrap_or_default();
-        Changes { new, removed }
+        policy::changes(
+            before.map(|b| b.meta.items.as_slice()),
+            &after.observation.meta.items,
+            &after.present,
+        )
     }
 
     /// The current tab's last observation.
@@ -717,7 +669,7 @@ impl Browsing {
         }
         Ok(tabs
             .iter()
-            .filter(|t| !is_browser_page(t))
+            .filter(|t| !policy::is_browser_page(&t.url))
             .map(|t| TabInfo {
                 id: t.id.clone(),
                 url: self.mask(&t.url),
@@ -814,12 +766,6 @@ const SELECTOR_JS: &str = r#"function () {
   }
   return ':root > ' + parts.join(' > ');
 }"#;
-
-/// Chromium's own new-tab page, which a launched browser starts with: not a
-/// page of the agent's.
-fn is_browser_page(tab: &pagesnap_browser::Tab) -> bool {
-    tab.url.starts_with("chrome://new-tab-page") || tab.url.starts_with("chrome://newtab")
-}
 
 fn no_such_tab(id: &str) -> ToolError {
     ToolError::new(
