@@ -35,10 +35,26 @@ pub struct ActionAnswer {
 /// the text under `### Notes`), with a kind a client can branch on.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Note {
-    /// What it is about, in kebab case.
-    pub kind: String,
+    /// What it is about.
+    pub kind: NoteKind,
     /// What to know, as a sentence the agent reads.
     pub message: String,
+}
+
+/// What a [`Note`] is about, spelled in kebab case in the answer: the things
+/// an answer tells beyond its action, each named by the issue that adds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
+pub enum NoteKind {
+    /// Text no person can see was left out of the page (issue 56).
+    WithheldText,
+    /// The action set off content that has now arrived: a lazy load, a feed's next items (issue 57).
+    ContentLoaded,
+    /// The browser had died and was started again; the tabs were lost (issue 58).
+    BrowserRestarted,
+    /// What a field holds after typing, where a mask reformatted it (issue 60).
+    FieldHolds,
 }
 
 /// What changed between the page before an action and after it.
@@ -490,7 +506,7 @@ mod tests {
                     opener: Some("T1".into()),
                 }],
                 notes: vec![Note {
-                    kind: "withheld-text".into(),
+                    kind: NoteKind::WithheldText,
                     message: "m".into(),
                 }],
                 ..answer

@@ -11,8 +11,8 @@ mod tabs;
 mod tools;
 
 pub use answer::{
-    ActionAnswer, ActionReport, Changes, Detail, FindAnswer, Freshness, Match, Note, OpenedTab,
-    Snapshot, TabInfo,
+    ActionAnswer, ActionReport, Changes, Detail, FindAnswer, Freshness, Match, Note, NoteKind,
+    OpenedTab, Snapshot, TabInfo,
 };
 pub use readiness::Readiness;
 pub use serve::{Transport, serve, serve_client};
