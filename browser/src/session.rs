@@ -191,7 +191,7 @@ impl ChromiumSession {
     /// Calls `function` with `this` bound to the node (backend node id) and
     /// returns its value (promises awaited); `Ok(None)` when the node left
     /// the document. The node's handle lives in an object group of its own,
-    /// released afterwards ([`crate::tab::TabHandle::object_group`]).
+    /// released afterwards (the one object-group policy, `tab.rs`).
     pub async fn call_function_on(
         &self,
         backend_id: u64,
@@ -226,7 +226,7 @@ impl ChromiumSession {
 
     /// Captures the current state with what `needs` asks for: the tab's own
     /// documents and, issued together with them, those of the out-of-process
-    /// frames it had at the last capture ([`crate::frames`]); frames met for
+    /// frames it had at the last capture (`frames.rs`); frames met for
     /// the first time are attached and captured after.
     pub async fn capture_with(&self, needs: Needs) -> Result<(Captured, CaptureTimings)> {
         self.capturer().capture_with(needs).await

@@ -1,4 +1,4 @@
-//! The scripted steps of `record --then`, applied to an open tab through the one actuator ([`crate::act`]).
+//! The scripted steps of `record --then`, applied to an open tab through the one actuator ([`super::act`]).
 
 use std::time::Duration;
 
