@@ -41,7 +41,11 @@ pub fn runtime() -> Result<tokio::runtime::Runtime> {
 
 /// The flags every launch uses (DEVELOPERS.md): no sandbox (we run as root in
 /// CI), no GPU, and no background networking — this machine's closed network
-/// refuses those connections.
+/// refuses those connections. A tab that is not in front runs as one in front
+/// does (the last three, as Playwright launches): headless Chromium otherwise
+/// runs its timers once a second and no animation frames or
+/// IntersectionObservers at all, so a feed scrolled there never loads
+/// (`browser/tests/background.rs`).
 pub const CHROMIUM_FLAGS: &[&str] = &[
     "--headless",
     "--no-sandbox",
@@ -56,6 +60,9 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
     "--allow-file-access-from-files",
     "--font-render-hinting=none",
     "--force-color-profile=srgb",
+    "--disable-renderer-backgrounding",
+    "--disable-background-timer-throttling",
+    "--disable-backgrounding-occluded-windows",
 ];
 
 /// Offline recording (the default): every host name but the loopback fails to
@@ -407,6 +414,10 @@ impl Chromium {
         };
         let mut blank = CreateTargetParams::new("about:blank");
         blank.browser_context_id = context.map(BrowserContextId::new);
+        // A window of its own: a tab sharing a window with the one in front is
+        // hidden, and a hidden page runs no animation frames or
+        // IntersectionObservers (`browser/tests/background.rs`).
+        blank.new_window = Some(true);
         let page = tokio::time::timeout_at(deadline.into(), self.browser.new_page(blank))
             .await
             .map_err(budget("Target.createTarget"))?
