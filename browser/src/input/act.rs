@@ -15,7 +15,7 @@
 
 use crate::error::{Error, Result};
 use chromiumoxide::cdp::browser_protocol::input::{
-    DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
+    DispatchMouseEventParams, DispatchMouseEventType,
 };
 use chromiumoxide::cdp::browser_protocol::page::HandleJavaScriptDialogParams;
 use pagesnap_engine::dialog::DialogKind;
@@ -418,7 +418,7 @@ impl Input<'_> {
             Ok(point) => point,
             Err(failed) => return Ok(failed),
         };
-        self.mouse_click(point).await?;
+        self.mouse().click(point).await?;
         Ok(Outcome::ok())
     }
 
@@ -449,17 +449,17 @@ impl Input<'_> {
             Ok(point) => point,
             Err(failed) => return Ok(failed),
         };
-        self.mouse_click(point).await?;
+        self.mouse().click(point).await?;
         let answer = self.call_on(backend_id, EDITABLE_JS, Vec::new()).await?;
         if let Some(failed) = failure(&answer) {
             return Ok(failed);
         }
         if let Some(delete) = super::keys::named_key("Delete").filter(|_| text.is_empty()) {
             // Typing nothing clears the field: delete the selected content.
-            self.key(delete).await?;
+            self.keyboard().key(delete).await?;
         }
         for c in text.chars() {
-            self.type_char(c).await?;
+            self.keyboard().type_char(c).await?;
         }
         Ok(Outcome::ok())
     }
@@ -529,7 +529,7 @@ impl Input<'_> {
                 return Ok(failed);
             }
         }
-        self.press_chord(&chord).await?;
+        self.keyboard().press_chord(&chord).await?;
         Ok(Outcome::ok())
     }
 
@@ -538,8 +538,8 @@ impl Input<'_> {
             Ok(point) => point,
             Err(failed) => return Ok(failed),
         };
-        self.mouse_click(point).await?;
-        self.mouse_press(point, 2).await?;
+        self.mouse().click(point).await?;
+        self.mouse().press(point, 2).await?;
         Ok(Outcome::ok())
     }
 
@@ -578,7 +578,7 @@ impl Input<'_> {
     /// Types `text` key by key into whatever has the focus.
     async fn type_at_focus(&self, text: &str) -> Result<Outcome> {
         for c in text.chars() {
-            self.type_char(c).await?;
+            self.keyboard().type_char(c).await?;
         }
         Ok(Outcome::ok())
     }
@@ -586,7 +586,7 @@ impl Input<'_> {
     async fn click_at(&self, x: f64, y: f64) -> Result<Outcome> {
         match self.viewport_point(x, y).await? {
             Ok(point) => {
-                self.mouse_click(point).await?;
+                self.mouse().click(point).await?;
                 Ok(Outcome::ok())
             }
             Err(failed) => Ok(failed),
@@ -771,50 +771,6 @@ impl Input<'_> {
                 ),
             }),
         }
-    }
-
-    /// A left click (move, press, release) at viewport point `(x, y)`.
-    pub(crate) async fn mouse_click(&self, point: (f64, f64)) -> Result<()> {
-        self.mouse(DispatchMouseEventType::MouseMoved, point, 0)
-            .await?;
-        self.mouse_press(point, 1).await
-    }
-
-    /// The left button pressed and released at `point`, the `count`th click
-    /// of a series (2: the second click of a double click).
-    async fn mouse_press(&self, point: (f64, f64), count: i64) -> Result<()> {
-        self.mouse(DispatchMouseEventType::MousePressed, point, count)
-            .await?;
-        self.mouse(DispatchMouseEventType::MouseReleased, point, count)
-            .await
-    }
-
-    /// One mouse event at viewport point `(x, y)`; a press or release is of
-    /// the left button, the `count`th click of a series.
-    pub(crate) async fn mouse(
-        &self,
-        kind: DispatchMouseEventType,
-        (x, y): (f64, f64),
-        count: i64,
-    ) -> Result<()> {
-        let mut params = DispatchMouseEventParams::new(kind.clone(), x, y);
-        match kind {
-            DispatchMouseEventType::MousePressed | DispatchMouseEventType::MouseReleased => {
-                params.button = Some(MouseButton::Left);
-                params.buttons = Some(i64::from(kind == DispatchMouseEventType::MousePressed));
-                params.click_count = Some(count);
-            }
-            _ if count > 0 => {
-                // A move with the button held (a drag).
-                params.button = Some(MouseButton::Left);
-                params.buttons = Some(1);
-            }
-            _ => {}
-        }
-        self.tab
-            .call("Input.dispatchMouseEvent", self.tab.page().execute(params))
-            .await?;
-        Ok(())
     }
 }
 

@@ -66,9 +66,11 @@ impl Input<'_> {
             )
             .await?;
         let dragged = async {
-            self.mouse(DispatchMouseEventType::MouseMoved, start, 0)
+            self.mouse()
+                .event(DispatchMouseEventType::MouseMoved, start, 0)
                 .await?;
-            self.mouse(DispatchMouseEventType::MousePressed, start, 1)
+            self.mouse()
+                .event(DispatchMouseEventType::MousePressed, start, 1)
                 .await?;
             for step in 1..=STEPS {
                 let t = f64::from(step) / f64::from(STEPS);
@@ -76,7 +78,8 @@ impl Input<'_> {
                     start.0 + (end.0 - start.0) * t,
                     start.1 + (end.1 - start.1) * t,
                 );
-                self.mouse(DispatchMouseEventType::MouseMoved, point, 1)
+                self.mouse()
+                    .event(DispatchMouseEventType::MouseMoved, point, 1)
                     .await?;
             }
             // A hand comes to rest just past the middle of where it drops:
@@ -91,7 +94,8 @@ impl Input<'_> {
             } else {
                 end
             };
-            self.mouse(DispatchMouseEventType::MouseMoved, end, 1)
+            self.mouse()
+                .event(DispatchMouseEventType::MouseMoved, end, 1)
                 .await?;
             let native = tokio::time::timeout(ANNOUNCED, announced.next()).await;
             if let Ok(Some(event)) = native {
@@ -107,7 +111,8 @@ impl Input<'_> {
                         .await?;
                 }
             }
-            self.mouse(DispatchMouseEventType::MouseReleased, end, 1)
+            self.mouse()
+                .event(DispatchMouseEventType::MouseReleased, end, 1)
                 .await
         }
         .await;

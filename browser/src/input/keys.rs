@@ -3,7 +3,7 @@
 use crate::error::Result;
 use chromiumoxide::cdp::browser_protocol::input::{DispatchKeyEventParams, DispatchKeyEventType};
 
-use super::Input;
+use crate::tab::TabHandle;
 
 /// A key's CDP description: `key`, `code`, Windows virtual key code, and the text it types.
 #[derive(Debug, PartialEq, Eq)]
@@ -214,7 +214,19 @@ pub(crate) fn chord(name: &str) -> Option<Chord> {
     })
 }
 
-impl Input<'_> {
+/// The keyboard of one tab.
+pub(crate) struct Keyboard<'a> {
+    tab: &'a TabHandle,
+}
+
+impl<'a> Keyboard<'a> {
+    /// The keyboard of `tab`.
+    pub(crate) fn new(tab: &'a TabHandle) -> Keyboard<'a> {
+        Keyboard { tab }
+    }
+}
+
+impl Keyboard<'_> {
     /// Presses a chord: its modifiers down, the key with them held, the
     /// modifiers up. A character with Control, Alt or Meta types nothing
     /// (the page sees the key, as `Control+A` selects all).

@@ -3,6 +3,7 @@
 mod act;
 mod drag;
 mod keys;
+mod mouse;
 mod nodes;
 mod script;
 mod upload;
@@ -32,5 +33,15 @@ impl<'a> Input<'a> {
             frames,
             uploads,
         }
+    }
+
+    /// The tab's keyboard.
+    fn keyboard(&self) -> keys::Keyboard<'a> {
+        keys::Keyboard::new(self.tab)
+    }
+
+    /// The tab's mouse.
+    fn mouse(&self) -> mouse::Mouse<'a> {
+        mouse::Mouse::new(self.tab)
     }
 }
