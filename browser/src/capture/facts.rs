@@ -10,7 +10,7 @@ use chromiumoxide::cdp::js_protocol::runtime::{
 
 use super::Capture;
 use super::snapshot::{Boxes, Extras};
-use super::state::{Call, timed};
+use super::timings::{Call, timed};
 use crate::error::{Error, Result};
 use crate::frames::Route;
 

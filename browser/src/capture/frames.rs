@@ -9,7 +9,8 @@ use chromiumoxide::cdp::browser_protocol::target::{
 
 use super::Capture;
 use super::snapshot;
-use super::state::{Call, CaptureTimings, Needs, Shot, timed};
+use super::state::{Needs, Shot};
+use super::timings::{Call, CaptureTimings, timed};
 use crate::documents::is_error_page;
 use crate::error::Result;
 use crate::frames::Link;

@@ -9,7 +9,8 @@ use pagesnap_engine::strategy::{Options, Strategy};
 
 use super::Capture;
 use super::state::Captured;
-use super::state::{CaptureTimings, Needs};
+use super::state::Needs;
+use super::timings::CaptureTimings;
 use super::watch::{Kept, reusable};
 use crate::observe;
 

@@ -7,10 +7,12 @@ mod oracle;
 mod record;
 mod snapshot;
 mod state;
+mod timings;
 mod watch;
 
 pub use live::{Live, Source, Timings};
-pub use state::{Call, CaptureTimings, Captured, Needs, Png, now_rfc3339};
+pub use state::{Captured, Needs, Png, now_rfc3339};
+pub use timings::{Call, CaptureTimings};
 pub use watch::{Kept, Mark, reusable};
 
 use crate::frames::Frames;

@@ -8,7 +8,6 @@
 //! observation needs the screenshot only for a strategy that reads it.
 
 use std::collections::HashMap;
-use std::future::Future;
 use std::time::{Duration, Instant};
 
 use crate::error::{Error, Result};
@@ -27,6 +26,7 @@ use pagesnap_engine::strategy::Strategy;
 use super::Capture;
 use super::facts::Facts;
 use super::snapshot::{self, COMPUTED_STYLES};
+use super::timings::{Call, CaptureTimings, timed};
 use crate::failure::Phase;
 use crate::frames::{self, Link, Route};
 
@@ -75,39 +75,6 @@ impl Needs {
             stable_counts: false,
         }
     }
-}
-
-/// One CDP call (or script) of a capture and how long it took, from the
-/// moment the capture issued it until its answer was decoded.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Call {
-    /// CDP method or script, e.g. `DOMSnapshot.captureSnapshot`.
-    pub name: &'static str,
-    /// Its latency.
-    pub elapsed: Duration,
-}
-
-/// Where the time of one capture went.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct CaptureTimings {
-    /// Every call, in the order they were issued; concurrent calls overlap.
-    pub calls: Vec<Call>,
-    /// Joining CDP's tables into the recording's nodes.
-    pub join: Duration,
-    /// Wall time of the whole capture.
-    pub total: Duration,
-}
-
-impl CaptureTimings {
-    pub(crate) fn add(&mut self, name: &'static str, elapsed: Duration) {
-        self.calls.push(Call { name, elapsed });
-    }
-}
-
-pub(crate) async fn timed<T>(future: impl Future<Output = T>) -> (T, Duration) {
-    let started = Instant::now();
-    let value = future.await;
-    (value, started.elapsed())
 }
 
 /// One process's share of a capture: its snapshot and facts.
