@@ -135,6 +135,8 @@ pub struct Chromium {
 struct Owned {
     profile: tempfile::TempDir,
     watchdog: Option<std::process::Child>,
+    /// The browser process's id.
+    pid: Option<u32>,
 }
 
 impl Chromium {
@@ -180,16 +182,20 @@ impl Chromium {
         // session. Errors on single messages (events newer than the protocol
         // crate knows) are not fatal.
         let (handler, version, watch) = connected(&browser, handler).await?;
-        let watchdog = browser
+        let pid = browser
             .get_mut_child()
-            .and_then(|child| child.as_mut_inner().id())
-            .and_then(|pid| watchdog(pid, profile.path()));
+            .and_then(|child| child.as_mut_inner().id());
+        let watchdog = pid.and_then(|pid| watchdog(pid, profile.path()));
         Ok(Chromium {
             browser,
             handler,
             version,
             watch,
-            owned: Some(Owned { profile, watchdog }),
+            owned: Some(Owned {
+                profile,
+                watchdog,
+                pid,
+            }),
             network,
             opened: std::sync::Mutex::new(Vec::new()),
             dialogs: DialogPolicy::default(),
@@ -330,6 +336,7 @@ impl Chromium {
     /// agent's own tab of an attached browser), by its target id. Its
     /// viewport is left as it is; later calls wait at most `limit` each.
     pub async fn adopt(&self, id: &str, limit: Duration) -> Result<ChromiumSession> {
+        self.alive(id, "Target.attachToTarget")?;
         let target = chromiumoxide::cdp::browser_protocol::target::TargetId::new(id);
         // The client learns of the browser's tabs from the discovery its
         // handler turned on when it connected; a tab opened by someone else a
@@ -397,6 +404,30 @@ impl Chromium {
         self.open_tab(target, options, deadline, None).await
     }
 
+    /// Whether the browser's connection still stands ([`Chromium::is_gone`]);
+    /// a call about to start on `what` fails at once when it does not.
+    fn alive(&self, what: &str, call: &'static str) -> Result<()> {
+        if self.is_gone() {
+            return Err(TabError::BrowserGone {
+                url: what.to_owned(),
+                call,
+            }
+            .into());
+        }
+        Ok(())
+    }
+
+    /// The process id of a browser pagesnap launched (none when attached).
+    pub fn pid(&self) -> Option<u32> {
+        self.owned.as_ref().and_then(|owned| owned.pid)
+    }
+
+    /// Whether the browser is gone: its process ended or its DevTools
+    /// connection closed. Nothing it is asked answers again.
+    pub fn is_gone(&self) -> bool {
+        self.watch.browser_gone()
+    }
+
     async fn open_tab(
         &self,
         target: &str,
@@ -405,6 +436,7 @@ impl Chromium {
         context: Option<&str>,
     ) -> Result<ChromiumSession> {
         let (url, _) = resolve_target(target)?;
+        self.alive(target, "Target.createTarget")?;
         let budget = |call: &'static str| {
             move |_| TabError::NoAnswer {
                 url: target.to_owned(),
@@ -615,17 +647,31 @@ async fn connected(
     browser: &Browser,
     mut handler: chromiumoxide::Handler,
 ) -> Result<(HandlerThread, String, Watch), StartError> {
-    let handler = HandlerThread::start(async move { while handler.next().await.is_some() {} })
-        .map_err(|err| StartError::Session {
-            what: "start the thread that follows it",
-            message: format!("{err:#}"),
-        })?;
+    let (watch, ended) = Watch::new();
+    let listening = ended.clone();
+    let handler = HandlerThread::start(async move {
+        // The client's handler yields a websocket error when the browser's
+        // connection breaks (the browser killed or crashed, its socket
+        // closed), then waits forever on the dead socket: its end is
+        // ours to notice, and every call still waiting ends with it.
+        while let Some(item) = handler.next().await {
+            if let Err(chromiumoxide::error::CdpError::Ws(_)) = item {
+                break;
+            }
+        }
+        ended.now();
+    })
+    .map_err(|err| StartError::Session {
+        what: "start the thread that follows it",
+        message: format!("{err:#}"),
+    })?;
     let version = browser
         .version()
         .await
         .map(|v| v.product)
         .unwrap_or_else(|_| "Chromium (unknown version)".to_owned());
-    let watch = Watch::start(browser)
+    watch
+        .listen(browser, &listening)
         .await
         .map_err(|err| StartError::Session {
             what: "listen for crashed and closed tabs",

@@ -208,10 +208,16 @@ impl Error {
         matches!(self.tab(), Some(crate::TabError::Navigated { .. }))
     }
 
-    /// Whether the tab itself is gone (closed or crashed): every later call
-    /// on it fails too.
+    /// Whether the tab itself is gone (closed, crashed, or its browser gone):
+    /// every later call on it fails too.
     pub fn is_gone(&self) -> bool {
         self.tab().is_some_and(crate::TabError::is_gone)
+    }
+
+    /// Whether the browser itself is gone ([`crate::TabError::BrowserGone`]):
+    /// no tab of it answers again.
+    pub fn is_browser_gone(&self) -> bool {
+        self.tab().is_some_and(crate::TabError::is_browser_gone)
     }
 
     /// A browser-wide call's failure.

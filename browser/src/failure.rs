@@ -36,6 +36,17 @@ pub enum TabError {
         /// The CDP call that was waiting.
         call: &'static str,
     },
+    /// The browser itself is gone: its process exited or was killed, or its
+    /// DevTools connection closed. Every tab went with it.
+    #[error(
+        "{url}: the browser is gone (its process ended or its DevTools connection closed) during {call}"
+    )]
+    BrowserGone {
+        /// The page.
+        url: String,
+        /// The CDP call that was waiting.
+        call: &'static str,
+    },
     /// A call got no answer within the limit while the tab still existed.
     #[error("{url}: {call} got no answer within {:.1} s (the time limit)", limit.as_secs_f64())]
     NoAnswer {
@@ -144,7 +155,15 @@ impl TabError {
     /// Whether the tab itself is gone (crashed or closed): every later call
     /// on it fails too, so no caller may read this as a local failure.
     pub fn is_gone(&self) -> bool {
-        matches!(self, TabError::Closed { .. } | TabError::Crashed { .. })
+        matches!(
+            self,
+            TabError::Closed { .. } | TabError::Crashed { .. } | TabError::BrowserGone { .. }
+        )
+    }
+
+    /// Whether the whole browser is gone, not only the tab.
+    pub fn is_browser_gone(&self) -> bool {
+        matches!(self, TabError::BrowserGone { .. })
     }
 }
 

@@ -397,6 +397,7 @@ impl TabHandle {
         match gone {
             Gone::Crashed => TabError::Crashed { url, call },
             Gone::Closed => TabError::Closed { url, call },
+            Gone::Browser => TabError::BrowserGone { url, call },
         }
     }
 

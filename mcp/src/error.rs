@@ -20,6 +20,9 @@ pub enum Kind {
     NoTab,
     /// The tab crashed or was closed.
     TabGone,
+    /// The browser itself is gone: its process ended or its DevTools
+    /// connection closed, and every tab with it.
+    BrowserGone,
     /// The browser failed otherwise (no answer within the limit, …).
     Browser,
 }
@@ -35,6 +38,7 @@ impl Kind {
             Kind::Navigation => "navigation",
             Kind::NoTab => "no-tab",
             Kind::TabGone => "tab-gone",
+            Kind::BrowserGone => "browser-gone",
             Kind::Browser => "browser",
         }
     }

@@ -204,8 +204,16 @@ impl Browsing {
     }
 
     async fn chromium(&self) -> Result<RwLockReadGuard<'_, Chromium>, ToolError> {
-        RwLockReadGuard::try_map(self.shared.chromium.read().await, Option::as_ref)
-            .map_err(|_| ToolError::new(Kind::Browser, "the server is shutting down"))
+        let chromium = RwLockReadGuard::try_map(self.shared.chromium.read().await, Option::as_ref)
+            .map_err(|_| ToolError::new(Kind::Browser, "the server is shutting down"))?;
+        if chromium.is_gone() {
+            return Err(ToolError::new(
+                Kind::BrowserGone,
+                "the browser is gone (its process ended or its DevTools connection closed) and every \
+                 tab with it: the browser must be started again (restart this server)",
+            ));
+        }
+        Ok(chromium)
     }
 
     /// The context a new tab of this session opens in, made on first use.
@@ -321,6 +329,10 @@ impl Browsing {
                 // The page asks first (beforeunload, a dialog during load):
                 // the snapshot shows the dialog.
                 Some(TabError::DialogOpen { .. }) if self.current.is_some() => return Ok(None),
+                _ if err.is_browser_gone() => {
+                    self.forget_if_gone(&err);
+                    return Err(self.browser_error(&err));
+                }
                 _ => {
                     self.forget_if_gone(&err);
                     return Err(ToolError::new(
@@ -739,15 +751,21 @@ impl Browsing {
 
     /// A browser failure as a tool error (its message masked).
     fn browser_error(&self, err: &pagesnap_browser::Error) -> ToolError {
-        let kind = if err.is_gone() {
+        let kind = if err.is_browser_gone() {
+            Kind::BrowserGone
+        } else if err.is_gone() {
             Kind::TabGone
         } else {
             Kind::Browser
         };
         let mut message = self.mask(&format!("{err:#}"));
-        if kind == Kind::TabGone {
-            message
-                .push_str("; open a page with page_navigate or choose another tab with page_tabs");
+        match kind {
+            Kind::TabGone => message
+                .push_str("; open a page with page_navigate or choose another tab with page_tabs"),
+            Kind::BrowserGone => message.push_str(
+                "; every tab went with it: the browser must be started again (restart this server)",
+            ),
+            _ => {}
         }
         ToolError::new(kind, message)
     }

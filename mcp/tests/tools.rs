@@ -130,6 +130,8 @@ impl Pages {
 /// A server on its own Chromium, a client talking to it in process, and the pages.
 struct Session {
     client: RunningService<RoleClient, ()>,
+    /// The browser process the server drives.
+    pid: u32,
     server: tokio::task::JoinHandle<anyhow::Result<()>>,
     pages: Pages,
 }
@@ -151,11 +153,13 @@ impl Session {
             allow_file_urls: false,
             reuse_captures: true,
         };
+        let pid = chromium.pid().expect("a launched browser has a pid");
         let (ours, theirs) = tokio::io::duplex(1 << 20);
         let server = tokio::spawn(serve_client(chromium, config, theirs));
         let client = ().serve(ours).await.expect("the session initialises");
         Session {
             client,
+            pid,
             server,
             pages,
         }
@@ -470,5 +474,30 @@ async fn page_back_and_page_tabs_move_between_pages_and_tabs() {
         listed.expect("a listing")["tabs"].as_array().map(Vec::len),
         Some(1)
     );
+    session.end().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_browser_is_answered_as_browser_gone_and_the_server_keeps_serving() {
+    let session = Session::start().await;
+    session.open("form").await;
+    let killed = std::process::Command::new("kill")
+        .args(["-KILL", &session.pid.to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(killed.success());
+    // Each call is answered (within the helper's 30 s, not the 60 s request
+    // timeout), by kind, and the next one too.
+    for tool in ["page_snapshot", "page_navigate"] {
+        let arguments = match tool {
+            "page_navigate" => json!({"url": session.pages.url("click")}),
+            _ => json!({}),
+        };
+        let answer = session.call(tool, arguments).await;
+        assert_eq!(answer.is_error, Some(true), "{tool}");
+        let said = text(&answer);
+        assert!(said.starts_with("browser-gone"), "{tool}: {said}");
+        assert!(said.contains("the browser is gone"), "{tool}: {said}");
+    }
     session.end().await;
 }

@@ -612,7 +612,16 @@ impl Stream for Handler {
 
             let mut done = true;
 
-            while let Poll::Ready(Some(ev)) = Pin::new(&mut pin.conn).poll_next(cx) {
+            loop {
+                let ev = match Pin::new(&mut pin.conn).poll_next(cx) {
+                    Poll::Ready(Some(ev)) => ev,
+                    // pagesnap patch: the browser's websocket closed (a Close
+                    // frame, or the stream's end after an error): the handler
+                    // ends, so that its poller notices a dead browser instead
+                    // of waiting on the socket forever.
+                    Poll::Ready(None) => return Poll::Ready(None),
+                    Poll::Pending => break,
+                };
                 match ev {
                     Ok(Message::Response(resp)) => {
                         pin.on_response(resp);
