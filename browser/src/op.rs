@@ -1,7 +1,7 @@
 //! The op vocabulary, declared once: every op an agent chooses, a suite names, the tool server offers, a peer's mapping keys and every output file writes ([`Op`], serde's snake_case names, [`Op::ALL`]).
 //!
 //! Each surface offers its subset: the agents all of [`Op::ALL`] (`done`
-//! included), the browser every op but `done` ([`Op::acts`]), the tool
+//! included), the browser every op but `done` ([`crate::resolve`] refuses it), the tool
 //! server's `page_action` its element ops (scroll, wait, click_at and dialog
 //! are tools of their own). Runs written before the names were one
 //! (`selecttext`, `clickat` in a `results.jsonl`) still read back: serde
@@ -58,10 +58,6 @@ pub enum Op {
     Done,
 }
 
-/// Spellings of ops that older runs wrote (`results.jsonl` serialized the
-/// harness's own enum in lowercase), read back as the op they meant.
-const OLD_SPELLINGS: [(&str, Op); 2] = [("selecttext", Op::SelectText), ("clickat", Op::ClickAt)];
-
 impl Op {
     /// Every op, in declaration (report) order.
     pub const ALL: [Op; 16] = [
@@ -106,21 +102,13 @@ impl Op {
         }
     }
 
-    /// The op a word names: its [`name`](Op::name), or an older run's spelling of it.
+    /// The op a word names: its [`name`](Op::name), or an older run's
+    /// spelling of it (serde's aliases: the one list of them).
     pub fn from_name(word: &str) -> Option<Op> {
-        Op::ALL
-            .into_iter()
-            .find(|op| op.name() == word)
-            .or_else(|| {
-                OLD_SPELLINGS
-                    .into_iter()
-                    .find_map(|(old, op)| (old == word).then_some(op))
-            })
-    }
-
-    /// Whether the op runs on the page (every op but `done`).
-    pub fn acts(self) -> bool {
-        self != Op::Done
+        use serde::de::IntoDeserializer;
+        let word: serde::de::value::StrDeserializer<'_, serde::de::value::Error> =
+            word.into_deserializer();
+        Op::deserialize(word).ok()
     }
 
     /// Whether the op acts on one element, named by a ref.
@@ -199,7 +187,7 @@ mod tests {
     /// A run written with the harness's old lowercase names reads back.
     #[test]
     fn the_old_spellings_read_back_as_the_ops_they_meant() {
-        for (old, op) in OLD_SPELLINGS {
+        for (old, op) in [("selecttext", Op::SelectText), ("clickat", Op::ClickAt)] {
             assert_eq!(
                 serde_json::from_str::<Op>(&format!("\"{old}\"")).unwrap(),
                 op

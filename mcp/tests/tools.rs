@@ -120,11 +120,6 @@ impl Pages {
             self.reports.lock().expect("the reports")
         );
     }
-
-    /// Everything reported so far.
-    fn all(&self) -> Vec<String> {
-        self.reports.lock().expect("the reports").clone()
-    }
 }
 
 /// A server on its own Chromium, a client talking to it in process, and the pages.
@@ -354,20 +349,10 @@ async fn page_scroll_moves_the_page_and_says_so() {
         .as_f64()
         .expect("scrolled_px");
     assert!(scrolled > 0.0, "{answer:?}");
-    let start = Instant::now();
-    while !session
+    session
         .pages
-        .all()
-        .iter()
-        .any(|r| r == &format!("scrolled {}", scrolled.round()))
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(5),
-            "the page never reported a scroll of {scrolled}: {:?}",
-            session.pages.all()
-        );
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+        .reported(&format!("scrolled {}", scrolled.round()))
+        .await;
     let bad = session
         .call("page_scroll", json!({"direction": "down", "screens": 0}))
         .await;

@@ -489,14 +489,9 @@ async fn peer_act(
         return Ok(Err(Unrunnable::Hallucinated(reference.clone())));
     }
     let mut value = action.value.clone().unwrap_or_default();
-    let op = action.op;
-    if !op.acts() {
-        return Ok(Err(Unrunnable::Incomplete(
-            "done is no tool call".to_owned(),
-        )));
-    }
-    // Keyed by the agent's value ("dismiss" is the dismissal's call).
-    let key = match ActionKey::of(op, action.reference.as_deref(), &value) {
+    // Keyed by the agent's value ("dismiss" is the dismissal's call); `done`
+    // has no key and is refused there.
+    let key = match ActionKey::of(action.op, action.reference.as_deref(), &value) {
         Ok(key) => key,
         Err(unrunnable) => return Ok(Err(unrunnable)),
     };

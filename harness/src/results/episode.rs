@@ -187,6 +187,44 @@ impl Episode {
     }
 }
 
+/// An episode for the reports' unit tests: task `task` under `strategy`,
+/// episode 1 of an easy tier, ended by the page, nothing taken or counted.
+#[cfg(test)]
+pub(crate) fn test_episode(task: &str, strategy: &str) -> Episode {
+    Episode {
+        task: task.to_owned(),
+        strategy: strategy.to_owned(),
+        episode: 1,
+        seed: 0,
+        tier: "easy".to_owned(),
+        tags: Vec::new(),
+        instruction: String::new(),
+        reward: 0.0,
+        raw_reward: 0.0,
+        reason: None,
+        success: false,
+        ended_by: EndedBy::Page,
+        steps: 0,
+        obs_tokens: 0,
+        image_tokens: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        cost_usd: 0.0,
+        action_errors: 0,
+        covered: 0,
+        stale: 0,
+        hallucinated: 0,
+        invalid: 0,
+        faults: 0,
+        judge: None,
+        judge_reason: None,
+        error: None,
+        wall_ms: 0.0,
+        trace: String::new(),
+        step_log: Vec::new(),
+    }
+}
+
 impl Keyed for Episode {
     type Key = EpisodeKey;
     fn key(&self) -> EpisodeKey {

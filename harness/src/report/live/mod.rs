@@ -511,38 +511,18 @@ mod tests {
     use super::*;
 
     fn episode(task: &str, success: bool, judge: Option<bool>) -> Episode {
-        Episode {
-            task: task.into(),
-            strategy: "aria".into(),
-            episode: 1,
-            seed: 0,
-            tier: "easy".into(),
-            tags: vec!["click".into()],
-            instruction: String::new(),
-            reward: f64::from(u8::from(success)),
-            raw_reward: f64::from(u8::from(success)),
-            reason: None,
-            success,
-            ended_by: crate::results::EndedBy::Page,
-            steps: 1,
-            obs_tokens: 10,
-            image_tokens: 0,
-            input_tokens: 20,
-            output_tokens: 5,
-            cost_usd: 0.0,
-            action_errors: 0,
-            covered: 0,
-            stale: 0,
-            hallucinated: 0,
-            invalid: 0,
-            faults: 0,
-            judge,
-            judge_reason: None,
-            error: None,
-            wall_ms: 100.0,
-            trace: String::new(),
-            step_log: Vec::new(),
-        }
+        let mut episode = crate::results::episode::test_episode(task, "aria");
+        episode.tags = vec!["click".into()];
+        episode.reward = f64::from(u8::from(success));
+        episode.raw_reward = f64::from(u8::from(success));
+        episode.success = success;
+        episode.steps = 1;
+        episode.obs_tokens = 10;
+        episode.input_tokens = 20;
+        episode.output_tokens = 5;
+        episode.judge = judge;
+        episode.wall_ms = 100.0;
+        episode
     }
 
     #[test]

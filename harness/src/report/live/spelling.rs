@@ -6,7 +6,7 @@ use pagesnap_browser::Op;
 
 use super::{LiveReport, html, merge, write};
 use crate::agent::Action;
-use crate::results::{EndedBy, Episode, Manifest, StepLog, StepOutcome, jsonl};
+use crate::results::{Episode, Manifest, StepLog, StepOutcome, jsonl};
 
 /// A live run's manifest: one task, one strategy.
 fn manifest() -> Manifest {
@@ -53,39 +53,13 @@ fn episode() -> Episode {
             peer: None,
         })
         .collect::<Vec<_>>();
-    Episode {
-        task: "t".to_owned(),
-        strategy: "aria".to_owned(),
-        episode: 1,
-        seed: 0,
-        tier: "easy".to_owned(),
-        tags: Vec::new(),
-        instruction: "every op".to_owned(),
-        // Failed: the reports list a failed episode's actions.
-        reward: 0.0,
-        raw_reward: 0.0,
-        reason: None,
-        success: false,
-        ended_by: EndedBy::Page,
-        steps: step_log.len(),
-        obs_tokens: 0,
-        image_tokens: 0,
-        input_tokens: 0,
-        output_tokens: 0,
-        cost_usd: 0.0,
-        action_errors: 0,
-        covered: 0,
-        stale: 0,
-        hallucinated: 0,
-        invalid: 0,
-        faults: 0,
-        judge: None,
-        judge_reason: None,
-        error: None,
-        wall_ms: 0.0,
-        trace: "traces/t/aria/1".to_owned(),
-        step_log,
-    }
+    let mut episode = crate::results::episode::test_episode("t", "aria");
+    // Failed, as test_episode leaves it: the reports list a failed episode's actions.
+    episode.instruction = "every op".to_owned();
+    episode.steps = step_log.len();
+    episode.trace = "traces/t/aria/1".to_owned();
+    episode.step_log = step_log;
+    episode
 }
 
 /// The op column of each step of `steps.csv`, in order.
