@@ -121,6 +121,8 @@ pub struct Chromium {
     watch: Watch,
     /// What pagesnap owns of a browser it launched; none when attached.
     owned: Option<Owned>,
+    /// The CDP endpoint an attached browser was reached at, as given.
+    endpoint: Option<String>,
     /// Whether hosts other than loopback resolve (`--network`).
     network: bool,
     /// The tabs this process opened, closed on [`Chromium::close`] when attached.
@@ -196,6 +198,7 @@ impl Chromium {
                 watchdog,
                 pid,
             }),
+            endpoint: None,
             network,
             opened: std::sync::Mutex::new(Vec::new()),
             dialogs: DialogPolicy::default(),
@@ -242,6 +245,7 @@ impl Chromium {
             version,
             watch,
             owned: None,
+            endpoint: Some(endpoint.to_owned()),
             network: true,
             opened: std::sync::Mutex::new(Vec::new()),
             dialogs: DialogPolicy::default(),
@@ -256,6 +260,26 @@ impl Chromium {
             Some(endpoint) => Chromium::attach(endpoint).await,
             None => Chromium::launch(network).await,
         }
+    }
+
+    /// A browser in this one's place, started the way this one was: launched
+    /// anew with the same network setting, or (attached) connected again to
+    /// the same endpoint — never a browser of pagesnap's own in the place of
+    /// one someone else runs — with the same dialog policy and upload folder.
+    /// Its tabs and browser contexts are new; this one's are not carried over.
+    pub async fn restart(&self) -> Result<Chromium, StartError> {
+        let fresh = match &self.endpoint {
+            Some(endpoint) => Chromium::attach(endpoint).await?,
+            None => Chromium::launch(self.network).await?,
+        };
+        Ok(fresh
+            .with_dialogs(self.dialogs)
+            .with_upload_dir(self.uploads.clone()))
+    }
+
+    /// The CDP endpoint of an attached browser, as given (none when launched).
+    pub fn endpoint(&self) -> Option<&str> {
+        self.endpoint.as_deref()
     }
 
     /// The browser whose tabs, opened or adopted from now on, do `policy`
