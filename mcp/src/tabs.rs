@@ -7,6 +7,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use tokio::sync::{RwLock, RwLockReadGuard};
 
@@ -18,7 +19,7 @@ use pagesnap_engine::observation::{Item, Observation};
 use pagesnap_engine::passes::{Layer, Options};
 use pagesnap_engine::strategy::Strategy;
 
-use super::answer::{Changes, Freshness, TabInfo};
+use super::answer::{Changes, Freshness, Note, NoteKind, TabInfo};
 use super::error::{Kind, ToolError};
 use super::layers::Layers;
 use super::policy;
@@ -70,6 +71,12 @@ pub struct Shared {
     /// None once closed (the server is stopping). Each call holds a read
     /// lock; closing waits for the calls in flight.
     chromium: RwLock<Option<Chromium>>,
+    /// How many times a browser was started in a dead one's place: a
+    /// session whose tabs belong to an earlier one has lost them.
+    restarts: AtomicU64,
+    /// The endpoint of an attached browser (none: pagesnap launched it),
+    /// the same for every browser in its place.
+    endpoint: Option<String>,
     config: Config,
     /// The browser contexts the sessions made (tabs in them are no other
     /// session's, not even one on the default context).
@@ -80,7 +87,9 @@ impl Shared {
     /// The browser and configuration the sessions will share.
     pub fn new(chromium: Chromium, config: Config) -> Shared {
         Shared {
+            endpoint: chromium.endpoint().map(str::to_owned),
             chromium: RwLock::new(Some(chromium)),
+            restarts: AtomicU64::new(0),
             config,
             contexts: std::sync::Mutex::new(HashSet::new()),
         }
@@ -93,6 +102,55 @@ impl Shared {
             Some(chromium) => Ok(chromium.close().await?),
             None => Ok(()),
         }
+    }
+
+    /// The browser's generation (how many times it was started again),
+    /// after starting one in its place when it is gone: launched anew with
+    /// the server's settings, or attached again to the endpoint (never a
+    /// browser of pagesnap's own in the place of one someone else runs). The
+    /// first call of any session after the death starts it; the others find
+    /// it started.
+    async fn revive(&self) -> Result<u64, ToolError> {
+        {
+            let chromium = self.chromium.read().await;
+            match chromium.as_ref() {
+                None => return Err(shutting_down()),
+                Some(chromium) if !chromium.is_gone() => {
+                    return Ok(self.restarts.load(Ordering::SeqCst));
+                }
+                Some(_) => {}
+            }
+        }
+        // The write lock waits for the calls in flight, which end at once
+        // on a dead browser.
+        let mut chromium = self.chromium.write().await;
+        let dead = match chromium.as_ref() {
+            None => return Err(shutting_down()),
+            Some(current) if !current.is_gone() => {
+                return Ok(self.restarts.load(Ordering::SeqCst));
+            }
+            Some(dead) => dead,
+        };
+        let fresh = dead.restart().await.map_err(|err| {
+            ToolError::new(
+                Kind::BrowserGone,
+                format!(
+                    "{}; starting it again failed: {err:#}",
+                    gone_sentence(self.endpoint.as_deref())
+                ),
+            )
+        })?;
+        let dead = chromium.replace(fresh);
+        if let Ok(mut contexts) = self.contexts.lock() {
+            contexts.clear();
+        }
+        let generation = self.restarts.fetch_add(1, Ordering::SeqCst) + 1;
+        drop(chromium);
+        // The dead browser's process is reaped and its profile removed.
+        if let Some(dead) = dead {
+            let _ = dead.close().await;
+        }
+        Ok(generation)
     }
 
     fn owns_context(&self, context: Option<&str>) -> bool {
@@ -119,6 +177,11 @@ pub struct Browsing {
     current: Option<String>,
     /// Tab ids already reported, so that a tab the page opens is announced once.
     known_tabs: BTreeSet<String>,
+    /// The browser generation ([`Shared::revive`]) this session's tabs and
+    /// context belong to.
+    generation: u64,
+    /// Told with the next answer: the browser was started again.
+    notes: Vec<Note>,
 }
 
 /// What one observation produced.
@@ -184,13 +247,69 @@ impl Browsing {
     }
 
     fn with(shared: Arc<Shared>, isolation: Isolation) -> Browsing {
+        let generation = shared.restarts.load(Ordering::SeqCst);
         Browsing {
             shared,
             isolation,
             tabs: BTreeMap::new(),
             current: None,
             known_tabs: BTreeSet::new(),
+            generation,
+            notes: Vec::new(),
         }
+    }
+
+    /// Before each call: a browser that died is started again (or, attached,
+    /// connected to again), and a session whose tabs went with it starts
+    /// afresh — no tab, its own context made anew at its next tab — with a
+    /// note for its next answer. Fails (`browser-gone`) only when no browser
+    /// could be started or reached.
+    pub async fn recover(&mut self) -> Result<(), ToolError> {
+        let generation = self.shared.revive().await?;
+        if generation == self.generation {
+            return Ok(());
+        }
+        self.generation = generation;
+        let lost = self.tabs.len();
+        self.tabs.clear();
+        self.current = None;
+        self.known_tabs.clear();
+        if let Isolation::Own(own) = &mut self.isolation {
+            *own = None;
+        }
+        let attached = self.shared.endpoint.as_deref();
+        let what = match attached {
+            Some(endpoint) => {
+                format!("the connection to the browser at {endpoint} had ended and was made again")
+            }
+            None => "the browser had crashed and was started again".to_owned(),
+        };
+        let tabs = match lost {
+            0 => String::new(),
+            1 => "; your tab was lost".to_owned(),
+            n => format!("; your {n} tabs were lost"),
+        };
+        self.notes.push(Note {
+            kind: NoteKind::BrowserRestarted,
+            message: format!(
+                "{what}{tabs} (open a page with page_navigate; page_tabs lists what is open)"
+            ),
+        });
+        // Attached on the default context, the browser's own first tab is
+        // the current one again, as when the session began.
+        if attached.is_some() && self.isolation == Isolation::Default {
+            let first = self.my_tabs().await?.into_iter().next();
+            if let Some(first) = first {
+                self.known_tabs.insert(first.id.clone());
+                self.select(&first.id).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The notes not yet told (taken: each is told once).
+    pub fn take_notes(&mut self) -> Vec<Note> {
+        std::mem::take(&mut self.notes)
     }
 
     /// The configuration.
@@ -205,12 +324,15 @@ impl Browsing {
 
     async fn chromium(&self) -> Result<RwLockReadGuard<'_, Chromium>, ToolError> {
         let chromium = RwLockReadGuard::try_map(self.shared.chromium.read().await, Option::as_ref)
-            .map_err(|_| ToolError::new(Kind::Browser, "the server is shutting down"))?;
+            .map_err(|_| shutting_down())?;
         if chromium.is_gone() {
             return Err(ToolError::new(
                 Kind::BrowserGone,
-                "the browser is gone (its process ended or its DevTools connection closed) and every \
-                 tab with it: the browser must be started again (restart this server)",
+                format!(
+                    "{}; {}",
+                    gone_sentence(self.shared.endpoint.as_deref()),
+                    next_call(self.shared.endpoint.as_deref())
+                ),
             ));
         }
         Ok(chromium)
@@ -762,9 +884,10 @@ impl Browsing {
         match kind {
             Kind::TabGone => message
                 .push_str("; open a page with page_navigate or choose another tab with page_tabs"),
-            Kind::BrowserGone => message.push_str(
-                "; every tab went with it: the browser must be started again (restart this server)",
-            ),
+            Kind::BrowserGone => {
+                message.push_str("; every tab went with it: ");
+                message.push_str(&next_call(self.shared.endpoint.as_deref()));
+            }
             _ => {}
         }
         ToolError::new(kind, message)
@@ -784,6 +907,34 @@ const SELECTOR_JS: &str = r#"function () {
   }
   return ':root > ' + parts.join(' > ');
 }"#;
+
+fn shutting_down() -> ToolError {
+    ToolError::new(Kind::Browser, "the server is shutting down")
+}
+
+/// What a dead browser was: pagesnap's own, or the one at an endpoint.
+fn gone_sentence(endpoint: Option<&str>) -> String {
+    match endpoint {
+        Some(endpoint) => format!(
+            "the browser at {endpoint} is gone (its process ended or its DevTools connection \
+             closed) and every tab with it"
+        ),
+        None => "the browser is gone (its process ended or its DevTools connection closed) and \
+                 every tab with it"
+            .to_owned(),
+    }
+}
+
+/// What the next call does about a dead browser.
+fn next_call(endpoint: Option<&str>) -> String {
+    match endpoint {
+        Some(endpoint) => format!(
+            "the next call connects to {endpoint} again if it answers (pagesnap never starts a \
+             browser in its place)"
+        ),
+        None => "the next call starts a new browser (the tabs are lost)".to_owned(),
+    }
+}
 
 fn no_such_tab(id: &str) -> ToolError {
     ToolError::new(

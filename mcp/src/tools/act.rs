@@ -5,8 +5,8 @@ use pagesnap_engine::observation::Observation;
 use rmcp::model::CallToolResult;
 use serde_json::json;
 
-use super::{blocks, snapshot_of};
-use crate::answer::{ActionAnswer, ActionReport, OpenedTab};
+use super::{blocks, notes_text, snapshot_of};
+use crate::answer::{ActionAnswer, ActionReport, Note, OpenedTab};
 use crate::error::ToolError;
 use crate::readiness::Readiness;
 use crate::tabs::{Acted, Browsing, Request, Seen};
@@ -57,6 +57,7 @@ pub(super) async fn answer(
         Since::Before(before) => (before, browsing.new_tabs().await),
     };
     let action = report(browsing, acted, &seen);
+    let notes = browsing.take_notes();
     Ok(result(
         browsing,
         action,
@@ -66,6 +67,7 @@ pub(super) async fn answer(
             before,
             new_tabs,
             brief,
+            notes,
         },
     ))
 }
@@ -82,6 +84,8 @@ struct After<'a> {
     new_tabs: Vec<pagesnap_browser::Tab>,
     /// The changed lines only, not the whole page.
     brief: bool,
+    /// What the agent should know beside the action.
+    notes: Vec<Note>,
 }
 
 /// An action's result: its structured content, the [`ActionAnswer`], and
@@ -94,6 +98,7 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
         before,
         new_tabs,
         brief,
+        notes,
     } = after;
     // Behind a dialog the page cannot be seen, so nothing is said to have left it.
     let before = before.filter(|_| seen.observation.meta.dialog.is_none());
@@ -105,7 +110,7 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
         unchanged: before.is_some_and(|b| b.text == seen.observation.text),
         pending: acted.pending.clone(),
         new_tabs: new_tabs.into_iter().map(OpenedTab::from).collect(),
-        notes: Vec::new(),
+        notes,
     };
     let text = browsing.mask_known(&text(browsing, &answer, acted, seen, before, brief));
     let mut structured = serde_json::to_value(&answer).unwrap_or_else(|_| json!({}));
@@ -137,12 +142,7 @@ fn text(
     }
     head.push(format!("### Action\n{line}"));
     if !answer.notes.is_empty() {
-        let notes: Vec<String> = answer
-            .notes
-            .iter()
-            .map(|note| format!("- {}", note.message))
-            .collect();
-        head.push(format!("### Notes\n{}", notes.join("\n")));
+        head.push(notes_text(&answer.notes));
     }
     let changes = &answer.changes;
     if before.is_some() && (!changes.new.is_empty() || !changes.removed.is_empty()) {

@@ -26,7 +26,7 @@ use rmcp::{ServerHandler, tool_handler};
 use schemars::JsonSchema;
 use tokio::sync::Mutex;
 
-use crate::answer::Snapshot;
+use crate::answer::{Note, Snapshot};
 use crate::error::{Kind, ToolError};
 use crate::tabs::{Browsing, Seen};
 
@@ -67,10 +67,31 @@ impl Server {
     ) -> CallToolResult {
         let mut browsing = self.browsing.lock().await;
         let result = match parse(tool, arguments) {
-            Ok(args) => handle(&mut browsing, args).await,
+            Ok(args) => match browsing.recover().await {
+                Ok(()) => handle(&mut browsing, args).await,
+                Err(err) => Err(err),
+            },
             Err(err) => Err(err),
         };
-        result.unwrap_or_else(ToolError::into_result)
+        // Notes an acting tool's answer did not carry (another tool's
+        // answer, or a failure) are told with this one.
+        let notes = browsing.take_notes();
+        match result {
+            Ok(mut result) => {
+                if !notes.is_empty() {
+                    result
+                        .content
+                        .insert(0, ContentBlock::text(notes_text(&notes)));
+                }
+                result
+            }
+            Err(mut err) => {
+                for note in notes.iter().rev() {
+                    err.message = format!("{}; then: {}", note.message, err.message);
+                }
+                err.into_result()
+            }
+        }
     }
 
     /// Every tool: one router per tool's file (`tools/list` sorts them by name).
@@ -141,6 +162,15 @@ fn blocks(observation: &Observation, text: String) -> Vec<ContentBlock> {
         ));
     }
     blocks
+}
+
+/// The `### Notes` section of an answer's text.
+fn notes_text(notes: &[Note]) -> String {
+    let lines: Vec<String> = notes
+        .iter()
+        .map(|note| format!("- {}", note.message))
+        .collect();
+    format!("### Notes\n{}", lines.join("\n"))
 }
 
 /// The meta of an observation with its freshness (not masked).
