@@ -19,6 +19,7 @@ use crate::error::StartError;
 use crate::failure::TabError;
 use crate::gone::Watch;
 use crate::navigation::{OpenOptions, prepare};
+use crate::pulse::Pulse;
 use crate::session::ChromiumSession;
 use crate::tab::{Heard, TabHandle};
 use crate::target::resolve_target;
@@ -119,6 +120,8 @@ pub struct Chromium {
     handler: HandlerThread,
     version: String,
     watch: Watch,
+    /// Asks the browser whether it still answers (none: no port to ask).
+    pulse: Option<Pulse>,
     /// What pagesnap owns of a browser it launched; none when attached.
     owned: Option<Owned>,
     /// The CDP endpoint an attached browser was reached at, as given.
@@ -183,16 +186,17 @@ impl Chromium {
         // The handler drives the websocket; it must be polled for the whole
         // session. Errors on single messages (events newer than the protocol
         // crate knows) are not fatal.
-        let (handler, version, watch) = connected(&browser, handler).await?;
         let pid = browser
             .get_mut_child()
             .and_then(|child| child.as_mut_inner().id());
+        let (handler, version, watch, pulse) = connected(&browser, handler, pid).await?;
         let watchdog = pid.and_then(|pid| watchdog(pid, profile.path()));
         Ok(Chromium {
             browser,
             handler,
             version,
             watch,
+            pulse,
             owned: Some(Owned {
                 profile,
                 watchdog,
@@ -232,7 +236,7 @@ impl Chromium {
                 address: ws.clone(),
                 message: err.to_string(),
             })?;
-        let (handler, version, watch) = connected(&browser, handler).await?;
+        let (handler, version, watch, pulse) = connected(&browser, handler, None).await?;
         // The tabs that were open before we came are announced by the
         // discovery the client's handler turns on when it connects, and
         // attached to then. Not `fetch_targets`: it announces them a second
@@ -244,6 +248,7 @@ impl Chromium {
             handler,
             version,
             watch,
+            pulse,
             owned: None,
             endpoint: Some(endpoint.to_owned()),
             network: true,
@@ -550,6 +555,8 @@ impl Chromium {
     /// attached browser is not closed: only the tabs this process opened are,
     /// and the connection is dropped.
     pub async fn close(mut self) -> Result<()> {
+        // Closing, the browser stops answering: that is not a death.
+        self.pulse.take();
         let Some(owned) = self.owned.take() else {
             let opened = self.opened.lock().map(|o| o.clone()).unwrap_or_default();
             for target in opened {
@@ -665,12 +672,14 @@ impl Drop for HandlerThread {
 }
 
 /// What every connection to a browser needs, launched or attached: its
-/// handler polled for the whole session, its product string, and the watch
-/// on crashed and closed tabs.
+/// handler polled for the whole session, its product string, the watch on
+/// crashed and closed tabs, and its pulse (`pid`: the process pagesnap
+/// launched, killed when it stops answering).
 async fn connected(
     browser: &Browser,
     mut handler: chromiumoxide::Handler,
-) -> Result<(HandlerThread, String, Watch), StartError> {
+    pid: Option<u32>,
+) -> Result<(HandlerThread, String, Watch, Option<Pulse>), StartError> {
     let (watch, ended) = Watch::new();
     let listening = ended.clone();
     let handler = HandlerThread::start(async move {
@@ -701,7 +710,8 @@ async fn connected(
             what: "listen for crashed and closed tabs",
             message: format!("{err:#}"),
         })?;
-    Ok((handler, version, watch))
+    let pulse = Pulse::start(browser.websocket_address(), pid, watch.clone(), listening);
+    Ok((handler, version, watch, pulse))
 }
 
 /// A tab of the browser.

@@ -31,40 +31,7 @@ pub async fn websocket_of(endpoint: &str) -> Result<String, StartError> {
         address: address.clone(),
         message: err.to_string(),
     };
-    let exchange = async {
-        let mut stream = tokio::net::TcpStream::connect(&address)
-            .await
-            .map_err(unreachable)?;
-        // HTTP/1.1: the DevTools handler does not answer HTTP/1.0, and keeps
-        // the connection open, so the body is read by its Content-Length.
-        let request = format!(
-            "GET /json/version HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
-        );
-        stream
-            .write_all(request.as_bytes())
-            .await
-            .map_err(unreachable)?;
-        let mut answer = Vec::new();
-        let mut chunk = [0u8; 4096];
-        loop {
-            let n = stream.read(&mut chunk).await.map_err(unreachable)?;
-            if n == 0 {
-                break;
-            }
-            answer.extend_from_slice(&chunk[..n]);
-            if let Some(end) = answer.windows(4).position(|w| w == b"\r\n\r\n") {
-                let head = String::from_utf8_lossy(&answer[..end]).to_ascii_lowercase();
-                let length = head
-                    .lines()
-                    .find_map(|l| l.strip_prefix("content-length:"))
-                    .and_then(|v| v.trim().parse::<usize>().ok());
-                if length.is_some_and(|length| answer.len() >= end + 4 + length) {
-                    break;
-                }
-            }
-        }
-        Ok::<_, StartError>(answer)
-    };
+    let exchange = async { version(&address, authority).await.map_err(unreachable) };
     let answer = tokio::time::timeout(crate::waits::ATTACH, exchange)
         .await
         .map_err(|_| StartError::NoAnswer {
@@ -92,4 +59,45 @@ pub async fn websocket_of(endpoint: &str) -> Result<String, StartError> {
             None => ws.to_owned(),
         },
     )
+}
+
+/// The browser's answer to `GET /json/version` at `address` (`host:port`),
+/// head and body, as bytes: the DevTools HTTP handler's, which answers on a
+/// thread of the browser's own while its pages and its websocket are busy.
+pub(crate) async fn version(address: &str, authority: &str) -> std::io::Result<Vec<u8>> {
+    let mut stream = tokio::net::TcpStream::connect(address).await?;
+    // HTTP/1.1: the DevTools handler does not answer HTTP/1.0, and keeps
+    // the connection open, so the body is read by its Content-Length.
+    let request = format!(
+        "GET /json/version HTTP/1.1\r\nHost: {authority}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).await?;
+    let mut answer = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let n = stream.read(&mut chunk).await?;
+        if n == 0 {
+            break;
+        }
+        answer.extend_from_slice(&chunk[..n]);
+        if let Some(end) = answer.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&answer[..end]).to_ascii_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if length.is_some_and(|length| answer.len() >= end + 4 + length) {
+                break;
+            }
+        }
+    }
+    Ok(answer)
+}
+
+/// The `host:port` of a DevTools websocket URL (`ws://host:port/devtools/…`).
+pub(crate) fn authority_of(websocket: &str) -> Option<&str> {
+    let rest = websocket
+        .strip_prefix("ws://")
+        .or_else(|| websocket.strip_prefix("wss://"))?;
+    rest.split('/').next().filter(|a| !a.is_empty())
 }

@@ -20,6 +20,7 @@ mod input;
 mod navigation;
 pub mod observe;
 mod op;
+mod pulse;
 mod session;
 mod tab;
 mod target;

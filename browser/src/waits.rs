@@ -53,3 +53,13 @@ pub(crate) const GONE_REPORT: Duration = Duration::from_millis(250);
 
 /// The pause between snapshot attempts of a page whose DOM changed during one.
 pub(crate) const RESNAPSHOT: Duration = Duration::from_millis(100);
+
+/// How often a browser is asked whether it still answers (`crate::pulse`).
+pub(crate) const PULSE: Duration = Duration::from_secs(1);
+
+/// How long it may take to answer.
+pub(crate) const PULSE_ANSWER: Duration = Duration::from_secs(2);
+
+/// How many answers in a row it may miss before it is taken for dead
+/// (stopped or hung): about 9 s from its last answer at most.
+pub(crate) const PULSE_MISSES: u32 = 3;
