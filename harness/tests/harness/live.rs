@@ -3,7 +3,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use pagesnap_browser::{self as capture, Chromium, ChromiumSession, Needs, OpenOptions, WaitFor};
+use pagesnap_browser::{
+    self as capture, Chromium, ChromiumSession, Needs, OpenOptions, Source, WaitFor,
+};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, STRATEGIES};
 use pagesnap_harness::{observe, store};
@@ -12,6 +14,10 @@ use crate::support::{install_playwright, pagesnap, require_tool, root, stderr, s
 
 /// Renders every strategy from what `record` writes for the tab's current
 /// state, then observes the same state live, and compares text, refs and meta.
+/// Live, `flat` and `som` are observed afresh (a capture without and with a
+/// screenshot, as the live runner takes them), the others as the tool server
+/// observes them: rendering a capture the page still shows again. Returns how
+/// many of those were rendered from a kept capture.
 async fn compare_state(session: &mut ChromiumSession, label: &str, dir: &Path) -> usize {
     let captured = session.capture().await.unwrap();
     let stem = dir.join(label.replace('/', "_"));
@@ -19,7 +25,8 @@ async fn compare_state(session: &mut ChromiumSession, label: &str, dir: &Path) -
     let (path, _) = store::write(&stem, &captured.recording, screenshot).unwrap();
     let loaded = store::load(&path).unwrap();
     let analysed = observe::analyze(&loaded.recording);
-    let mut compared = 0;
+    let mut kept = None;
+    let mut reused = 0;
     for strategy in STRATEGIES {
         let options = Options {
             screenshot: loaded.screenshot.as_deref(),
@@ -28,21 +35,32 @@ async fn compare_state(session: &mut ChromiumSession, label: &str, dir: &Path) -
         let recorded: Observation = observe::render(&analysed.page, *strategy, &options)
             .observation
             .unwrap();
-        let live = session
-            .observe(*strategy, &Options::default())
-            .await
-            .unwrap_or_else(|err| panic!("{label} {}: {err:#}", strategy.name()));
-        assert_eq!(
-            live.captured.screenshot.is_some(),
-            strategy.needs_screenshot(),
-            "{label} {}: a screenshot only when the strategy reads one",
-            strategy.name()
-        );
-        assert!(
-            live.captured.recording.ax.nodes(label).unwrap().is_empty(),
-            "{label}: a live observation does not fetch the accessibility oracle"
-        );
-        let live = live.observation;
+        let fail =
+            |err: pagesnap_browser::Error| -> ! { panic!("{label} {}: {err:#}", strategy.name()) };
+        let live = if matches!(strategy.name(), "flat" | "som") {
+            let live = session
+                .observe(*strategy, &Options::default())
+                .await
+                .unwrap_or_else(|err| fail(err));
+            assert_eq!(
+                live.captured.screenshot.is_some(),
+                strategy.needs_screenshot(),
+                "{label} {}: a screenshot only when the strategy reads one",
+                strategy.name()
+            );
+            assert!(
+                live.captured.recording.ax.nodes(label).unwrap().is_empty(),
+                "{label}: a live observation does not fetch the accessibility oracle"
+            );
+            live.observation
+        } else {
+            let (observation, source) = session
+                .observe_kept(*strategy, &Options::default(), &mut kept)
+                .await
+                .unwrap_or_else(|err| fail(err));
+            reused += usize::from(matches!(source, Source::Reused { .. }));
+            observation
+        };
         assert_eq!(
             live.text,
             recorded.text,
@@ -68,9 +86,8 @@ async fn compare_state(session: &mut ChromiumSession, label: &str, dir: &Path) -
             "{label} {}: meta",
             strategy.name()
         );
-        compared += 1;
     }
-    compared
+    reused
 }
 
 #[test]
@@ -87,6 +104,7 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
     let runtime = capture::runtime().unwrap();
     let mut sites = std::collections::BTreeSet::new();
     let mut states = 0;
+    let mut reused = 0;
     runtime.block_on(async {
         let chromium = Chromium::launch(false).await.unwrap();
         for entry in manifest["recording"].as_array().unwrap() {
@@ -117,14 +135,16 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
             };
             let mut session = chromium.open(&target, &options).await.unwrap();
             let label = format!("{site}/{name}");
-            compare_state(&mut session, &label, dir.path()).await;
+            reused += compare_state(&mut session, &label, dir.path()).await;
             states += 1;
             let steps = entry.get("then").and_then(toml::Value::as_array);
             for (k, step) in steps.into_iter().flatten().enumerate() {
                 let action =
                     pagesnap_harness::record::steps::parse(step.as_str().unwrap()).unwrap();
                 session.apply(&action).await.unwrap();
-                compare_state(&mut session, &format!("{label}.step{}", k + 1), dir.path()).await;
+                reused +=
+                    compare_state(&mut session, &format!("{label}.step{}", k + 1), dir.path())
+                        .await;
                 states += 1;
             }
             session.close().await;
@@ -147,6 +167,12 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
     assert!(
         states > sites.len(),
         "steps are compared too ({states} states)"
+    );
+    // The kept capture is rendered again where the page held still (not
+    // on every state: a page that animates is captured anew).
+    assert!(
+        reused > states,
+        "{reused} renders of a kept capture in {states} states"
     );
 }
 
