@@ -23,6 +23,8 @@
 //!   pagesnap beside its peers (`bench-live`, `bench-mcp`); [`external`] runs
 //!   peers' snapshotters as strategies; [`node`] finds the Node.js folders
 //!   those peers live in (neither imports the other for it).
+//! - [`revive`] starts a browser in the place of one that died, for
+//!   `record` and the live runner, which retry the page or episode once.
 //! - [`redactions`] audits what redaction hides on saved pages against a
 //!   hand-labelled list (`pagesnap redactions`).
 
@@ -43,6 +45,7 @@ pub mod redactions;
 pub mod replay;
 pub mod report;
 pub mod results;
+pub mod revive;
 pub mod signals;
 pub mod store;
 pub mod suite;

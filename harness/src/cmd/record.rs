@@ -13,6 +13,7 @@ use pagesnap_browser::{Chromium, OpenOptions, WaitFor};
 use super::flags::{BrowserArgs, Reach};
 use crate::live::server::Server;
 use crate::record::{self, Caps, Job, steps};
+use crate::revive;
 use crate::signals::Signals;
 
 /// Arguments of `pagesnap record`.
@@ -173,9 +174,10 @@ fn check_distinct_outputs(jobs: &[Job]) -> Result<()> {
     Ok(())
 }
 
-/// Records every job in one browser. SIGINT and SIGTERM are listened for
-/// before the browser starts: either stops the work, closes the browser,
-/// removes its profile and ends with 130 or 143.
+/// Records every job in one browser, started again in its place if it dies
+/// ([`record_reviving`]). SIGINT and SIGTERM are listened for before the
+/// browser starts: either stops the work, closes the browser, removes its
+/// profile and ends with 130 or 143.
 async fn record_all(
     jobs: Vec<Job>,
     keep_going: bool,
@@ -185,7 +187,7 @@ async fn record_all(
     let mut signals = Signals::install()?;
     // Dropping a launch under way kills the browser (chromiumoxide spawns it
     // with kill-on-drop) and removes the profile.
-    let chromium = tokio::select! {
+    let mut chromium = tokio::select! {
         chromium = Chromium::start(endpoint, network) => chromium?,
         stop = signals.recv() => {
             eprintln!("interrupted by {} while launching the browser; nothing was recorded", stop.name());
@@ -195,7 +197,7 @@ async fn record_all(
     let total = jobs.len();
     let mut done = 0usize;
     let outcome = tokio::select! {
-        outcome = record_jobs(&chromium, &jobs, keep_going, &mut done) => Ok(outcome),
+        outcome = record_jobs(&mut chromium, &jobs, keep_going, &mut done) => Ok(outcome),
         stop = signals.recv() => Err(stop),
     };
     let closed = chromium.close().await;
@@ -222,16 +224,23 @@ async fn record_all(
 }
 
 /// Records the jobs in order, counting those done; returns how many failed
-/// (with `keep_going` or several jobs), or the first error.
+/// (with `keep_going` or several jobs), or the first error. Once the
+/// browser died and none could take its place, every later job fails at
+/// once with the reason.
 async fn record_jobs(
-    chromium: &Chromium,
+    chromium: &mut Chromium,
     jobs: &[Job],
     keep_going: bool,
     done: &mut usize,
 ) -> Result<usize> {
     let mut failures = 0usize;
+    let mut lost: Option<String> = None;
     for job in jobs {
-        match record_one(chromium, job).await {
+        let recorded = match &lost {
+            Some(why) => Err(anyhow::anyhow!("{why}")),
+            None => record_reviving(chromium, job, &mut lost).await,
+        };
+        match recorded {
             Ok(()) => *done += 1,
             Err(err) if keep_going || jobs.len() > 1 => {
                 failures += 1;
@@ -241,6 +250,53 @@ async fn record_jobs(
         }
     }
     Ok(failures)
+}
+
+/// Records `job` in `chromium`, which is started again in its place when it
+/// died: before the job (after the last one, or under it a second time), or
+/// under the job, which is then retried once on the new browser. A job the
+/// browser died under twice is not tried a third time; the next starts on a
+/// browser of its own. When no browser can take the dead one's place, `lost`
+/// says why and the job fails.
+async fn record_reviving(
+    chromium: &mut Chromium,
+    job: &Job,
+    lost: &mut Option<String>,
+) -> Result<()> {
+    if chromium.is_gone()
+        && let Err(err) = revive::in_place(chromium).await
+    {
+        let why = format!("the browser died; {}", revive::lost(chromium, &err));
+        *lost = Some(why.clone());
+        bail!(why);
+    }
+    let first = match record_one(chromium, job).await {
+        Ok(()) => return Ok(()),
+        Err(err) if !chromium.is_gone() => return Err(err),
+        Err(err) => err,
+    };
+    if let Err(err) = revive::in_place(chromium).await {
+        let why = revive::lost(chromium, &err);
+        *lost = Some(format!("the browser died; {why}"));
+        return Err(first.context(format!("the browser died while recording it; {why}")));
+    }
+    match record_one(chromium, job).await {
+        Ok(()) => {
+            eprintln!(
+                "warning: {}: the browser died while recording it; started again, recorded on the \
+                 second try",
+                job.target
+            );
+            Ok(())
+        }
+        Err(err) if chromium.is_gone() => Err(err.context(
+            "the browser died while recording it, twice (started again after the first; not \
+             retried again)",
+        )),
+        Err(err) => {
+            Err(err.context("the browser died while recording it (started again; retried once)"))
+        }
+    }
 }
 
 async fn record_one(chromium: &Chromium, job: &Job) -> Result<()> {
