@@ -117,6 +117,7 @@ fn base(spec: &Spec<'_>) -> Episode {
         judge: None,
         judge_reason: None,
         error: None,
+        browser_died: None,
         wall_ms: 0.0,
         trace: trace_rel,
         step_log: Vec::new(),

@@ -9,15 +9,17 @@ use anyhow::{Result, bail};
 
 use super::episode::{self, Setting, Spec};
 use super::server::Server;
+use super::trace::Trace;
 use crate::agent::Agent;
-use crate::external::Program;
+use crate::external::{External, Program};
 use crate::judge::llm::LlmJudge;
 use crate::observer::{Attached, Observer};
 use crate::peer::{Connection, Peer};
 use crate::pool::{self, Units};
 use crate::progress;
 use crate::results::manifest::{BrowserInfo, LiveSettings, Manifest, Shard, TaskInfo};
-use crate::results::{Episode, RunFolder};
+use crate::results::{BrowserDied, EndedBy, Episode, RunFolder};
+use crate::revive;
 use crate::suite::live::{LiveSuite, LiveTask, Source};
 use pagesnap_browser::{Chromium, DialogPolicy, OpenOptions};
 
@@ -230,7 +232,7 @@ pub fn run(config: &Config<'_>) -> Result<Outcome> {
     })
 }
 
-/// One worker of a run: its browser (launched, or attached to its
+/// One worker of a run: its browsers (launched, or attached to its
 /// endpoint) and the external programs it started.
 struct Worker<'r, 'c> {
     config: &'r Config<'c>,
@@ -240,23 +242,76 @@ struct Worker<'r, 'c> {
     endpoint: Option<&'r str>,
 }
 
+/// What a worker started: the browser of pagesnap's own strategies, and a
+/// browser of its own for each external strategy and tool server (their
+/// programs attach to it; pagesnap's strategies never share a browser with
+/// another client), each started when first needed and started again in
+/// its place when it dies.
+#[derive(Default)]
+struct Browsers {
+    /// Started once, and again in a dead one's place (an attached one is
+    /// attached to again), so an endpoint that refuses costs its episodes
+    /// an error row each, not the run.
+    own: Option<Chromium>,
+    /// Each external strategy's browser and program.
+    externals: BTreeMap<String, (Chromium, Program)>,
+    /// Each tool server's browser and connection; a server that fails is
+    /// started again for the next episode.
+    peers: BTreeMap<String, (Chromium, Option<Connection>)>,
+    /// The browsers pagesnap's own strategies drove, for `run.json`.
+    info: Vec<BrowserInfo>,
+}
+
+impl Browsers {
+    /// Stops the programs and servers and closes every browser (removing the
+    /// profiles of those launched); returns the browsers driven.
+    async fn close(self) -> Vec<BrowserInfo> {
+        for (_, (browser, mut program)) in self.externals {
+            program.stop().await;
+            let _ = browser.close().await;
+        }
+        for (_, (browser, connection)) in self.peers {
+            if let Some(connection) = connection {
+                connection.stop().await;
+            }
+            let _ = browser.close().await;
+        }
+        if let Some(browser) = self.own {
+            let _ = browser.close().await;
+        }
+        self.info
+    }
+}
+
+/// One run of an episode, and what became of its browser.
+enum Attempt {
+    /// The episode ran (its browser may have died after its end).
+    Ran(Episode),
+    /// The episode ended in error because its browser died under it.
+    Died(Episode),
+    /// The browser had died and none could be started in its place: an
+    /// error row naming why.
+    NoBrowser(Episode),
+}
+
+impl Attempt {
+    /// `episode`, run in `browser`: died under it when it ended in error
+    /// and the browser is gone.
+    fn of(episode: Episode, browser: &Chromium) -> Attempt {
+        if episode.ended_by == EndedBy::Error && browser.is_gone() {
+            Attempt::Died(episode)
+        } else {
+            Attempt::Ran(episode)
+        }
+    }
+}
+
 impl Worker<'_, '_> {
     /// Runs units until none is left, then closes what it started; returns
     /// its episodes and the browsers it drove.
     async fn run(&self, units: &Units<'_, Unit>) -> Result<(Vec<Episode>, Vec<BrowserInfo>)> {
         let mut episodes = Vec::new();
-        let mut browsers = Vec::new();
-        // Launched once; attached ones again after they drop (see `own`), so
-        // an endpoint that refuses costs its episodes an error row each, not
-        // the run.
-        let mut browser: Option<Chromium> = None;
-        // External strategies, each with its own browser (its program
-        // attaches to it; pagesnap's strategies never share a browser with
-        // another client), started when the worker first needs them.
-        let mut externals: BTreeMap<String, (Chromium, Program)> = BTreeMap::new();
-        // Tool servers likewise, each attached to a browser of its own;
-        // one that fails is started again for the next episode.
-        let mut peers: BTreeMap<String, (Chromium, Option<Connection>)> = BTreeMap::new();
+        let mut browsers = Browsers::default();
         let result = async {
             while let Some(unit) = units.next() {
                 let config = self.config;
@@ -269,27 +324,7 @@ impl Worker<'_, '_> {
                         .max_steps
                         .unwrap_or(config.suite.tasks[unit.task].max_steps),
                 };
-                let episode = match spec.strategy {
-                    Observer::Engine(_) => self.own(&mut browser, &mut browsers, &spec).await?,
-                    Observer::Peer(peer) => self.through(&mut peers, peer, &spec).await?,
-                    Observer::External(external) => {
-                        let (browser, program) = match externals.entry(external.name.clone()) {
-                            Entry::Occupied(e) => e.into_mut(),
-                            Entry::Vacant(e) => {
-                                let browser = Chromium::launch(config.network)
-                                    .await?
-                                    .with_dialogs(config.dialogs)
-                                    .with_upload_dir(config.uploads.clone());
-                                let program =
-                                    Program::new(Arc::clone(external), browser.websocket_url());
-                                e.insert((browser, program))
-                            }
-                        };
-                        let ws = browser.websocket_url().to_owned();
-                        let mut attached = Attached::Program { program, ws: &ws };
-                        episode::run(browser, Some(&mut attached), self.setting, &spec).await?
-                    }
-                };
+                let episode = self.episode(&mut browsers, &spec).await?;
                 self.folder.append(&episode)?;
                 episodes.push(episode);
                 self.progress.step();
@@ -297,32 +332,110 @@ impl Worker<'_, '_> {
             Ok(())
         }
         .await;
-        for (_, (browser, mut program)) in externals {
-            program.stop().await;
-            let _ = browser.close().await;
-        }
-        for (_, (browser, connection)) in peers {
-            if let Some(connection) = connection {
-                connection.stop().await;
+        let info = browsers.close().await;
+        result.map(|()| (episodes, info))
+    }
+
+    /// Runs an episode; one whose browser died under it runs once more on a
+    /// browser started in the dead one's place, and its row says so
+    /// ([`BrowserDied`]). One the browser died under twice is not run a
+    /// third time: the next episode starts a browser of its own.
+    async fn episode(&self, browsers: &mut Browsers, spec: &Spec<'_>) -> Result<Episode> {
+        let first = match self.attempt(browsers, spec).await? {
+            Attempt::Died(first) => first,
+            Attempt::Ran(episode) | Attempt::NoBrowser(episode) => return Ok(episode),
+        };
+        let (mut episode, died) = match self.attempt(browsers, spec).await? {
+            Attempt::Ran(episode) => (episode, BrowserDied::Retried),
+            Attempt::Died(episode) => (episode, BrowserDied::Twice),
+            Attempt::NoBrowser(mut episode) => {
+                // The first run's error says what the browser died under.
+                episode.error = Some(match (episode.error.take(), first.error) {
+                    (Some(now), Some(then)) => format!("{now}; its first run: {then}"),
+                    (now, then) => now.or(then).unwrap_or_default(),
+                });
+                (episode, BrowserDied::NotRestarted)
             }
-            let _ = browser.close().await;
+        };
+        episode.browser_died = Some(died);
+        Trace::existing(&self.config.out, &episode).finish(&episode)?;
+        Ok(episode)
+    }
+
+    /// Runs an episode once, in the browser its strategy uses.
+    async fn attempt(&self, browsers: &mut Browsers, spec: &Spec<'_>) -> Result<Attempt> {
+        match spec.strategy {
+            Observer::Engine(_) => self.own(&mut browsers.own, &mut browsers.info, spec).await,
+            Observer::Peer(peer) => self.through(&mut browsers.peers, peer, spec).await,
+            Observer::External(external) => {
+                self.external(&mut browsers.externals, external, spec).await
+            }
         }
-        if let Some(browser) = browser {
-            let _ = browser.close().await;
+    }
+
+    /// Starts a browser in the place of `browser` when it died (since its
+    /// last episode, or under it); none means it lives. A browser that
+    /// cannot be started in its place gives the episode an error row.
+    async fn revived(&self, browser: &mut Chromium, spec: &Spec<'_>) -> Result<Option<Attempt>> {
+        if !browser.is_gone() {
+            return Ok(None);
         }
-        result.map(|()| (episodes, browsers))
+        match revive::in_place(browser).await {
+            Ok(()) => Ok(None),
+            Err(err) => {
+                let why = format!("the browser died; {}", revive::lost(browser, &err));
+                episode::unreachable(self.setting, spec, &why)
+                    .map(|episode| Some(Attempt::NoBrowser(episode)))
+            }
+        }
+    }
+
+    /// An episode of an external strategy, in its browser (both started
+    /// first if need be; the program anew with a browser started in a dead
+    /// one's place). A browser launched here that fails to start fails the
+    /// run.
+    async fn external(
+        &self,
+        externals: &mut BTreeMap<String, (Chromium, Program)>,
+        external: &Arc<External>,
+        spec: &Spec<'_>,
+    ) -> Result<Attempt> {
+        let config = self.config;
+        let (browser, program) = match externals.entry(external.name.clone()) {
+            Entry::Occupied(e) => e.into_mut(),
+            Entry::Vacant(e) => {
+                let browser = Chromium::launch(config.network)
+                    .await?
+                    .with_dialogs(config.dialogs)
+                    .with_upload_dir(config.uploads.clone());
+                let program = Program::new(Arc::clone(external), browser.websocket_url());
+                e.insert((browser, program))
+            }
+        };
+        if browser.is_gone() {
+            // The program is attached to the dead browser's websocket.
+            program.stop().await;
+            if let Some(no_browser) = self.revived(browser, spec).await? {
+                return Ok(no_browser);
+            }
+            *program = Program::new(Arc::clone(external), browser.websocket_url());
+        }
+        let ws = browser.websocket_url().to_owned();
+        let mut attached = Attached::Program { program, ws: &ws };
+        let episode = episode::run(browser, Some(&mut attached), self.setting, spec).await?;
+        Ok(Attempt::of(episode, browser))
     }
 
     /// An episode through a tool server, in its browser, both started first
     /// if need be. A server that does not start gives the episode an error
     /// row; one that died or hangs by the episode's end is started again for
-    /// the next.
+    /// the next, and so is one whose browser died.
     async fn through(
         &self,
         peers: &mut BTreeMap<String, (Chromium, Option<Connection>)>,
         peer: &Peer,
         spec: &Spec<'_>,
-    ) -> Result<Episode> {
+    ) -> Result<Attempt> {
         let (browser, connection) = match peers.entry(peer.name.clone()) {
             Entry::Occupied(e) => e.into_mut(),
             // The server answers its page's dialogs itself.
@@ -334,12 +447,23 @@ impl Worker<'_, '_> {
                 None,
             )),
         };
+        if browser.is_gone() {
+            // The server is attached to the dead browser.
+            if let Some(stale) = connection.take() {
+                stale.stop().await;
+            }
+            if let Some(no_browser) = self.revived(browser, spec).await? {
+                return Ok(no_browser);
+            }
+        }
         let server = match connection {
             Some(server) => server,
             None => {
                 match Connection::start(peer, browser.websocket_url(), &self.config.uploads).await {
                     Ok(started) => connection.insert(started),
-                    Err(err) => return episode::unreachable(self.setting, spec, &err),
+                    Err(err) => {
+                        return episode::unreachable(self.setting, spec, &err).map(Attempt::Ran);
+                    }
                 }
             }
         };
@@ -349,52 +473,60 @@ impl Worker<'_, '_> {
         // next: one that still lists its tools may be stuck on the last tab
         // (Chrome DevTools MCP answers nothing more after a tab whose dialog
         // it could not get past). The next episode starts it again.
-        if episode.ended_by == crate::results::EndedBy::Error
+        if episode.ended_by == EndedBy::Error
             && let Some(failed) = connection.take()
         {
             failed.stop().await;
         }
-        Ok(episode)
+        Ok(Attempt::of(episode, browser))
     }
 
     /// An episode of one of pagesnap's own strategies, in the worker's
-    /// browser (started first if need be). An attached browser that cannot
-    /// be reached gives the episode an error row; one launched here that
-    /// fails to start fails the run.
+    /// browser (started first if need be, and in a dead one's place). An
+    /// attached browser that cannot be reached gives the episode an error
+    /// row; one launched here that fails to start the first time fails the
+    /// run.
     async fn own(
         &self,
         browser: &mut Option<Chromium>,
         browsers: &mut Vec<BrowserInfo>,
         spec: &Spec<'_>,
-    ) -> Result<Episode> {
+    ) -> Result<Attempt> {
         let current = match browser {
-            Some(current) => current,
+            Some(current) => {
+                let died = current.is_gone();
+                if let Some(no_browser) = self.revived(current, spec).await? {
+                    return Ok(no_browser);
+                }
+                if died {
+                    browsers.push(self.info(current));
+                }
+                current
+            }
             None => match Chromium::start(self.endpoint, self.config.network).await {
                 Ok(started) => {
                     let started = started
                         .with_dialogs(self.config.dialogs)
                         .with_upload_dir(self.config.uploads.clone());
-                    browsers.push(BrowserInfo {
-                        endpoint: self.endpoint.map(str::to_owned),
-                        version: started.version().to_owned(),
-                    });
+                    browsers.push(self.info(&started));
                     browser.insert(started)
                 }
                 Err(err) if self.endpoint.is_none() => return Err(err.into()),
-                Err(err) => return episode::unreachable(self.setting, spec, &err),
+                Err(err) => {
+                    return episode::unreachable(self.setting, spec, &err).map(Attempt::Ran);
+                }
             },
         };
         let episode = episode::run(current, None, self.setting, spec).await?;
-        // An attached browser that dropped mid-episode is attached again for
-        // the next one.
-        if self.endpoint.is_some()
-            && episode.ended_by == crate::results::EndedBy::Error
-            && current.tabs().await.is_err()
-            && let Some(dropped) = browser.take()
-        {
-            let _ = dropped.close().await;
+        Ok(Attempt::of(episode, current))
+    }
+
+    /// What `run.json` says of a browser pagesnap's own strategies drove.
+    fn info(&self, browser: &Chromium) -> BrowserInfo {
+        BrowserInfo {
+            endpoint: self.endpoint.map(str::to_owned),
+            version: browser.version().to_owned(),
         }
-        Ok(episode)
     }
 }
 

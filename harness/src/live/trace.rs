@@ -33,6 +33,14 @@ impl Trace {
         })
     }
 
+    /// The trace of `episode` under the run folder `out`, as it is on disk
+    /// (nothing cleared), to write its row again.
+    pub fn existing(out: &Path, episode: &Episode) -> Trace {
+        Trace {
+            dir: out.join(&episode.trace),
+        }
+    }
+
     /// The recording name of the state step `n` acted on: `state-01`.
     pub fn state_name(n: usize) -> String {
         format!("state-{n:02}")

@@ -212,6 +212,7 @@ fn episode(task: &str, tier: &str, strategy: &str, number: usize, n: usize) -> E
         judge: (n % 4 != 3).then_some(n % 2 == 0),
         judge_reason: (n % 4 != 3).then(|| format!("judged | {n}")),
         error: (n % 4 == 3).then(|| format!("tab crashed: {HOSTILE}")),
+        browser_died: None,
         wall_ms: 2500.0 + 111.0 * n as f64,
         trace: format!("traces/{task}/{strategy}/{number}"),
         step_log,

@@ -68,6 +68,12 @@ pub struct Episode {
     /// What stopped the episode early, if anything (a page that never
     /// loaded, a crashed tab, a predicate that threw).
     pub error: Option<String>,
+    /// Set when the browser died under the episode (its process ended, as
+    /// when the OOM killer takes it): the episode was run once more on a
+    /// browser started in its place, and this row is that second run.
+    /// Absent from rows where it did not, and from files written before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub browser_died: Option<BrowserDied>,
     /// Wall-clock: the whole episode, open to close, ms.
     pub wall_ms: f64,
     /// Trace folder relative to the run folder (`traces/<task>/<strategy>/<episode>`).
@@ -219,6 +225,7 @@ pub(crate) fn test_episode(task: &str, strategy: &str) -> Episode {
         judge: None,
         judge_reason: None,
         error: None,
+        browser_died: None,
         wall_ms: 0.0,
         trace: String::new(),
         step_log: Vec::new(),
@@ -259,6 +266,46 @@ impl EndedBy {
 }
 
 impl std::fmt::Display for EndedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What became of an episode the browser died under (serialised
+/// kebab-case: `retried`, `twice`, `not-restarted`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum BrowserDied {
+    /// It was run again on a browser started in the dead one's place; the
+    /// row is that run's, whatever its end.
+    Retried,
+    /// The browser died under the second run too: not run a third time
+    /// (the row is an error; the next episode gets a browser of its own).
+    Twice,
+    /// No browser could be started in the dead one's place (or, attached,
+    /// its endpoint reached again): the row is an error naming why.
+    NotRestarted,
+}
+
+impl BrowserDied {
+    /// Every value, in order.
+    pub const ALL: [BrowserDied; 3] = [
+        BrowserDied::Retried,
+        BrowserDied::Twice,
+        BrowserDied::NotRestarted,
+    ];
+
+    /// The word reports and files use.
+    pub fn name(self) -> &'static str {
+        match self {
+            BrowserDied::Retried => "retried",
+            BrowserDied::Twice => "twice",
+            BrowserDied::NotRestarted => "not-restarted",
+        }
+    }
+}
+
+impl std::fmt::Display for BrowserDied {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
     }
@@ -357,6 +404,20 @@ impl std::fmt::Display for StepOutcome {
 mod outcome_tests {
     use super::*;
 
+    /// Rows written before `browser_died` existed read back, and rows whose
+    /// browser lived are written as before: the field is left out.
+    #[test]
+    fn browser_died_is_absent_unless_the_browser_died() {
+        let mut episode = test_episode("t", "aria");
+        let json = serde_json::to_string(&episode).unwrap();
+        assert!(!json.contains("browser_died"), "{json}");
+        assert_eq!(serde_json::from_str::<Episode>(&json).unwrap(), episode);
+        episode.browser_died = Some(BrowserDied::Twice);
+        let json = serde_json::to_string(&episode).unwrap();
+        assert!(json.contains(r#""browser_died":"twice""#), "{json}");
+        assert_eq!(serde_json::from_str::<Episode>(&json).unwrap(), episode);
+    }
+
     #[test]
     fn outcomes_serialise_to_the_words_files_use() {
         let words: Vec<&str> = StepOutcome::all().map(StepOutcome::name).collect();
@@ -396,6 +457,11 @@ mod outcome_tests {
             "{err}"
         );
         assert_eq!(serde_json::to_string(&EndedBy::Steps).unwrap(), "\"steps\"");
+        for died in BrowserDied::ALL {
+            let json = serde_json::to_string(&died).unwrap();
+            assert_eq!(json, format!("\"{}\"", died.name()));
+            assert_eq!(serde_json::from_str::<BrowserDied>(&json).unwrap(), died);
+        }
         // The order reports sort by: as declared, a refusal's kinds in theirs.
         let mut sorted: Vec<StepOutcome> = StepOutcome::all().collect();
         sorted.sort();

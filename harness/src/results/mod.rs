@@ -7,7 +7,9 @@ pub mod lock;
 pub mod manifest;
 pub mod row;
 
-pub use episode::{EndedBy, Episode, EpisodeKey, ExternalStep, PeerStep, StepLog, StepOutcome};
+pub use episode::{
+    BrowserDied, EndedBy, Episode, EpisodeKey, ExternalStep, PeerStep, StepLog, StepOutcome,
+};
 pub use folder::RunFolder;
 pub use lock::OutLock;
 pub use manifest::{LiveSettings, Manifest, Shard};
