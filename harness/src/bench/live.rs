@@ -19,6 +19,7 @@ use serde::Serialize;
 use super::playwright::Playwright;
 use super::{PageError, median, ms, p90};
 use crate::external::{External, Program};
+use crate::revive;
 use pagesnap_browser::{Chromium, ChromiumSession, Needs, OpenOptions};
 
 /// What to measure.
@@ -172,7 +173,7 @@ pub type Outcome = super::Outcome<PageResult, Vec<Summary>>;
 
 /// Runs the benchmark, reporting each page as it is measured.
 pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<Outcome> {
-    let chromium = Chromium::start(config.endpoint.as_deref(), config.network).await?;
+    let mut chromium = Chromium::start(config.endpoint.as_deref(), config.network).await?;
     let mut playwright = if config.vs_playwright {
         Some(tokio::task::block_in_place(Playwright::start)?)
     } else {
@@ -191,25 +192,30 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
     };
     // External strategies observe in their own browser (their programs
     // attach to it), so pagesnap's timings share a browser with no other client.
-    let external_browser = if config.externals.is_empty() {
+    let mut external_browser = if config.externals.is_empty() {
         None
     } else {
         Some(Chromium::launch(config.network).await?)
     };
-    let mut externals: Vec<(Program, String)> = match &external_browser {
-        Some(browser) => config
-            .externals
-            .iter()
-            .map(|e| {
-                (
-                    Program::new(Arc::clone(e), browser.websocket_url()),
-                    browser.websocket_url().to_owned(),
-                )
-            })
-            .collect(),
+    let mut externals = match &external_browser {
+        Some(browser) => programs(config, browser),
         None => Vec::new(),
     };
     for page in &config.pages {
+        // A browser that died (under the last page, which was reported as
+        // an error) is started again in its place for this one.
+        if chromium.is_gone() {
+            revive::in_place(&mut chromium).await?;
+        }
+        if let Some(browser) = &mut external_browser
+            && browser.is_gone()
+        {
+            for (program, _) in &mut externals {
+                program.stop().await;
+            }
+            revive::in_place(browser).await?;
+            externals = programs(config, browser);
+        }
         let mut measured = measure_page(&chromium, playwright.as_mut(), page, config).await;
         if let (Ok(results), Some(browser)) = (&mut measured, &external_browser) {
             match measure_externals(browser, &mut externals, page, config).await {
@@ -254,6 +260,20 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
         })
         .collect();
     Ok(outcome)
+}
+
+/// A program for each external strategy, attached to `browser`, and its websocket.
+fn programs(config: &Config, browser: &Chromium) -> Vec<(Program, String)> {
+    config
+        .externals
+        .iter()
+        .map(|e| {
+            (
+                Program::new(Arc::clone(e), browser.websocket_url()),
+                browser.websocket_url().to_owned(),
+            )
+        })
+        .collect()
 }
 
 async fn measure_page(
