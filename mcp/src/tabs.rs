@@ -270,7 +270,6 @@ impl Browsing {
             return Ok(());
         }
         self.generation = generation;
-        let lost = self.tabs.len();
         self.tabs.clear();
         self.current = None;
         self.known_tabs.clear();
@@ -284,15 +283,11 @@ impl Browsing {
             }
             None => "the browser had crashed and was started again".to_owned(),
         };
-        let tabs = match lost {
-            0 => String::new(),
-            1 => "; your tab was lost".to_owned(),
-            n => format!("; your {n} tabs were lost"),
-        };
         self.notes.push(Note {
             kind: NoteKind::BrowserRestarted,
             message: format!(
-                "{what}{tabs} (open a page with page_navigate; page_tabs lists what is open)"
+                "{what}; the tabs open before were lost (open a page with page_navigate; \
+                 page_tabs lists what is open)"
             ),
         });
         // Attached on the default context, the browser's own first tab is
