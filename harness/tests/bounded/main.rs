@@ -6,6 +6,7 @@
 #[path = "../harness/support/mod.rs"]
 mod support;
 
+mod browser_died;
 mod browser_gone;
 mod hostile;
 mod killed;
