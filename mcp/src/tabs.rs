@@ -135,8 +135,9 @@ impl Shared {
             ToolError::new(
                 Kind::BrowserGone,
                 format!(
-                    "{}; starting it again failed: {err:#}",
-                    gone_sentence(self.endpoint.as_deref())
+                    "{}; starting it again failed: {err:#}; {}",
+                    gone_sentence(self.endpoint.as_deref()),
+                    next_call(self.endpoint.as_deref())
                 ),
             )
         })?;

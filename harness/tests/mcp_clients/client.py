@@ -1,11 +1,16 @@
 """Drives `pagesnap mcp` through the official MCP Python SDK, as an agent would, and checks what it gets.
 
-Usage: client.py PAGESNAP_BINARY (stdio | http | attach | sigkill | dialogs | actions | installed) SITES_DIR
+Usage: client.py PAGESNAP_BINARY (stdio | http | attach | sigkill | crash | dialogs | actions | installed) SITES_DIR
 
 stdio and http run the whole scenario over each transport; attach runs it against a Chromium this
 script starts with --remote-debugging-port=0 (pagesnap attaches with --cdp-endpoint, and must leave
 that browser and its tab alive); sigkill kills the server with SIGKILL and checks that the Chromium
-it launched, with every process of it, is gone within seconds. dialogs drives the JavaScript dialogs
+it launched, with every process of it, is gone within seconds. crash injects browser faults for real
+(issue 58): over HTTP, the server's Chromium killed (SIGKILL) under two sessions, then stopped
+(SIGSTOP); attached, the test's Chromium killed and started again on its port, and the DevTools
+socket cut by a proxy this script runs in front of it; each session's next calls are answered at once
+(browser-gone at most once, then a page in a new browser, the restart told once), within stated
+bounds, and no process or profile of a dead browser is left. dialogs drives the JavaScript dialogs
 of fixtures/sites/dialogs (alert, confirm accepted and dismissed, prompt with text, beforeunload, a
 dialog during load, one from a frame of another site) under --dialogs ask, then accept and dismiss;
 those pages report what each answer did to this script's server (POST /report), and the checks
@@ -29,6 +34,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -784,6 +790,200 @@ async def sessions_apart(url):
             check(len(tabs.structured_content["tabs"]) == 1, "a new session sees only its own tab", tabs.structured_content)
 
 
+def browser_of(server_pid):
+    """The Chromium a server launched (its browser process, a child of the server)."""
+    found = [pid for pid in pids() if parent(pid) == server_pid and os.path.basename(cmdline(pid).split(" ")[0]).startswith("chrom")]
+    check(len(found) == 1, "the server runs one Chromium", [cmdline(p)[:100] for p in found])
+    return found[0]
+
+
+def profile_of(pid):
+    found = re.search(r"--user-data-dir=(\S+)", cmdline(pid))
+    check(found is not None, "the browser names its profile", cmdline(pid)[:200])
+    return found.group(1)
+
+
+RESTARTED = "the browser had crashed and was started again"
+
+
+async def recovers(session, page, expected, note, bound):
+    """The session's next calls after a fault: browser-gone at most once (the death noticed under the
+    call), then the page opens in the new browser, within `bound` seconds in all; the answer that
+    follows the restart carries `note`, once. Returns the seconds to the first good answer."""
+    started = time.monotonic()
+    told = 0
+    gone = 0
+    for _ in range(3):
+        result = await call(session, "page_navigate", {"url": page})
+        told += note in everything(result)
+        if not result.is_error:
+            break
+        error = (result.structured_content or {}).get("error", {})
+        check(error.get("kind") == "browser-gone", "a call under the fault fails as browser-gone", text_of(result))
+        gone += 1
+    took = time.monotonic() - started
+    check(not result.is_error and expected in text_of(result), "the page opens again after the fault", text_of(result)[:300])
+    check(gone <= 1, "browser-gone is answered at most once", gone)
+    check(told == 1, "the recovery is told once", told)
+    check(took < bound, f"recovered within {bound} s", f"{took:.1f} s")
+    snap = await ok(session, "page_snapshot", {})
+    check(expected in text_of(snap) and note not in everything(snap), "later calls work and say nothing more of it", text_of(snap)[:200])
+    return took
+
+
+def gone_within(pids_, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and set(pids_) & set(pids()):
+        time.sleep(0.05)
+    return not (set(pids_) & set(pids()))
+
+
+class Proxy:
+    """A TCP proxy in front of a DevTools endpoint; cut() closes every connection through it."""
+
+    def __init__(self, target_port):
+        self.target = target_port
+        self.server = socket.socket()
+        self.server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(16)
+        self.port = self.server.getsockname()[1]
+        self.open = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self.accept, daemon=True).start()
+
+    def accept(self):
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                client.close()
+                continue
+            with self.lock:
+                self.open += [client, upstream]
+            for a, b in [(client, upstream), (upstream, client)]:
+                threading.Thread(target=self.pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def pipe(a, b):
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        for s in (a, b):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self):
+        with self.lock:
+            for s in self.open:
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                    s.close()
+                except OSError:
+                    pass
+            self.open = []
+
+
+def start_chromium(port, profile):
+    chrome = subprocess.Popen(
+        browser_command() + ["--window-size=1280,720", f"--remote-debugging-port={port}", f"--user-data-dir={profile}", "about:blank"],
+        stderr=subprocess.DEVNULL,
+    )
+    wait_for_port(port, tries=400)
+    return chrome
+
+
+async def crash(args, stderr):
+    """Browser faults injected for real, each session recovering on its next call (issue 58)."""
+    page = f"{BASE}/login/index.html"
+    other = f"{BASE}/sessions/whoami.html?set=dora"
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([PAGESNAP] + args + ["--port", str(port)], stderr=stderr)
+    try:
+        url = f"http://127.0.0.1:{port}/mcp"
+        wait_for_port(port, tries=400)
+        async with streamable_http_client(url) as (read_a, write_a), streamable_http_client(url) as (read_b, write_b):
+            async with ClientSession(read_a, write_a) as a, ClientSession(read_b, write_b) as b:
+                await asyncio.gather(a.initialize(), b.initialize())
+                await ok(a, "page_navigate", {"url": page})
+                await ok(b, "page_navigate", {"url": other})
+                # Killed (SIGKILL, as the OOM killer would): each session recovers on its next call.
+                browser = browser_of(server.pid)
+                family = descendants(browser) | {browser}
+                profile = profile_of(browser)
+                os.kill(browser, signal.SIGKILL)
+                took_a = await recovers(a, page, "Sign in", RESTARTED, 15)
+                took_b = await recovers(b, other, "Who am I", RESTARTED, 15)
+                check(took_b < 5, "the second session finds the browser already started", f"{took_b:.1f} s")
+                check(browser_of(server.pid) != browser, "a new browser runs")
+                check(gone_within(family, 10), "no process of the killed browser is left", [cmdline(p)[:100] for p in family & set(pids())])
+                check(not os.path.exists(profile), "the killed browser's profile is removed", profile)
+                # Each session still browses in its own context after the restart.
+                tabs_a, tabs_b = await asyncio.gather(ok(a, "page_tabs", {"op": "list"}), ok(b, "page_tabs", {"op": "list"}))
+                ids_a = [t["id"] for t in tabs_a.structured_content["tabs"]]
+                ids_b = [t["id"] for t in tabs_b.structured_content["tabs"]]
+                check(len(ids_a) == 1 and len(ids_b) == 1 and not set(ids_a) & set(ids_b), "after the restart each session lists only its own tab", (ids_a, ids_b))
+                # Stopped (SIGSTOP, as a hung browser): taken for dead within its pulse's bound, killed, started again.
+                browser = browser_of(server.pid)
+                family = descendants(browser) | {browser}
+                os.kill(browser, signal.SIGSTOP)
+                try:
+                    took = await recovers(a, page, "Sign in", RESTARTED, 25)
+                finally:
+                    for pid in family & set(pids()):
+                        try:
+                            os.kill(pid, signal.SIGCONT)
+                        except OSError:
+                            pass
+                check(gone_within(family, 10), "the stopped browser was killed", [cmdline(p)[:100] for p in family & set(pids())])
+                await recovers(b, other, "Who am I", RESTARTED, 15)
+                print(f"killed: {took_a:.2f} s and {took_b:.2f} s to the sessions' next pages; stopped: {took:.2f} s", file=sys.stderr)
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+    # Attached: the test's browser killed, then started again on its port; and its DevTools socket cut.
+    reconnected = "had ended and was made again"
+    profile = tempfile.mkdtemp(prefix="pagesnap-crash-test-")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        cdp = s.getsockname()[1]
+    chrome = start_chromium(cdp, profile)
+    proxy = Proxy(cdp)
+    try:
+        params = StdioServerParameters(command=PAGESNAP, args=args + ["--cdp-endpoint", f"http://127.0.0.1:{proxy.port}"])
+        async with stdio_client(params, errlog=stderr) as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                await ok(session, "page_navigate", {"url": page})
+                chrome.kill()
+                chrome.wait()
+                gone = await fails(session, "page_navigate", {"url": page}, "browser-gone")
+                check(f"127.0.0.1:{proxy.port}" in text_of(gone) and "never starts a browser" in text_of(gone), "attached: the error names the endpoint and starts no browser of its own", text_of(gone))
+                again = await fails(session, "page_snapshot", {}, "browser-gone")
+                check("starting it again failed" in text_of(again), "attached: while the endpoint does not answer, each call says so at once", text_of(again))
+                chrome = start_chromium(cdp, profile)
+                back = await recovers(session, page, "Sign in", reconnected, 15)
+                # The DevTools socket cut (the browser lives on): the connection is made again.
+                proxy.cut()
+                cut = await recovers(session, page, "Sign in", reconnected, 15)
+                check(chrome.poll() is None, "attached: the browser lives on")
+                print(f"attached: {back:.2f} s to the next page once the browser answers again; socket cut: {cut:.2f} s", file=sys.stderr)
+    finally:
+        chrome.kill()
+        chrome.wait()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
 async def reach(stderr):
     """pagesnap mcp reaches hosts other than loopback by default (this machine's name, which /etc/hosts
     resolves, stands for the web here); with --offline only 127.0.0.1 and localhost resolve, and the
@@ -1063,6 +1263,8 @@ async def main():
             time.sleep(0.1)
         left = family & set(pids())
         check(not left, "no Chromium process outlives a SIGKILLed server", [cmdline(p)[:120] for p in left])
+    elif MODE == "crash":
+        await crash(args, stderr)
     elif MODE == "installed":
         import shlex
         command = shlex.split(PAGESNAP)
