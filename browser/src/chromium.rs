@@ -593,6 +593,19 @@ impl Chromium {
             let _ = watchdog.wait();
         }
         let profile = owned.profile.path().to_owned();
+        // A browser that was killed (or died) leaves its helpers (zygote,
+        // renderers, the crash handler) to notice on their own, which takes
+        // seconds on a busy machine: they are ended by the profile they name,
+        // as the watchdog would, so that the profile can go.
+        if !exited {
+            let _ = std::process::Command::new("pkill")
+                .args(["-KILL", "-f", "--"])
+                .arg(format!("--user-data-dir={}", profile.display()))
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+        }
         // Helpers of the browser (the crash handler) may still be writing
         // into the profile for a moment after it exits.
         for _ in 0..waits::PROFILE_REMOVE_TRIES {
