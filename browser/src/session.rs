@@ -115,6 +115,22 @@ impl ChromiumSession {
         self.tab.close().await;
     }
 
+    /// Closes the tab and waits, at most `within`, until the browser says it
+    /// is gone: the tab lists no more.
+    pub async fn close_within(self, within: Duration) {
+        self.tab.close_within(within).await;
+    }
+
+    /// Whether the tab's page answers a trivial script within `within`: a
+    /// page whose script never yields (a loop) holds its renderer, and no
+    /// call to it is answered until the page is closed.
+    pub async fn answers(&self, within: Duration) -> bool {
+        matches!(
+            tokio::time::timeout(within, self.tab.eval("0")).await,
+            Ok(Ok(_))
+        )
+    }
+
     /// Bounds every later call by `deadline` (recording: the page's budget),
     /// or lifts the bound.
     pub fn set_deadline(&mut self, deadline: Option<Instant>) {

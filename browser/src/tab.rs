@@ -146,6 +146,14 @@ impl TabHandle {
         let _ = self.call("Page.close", self.page.clone().close()).await;
     }
 
+    /// Closes the tab and waits, at most `within`, until the browser says it
+    /// is gone (a page that never yields is closed by the browser itself,
+    /// a moment after it is asked).
+    pub(crate) async fn close_within(&self, within: std::time::Duration) {
+        self.close().await;
+        let _ = tokio::time::timeout(within, self.watch.until_gone(&self.target)).await;
+    }
+
     /// A handle on node `id` (a backend node id of `route`'s document) in
     /// object `group`; `Ok(None)` when the protocol gives the node no object.
     pub(crate) async fn resolve_node(

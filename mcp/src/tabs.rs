@@ -447,10 +447,7 @@ impl Browsing {
                 // The page asks first (beforeunload, a dialog during load):
                 // the snapshot shows the dialog.
                 Some(TabError::DialogOpen { .. }) if self.current.is_some() => return Ok(None),
-                _ if err.is_browser_gone() => {
-                    self.forget_if_gone(&err);
-                    return Err(self.browser_error(&err));
-                }
+                _ if err.is_browser_gone() => return Err(self.failed(&err).await),
                 _ => {
                     self.forget_if_gone(&err);
                     return Err(ToolError::new(
@@ -468,7 +465,7 @@ impl Browsing {
             Ok(pending) => Ok(pending),
             // A dialog opened as the page settled: the snapshot shows it.
             Err(err) if err.is_dialog_open() => Ok(None),
-            Err(err) => Err(self.browser_error(&err)),
+            Err(err) => Err(self.failed(&err).await),
         }
     }
 
@@ -482,7 +479,7 @@ impl Browsing {
         match tab.session.back(limit).await {
             Ok(moved) => Ok(moved),
             Err(err) if err.is_dialog_open() => Ok(true),
-            Err(err) => Err(self.browser_error(&err)),
+            Err(err) => Err(self.failed(&err).await),
         }
     }
 
@@ -579,11 +576,7 @@ impl Browsing {
             .await;
         let (mut observation, source) = match observed {
             Ok(observed) => observed,
-            Err(err) => {
-                let error = self.browser_error(&err);
-                self.forget_if_gone(&err);
-                return Err(error);
-            }
+            Err(err) => return Err(self.failed(&err).await),
         };
         let tab = self.current()?;
         let Some(kept) = &tab.kept else {
@@ -719,11 +712,7 @@ impl Browsing {
                     pending = Some(self.mask(&err.to_string()));
                     None
                 }
-                _ => {
-                    let error = self.browser_error(&err);
-                    self.forget_if_gone(&err);
-                    return Err(error);
-                }
+                _ => return Err(self.failed(&err).await),
             },
         };
         if self.dialog().is_some() {
@@ -746,7 +735,7 @@ impl Browsing {
             pending = match readiness::wait(&tab.session, readiness).await {
                 Ok(pending) => pending,
                 Err(err) if err.is_dialog_open() => None,
-                Err(err) => return Err(self.browser_error(&err)),
+                Err(err) => return Err(self.failed(&err).await),
             };
         }
         let tab = self.current()?;
@@ -867,6 +856,35 @@ impl Browsing {
         self.config().secrets.mask(text)
     }
 
+    /// A failed call on the current tab as a tool error: a tab that went
+    /// (crashed, closed, its browser dead) is forgotten; a call the page left
+    /// unanswered, when the page does not answer a trivial script either (a
+    /// script that never yields holds its renderer), closes the tab — that
+    /// tab's fault, not the browser's: other tabs and sessions live on — so
+    /// that the next call does not wait out its limit again.
+    async fn failed(&mut self, err: &pagesnap_browser::Error) -> ToolError {
+        if is_unanswered(err)
+            && let Some(id) = self.current.clone()
+            && let Some(tab) = self.tabs.get(&id)
+            && !tab.session.answers(HUNG_PROBE).await
+        {
+            self.current = None;
+            if let Some(tab) = self.tabs.remove(&id) {
+                tab.session.close_within(HUNG_CLOSE).await;
+            }
+            let mut message = self.mask(&format!("{err:#}"));
+            message.push_str(
+                "; the page does not answer (a script that never yields?), so its tab was closed \
+                 (other tabs live on): open a page with page_navigate or choose another tab with \
+                 page_tabs",
+            );
+            return ToolError::new(Kind::TabGone, message);
+        }
+        let error = self.browser_error(err);
+        self.forget_if_gone(err);
+        error
+    }
+
     /// A browser failure as a tool error (its message masked).
     fn browser_error(&self, err: &pagesnap_browser::Error) -> ToolError {
         let kind = if err.is_browser_gone() {
@@ -903,6 +921,18 @@ const SELECTOR_JS: &str = r#"function () {
   }
   return ':root > ' + parts.join(' > ');
 }"#;
+
+/// How long a page that left a call unanswered gets to answer a trivial
+/// script before its tab is taken for hung.
+const HUNG_PROBE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How long the browser gets to close a hung tab before the answer goes.
+const HUNG_CLOSE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// A call the tab left unanswered within its limit.
+fn is_unanswered(err: &pagesnap_browser::Error) -> bool {
+    matches!(err.tab(), Some(TabError::NoAnswer { .. }))
+}
 
 fn shutting_down() -> ToolError {
     ToolError::new(Kind::Browser, "the server is shutting down")

@@ -52,6 +52,10 @@ fn page(name: &str) -> Option<String> {
 <p>End of the feed</p>
 <script>addEventListener('scroll', () => report('scrolled ' + Math.round(scrollY)));</script>"#
         }
+        "hung" => {
+            r#"<h1>Spinning</h1>
+<button onclick="report('spinning'); setTimeout(() => { while (true) {} }, 1000)">Spin</button>"#
+        }
         "find" => {
             r#"<h1>Shop</h1>
 <button>Add apples</button><button>Add pears</button><a href="/form">Checkout</a>"#
@@ -133,6 +137,11 @@ struct Session {
 
 impl Session {
     async fn start() -> Session {
+        Session::start_with(OpenOptions::default()).await
+    }
+
+    /// A session whose calls wait at most `open.timeout`.
+    async fn start_with(open: OpenOptions) -> Session {
         let pages = Pages::start().await;
         // As `pagesnap mcp` runs it: a dialog waits for the agent.
         let chromium = Chromium::launch(false)
@@ -141,7 +150,7 @@ impl Session {
             .with_dialogs(DialogPolicy::Ask);
         let config = Config {
             strategy: pagesnap_engine::strategy::by_name("aria").expect("aria"),
-            open: OpenOptions::default(),
+            open,
             network: false,
             layers: Layers::default(),
             secrets: Secrets::default(),
@@ -514,5 +523,49 @@ async fn a_killed_browser_is_started_again_by_the_next_call_which_says_so() {
         .await;
     assert!(!clicked.contains(restarted), "{clicked}");
     session.pages.reported("go").await;
+    session.end().await;
+}
+
+/// Issue 58 item 3: a page whose script never yields holds its renderer; the
+/// call it leaves unanswered fails at the limit as tab-gone, the tab is
+/// closed (that tab's fault, not the browser's), and the next page opens at
+/// once instead of each call waiting out the limit again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_never_yields_has_its_tab_closed_and_the_next_page_opens() {
+    let limit = Duration::from_secs(3);
+    let session = Session::start_with(OpenOptions {
+        timeout: limit,
+        ..OpenOptions::default()
+    })
+    .await;
+    let page = session.open("hung").await;
+    let spin = reference(&page, "button", "Spin");
+    session
+        .ok("page_action", json!({"op": "click", "ref": spin}))
+        .await;
+    session.pages.reported("spinning").await;
+    // The loop starts a second after the click.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let started = Instant::now();
+    let snapshot = session.call("page_snapshot", json!({})).await;
+    let took = started.elapsed();
+    assert_eq!(snapshot.is_error, Some(true));
+    let said = text(&snapshot);
+    assert!(said.starts_with("tab-gone: "), "{said}");
+    assert!(said.contains("its tab was closed"), "{said}");
+    assert!(
+        took < limit + Duration::from_secs(4),
+        "answered after {took:?} (limit {limit:?})"
+    );
+    let tabs = session
+        .ok("page_tabs", json!({"op": "list"}))
+        .await
+        .1
+        .unwrap();
+    assert_eq!(tabs["tabs"].as_array().map(Vec::len), Some(0), "{tabs}");
+    let started = Instant::now();
+    let opened = session.open("click").await;
+    assert!(opened.contains("button \"Go\""), "{opened}");
+    assert!(started.elapsed() < limit, "the next page opened at once");
     session.end().await;
 }

@@ -124,7 +124,7 @@ impl Capture<'_> {
         kept: &mut Option<Kept>,
     ) -> Result<(Observation, Source)> {
         let needs = Needs::observe(strategy);
-        let mark = self.mark().await;
+        let mark = self.mark_unless_unanswered().await?;
         if let Some(kept) = kept
             .as_ref()
             .filter(|kept| kept.still_shows(mark.as_ref(), needs))

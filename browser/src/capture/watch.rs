@@ -113,9 +113,22 @@ pub fn reusable(recording: &Recording) -> bool {
 impl Capture<'_> {
     /// [`crate::ChromiumSession::mark`]'s work.
     pub(crate) async fn mark(&self) -> Option<Mark> {
+        self.mark_unless_unanswered().await.ok().flatten()
+    }
+
+    /// The page's mark, or the failure after which no capture can follow:
+    /// the page left the call unanswered within its limit (a script that
+    /// never yields holds the renderer) or its tab went. Any other failure
+    /// is no mark.
+    pub(crate) async fn mark_unless_unanswered(&self) -> crate::Result<Option<Mark>> {
         match self.tab.eval(MARK_JS).await {
-            Ok(serde_json::Value::String(mark)) => Some(Mark(mark)),
-            _ => None,
+            Ok(serde_json::Value::String(mark)) => Ok(Some(Mark(mark))),
+            Err(err)
+                if err.is_gone() || matches!(err.tab(), Some(crate::TabError::NoAnswer { .. })) =>
+            {
+                Err(err)
+            }
+            _ => Ok(None),
         }
     }
 }
