@@ -33,6 +33,8 @@ enum Command {
     BenchLive(cmd::bench_live::Args),
     /// Time pagesnap's tool server against the peers (--vs playwright,chrome-devtools,agent-browser): snapshot round trips, tokens, refs, a click, task targets.
     BenchMcp(cmd::bench_mcp::Args),
+    /// Which text no person can see reaches the model, per strategy and tool server, on a page family whose tokens markers.toml declares (issue 56).
+    BenchHidden(cmd::bench_hidden::Args),
     /// Every strategy on every recording: refs, real tokens (o200k/cl100k), image tokens, engine µs.
     Compare(cmd::compare::Args),
     /// List the observation strategies, or explain one.
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => cmd::compare::run(args),
         Command::BenchLive(args) => cmd::bench_live::run(args),
         Command::BenchMcp(args) => cmd::bench_mcp::run(args),
+        Command::BenchHidden(args) => cmd::bench_hidden::run(args),
         Command::Run(args) => cmd::run::run(args),
         Command::Live(args) => cmd::live::run(args),
         Command::Mcp(args) => cmd::mcp::run(args),

@@ -1,5 +1,6 @@
-//! Side-by-side benchmarks, each measuring pagesnap and a peer in one run: `bench-live` (warm live observations against Playwright's `ariaSnapshot()`) and `bench-mcp` (tool round trips against Playwright MCP).
+//! Side-by-side benchmarks, each measuring pagesnap and a peer in one run: `bench-live` (warm live observations against Playwright's `ariaSnapshot()`), `bench-mcp` (tool round trips against Playwright MCP) and `bench-hidden` (which text no one can see reaches the model, per strategy and tool server).
 
+pub mod hidden;
 pub mod live;
 pub mod mcp;
 pub mod playwright;

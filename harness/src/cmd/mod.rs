@@ -1,5 +1,6 @@
 //! One module per `pagesnap` subcommand.
 
+pub mod bench_hidden;
 pub mod bench_live;
 pub mod bench_mcp;
 pub mod compare;

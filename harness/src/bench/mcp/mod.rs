@@ -40,7 +40,7 @@ mod measure;
 mod measured;
 mod pages;
 mod run;
-mod server;
+pub(crate) mod server;
 mod side;
 mod summary;
 

@@ -1,4 +1,4 @@
-//! One tool server's session under bench-mcp: started (launching its own browser, or attached over CDP to one bench-mcp launched with the viewport set), its mapped calls timed (navigate, snapshot, pagesnap's own tools), and stopped.
+//! One tool server's session under bench-mcp (and bench-hidden, which reads its snapshots): started (launching its own browser, or attached over CDP to one bench-mcp launched with the viewport set), its mapped calls timed (navigate, snapshot, pagesnap's own tools), and stopped.
 
 use anyhow::{Context, Result, bail};
 use pagesnap_browser::{Chromium, ChromiumSession, DialogPolicy, OpenOptions};
@@ -24,8 +24,8 @@ struct Browser {
 /// A spawned tool server, the client session to it ([`Connection`]), the
 /// mapping that names its tools and, for a server attached to one, its
 /// browser.
-pub(super) struct Server {
-    pub(super) side: Side,
+pub(crate) struct Server {
+    pub(crate) side: Side,
     connection: Connection,
     pub(super) mapping: Mapping,
     /// Dropped after the connection (fields drop in order).
@@ -33,7 +33,7 @@ pub(super) struct Server {
 }
 
 impl Server {
-    pub(super) async fn start(side: Side, config: &Config) -> Result<Server> {
+    pub(crate) async fn start(side: Side, config: &Config) -> Result<Server> {
         let label = side.label();
         let mapping = side.mapping()?;
         if mapping.navigate.is_none() {
@@ -115,7 +115,7 @@ impl Server {
     /// Opens `url` with the mapped navigation; on a browser bench-mcp
     /// launched, the prepared tab must be the one that shows it, at the
     /// viewport (unless a dialog stops the page).
-    pub(super) async fn navigate(&self, url: &str, viewport: (u32, u32)) -> Result<Answer> {
+    pub(crate) async fn navigate(&self, url: &str, viewport: (u32, u32)) -> Result<Answer> {
         let label = self.side.label();
         let Some(call) = &self.mapping.navigate else {
             bail!("{label}: its mapping has no [navigate] call");
@@ -149,12 +149,12 @@ impl Server {
         Ok(answer)
     }
 
-    pub(super) async fn snapshot(&self) -> Result<Answer> {
+    pub(crate) async fn snapshot(&self) -> Result<Answer> {
         self.call(&self.mapping.snapshot, &[]).await
     }
 
     /// What it reports of itself once it answered `initialize`.
-    pub(super) fn running(&self) -> Running {
+    pub(crate) fn running(&self) -> Running {
         Running {
             side: self.side,
             version: self.connection.version(),
@@ -162,7 +162,7 @@ impl Server {
         }
     }
 
-    pub(super) async fn stop(self) {
+    pub(crate) async fn stop(self) {
         self.connection.stop().await;
         if let Some(browser) = self.browser {
             browser.tab.close().await;
