@@ -154,8 +154,9 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
     });
     // The pages of `dialogs`, `actions` and `sessions` exist to be acted on
     // (their dialogs, drags, uploads and cookies are what the MCP and live
-    // tests check); they have no recordings.
-    const ACTED_ON_ONLY: [&str; 3] = ["actions", "dialogs", "sessions"];
+    // tests check), and `hidden_text`'s are measured live by `bench-hidden`
+    // (tests/harness/hidden.rs); they have no recordings.
+    const ACTED_ON_ONLY: [&str; 4] = ["actions", "dialogs", "sessions", "hidden_text"];
     let fixture_sites = std::fs::read_dir(root.join("fixtures/sites"))
         .unwrap()
         .filter(|entry| {

@@ -10,6 +10,7 @@ mod corpus_suite;
 mod diff;
 mod external;
 mod frames;
+mod hidden;
 mod live;
 mod live_episodes;
 mod llama;
