@@ -416,21 +416,28 @@ impl Chromium {
         context: Option<&str>,
     ) -> Result<ChromiumSession> {
         let deadline = Instant::now() + options.timeout;
-        let mut session = self.open_tab(target, options, deadline, context).await?;
+        let mut session = self
+            .open_tab(target, options, deadline, context, Window::Own)
+            .await?;
         session.set_deadline(None);
         Ok(session)
     }
 
     /// [`Chromium::open`] within a budget: load, wait and settle end by
     /// `deadline`, and the session keeps it, so that every later call does too
-    /// (the whole record of a page is bounded by `--timeout`).
+    /// (the whole record of a page is bounded by `--timeout`). For the
+    /// recorder, which has one tab at a time, each closed before the next
+    /// opens: the tab opens in the browser's window, in front, rather than in
+    /// a window of its own (which costs about 45% more of the machine per
+    /// page recorded: each window brings its own browser UI).
     pub async fn open_until(
         &self,
         target: &str,
         options: &OpenOptions,
         deadline: Instant,
     ) -> Result<ChromiumSession> {
-        self.open_tab(target, options, deadline, None).await
+        self.open_tab(target, options, deadline, None, Window::Shared)
+            .await
     }
 
     /// Whether the browser's connection still stands ([`Chromium::is_gone`]);
@@ -463,6 +470,7 @@ impl Chromium {
         options: &OpenOptions,
         deadline: Instant,
         context: Option<&str>,
+        window: Window,
     ) -> Result<ChromiumSession> {
         let (url, _) = resolve_target(target)?;
         self.alive(target, "Target.createTarget")?;
@@ -475,10 +483,7 @@ impl Chromium {
         };
         let mut blank = CreateTargetParams::new("about:blank");
         blank.browser_context_id = context.map(BrowserContextId::new);
-        // A window of its own: a tab sharing a window with the one in front is
-        // hidden, and a hidden page runs no animation frames or
-        // IntersectionObservers (`browser/tests/background.rs`).
-        blank.new_window = Some(true);
+        blank.new_window = Some(window == Window::Own);
         let page = tokio::time::timeout_at(deadline.into(), self.browser.new_page(blank))
             .await
             .map_err(budget("Target.createTarget"))?
@@ -725,6 +730,19 @@ async fn connected(
         })?;
     let pulse = Pulse::start(browser.websocket_address(), pid, watch.clone(), listening);
     Ok((handler, version, watch, pulse))
+}
+
+/// Where a new tab opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Window {
+    /// A window of its own: a tab sharing a window with the one in front is
+    /// hidden, and a hidden page runs no animation frames or
+    /// IntersectionObservers (`browser/tests/background.rs`), so every tab
+    /// that may live beside another (the tool server's, live episodes')
+    /// opens in its own.
+    Own,
+    /// The browser's window, in front of what is there.
+    Shared,
 }
 
 /// A tab of the browser.
