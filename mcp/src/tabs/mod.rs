@@ -4,27 +4,38 @@
 //! an observation and an action never interleave on its tabs; the calls of
 //! different sessions run side by side, each in its own browser context
 //! unless the server shares one ([`Isolation`]).
+//!
+//! Here the session's state and its navigation, actions and tabs; the shared
+//! browser in [`shared`], what a failed call becomes in [`failure`], and
+//! observing in [`observe`].
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+mod failure;
+mod observe;
+mod shared;
+
+pub use shared::Shared;
+
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::Ordering;
 
-use tokio::sync::{RwLock, RwLockReadGuard};
+use tokio::sync::RwLockReadGuard;
 
 use pagesnap_browser::{
-    Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, Source, TabError, UserAction,
+    Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, TabError, UserAction,
 };
 use pagesnap_engine::dialog::Dialog;
 use pagesnap_engine::observation::{Item, Observation};
-use pagesnap_engine::passes::{Layer, Options};
 use pagesnap_engine::strategy::Strategy;
 
-use super::answer::{Changes, Freshness, Note, NoteKind, TabInfo};
-use super::error::{Kind, ToolError};
-use super::layers::Layers;
-use super::policy;
-use super::readiness::{self, Readiness};
-use super::secrets::Secrets;
+use crate::answer::{Freshness, Note, TabInfo};
+use crate::error::{Kind, ToolError};
+use crate::layers::Layers;
+use crate::policy;
+use crate::readiness::{self, Readiness};
+use crate::secrets::Secrets;
+use failure::{gone_sentence, next_call};
+use shared::shutting_down;
 
 /// How the server was configured.
 pub struct Config {
@@ -63,99 +74,6 @@ impl TabState {
             refs: BTreeMap::new(),
             kept: None,
         }
-    }
-}
-
-/// The browser every session uses, and the server's configuration.
-pub struct Shared {
-    /// None once closed (the server is stopping). Each call holds a read
-    /// lock; closing waits for the calls in flight.
-    chromium: RwLock<Option<Chromium>>,
-    /// How many times a browser was started in a dead one's place: a
-    /// session whose tabs belong to an earlier one has lost them.
-    restarts: AtomicU64,
-    /// The endpoint of an attached browser (none: pagesnap launched it),
-    /// the same for every browser in its place.
-    endpoint: Option<String>,
-    config: Config,
-    /// The browser contexts the sessions made (tabs in them are no other
-    /// session's, not even one on the default context).
-    contexts: std::sync::Mutex<HashSet<String>>,
-}
-
-impl Shared {
-    /// The browser and configuration the sessions will share.
-    pub fn new(chromium: Chromium, config: Config) -> Shared {
-        Shared {
-            endpoint: chromium.endpoint().map(str::to_owned),
-            chromium: RwLock::new(Some(chromium)),
-            restarts: AtomicU64::new(0),
-            config,
-            contexts: std::sync::Mutex::new(HashSet::new()),
-        }
-    }
-
-    /// Closes the browser (attached: only the tabs pagesnap opened), after
-    /// the calls in flight; later calls fail by name.
-    pub async fn close(&self) -> anyhow::Result<()> {
-        match self.chromium.write().await.take() {
-            Some(chromium) => Ok(chromium.close().await?),
-            None => Ok(()),
-        }
-    }
-
-    /// The browser's generation (how many times it was started again),
-    /// after starting one in its place when it is gone: launched anew with
-    /// the server's settings, or attached again to the endpoint (never a
-    /// browser of pagesnap's own in the place of one someone else runs). The
-    /// first call of any session after the death starts it; the others find
-    /// it started.
-    async fn revive(&self) -> Result<u64, ToolError> {
-        {
-            let chromium = self.chromium.read().await;
-            match chromium.as_ref() {
-                None => return Err(shutting_down()),
-                Some(chromium) if !chromium.is_gone() => {
-                    return Ok(self.restarts.load(Ordering::SeqCst));
-                }
-                Some(_) => {}
-            }
-        }
-        // The write lock waits for the calls in flight, which end at once
-        // on a dead browser.
-        let mut chromium = self.chromium.write().await;
-        let dead = match chromium.as_ref() {
-            None => return Err(shutting_down()),
-            Some(current) if !current.is_gone() => {
-                return Ok(self.restarts.load(Ordering::SeqCst));
-            }
-            Some(dead) => dead,
-        };
-        let fresh = dead.restart().await.map_err(|err| {
-            ToolError::new(
-                Kind::BrowserGone,
-                format!(
-                    "{}; starting it again failed: {err:#}; {}",
-                    gone_sentence(self.endpoint.as_deref()),
-                    next_call(self.endpoint.as_deref())
-                ),
-            )
-        })?;
-        let dead = chromium.replace(fresh);
-        if let Ok(mut contexts) = self.contexts.lock() {
-            contexts.clear();
-        }
-        let generation = self.restarts.fetch_add(1, Ordering::SeqCst) + 1;
-        drop(chromium);
-        // The dead browser's process is reaped and its profile removed.
-        if let Some(dead) = dead {
-            let _ = dead.close().await;
-        }
-        Ok(generation)
-    }
-
-    fn owns_context(&self, context: Option<&str>) -> bool {
-        context.is_some_and(|c| self.contexts.lock().is_ok_and(|set| set.contains(c)))
     }
 }
 
@@ -258,54 +176,6 @@ impl Browsing {
             generation,
             notes: Vec::new(),
         }
-    }
-
-    /// Before each call: a browser that died is started again (or, attached,
-    /// connected to again), and a session whose tabs went with it starts
-    /// afresh — no tab, its own context made anew at its next tab — with a
-    /// note for its next answer. Fails (`browser-gone`) only when no browser
-    /// could be started or reached.
-    pub async fn recover(&mut self) -> Result<(), ToolError> {
-        let generation = self.shared.revive().await?;
-        if generation == self.generation {
-            return Ok(());
-        }
-        self.generation = generation;
-        self.tabs.clear();
-        self.current = None;
-        self.known_tabs.clear();
-        if let Isolation::Own(own) = &mut self.isolation {
-            *own = None;
-        }
-        let attached = self.shared.endpoint.as_deref();
-        let what = match attached {
-            Some(endpoint) => {
-                format!("the connection to the browser at {endpoint} had ended and was made again")
-            }
-            None => "the browser had crashed and was started again".to_owned(),
-        };
-        self.notes.push(Note {
-            kind: NoteKind::BrowserRestarted,
-            message: format!(
-                "{what}; the tabs open before were lost (open a page with page_navigate; \
-                 page_tabs lists what is open)"
-            ),
-        });
-        // Attached on the default context, the browser's own first tab is
-        // the current one again, as when the session began.
-        if attached.is_some() && self.isolation == Isolation::Default {
-            let first = self.my_tabs().await?.into_iter().next();
-            if let Some(first) = first {
-                self.known_tabs.insert(first.id.clone());
-                self.select(&first.id).await?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The notes not yet told (taken: each is told once).
-    pub fn take_notes(&mut self) -> Vec<Note> {
-        std::mem::take(&mut self.notes)
     }
 
     /// The configuration.
@@ -500,187 +370,6 @@ impl Browsing {
         }
     }
 
-    /// Observes the current tab.
-    pub async fn observe(&mut self, request: &Request) -> Result<Seen, ToolError> {
-        let strategy = request.strategy.unwrap_or(self.config().strategy);
-        let mut layers: Vec<Layer> = self.config().layers.layers.clone();
-        let mut active = request
-            .layers
-            .clone()
-            .unwrap_or_else(|| self.config().layers.default.clone());
-        if let Some(reference) = &request.scope {
-            let item = self.item(reference)?;
-            let selector = self.selector_of(item.backend_id, reference).await?;
-            layers.push(Layer {
-                name: SCOPE_LAYER.to_owned(),
-                selectors: vec![selector],
-            });
-            active = vec![SCOPE_LAYER.to_owned()];
-        } else if let Some(unknown) = active
-            .iter()
-            .find(|name| !layers.iter().any(|l| &l.name == *name))
-        {
-            let known: Vec<&str> = layers.iter().map(|l| l.name.as_str()).collect();
-            return Err(ToolError::new(
-                Kind::BadArgument,
-                format!(
-                    "unknown layer {unknown:?} (configured: {})",
-                    if known.is_empty() {
-                        "none; configure them with --layers-config FILE".to_owned()
-                    } else {
-                        known.join(", ")
-                    }
-                ),
-            ));
-        }
-        let id = self.current.clone().ok_or_else(no_tab)?;
-        let Some(tab) = self.tabs.get_mut(&id) else {
-            return Err(no_tab());
-        };
-        if let Some(dialog) = tab.session.dialog() {
-            // The page is stopped: the dialog is all there is to see. The
-            // last observation stays the one changes are counted from.
-            tab.kept = None;
-            let mut observation = dialog.observation(strategy.name());
-            observation.text = self.mask_known(&observation.text);
-            let tab = self.current()?;
-            let freshness = Freshness {
-                captured_at: pagesnap_browser::now_rfc3339(),
-                url: tab.session.url().to_owned(),
-                title: String::new(),
-                tab: tab.session.target_id().to_owned(),
-                reused: false,
-                age_ms: None,
-            };
-            return Ok(Seen {
-                observation,
-                freshness,
-                present: BTreeSet::new(),
-            });
-        }
-        let options = Options {
-            full_page: request.full_page.or(Some(false)),
-            max_tokens: request.max_tokens,
-            layers,
-            active_layers: active,
-            previous: tab.last.as_ref(),
-            redact: true,
-            screenshot: None,
-        };
-        if !self.shared.config.reuse_captures {
-            tab.kept = None;
-        }
-        let observed = tab
-            .session
-            .observe_kept(strategy, &options, &mut tab.kept)
-            .await;
-        let (mut observation, source) = match observed {
-            Ok(observed) => observed,
-            Err(err) => return Err(self.failed(&err).await),
-        };
-        let tab = self.current()?;
-        let Some(kept) = &tab.kept else {
-            return Err(no_tab());
-        };
-        let recording = &kept.captured.recording;
-        // Reused: the page has not changed since that capture (nothing in
-        // its DOM, form values, scroll, size, focus or animations).
-        let age_ms = match source {
-            Source::Reused { age } => Some(u64::try_from(age.as_millis()).unwrap_or(u64::MAX)),
-            Source::Captured => None,
-        };
-        let freshness = Freshness {
-            captured_at: recording.captured_at.clone(),
-            url: recording.url.clone(),
-            title: self.mask(&recording.title),
-            tab: tab.session.target_id().to_owned(),
-            reused: age_ms.is_some(),
-            age_ms,
-        };
-        observation.text = self.mask_known(&observation.text);
-        let present = recording.nodes.iter().map(|n| n.backend_id).collect();
-        let tab = self.current_mut()?;
-        for item in &observation.meta.items {
-            tab.refs.insert(item.reference.clone(), item.clone());
-        }
-        tab.last = Some(observation.clone());
-        Ok(Seen {
-            observation,
-            freshness,
-            present,
-        })
-    }
-
-    /// The element a ref names in the current tab.
-    pub fn item(&self, reference: &str) -> Result<Item, ToolError> {
-        let tab = self.current()?;
-        match tab.refs.get(reference) {
-            Some(item) if item.backend_id != 0 => Ok(item.clone()),
-            _ => Err(ToolError::new(
-                Kind::UnknownRef,
-                format!(
-                    "unknown ref {reference:?}: this tab has shown no such ref; take a page_snapshot and use a ref from it"
-                ),
-            )),
-        }
-    }
-
-    /// A CSS path to the node, for scoping a snapshot to its subtree.
-    async fn selector_of(&self, backend_id: u64, reference: &str) -> Result<String, ToolError> {
-        self.refuse_while_dialog()?;
-        let tab = self.current()?;
-        let answer = tab
-            .session
-            .call_function_on(backend_id, SELECTOR_JS, Vec::new())
-            .await
-            .map_err(|err| self.browser_error(&err))?;
-        match answer.as_ref().and_then(serde_json::Value::as_str) {
-            Some(selector) if !selector.is_empty() => Ok(selector.to_owned()),
-            _ => Err(ToolError::new(
-                Kind::Action(Failure::Stale),
-                format!(
-                    "ref {reference:?}: the element is no longer on the page, or lives in a shadow root or frame a snapshot cannot be scoped to"
-                ),
-            )),
-        }
-    }
-
-    /// What is at viewport point `(x, y)` of the current tab (`button "Go"`).
-    pub async fn element_at(&self, x: f64, y: f64) -> Result<Option<String>, ToolError> {
-        self.refuse_while_dialog()?;
-        let tab = self.current()?;
-        tab.session
-            .element_at(x, y)
-            .await
-            .map_err(|err| self.browser_error(&err))
-    }
-
-    /// The visible height of a scroll container, for scrolling it by screens.
-    pub async fn client_height(&self, backend_id: u64) -> Result<f64, ToolError> {
-        self.refuse_while_dialog()?;
-        let tab = self.current()?;
-        let answer = tab
-            .session
-            .call_function_on(
-                backend_id,
-                "function () { return this.clientHeight; }",
-                Vec::new(),
-            )
-            .await
-            .map_err(|err| self.browser_error(&err))?;
-        match answer.and_then(|v| v.as_f64()) {
-            Some(height) if height > 0.0 => Ok(height),
-            Some(_) => Err(ToolError::new(
-                Kind::Action(Failure::Hidden),
-                "the element has no height on screen, so it cannot be scrolled",
-            )),
-            None => Err(ToolError::new(
-                Kind::Action(Failure::Stale),
-                Failure::Stale.message(),
-            )),
-        }
-    }
-
     /// Performs `action` on the current tab as the live runner does, then
     /// waits for `readiness`.
     pub async fn act(
@@ -749,21 +438,6 @@ impl Browsing {
             scroll,
             took: started.elapsed(),
         })
-    }
-
-    /// What changed between the tab's observation before an action and
-    /// after ([`policy::changes`]).
-    pub fn changes(before: Option<&Observation>, after: &Seen) -> Changes {
-        policy::changes(
-            before.map(|b| b.meta.items.as_slice()),
-            &after.observation.meta.items,
-            &after.present,
-        )
-    }
-
-    /// The current tab's last observation.
-    pub fn last(&self) -> Option<&Observation> {
-        self.current().ok().and_then(|t| t.last.as_ref())
     }
 
     /// Tabs the page opened since the last look (announced once, never followed).
@@ -855,111 +529,6 @@ impl Browsing {
     pub fn mask_known(&self, text: &str) -> String {
         self.config().secrets.mask(text)
     }
-
-    /// A failed call on the current tab as a tool error: a tab that went
-    /// (crashed, closed, its browser dead) is forgotten; a call the page left
-    /// unanswered, when the page does not answer a trivial script either (a
-    /// script that never yields holds its renderer), closes the tab — that
-    /// tab's fault, not the browser's: other tabs and sessions live on — so
-    /// that the next call does not wait out its limit again.
-    async fn failed(&mut self, err: &pagesnap_browser::Error) -> ToolError {
-        if is_unanswered(err)
-            && let Some(id) = self.current.clone()
-            && let Some(tab) = self.tabs.get(&id)
-            && !tab.session.answers(HUNG_PROBE).await
-        {
-            self.current = None;
-            if let Some(tab) = self.tabs.remove(&id) {
-                tab.session.close_within(HUNG_CLOSE).await;
-            }
-            let mut message = self.mask(&format!("{err:#}"));
-            message.push_str(
-                "; the page does not answer (a script that never yields?), so its tab was closed \
-                 (other tabs live on): open a page with page_navigate or choose another tab with \
-                 page_tabs",
-            );
-            return ToolError::new(Kind::TabGone, message);
-        }
-        let error = self.browser_error(err);
-        self.forget_if_gone(err);
-        error
-    }
-
-    /// A browser failure as a tool error (its message masked).
-    fn browser_error(&self, err: &pagesnap_browser::Error) -> ToolError {
-        let kind = if err.is_browser_gone() {
-            Kind::BrowserGone
-        } else if err.is_gone() {
-            Kind::TabGone
-        } else {
-            Kind::Browser
-        };
-        let mut message = self.mask(&format!("{err:#}"));
-        match kind {
-            Kind::TabGone => message
-                .push_str("; open a page with page_navigate or choose another tab with page_tabs"),
-            Kind::BrowserGone => {
-                message.push_str("; every tab went with it: ");
-                message.push_str(&next_call(self.shared.endpoint.as_deref()));
-            }
-            _ => {}
-        }
-        ToolError::new(kind, message)
-    }
-}
-
-/// The layer a `ref`-scoped snapshot uses.
-const SCOPE_LAYER: &str = "ref";
-
-/// A CSS path from the document to `this` by `:nth-child` (empty in a shadow root or frame).
-const SELECTOR_JS: &str = r#"function () {
-  if (!this.isConnected || this.nodeType !== 1 || this.getRootNode() !== document) return '';
-  const parts = [];
-  for (let el = this; el && el.nodeType === 1 && el !== document.documentElement; el = el.parentElement) {
-    const index = [...el.parentElement.children].indexOf(el) + 1;
-    parts.unshift(el.tagName.toLowerCase() + ':nth-child(' + index + ')');
-  }
-  return ':root > ' + parts.join(' > ');
-}"#;
-
-/// How long a page that left a call unanswered gets to answer a trivial
-/// script before its tab is taken for hung.
-const HUNG_PROBE: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// How long the browser gets to close a hung tab before the answer goes.
-const HUNG_CLOSE: std::time::Duration = std::time::Duration::from_secs(2);
-
-/// A call the tab left unanswered within its limit.
-fn is_unanswered(err: &pagesnap_browser::Error) -> bool {
-    matches!(err.tab(), Some(TabError::NoAnswer { .. }))
-}
-
-fn shutting_down() -> ToolError {
-    ToolError::new(Kind::Browser, "the server is shutting down")
-}
-
-/// What a dead browser was: pagesnap's own, or the one at an endpoint.
-fn gone_sentence(endpoint: Option<&str>) -> String {
-    match endpoint {
-        Some(endpoint) => format!(
-            "the browser at {endpoint} is gone (its process ended or its DevTools connection \
-             closed) and every tab with it"
-        ),
-        None => "the browser is gone (its process ended or its DevTools connection closed) and \
-                 every tab with it"
-            .to_owned(),
-    }
-}
-
-/// What the next call does about a dead browser.
-fn next_call(endpoint: Option<&str>) -> String {
-    match endpoint {
-        Some(endpoint) => format!(
-            "the next call connects to {endpoint} again if it answers (pagesnap never starts a \
-             browser in its place)"
-        ),
-        None => "the next call starts a new browser (the tabs are lost)".to_owned(),
-    }
 }
 
 fn no_such_tab(id: &str) -> ToolError {
@@ -991,7 +560,7 @@ impl Drop for Browsing {
     }
 }
 
-fn no_tab() -> ToolError {
+pub(super) fn no_tab() -> ToolError {
     ToolError::new(
         Kind::NoTab,
         "no tab is open: open a page with page_navigate {\"url\": …} (or choose one with page_tabs)",
