@@ -905,9 +905,7 @@ async def crash(args, stderr):
     """Browser faults injected for real, each session recovering on its next call (issue 58)."""
     page = f"{BASE}/login/index.html"
     other = f"{BASE}/sessions/whoami.html?set=dora"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen([PAGESNAP] + args + ["--port", str(port)], stderr=stderr)
     try:
         url = f"http://127.0.0.1:{port}/mcp"
@@ -954,9 +952,7 @@ async def crash(args, stderr):
     # Attached: the test's browser killed, then started again on its port; and its DevTools socket cut.
     reconnected = "had ended and was made again"
     profile = tempfile.mkdtemp(prefix="pagesnap-crash-test-")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        cdp = s.getsockname()[1]
+    cdp = free_port()
     chrome = start_chromium(cdp, profile)
     proxy = Proxy(cdp)
     try:
@@ -1019,6 +1015,13 @@ async def reach(stderr):
         server.shutdown()
 
 
+def free_port():
+    """A port nothing listens on at 127.0.0.1 (for a server or a browser of the test's to take)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def wait_for_port(port, tries=200):
     """Until something listens on 127.0.0.1:port (at most tries × 50 ms)."""
     for _ in range(tries):
@@ -1050,9 +1053,7 @@ def opens(url):
 async def limits(stderr):
     """--max-sessions refuses a session beyond the limit, saying why, and frees a place when one ends
     (DELETE) or idles past --idle-timeout."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     server = subprocess.Popen([PAGESNAP, "mcp", "--timeout", "8", "--port", str(port), "--max-sessions", "1", "--idle-timeout", "2"], stderr=stderr)
     url = f"http://127.0.0.1:{port}/mcp"
     try:
@@ -1126,9 +1127,7 @@ async def main():
                 await scenario(session, stderr)
         await reach(stderr)
     elif MODE == "http":
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = free_port()
         server = subprocess.Popen([PAGESNAP] + args + ["--port", str(port)], stderr=stderr)
         try:
             url = f"http://127.0.0.1:{port}/mcp"
@@ -1179,9 +1178,7 @@ async def main():
             tabs_after = [t["id"] for t in json.load(urllib.request.urlopen(endpoint + "/json/list")) if t["type"] == "page"]
             check(set(tabs_before) <= set(tabs_after), "attached: the browser's own tab is left open", (tabs_before, tabs_after))
             # Over HTTP, a session's browser context (its tabs) closes when the session ends (DELETE, 200).
-            with socket.socket() as s:
-                s.bind(("127.0.0.1", 0))
-                port = s.getsockname()[1]
+            port = free_port()
             server = subprocess.Popen([PAGESNAP] + args + ["--cdp-endpoint", endpoint, "--port", str(port)], stderr=stderr)
             try:
                 wait_for_port(port)
@@ -1239,9 +1236,7 @@ async def main():
         finally:
             shutil.rmtree(root, ignore_errors=True)
     elif MODE == "sigkill":
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
+        port = free_port()
         server = subprocess.Popen([PAGESNAP] + args + ["--port", str(port)], stderr=stderr)
         try:
             url = f"http://127.0.0.1:{port}/mcp"
