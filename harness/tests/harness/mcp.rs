@@ -100,7 +100,7 @@ fn sigkill_leaves_no_chromium() {
 /// attached browser killed and started again, its DevTools socket cut.
 #[test]
 fn python_sdk_sessions_recover_from_browser_faults() {
-    run(&python(), "client.py", "crash", 93);
+    run(&python(), "client.py", "crash", 97);
 }
 
 #[test]
