@@ -42,6 +42,7 @@ pub mod analyze;
 mod bytes;
 mod chunk;
 mod class;
+pub mod color;
 pub mod dialog;
 mod digits;
 pub mod geom;

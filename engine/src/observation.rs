@@ -9,10 +9,12 @@ use serde::{Deserialize, Serialize};
 
 pub(crate) mod redacted;
 pub(crate) mod tokens;
+mod withheld;
 mod zone;
 
 pub use self::redacted::Redacted;
 use self::tokens::{anthropic_tokens, gemini_tokens, openai_tokens};
+pub use self::withheld::Withheld;
 pub use self::zone::Zone;
 pub use crate::analyze::{ModalKind, NameSource, Strength};
 use crate::geom::Rect;
@@ -136,6 +138,17 @@ pub struct Counts {
     pub redacted_by: Redacted,
     /// Elements dropped by the token budget.
     pub truncated: usize,
+    /// Text runs in scope withheld because no person can see them
+    /// (transparent, clipped, covered, …; not `display: none`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub withheld: usize,
+    /// The same, by why.
+    #[serde(default, skip_serializing_if = "Withheld::is_empty")]
+    pub withheld_by: Withheld,
+}
+
+fn is_zero(value: &usize) -> bool {
+    *value == 0
 }
 
 /// One ref'd element.

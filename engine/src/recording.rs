@@ -179,6 +179,13 @@ pub struct RecNode {
     /// Chromium's paint order (higher paints later, on top).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paint_order: Option<u32>,
+    /// Elements holding text: the colour Chromium finds painted behind their
+    /// text, every box under it blended (`DOMSnapshot`
+    /// `blendedBackgroundColors`, what DevTools' contrast check reads);
+    /// `None` for other elements, where an image, a gradient or video lies
+    /// behind, and in recordings made before it was captured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backdrop: Option<String>,
     /// Chromium reports a click listener or a natively clickable element (CDP
     /// `isClickable`), or the element has a mousedown, pointerdown or
     /// touchstart listener (read with `DOMDebugger.getEventListeners`).
@@ -241,6 +248,39 @@ pub struct Style {
     /// `background-color`, as computed (`rgba(0, 0, 0, 0)` when transparent); used by occlusion.
     #[serde(default)]
     pub background_color: String,
+    /// The facts below decide whether a person can read the element's text
+    /// (`analyze::legibility`). Each is empty (`None`) where the property has its
+    /// initial value, and in recordings made before they were captured, whose
+    /// text is then taken as readable.
+    ///
+    /// `color`, as computed (`rgb(31, 41, 51)`): the colour of the text.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub color: String,
+    /// `-webkit-text-fill-color` where it differs from `color`: what fills the glyphs.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text_fill: String,
+    /// `font-size` in CSS pixels.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub font_size: Option<f64>,
+    /// `clip` where not `auto` (`rect(0px, 0px, 0px, 0px)`; absolutely positioned boxes only).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub clip: String,
+    /// `clip-path` where not `none` (`inset(100%)`, `circle(0px at 50% 50%)`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub clip_path: String,
+    /// `background-image` where not `none`: the background colour then says
+    /// nothing certain of what is painted behind the text.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub background_image: String,
+    /// `background-clip` where not `border-box` (`text` paints the background through the glyphs).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub background_clip: String,
+    /// `text-shadow` where not `none`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text_shadow: String,
+    /// `-webkit-text-stroke-width` where not `0px`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text_stroke: String,
 }
 
 /// Scroll offsets and scrollable content size of a scroll container.

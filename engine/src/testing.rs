@@ -37,6 +37,9 @@ pub fn default_style() -> Style {
         overflow_y: "visible".to_owned(),
         pointer_events: "auto".to_owned(),
         background_color: "rgba(0, 0, 0, 0)".to_owned(),
+        // Unset legibility facts: the text reads as in a recording made before
+        // they were captured; tests that judge legibility set them.
+        ..Style::default()
     }
 }
 
@@ -261,6 +264,18 @@ impl RecordingBuilder {
     /// `background-color`.
     pub fn background(&mut self, value: &str) -> &mut Self {
         self.style(|s| s.background_color = value.to_owned())
+    }
+
+    /// `color`, the text's colour (setting it makes the element's text judged
+    /// for legibility, as in a recording that captured it).
+    pub fn color(&mut self, value: &str) -> &mut Self {
+        self.style(|s| s.color = value.to_owned())
+    }
+
+    /// The colour Chromium blends behind the element's text.
+    pub fn backdrop(&mut self, value: &str) -> &mut Self {
+        self.node().backdrop = Some(value.to_owned());
+        self
     }
 
     /// Paint order (overrides creation order).

@@ -40,6 +40,16 @@ pub(crate) const COMPUTED_STYLES: &[&str] = &[
     "background-color",
     // Read only for `::before`/`::after`: their alternative text.
     "content",
+    // Whether a person can read the text (`engine::analyze::legibility`).
+    "color",
+    "-webkit-text-fill-color",
+    "font-size",
+    "clip",
+    "clip-path",
+    "background-image",
+    "background-clip",
+    "text-shadow",
+    "-webkit-text-stroke-width",
 ];
 
 /// The index of `content` in [`COMPUTED_STYLES`].
@@ -653,6 +663,15 @@ fn layout(
         .get(k)
         .and_then(|r| rect(r.inner()))
         .map(|r| moved(r, offset));
+    if rec.kind == NodeKind::Element {
+        rec.backdrop = layout
+            .blended_background_colors
+            .as_ref()
+            .and_then(|colors| colors.get(k))
+            .map(|color| strings.get(color))
+            .filter(|color| !color.is_empty())
+            .map(str::to_owned);
+    }
     if rec.kind != NodeKind::Element {
         return None;
     }
@@ -870,6 +889,24 @@ fn style(values: &[StringIndex], strings: &Strings<'_>) -> Style {
         overflow_y: get(7),
         pointer_events: get(8),
         background_color: get(9),
+        color: get(11),
+        text_fill: unless(get(12), &get(11)),
+        font_size: get(13).strip_suffix("px").and_then(|px| px.parse().ok()),
+        clip: unless(get(14), "auto"),
+        clip_path: unless(get(15), "none"),
+        background_image: unless(get(16), "none"),
+        background_clip: unless(get(17), "border-box"),
+        text_shadow: unless(get(18), "none"),
+        text_stroke: unless(get(19), "0px"),
+    }
+}
+
+/// The value, or empty where it is `initial` (what a recording leaves out).
+fn unless(value: String, initial: &str) -> String {
+    if value == initial {
+        String::new()
+    } else {
+        value
     }
 }
 

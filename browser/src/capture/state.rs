@@ -310,7 +310,9 @@ impl Capture<'_> {
         let mut calls = Vec::new();
         // No `includeDOMRects`: scroll and client boxes of every element cost
         // as much as the rest of the snapshot; `boxes` asks for the few needed.
-        let mut params = CaptureSnapshotParams::builder().include_paint_order(true);
+        let mut params = CaptureSnapshotParams::builder()
+            .include_paint_order(true)
+            .include_blended_background_colors(true);
         for style in COMPUTED_STYLES {
             params = params.computed_style(*style);
         }

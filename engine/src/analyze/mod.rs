@@ -4,8 +4,10 @@
 //! near-linear) passes; strategies only read these facts and never re-derive
 //! them. Every per-node fact is a `Vec` indexed by [`NodeId::index`].
 
+mod clipping;
 pub(crate) mod dom;
 mod interactive;
+mod legibility;
 mod modal;
 mod name;
 mod occlusion;
@@ -18,6 +20,7 @@ pub(crate) mod whitespace;
 
 pub use dom::{Display, Dom, input_type, is_labelable, tabindex};
 pub use interactive::{InteractiveReason, is_widget_role};
+pub use legibility::{MIN_CONTRAST, MIN_FONT_PX, MIN_TEXT_ALPHA};
 pub use modal::{ModalKind, ModalLayer};
 pub use name::{AccName, NameSource, Strength};
 pub use role::{Role, chromium_role_matches, is_chromium_text_role, is_valid_role};
@@ -78,8 +81,12 @@ pub struct Analysis {
     pub states: Vec<States>,
     /// Why the node is interactive, if it is.
     pub interactive: Vec<Option<InteractiveReason>>,
-    /// Covered by later-painted opaque boxes at every point that matters.
+    /// Covered by later-painted opaque boxes at every point that matters:
+    /// a click would land on something else.
     pub occluded: Vec<bool>,
+    /// Covered by later-painted opaque backgrounds at every point that
+    /// matters: a person does not see it.
+    pub covered: Vec<bool>,
     /// Outside the top-most reliable modal (`ModalKind::Reliable` only).
     pub obscured: Vec<bool>,
     /// The modal layer.
@@ -95,11 +102,16 @@ impl Analysis {
     pub fn new(page: &Page) -> Analysis {
         let dom = Dom::new(page);
         let (roles, explicit_roles) = role::compute(page, &dom);
-        let visibility = visibility::compute(page);
+        let (mut visibility, clips) = visibility::compute(page);
+        let occlusion::Occlusion {
+            occluded,
+            covered,
+            opacity,
+        } = occlusion::compute(page, &visibility, &clips);
+        legibility::compute(page, &mut visibility, &covered, &opacity);
         let (names, descriptions) = name::compute(page, &dom, &roles, &visibility);
         let states = states::compute(page, &roles);
         let interactive = interactive::compute(page, &dom, &roles, &visibility, &states);
-        let occluded = occlusion::compute(page, &visibility);
         let (modal, obscured) = modal::compute(page, &roles, &visibility);
         let (scroll_containers, position) = scroll::compute(page, &visibility);
         Analysis {
@@ -112,6 +124,7 @@ impl Analysis {
             states,
             interactive,
             occluded,
+            covered,
             obscured,
             modal,
             scroll_containers,

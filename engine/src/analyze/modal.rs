@@ -160,8 +160,7 @@ fn is_suspected_overlay(page: &Page, id: NodeId, element: &Element) -> bool {
         .parse::<i64>()
         .is_ok_and(|z| z > OVERLAY_Z);
     high_z
-        || (is_last_child_of_body(page, id)
-            && super::occlusion::background_alpha(&style.background_color) > 0.0)
+        || (is_last_child_of_body(page, id) && crate::color::alpha(&style.background_color) > 0.0)
 }
 
 fn is_last_child_of_body(page: &Page, id: NodeId) -> bool {

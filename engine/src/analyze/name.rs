@@ -409,7 +409,16 @@ impl<'a> Namer<'a> {
                 .element(id)
                 .is_some_and(|e| hidden_by_attributes(page, e));
             subtree_hidden[i] = inherited_hidden || subtree_reason || own;
-            invisible[i] = !subtree_hidden[i] && reason == Some(Hidden::VisibilityHidden);
+            // Text drawn so that no one can read it names nothing. A
+            // screen-reader-only label (clipped) still names its control, and
+            // so does a label an overlay happens to cover.
+            invisible[i] = !subtree_hidden[i]
+                && matches!(
+                    reason,
+                    Some(
+                        Hidden::VisibilityHidden | Hidden::Unpainted | Hidden::Tiny | Hidden::Faint
+                    )
+                );
             hidden[i] = subtree_hidden[i] || invisible[i];
         }
         Namer {

@@ -19,7 +19,9 @@
 //!
 //! An element's ancestors never occlude it (a parent's background is behind
 //! its content, even when stacking contexts give it a higher paint order),
-//! nor do its descendants (they are part of it).
+//! nor do its descendants (they are part of it) — with one exception: a box
+//! with a negative `z-index` paints below the opaque backgrounds of its
+//! ancestors inside its stacking context, and is covered by them.
 //!
 //! Cost: occluders go into a uniform grid over their bounding box (about
 //! one cell per occluder, at most 65,536); each cell lists its occluders by descending paint order,
@@ -28,6 +30,7 @@
 //! every query reads, so the grid stays small however many there are.
 
 use super::Visibility;
+use super::visibility::Clips;
 use crate::geom::Rect;
 use crate::page::{Element, Namespace, Node, NodeId, Page};
 
@@ -42,59 +45,152 @@ const MIN_CELL: f64 = 32.0;
 /// Occluders spanning more cells than this are kept out of the cells.
 const BIG_CELLS: usize = 256;
 
+/// Per element: whether it is occluded for clicks, and whether its text is
+/// covered from sight.
+pub(crate) struct Occlusion {
+    /// Covered at every point tested by occluders that take clicks (any
+    /// opaque box or replaced content without `pointer-events: none`).
+    pub occluded: Vec<bool>,
+    /// Covered at every point tested by boxes that paint an opaque
+    /// background (`pointer-events` aside) — hidden from sight. Replaced
+    /// content does not count here: an image that did not load, or an SVG
+    /// icon, paints little or nothing, and nothing must be withheld on a guess.
+    pub covered: Vec<bool>,
+    /// Per node: the product of its own and its ancestors' opacities.
+    pub opacity: Vec<f64>,
+}
+
 /// Occlusion per node.
-pub(crate) fn compute(page: &Page, visibility: &[Visibility]) -> Vec<bool> {
+pub(crate) fn compute(page: &Page, visibility: &[Visibility], clips: &Clips) -> Occlusion {
     let mut occluded = vec![false; page.len()];
+    let mut covered = vec![false; page.len()];
     if !page.has_layout {
-        return occluded;
+        let opacity = vec![1.0; page.len()];
+        return Occlusion {
+            occluded,
+            covered,
+            opacity,
+        };
     }
     let opacity = effective_opacity(page);
     let occluders: Vec<Occluder> = page
         .ids()
         .filter_map(|id| {
             let element = page.element(id)?;
-            let rect = tested_box(page, visibility, id)?;
+            let rect = tested_box(page, visibility, clips, id)?;
             let paint = page.layout(id).paint_order?;
             let style = page.layout(id).style.as_ref()?;
-            let opaque = opacity[id.index()] >= OPAQUE
-                && style.pointer_events != "none"
-                && (is_replaced(element) || background_alpha(&style.background_color) >= OPAQUE);
-            opaque.then_some(Occluder { id, rect, paint })
+            if opacity[id.index()] < OPAQUE {
+                return None;
+            }
+            let solid = crate::color::alpha(&style.background_color) >= OPAQUE;
+            let clicks = style.pointer_events != "none" && (solid || is_replaced(element));
+            (solid || clicks).then_some(Occluder {
+                id,
+                rect,
+                paint,
+                clicks,
+                solid,
+            })
         })
         .collect();
-    let Some(grid) = Grid::new(&occluders) else {
-        return occluded;
-    };
+    let grid = Grid::new(&occluders);
     for id in page.ids() {
         if page.element(id).is_none() {
             continue;
         }
         let (Some(rect), Some(paint)) = (
-            tested_box(page, visibility, id),
+            tested_box(page, visibility, clips, id),
             page.layout(id).paint_order,
         ) else {
             continue;
         };
-        occluded[id.index()] = test_points(&rect)
-            .iter()
-            .all(|&(x, y)| grid.covered(page, &occluders, id, paint, x, y));
+        // The kinds of cover that hold at every point so far.
+        let mut under = match &grid {
+            Some(grid) => {
+                let mut under = CLICKS | SOLID;
+                for (x, y) in test_points(&rect) {
+                    under &= grid.covers(page, &occluders, id, paint, x, y, under);
+                    if under == 0 {
+                        break;
+                    }
+                }
+                under
+            }
+            None => 0,
+        };
+        if sunk_below_an_ancestor(page, &opacity, id, &rect) {
+            under = CLICKS | SOLID;
+        }
+        occluded[id.index()] = under & CLICKS != 0;
+        covered[id.index()] = under & SOLID != 0;
     }
-    occluded
+    Occlusion {
+        occluded,
+        covered,
+        opacity,
+    }
 }
 
-/// The box of a visible element with finite, non-empty bounds.
-fn tested_box(page: &Page, visibility: &[Visibility], id: NodeId) -> Option<Rect> {
+/// Cover by an occluder that takes clicks ([`Occluder::clicks`]).
+const CLICKS: u8 = 1;
+/// Cover by an opaque background ([`Occluder::solid`]).
+const SOLID: u8 = 2;
+
+/// A box with a negative `z-index` paints below the backgrounds of its
+/// ancestors up to its stacking context (CSS 2.2 Appendix E): an opaque one
+/// among them that holds its centre covers it. `<html>` and `<body>` are
+/// not counted: their backgrounds paint the canvas, below everything.
+fn sunk_below_an_ancestor(page: &Page, opacity: &[f64], id: NodeId, rect: &Rect) -> bool {
+    let Some(style) = page.layout(id).style.as_deref() else {
+        return false;
+    };
+    let negative = style.z_index.parse::<i32>().is_ok_and(|z| z < 0);
+    if !negative || style.position == "static" {
+        return false;
+    }
+    let (x, y) = (rect.x + rect.width / 2.0, rect.y + rect.height / 2.0);
+    let mut ancestor = page.parent(id);
+    while let Some(a) = ancestor {
+        ancestor = page.parent(a);
+        let Some(element) = page.element(a) else {
+            continue;
+        };
+        if element.is("html") || element.is("body") {
+            return false;
+        }
+        let layout = page.layout(a);
+        let Some(style) = layout.style.as_deref() else {
+            continue;
+        };
+        let opaque =
+            opacity[a.index()] >= OPAQUE && crate::color::alpha(&style.background_color) >= OPAQUE;
+        if opaque && layout.bounds.is_some_and(|b| b.contains(x, y)) {
+            return true;
+        }
+        // Its stacking context: the boxes above paint after the sunk one.
+        let stacking =
+            (style.position != "static" && style.z_index != "auto") || style.opacity < 1.0;
+        if stacking {
+            return false;
+        }
+    }
+    false
+}
+
+/// The part of a visible element's box its ancestors' clips let show
+/// (a list item scrolled out of its list covers nothing), when finite and
+/// not empty.
+fn tested_box(page: &Page, visibility: &[Visibility], clips: &Clips, id: NodeId) -> Option<Rect> {
     if !visibility[id.index()].is_visible() {
         return None;
     }
-    page.layout(id).bounds.filter(|b| {
-        b.x.is_finite()
-            && b.y.is_finite()
-            && b.width.is_finite()
-            && b.height.is_finite()
-            && b.width > 0.0
-            && b.height > 0.0
-    })
+    let bounds = page.layout(id).bounds.filter(|b| {
+        b.x.is_finite() && b.y.is_finite() && b.width.is_finite() && b.height.is_finite()
+    })?;
+    clips
+        .visible_part(id, bounds)
+        .filter(|b| b.width > 0.0 && b.height > 0.0)
 }
 
 /// Centre and corners, inset by 10% of the size (at most 2px).
@@ -140,61 +236,22 @@ fn effective_opacity(page: &Page) -> Vec<f64> {
     out
 }
 
-/// Alpha of a computed `background-color`: `rgba(r, g, b, a)`, `rgb(r g b / a)`,
-/// `transparent`, or any other function/keyword (opaque unless a `/ alpha` is given).
-/// Allocation-free: it runs once per rendered element.
-pub(crate) fn background_alpha(color: &str) -> f64 {
-    // What Chromium reports for nearly every element, answered first.
-    match color {
-        "rgba(0, 0, 0, 0)" => return 0.0,
-        "rgb(255, 255, 255)" | "rgb(0, 0, 0)" => return 1.0,
-        _ => {}
-    }
-    let color = color.trim();
-    if color.is_empty()
-        || color.eq_ignore_ascii_case("transparent")
-        || color.eq_ignore_ascii_case("none")
-    {
-        return 0.0;
-    }
-    let Some((function, args)) = color.split_once('(') else {
-        // A named colour or a hex value.
-        return 1.0;
-    };
-    let args = args.trim_end_matches(')');
-    let alpha = match args.rsplit_once('/') {
-        Some((_, alpha)) => Some(alpha),
-        // Legacy comma syntax: `rgba(r, g, b, a)`, `hsla(h, s, l, a)`.
-        None if ["rgb", "rgba", "hsl", "hsla"]
-            .iter()
-            .any(|name| function.trim().eq_ignore_ascii_case(name)) =>
-        {
-            let mut parts = args.split(',');
-            match (parts.nth(3), parts.next()) {
-                (Some(alpha), None) => Some(alpha),
-                _ => None,
-            }
-        }
-        None => None,
-    };
-    let Some(alpha) = alpha.map(str::trim) else {
-        return 1.0;
-    };
-    let parsed = match alpha.strip_suffix('%') {
-        Some(percent) => percent.trim().parse::<f64>().map(|p| p / 100.0),
-        None => alpha.parse::<f64>(),
-    };
-    parsed
-        .ok()
-        .filter(|a| a.is_finite())
-        .map_or(1.0, |a| a.clamp(0.0, 1.0))
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Occluder {
     id: NodeId,
     rect: Rect,
     paint: u32,
+    /// It takes clicks meant for what is under it.
+    clicks: bool,
+    /// It paints an opaque background over what is under it.
+    solid: bool,
+}
+
+impl Occluder {
+    /// The kinds of cover it gives ([`CLICKS`], [`SOLID`]).
+    fn kinds(&self) -> u8 {
+        (u8::from(self.clicks) * CLICKS) | (u8::from(self.solid) * SOLID)
+    }
 }
 
 /// A uniform grid over the occluders' bounding box; each cell holds the
@@ -314,9 +371,11 @@ impl Grid {
         )
     }
 
-    /// Whether some occluder painted after `paint`, neither an ancestor nor a
-    /// descendant of `element`, contains the point.
-    fn covered(
+    /// The kinds of cover among `wanted` ([`CLICKS`], [`SOLID`]) that some
+    /// occluder painted after `paint`, neither an ancestor nor a descendant
+    /// of `element`, gives the point.
+    #[allow(clippy::too_many_arguments)]
+    fn covers(
         &self,
         page: &Page,
         occluders: &[Occluder],
@@ -324,47 +383,35 @@ impl Grid {
         paint: u32,
         x: f64,
         y: f64,
-    ) -> bool {
+        wanted: u8,
+    ) -> u8 {
         if !(x.is_finite() && y.is_finite()) {
-            return false;
+            return 0;
         }
         let cell = self.row_of(y) * self.cols + self.col_of(x);
-        let covers = |list: &[u32]| {
+        let mut found = 0;
+        for list in [
+            &self.entries[self.starts[cell]..self.starts[cell + 1]],
+            &self.big[..],
+        ] {
             for &index in list {
                 let o = &occluders[index as usize];
                 if o.paint <= paint {
-                    return false;
+                    break;
                 }
-                if o.rect.contains(x, y)
+                let kinds = wanted & !found & o.kinds();
+                if kinds != 0
+                    && o.rect.contains(x, y)
                     && !page.contains(o.id, element)
                     && !page.contains(element, o.id)
                 {
-                    return true;
+                    found |= kinds;
+                    if found == wanted {
+                        return found;
+                    }
                 }
             }
-            false
-        };
-        covers(&self.entries[self.starts[cell]..self.starts[cell + 1]]) || covers(&self.big)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::background_alpha;
-
-    #[test]
-    fn background_alphas() {
-        assert_eq!(background_alpha("rgba(0, 0, 0, 0)"), 0.0);
-        assert_eq!(background_alpha("rgba(0, 0, 0, 0.5)"), 0.5);
-        assert_eq!(background_alpha("rgb(255, 255, 255)"), 1.0);
-        assert_eq!(background_alpha("rgb(255 255 255 / 40%)"), 0.4);
-        assert_eq!(background_alpha("transparent"), 0.0);
-        assert_eq!(background_alpha(""), 0.0);
-        assert_eq!(background_alpha("oklch(0.5 0.1 200)"), 1.0);
-        assert_eq!(background_alpha("color(srgb 1 1 1 / 0.25)"), 0.25);
-        assert_eq!(background_alpha("white"), 1.0);
-        assert_eq!(background_alpha("RGBA(1, 2, 3, 0.9)"), 0.9);
-        assert_eq!(background_alpha("rgba(1, 2, 3)"), 1.0);
-        assert_eq!(background_alpha("rgba(1, 2, 3, x)"), 1.0);
+        }
+        found
     }
 }

@@ -31,9 +31,21 @@
 //!   positioned ancestor) and `position: fixed` escapes them all (transforms
 //!   are not recorded, so their containing blocks are not modelled). `<html>`
 //!   and `<body>` never clip: their `overflow` propagates to the viewport.
-//!   Boxes entirely left of or above the document (`left: -9999px`), and the
-//!   screen-reader-only pattern (a box of at most 1×1 with clipped overflow)
-//!   are clipped too. Everything inside a clipped element is clipped.
+//!   Two clips are carried: every ancestor's, and only those a person cannot
+//!   scroll (`overflow: hidden | clip`). Outside the second: [`Hidden::Clipped`];
+//!   inside it but outside the first — scrolled out of an `auto`/`scroll`
+//!   container — [`Hidden::ScrolledOut`], there for whoever scrolls it.
+//!   Boxes entirely left of or above the document (`left: -9999px`, unless
+//!   scrolled there inside a scroll container), the screen-reader-only
+//!   pattern (a box of at most 1×1 with clipped overflow), a box inside a
+//!   clip of no area (a `height: 0; overflow: hidden` parent), a box whose own
+//!   `clip` or `clip-path` leaves nothing ([`super::clipping`]) and the
+//!   documents of frames under [`MIN_FRAME_SIDE`] pixels are clipped too;
+//!   so is a text node whose own box lies outside its clips. Everything
+//!   inside a clipped element is clipped.
+//! - Text a box shows can still be unreadable: [`super::legibility`] marks
+//!   those runs afterwards ([`Hidden::Unpainted`], [`Hidden::Tiny`],
+//!   [`Hidden::Faint`], [`Hidden::Covered`]).
 //! - `in_viewport`: the border box intersects the viewport rectangle in
 //!   document coordinates. Fixed elements are captured in document
 //!   coordinates as well, so a plain intersection is right. Boxless visible
@@ -57,7 +69,10 @@ use crate::page::{Element, Namespace, Node, NodeId, Page, ShadowMode};
 use crate::recording::Style;
 
 /// Why a node is not visible.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
 pub enum Hidden {
     /// `display: none` on the node or an ancestor, or not rendered at all.
     NotRendered,
@@ -75,10 +90,20 @@ pub enum Hidden {
     ZeroArea,
     /// Clipped away, or entirely outside the document.
     Clipped,
+    /// Outside what its scroll container shows: reached by scrolling it.
+    ScrolledOut,
+    /// Text runs only ([`super::legibility`]): glyphs drawn in a transparent colour.
+    Unpainted,
+    /// Text runs only: set too small to read.
+    Tiny,
+    /// Text runs only: too close in colour to what is painted behind it.
+    Faint,
+    /// Text runs only: an opaque box is painted over the text's element.
+    Covered,
 }
 
-/// Every reason, in the order of precedence used when several apply.
-const PRECEDENCE: [Hidden; 8] = [
+/// Every element reason, in the order of precedence used when several apply.
+const PRECEDENCE: [Hidden; 9] = [
     Hidden::NotRendered,
     Hidden::VisibilityHidden,
     Hidden::Transparent,
@@ -87,11 +112,47 @@ const PRECEDENCE: [Hidden; 8] = [
     Hidden::Inert,
     Hidden::ZeroArea,
     Hidden::Clipped,
+    Hidden::ScrolledOut,
 ];
 
 impl Hidden {
-    fn bit(self) -> u8 {
-        1 << (self as u8)
+    /// How many reasons there are.
+    pub const COUNT: usize = 13;
+
+    /// The reasons a page hides text that the DOM and the accessibility tree
+    /// still hold: what an observation withholds and counts
+    /// ([`crate::observation::Withheld`]), in the order meta lists them.
+    pub const WITHHELD: [Hidden; 7] = [
+        Hidden::Transparent,
+        Hidden::ZeroArea,
+        Hidden::Clipped,
+        Hidden::Unpainted,
+        Hidden::Tiny,
+        Hidden::Faint,
+        Hidden::Covered,
+    ];
+
+    /// The reason as meta and marks write it (`zero_area`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Hidden::NotRendered => "not_rendered",
+            Hidden::VisibilityHidden => "visibility_hidden",
+            Hidden::Transparent => "transparent",
+            Hidden::HiddenAttribute => "hidden_attribute",
+            Hidden::AriaHidden => "aria_hidden",
+            Hidden::Inert => "inert",
+            Hidden::ZeroArea => "zero_area",
+            Hidden::Clipped => "clipped",
+            Hidden::ScrolledOut => "scrolled_out",
+            Hidden::Unpainted => "unpainted",
+            Hidden::Tiny => "tiny",
+            Hidden::Faint => "faint",
+            Hidden::Covered => "covered",
+        }
+    }
+
+    fn bit(self) -> u16 {
+        1 << (self as u16)
     }
 }
 
@@ -112,12 +173,12 @@ impl Visibility {
 }
 
 /// The reasons that hold for a whole subtree once they hold for a node.
-const SUBTREE_REASONS: u8 = (1 << Hidden::NotRendered as u8)
-    | (1 << Hidden::HiddenAttribute as u8)
-    | (1 << Hidden::AriaHidden as u8)
-    | (1 << Hidden::Inert as u8);
+const SUBTREE_REASONS: u16 = (1 << Hidden::NotRendered as u16)
+    | (1 << Hidden::HiddenAttribute as u16)
+    | (1 << Hidden::AriaHidden as u16)
+    | (1 << Hidden::Inert as u16);
 
-fn first_reason(flags: u8) -> Option<Hidden> {
+fn first_reason(flags: u16) -> Option<Hidden> {
     PRECEDENCE
         .into_iter()
         .find(|reason| flags & reason.bit() != 0)
@@ -146,6 +207,11 @@ impl Clip {
         y1: 0.0,
     };
 
+    /// Whether nothing shows through: an axis that clips has no extent.
+    fn is_empty(&self) -> bool {
+        self.x1 <= self.x0 || self.y1 <= self.y0
+    }
+
     /// Whether some of `rect` shows through (non-empty intersection).
     fn shows(&self, rect: &Rect) -> bool {
         rect.x < self.x1 && self.x0 < rect.right() && rect.y < self.y1 && self.y0 < rect.bottom()
@@ -166,41 +232,108 @@ impl Clip {
     }
 }
 
+/// The clips on a box: `all` of them, and the `hard` ones a person cannot
+/// scroll (`overflow: hidden | clip`). A box outside `all` but inside `hard`
+/// is scrolled out of a scroll container: there, reached by scrolling it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Cut {
+    all: Clip,
+    hard: Clip,
+}
+
+impl Cut {
+    const NONE: Cut = Cut {
+        all: Clip::NONE,
+        hard: Clip::NONE,
+    };
+    const EMPTY: Cut = Cut {
+        all: Clip::EMPTY,
+        hard: Clip::EMPTY,
+    };
+
+    /// Narrows to `rect` on the axes that clip (`x`, `y`), the hard clip on
+    /// those a person cannot scroll (`hard_x`, `hard_y`).
+    fn narrow(self, rect: &Rect, (x, y): (bool, bool), (hard_x, hard_y): (bool, bool)) -> Cut {
+        Cut {
+            all: self.all.narrow(rect, x, y),
+            hard: self.hard.narrow(rect, hard_x, hard_y),
+        }
+    }
+}
+
 /// What a node passes to its children.
 #[derive(Clone, Copy, Debug)]
 struct Inherited {
     /// Subtree-wide reasons (see [`SUBTREE_REASONS`]).
-    flags: u8,
+    flags: u16,
     /// Product of the opacities of the ancestors and the node.
     opacity: f64,
-    /// Clip for in-flow and relatively positioned descendants.
-    clip: Clip,
+    /// Clips for in-flow and relatively positioned descendants.
+    clip: Cut,
     /// Clip for absolutely positioned descendants: the clip inside the
     /// nearest positioned ancestor (their containing block).
-    abs_clip: Clip,
+    abs_clip: Cut,
     /// Pages without layout only: inherited `visibility: hidden` from inline styles.
     visibility_hidden: bool,
     /// Whether the enclosing iframe (if any) intersects the viewport.
     frame_in_viewport: bool,
+    /// Whether an enclosing iframe is too small to show anything readable.
+    frame_too_small: bool,
 }
 
 impl Inherited {
     const ROOT: Inherited = Inherited {
         flags: 0,
         opacity: 1.0,
-        clip: Clip::NONE,
-        abs_clip: Clip::NONE,
+        clip: Cut::NONE,
+        abs_clip: Cut::NONE,
         visibility_hidden: false,
         frame_in_viewport: true,
+        frame_too_small: false,
     };
 }
 
-/// Visibility per node.
-pub(crate) fn compute(page: &Page) -> Vec<Visibility> {
+/// An iframe narrower or lower than this many CSS pixels shows nothing a
+/// person can read (a 1×1 tracking frame); its whole document is [`Hidden::Clipped`].
+pub(crate) const MIN_FRAME_SIDE: f64 = 4.0;
+
+/// What ancestors' overflow clips leave of each element's box: the region
+/// its box is cut to (empty for pages without layout: nothing is cut).
+#[derive(Debug, Default)]
+pub(crate) struct Clips(Vec<Clip>);
+
+impl Clips {
+    /// The part of `rect` (a box of element `id`) its ancestors let show;
+    /// `None` when nothing shows.
+    pub(crate) fn visible_part(&self, id: NodeId, rect: Rect) -> Option<Rect> {
+        let Some(clip) = self.0.get(id.index()) else {
+            return Some(rect);
+        };
+        if *clip == Clip::NONE {
+            return Some(rect);
+        }
+        if !clip.shows(&rect) {
+            return None;
+        }
+        let x0 = rect.x.max(clip.x0);
+        let y0 = rect.y.max(clip.y0);
+        let x1 = rect.right().min(clip.x1);
+        let y1 = rect.bottom().min(clip.y1);
+        Some(Rect {
+            x: x0,
+            y: y0,
+            width: x1 - x0,
+            height: y1 - y0,
+        })
+    }
+}
+
+/// Visibility per node, and the clips ancestors put on each element's box.
+pub(crate) fn compute(page: &Page) -> (Vec<Visibility>, Clips) {
     if page.has_layout {
         compute_layout(page)
     } else {
-        compute_static(page)
+        (compute_static(page), Clips::default())
     }
 }
 
@@ -277,8 +410,9 @@ fn contents_style() -> Style {
     }
 }
 
-fn compute_layout(page: &Page) -> Vec<Visibility> {
+fn compute_layout(page: &Page) -> (Vec<Visibility>, Clips) {
     let len = page.len();
+    let mut clips = vec![Clip::NONE; len];
     let viewport = page.viewport_rect();
     let (content, boxed) = descendant_boxes(page);
     let contents = contents_style();
@@ -306,10 +440,14 @@ fn compute_layout(page: &Page) -> Vec<Visibility> {
             }
             Node::Document { iframe: true } => {
                 out[i] = parent_out;
+                let frame = parent.and_then(|p| page.layout(p).bounds);
+                let too_small =
+                    frame.is_some_and(|b| b.width < MIN_FRAME_SIDE || b.height < MIN_FRAME_SIDE);
                 passed[i] = Inherited {
-                    clip: Clip::NONE,
-                    abs_clip: Clip::NONE,
+                    clip: Cut::NONE,
+                    abs_clip: Cut::NONE,
                     frame_in_viewport: from.frame_in_viewport && parent_out.in_viewport,
+                    frame_too_small: from.frame_too_small || too_small,
                     ..from
                 };
             }
@@ -328,13 +466,24 @@ fn compute_layout(page: &Page) -> Vec<Visibility> {
                 passed[i] = from;
             }
             Node::Text(_) => {
-                // A text node shows exactly when its parent element does.
-                let in_viewport = match layout.bounds {
-                    Some(bounds) if bounds.area() > 0.0 => bounds.intersects(&viewport),
-                    _ => parent_out.in_viewport,
+                // A text node shows when its parent element does, unless its
+                // own box lies wholly outside what the parent's clips let
+                // through (scrolled out of a scroll container: not in view).
+                let (in_viewport, clipped) = match layout.bounds {
+                    Some(bounds) if bounds.area() > 0.0 => (
+                        bounds.intersects(&viewport),
+                        if !from.clip.hard.shows(&bounds) {
+                            Some(Hidden::Clipped)
+                        } else if !from.clip.all.shows(&bounds) {
+                            Some(Hidden::ScrolledOut)
+                        } else {
+                            None
+                        },
+                    ),
+                    _ => (parent_out.in_viewport, None),
                 };
                 out[i] = Visibility {
-                    hidden: parent_out.hidden,
+                    hidden: parent_out.hidden.or(clipped),
                     in_viewport,
                 };
                 passed[i] = from;
@@ -357,6 +506,7 @@ fn compute_layout(page: &Page) -> Vec<Visibility> {
                 };
                 let (visibility, inherited, needs_children) =
                     element_visibility(element, layout.bounds, style, from, content[i], &viewport);
+                clips[i] = style.map_or(from.clip, |style| own_clip(style, from)).all;
                 out[i] = visibility;
                 passed[i] = inherited;
                 by_children[i] = needs_children && visibility.is_visible();
@@ -374,7 +524,16 @@ fn compute_layout(page: &Page) -> Vec<Visibility> {
             out[parent.index()].in_viewport = true;
         }
     }
-    out
+    (out, Clips(clips))
+}
+
+/// The clips that apply to an element's own box: its containing block's.
+fn own_clip(style: &Style, from: Inherited) -> Cut {
+    match style.position.as_str() {
+        "fixed" => Cut::NONE,
+        "absolute" => from.abs_clip,
+        _ => from.clip,
+    }
 }
 
 /// One element of a recorded page: its visibility, what it passes down, and
@@ -414,11 +573,7 @@ fn element_visibility(
     if matches!(style.visibility.as_str(), "hidden" | "collapse") {
         flags |= Hidden::VisibilityHidden.bit();
     }
-    let own_clip = match style.position.as_str() {
-        "fixed" => Clip::NONE,
-        "absolute" => from.abs_clip,
-        _ => from.clip,
-    };
+    let own_clip = own_clip(style, from);
     let Some(bounds) = bounds.filter(|b| {
         b.x.is_finite() && b.y.is_finite() && b.width.is_finite() && b.height.is_finite()
     }) else {
@@ -447,19 +602,42 @@ fn element_visibility(
     if empty && !overflows_visibly {
         flags |= Hidden::ZeroArea.bit();
     }
+    // Inside a clip of no area (an ancestor of zero width or height that
+    // clips), in a frame too small to read, or clipped to nothing by its own
+    // `clip` or `clip-path`: nothing of it, or of its content, shows.
+    if own_clip.hard.is_empty()
+        || from.frame_too_small
+        || super::clipping::clips_everything(style, &bounds)
+    {
+        flags |= Hidden::Clipped.bit();
+    }
     if !empty {
-        let off_document = bounds.right() <= 0.0 || bounds.bottom() <= 0.0;
+        // Left of or above the document — unless scrolled there inside a
+        // scroll container, which a person scrolls back.
+        let off_document =
+            (bounds.right() <= 0.0 || bounds.bottom() <= 0.0) && own_clip.all.shows(&bounds);
         // The "visually hidden" pattern: `width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0)`.
         let screen_reader_only =
             bounds.width <= 1.0 && bounds.height <= 1.0 && (clips_x || clips_y);
-        if off_document || screen_reader_only || !own_clip.shows(&bounds) {
+        if off_document || screen_reader_only || !own_clip.hard.shows(&bounds) {
             flags |= Hidden::Clipped.bit();
         }
     }
+    if !empty && !own_clip.all.shows(&bounds) {
+        flags |= Hidden::ScrolledOut.bit();
+    }
     let inner_clip = if flags & Hidden::Clipped.bit() != 0 {
-        Clip::EMPTY
+        Cut::EMPTY
     } else {
-        own_clip.narrow(&bounds, clips_x, clips_y)
+        let hard = |value: &str| matches!(value, "hidden" | "clip");
+        own_clip.narrow(
+            &bounds,
+            (clips_x, clips_y),
+            (
+                clips_x && hard(&style.overflow_x),
+                clips_y && hard(&style.overflow_y),
+            ),
+        )
     };
     let inherited = Inherited {
         flags: flags & SUBTREE_REASONS,
@@ -632,7 +810,7 @@ mod tests {
 
     fn hidden_of(html: &str, selector: &str) -> Option<Hidden> {
         let page = Page::from_html(html);
-        let visibility = compute(&page);
+        let (visibility, _) = compute(&page);
         let selector = crate::page::Selector::parse(selector).unwrap();
         let element = page.select(&selector).next().unwrap();
         visibility[element.id().index()].hidden

@@ -81,6 +81,9 @@ impl Page {
     /// the document, parents precede children, subtrees are contiguous).
     pub fn from_recording(recording: &Recording) -> Page {
         let mut builder = Builder::with_capacity(recording.nodes.len());
+        // Backdrops repeat (most text is on the page's one background): the
+        // last one read is not read again.
+        let mut last_backdrop: Option<(&str, Option<[u8; 4]>)> = None;
         for (index, rec) in recording.nodes.iter().enumerate() {
             let node = match rec.kind {
                 NodeKind::Document => Node::Document { iframe: false },
@@ -99,6 +102,18 @@ impl Page {
                 bounds: rec.bounds,
                 style: rec.style.clone(),
                 paint_order: rec.paint_order,
+                backdrop: rec
+                    .backdrop
+                    .as_deref()
+                    .and_then(|text| match last_backdrop {
+                        Some((last, packed)) if last == text => packed,
+                        _ => {
+                            let packed =
+                                crate::color::Rgba::parse(text).map(crate::color::Rgba::pack);
+                            last_backdrop = Some((text, packed));
+                            packed
+                        }
+                    }),
                 clickable: rec.clickable,
                 hover: rec.hover,
                 value: rec.value.clone(),

@@ -117,6 +117,10 @@ pub struct Layout {
     pub style: Option<Arc<Style>>,
     /// Paint order (higher paints on top).
     pub paint_order: Option<u32>,
+    /// Elements holding text: the colour painted behind their text
+    /// ([`crate::recording::RecNode::backdrop`], [`crate::color::Rgba::pack`]ed);
+    /// `None` where unknown.
+    pub backdrop: Option<[u8; 4]>,
     /// CDP `isClickable`: a click listener or a natively clickable element.
     pub clickable: bool,
     /// Hovering it reveals content ([`crate::recording::RecNode::hover`]).

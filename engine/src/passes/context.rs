@@ -31,6 +31,8 @@ pub struct Context<'p> {
     pub full_page: bool,
     /// Whether redaction is on.
     pub redact: bool,
+    /// Whether text no person can see is shown ([`Options::show_hidden`]).
+    pub show_hidden: bool,
     /// Nodes with refs, in document order.
     pub targets: Vec<Target>,
     /// Ref number per node (0: none).
@@ -93,6 +95,7 @@ impl<'p> Context<'p> {
             analysis,
             full_page,
             redact: options.redact,
+            show_hidden: options.show_hidden,
             targets,
             ref_of,
             in_scope,

@@ -27,6 +27,10 @@ pub struct Options<'a> {
     pub previous: Option<&'a Observation>,
     /// Replace secrets by `[redacted]` (on by default).
     pub redact: bool,
+    /// Show text no person can see (transparent, clipped, covered, …) as the
+    /// DOM and the accessibility tree hold it, instead of withholding it (off
+    /// by default; for research, debugging and Playwright-compatible `aria`).
+    pub show_hidden: bool,
     /// The recording's viewport PNG (for `som`).
     pub screenshot: Option<&'a [u8]>,
 }
@@ -40,6 +44,7 @@ impl Default for Options<'_> {
             active_layers: Vec::new(),
             previous: None,
             redact: true,
+            show_hidden: false,
             screenshot: None,
         }
     }

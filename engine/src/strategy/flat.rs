@@ -12,7 +12,7 @@ use super::Strategy;
 use super::shared::meta;
 use super::shared::text::normalize_whitespace;
 use super::shared::walk::{Step, is_block, is_user_agent_root, scope_or_descendant, walk};
-use crate::analyze::{Analyzed, Checked, ModalKind, input_type};
+use crate::analyze::{Analyzed, Checked, ModalKind, NameSource, input_type};
 use crate::observation::Observation;
 use crate::page::{Node, NodeId};
 use crate::passes::budget::{self, Line};
@@ -353,7 +353,10 @@ fn body(ctx: &Context<'_>, lines: &mut Vec<Line>) {
                         return true;
                     }
                     let reference = ctx.ref_number(id);
-                    let interactive = analysis.interactive[i].is_some();
+                    // A control wholly covered by an opaque box is not seen:
+                    // not listed (its text, covered too, is withheld).
+                    let interactive = analysis.interactive[i].is_some()
+                        && (ctx.show_hidden || !analysis.covered[i]);
                     let hint = scroll[i].take();
                     if reference.is_some() || interactive || hint.is_some() {
                         let depth = kept.len();
@@ -394,11 +397,22 @@ fn body(ctx: &Context<'_>, lines: &mut Vec<Line>) {
             if is_kept[i] {
                 flush(&mut pending, lines, kept.len());
                 if let Some(k) = kept.pop() {
-                    let text = k
+                    let mut text = k
                         .text
                         .as_deref()
                         .map(|t| cap(&ctx.text(&normalize_whitespace(t)), MAX_TEXT_CHARS))
                         .unwrap_or_default();
+                    // A control named by text no one sees (a screen-reader-only
+                    // "Close" in an icon button) keeps that name: a person sees the control.
+                    if text.is_empty()
+                        && k.text.is_some()
+                        && ctx
+                            .analysis
+                            .name(k.id)
+                            .is_some_and(|n| n.source == NameSource::Text)
+                    {
+                        text = cap(&normalize_whitespace(&ctx.name_ref(k.id)), MAX_TEXT_CHARS);
+                    }
                     let open = element_open(ctx, k.id, &text, k.scroll);
                     let mark = match ctx.ref_number(k.id) {
                         Some(n) if ctx.is_new(k.id) => format!("*[{n}]"),

@@ -102,7 +102,10 @@ fn plan(ctx: &Context<'_>) -> Vec<Act> {
     let mut units = vec![0u32; page.len()];
     for id in page.ids().rev() {
         let i = id.index();
-        let visible = analysis.visibility[i].is_visible() && ctx.in_scope(id);
+        // A control wholly covered by an opaque box is not seen either.
+        let visible = analysis.visibility[i].is_visible()
+            && ctx.in_scope(id)
+            && (ctx.show_hidden || !analysis.covered[i]);
         let children = || -> u32 { page.children(id).map(|c| units[c.index()]).sum() };
         let (a, u) = match page.node(id) {
             Node::Text(text) => {

@@ -306,9 +306,10 @@ mod visibility {
         let (_, a) = analyze(&b);
         assert_eq!(hidden(&a, scroller), None);
         assert_eq!(hidden(&a, inside), None);
-        assert_eq!(hidden(&a, below), Some(Hidden::Clipped));
-        assert_eq!(hidden(&a, below_text), Some(Hidden::Clipped));
-        assert_eq!(hidden(&a, below_child), Some(Hidden::Clipped));
+        // Below what an `overflow: auto` box shows: reached by scrolling it.
+        assert_eq!(hidden(&a, below), Some(Hidden::ScrolledOut));
+        assert_eq!(hidden(&a, below_text), Some(Hidden::ScrolledOut));
+        assert_eq!(hidden(&a, below_child), Some(Hidden::ScrolledOut));
         assert_eq!(hidden(&a, fixed), None, "fixed boxes escape overflow clips");
         assert_eq!(
             hidden(&a, escaped),

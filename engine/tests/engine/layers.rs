@@ -17,7 +17,7 @@ use std::path::Path;
 /// and strategies render through the passes.
 const LAYERS: &[&[&str]] = &[
     &["bytes", "chunk", "class", "digits"],
-    &["geom"],
+    &["geom", "color"],
     &["recording"],
     &["page"],
     &["analyze"],

@@ -8,6 +8,7 @@ mod dom;
 mod fixtures;
 mod fuzz;
 mod layers;
+mod legibility;
 mod page;
 mod planted_secrets;
 mod recording;

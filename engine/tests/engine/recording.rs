@@ -48,8 +48,14 @@ fn sample() -> Recording {
         overflow_y: "clip".into(),
         pointer_events: "auto".into(),
         background_color: "rgb(255, 255, 255)".into(),
+        color: "rgb(31, 41, 51)".into(),
+        font_size: Some(13.0),
+        clip_path: "inset(100%)".into(),
+        text_shadow: "rgb(0, 0, 0) 1px 1px 0px".into(),
+        ..Style::default()
     }));
     nodes[3].paint_order = Some(3);
+    nodes[3].backdrop = Some("rgb(255, 255, 255)".into());
     nodes[3].backend_id = 42;
     nodes[2].scroll = Some(ScrollState {
         x: 0.0,

@@ -45,6 +45,10 @@ pub struct Args {
     /// Show secrets (passwords, tokens, card numbers). Redaction is on by default.
     #[arg(long)]
     no_redact: bool,
+    /// Also show text no person can see (transparent, clipped, covered, too small or faint to
+    /// read), as the DOM holds it; by default it is withheld and counted in the meta's `withheld`.
+    #[arg(long)]
+    show_hidden: bool,
     /// Print the JSON meta instead of the text.
     #[arg(long)]
     meta: bool,
@@ -264,6 +268,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         active_layers: args.active_layers.clone(),
         previous: None,
         redact: !args.no_redact,
+        show_hidden: args.show_hidden,
         screenshot: None,
     };
     let recorded = |path: &Path, previous: Option<&Observation>| -> Result<Observation> {

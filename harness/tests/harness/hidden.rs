@@ -1,4 +1,4 @@
-//! `bench-hidden` on the hidden-text page family (issue 56), pagesnap's strategies only: one row per strategy and scope whose counts add up, every hidden token reported reached or withheld, and the visible tokens each strategy loses today written down.
+//! `bench-hidden` on the hidden-text page family (issue 56), pagesnap's strategies only: one row per strategy and scope whose counts add up, no hidden token reaching any of them, and the visible tokens each strategy loses written down.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -21,33 +21,28 @@ const ROWS: [(&str, &str); 10] = [
     ("html-pruned", "full-page"),
 ];
 
-/// Visible tokens each row does not show today — findings, not wishes
-/// (measured 2026-11-28; docs/external.md, "Text no one can see"):
+/// Visible tokens each row does not show — findings, not wishes (measured
+/// 2026-11-28; docs/security.md):
 /// - `VM-below-fold`, a `content-visibility: auto` section far down the
 ///   page, is in no full-page text: Chromium does not lay out its skipped
 ///   contents, so the capture has no boxes for them and the engine takes
 ///   them as not rendered, though a person scrolls to it.
 /// - `VM-skip-link`, a skip link at `left: -9999px` until focused, is
-///   clipped away by the engine's off-page rule in flat, structural and
-///   html-pruned (aria's full page keeps it; its viewport leaves it out as
-///   outside the viewport).
+///   withheld as clipped off the page in every strategy: its box is the same
+///   as `HT-left-9999`'s until a keyboard user tabs to it, and the capture
+///   does not read `:focus` rules.
 /// - `VM-close-label`, the screen-reader text naming the visible × button,
-///   is missing from flat and html-pruned: the button is written
-///   `<button type=button />`, without the name a person's screen reader
-///   gives it.
+///   is missing from html-pruned, which writes the button's HTML without the
+///   clipped span (flat writes the name instead; aria and structural print
+///   the accessible name).
 /// - `som`'s text is its legend of controls; the page's prose is in its
 ///   image, so every visible token but the controls' is missing from the
-///   text (see [`SOM_SHOWS`]); the one hidden token it reaches is in a
-///   link's name.
-const LOST_TODAY: [(&str, &str, &[&str]); 8] = [
-    ("flat", "viewport", &["VM-close-label", "VM-skip-link"]),
-    (
-        "flat",
-        "full-page",
-        &["VM-close-label", "VM-skip-link", "VM-below-fold"],
-    ),
+///   text (see [`SOM_SHOWS`]).
+const LOST: [(&str, &str, &[&str]); 8] = [
+    ("flat", "viewport", &["VM-skip-link"]),
+    ("flat", "full-page", &["VM-skip-link", "VM-below-fold"]),
     ("aria", "viewport", &["VM-skip-link"]),
-    ("aria", "full-page", &["VM-below-fold"]),
+    ("aria", "full-page", &["VM-skip-link", "VM-below-fold"]),
     ("structural", "viewport", &["VM-skip-link"]),
     (
         "structural",
@@ -177,13 +172,19 @@ fn bench_hidden_counts_every_token_per_strategy_and_scope() {
             .collect();
         let declared: Vec<&str> = markers.markers.iter().map(|m| m.token.as_str()).collect();
         assert_eq!(tokens, declared, "{label}");
-        // Hidden tokens are reported one by one, reached or withheld.
+        // Hidden tokens are reported one by one, reached or withheld — and
+        // none reaches any strategy (issue 56: every family, in the main
+        // document, same-origin and cross-site frames and shadow roots).
         let reached = with_outcome(row, "reached");
         let withheld = with_outcome(row, "withheld");
         assert_eq!(
             reached.union(&withheld).copied().collect::<BTreeSet<_>>(),
             hidden,
             "{label}"
+        );
+        assert!(
+            reached.is_empty(),
+            "{label}: hidden text reached the agent: {reached:?}"
         );
         // Visible tokens are shown, lost, or below the first viewport in a
         // viewport's text.
@@ -247,7 +248,7 @@ fn bench_hidden_counts_every_token_per_strategy_and_scope() {
             assert_eq!(sum, count(h, key), "{label}: {key} by family");
         }
 
-        // What each strategy shows of the visible tokens today.
+        // What each strategy shows of the visible tokens.
         let (observer, scope) = (
             row["observer"].as_str().unwrap(),
             row["scope"].as_str().unwrap(),
@@ -256,7 +257,7 @@ fn bench_hidden_counts_every_token_per_strategy_and_scope() {
             assert_eq!(shown, BTreeSet::from(SOM_SHOWS), "{label}");
             continue;
         }
-        let expected: BTreeSet<&str> = LOST_TODAY
+        let expected: BTreeSet<&str> = LOST
             .iter()
             .find(|(o, s, _)| *o == observer && *s == scope)
             .map(|(_, _, lost)| lost.iter().copied().collect())

@@ -3,9 +3,11 @@
 //! For every fixture site's initial recording (no scroll, no steps, per
 //! `fixtures/manifest.toml`), Playwright (`scripts/playwright/aria-snapshot.mjs`,
 //! playwright-core driving Debian's Chromium) snapshots the same HTML file and
-//! `pagesnap snapshot --strategy aria --full-page --no-redact` renders the
-//! recording. Our extras (`[ref=…]`, `[active]`, `[obscured]`, `[new]`, `# `
-//! comments) are stripped, lines are normalised (trimmed, spaces collapsed),
+//! `pagesnap snapshot --strategy aria --full-page --no-redact --show-hidden`
+//! renders the recording: Playwright's snapshot holds what the accessibility
+//! tree holds, text no person can see included, so pagesnap shows it too
+//! (by default it withholds it; issue 56). Our extras (`[ref=…]`, `[active]`,
+//! `[obscured]`, `[new]`, `# ` comments) are stripped, lines are normalised (trimmed, spaces collapsed),
 //! and the multiset overlap is divided by Playwright's line count (and, for
 //! information, by ours). Row names are dropped on both sides (see
 //! [`drop_row_name`]; the raw figure is reported too). The per-site table,
@@ -107,7 +109,13 @@ fn ours(root: &Path, recording: &Path) -> String {
     let output = Command::new(crate::support::exe())
         .arg("snapshot")
         .arg(recording)
-        .args(["--strategy", "aria", "--full-page", "--no-redact"])
+        .args([
+            "--strategy",
+            "aria",
+            "--full-page",
+            "--no-redact",
+            "--show-hidden",
+        ])
         .current_dir(root)
         .output()
         .unwrap();

@@ -127,6 +127,8 @@ pub struct Request {
     pub layers: Option<Vec<String>>,
     /// Limit to one element's subtree.
     pub scope: Option<String>,
+    /// Show text no person can see instead of withholding it.
+    pub show_hidden: bool,
 }
 
 /// What an action did, for its result.

@@ -77,6 +77,7 @@ impl Browsing {
             active_layers: active,
             previous: tab.last.as_ref(),
             redact: true,
+            show_hidden: request.show_hidden,
             screenshot: None,
         };
         if !self.shared.config.reuse_captures {

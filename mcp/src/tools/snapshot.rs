@@ -29,6 +29,8 @@ pub struct SnapshotArgs {
     /// Show only this element's subtree (a ref from an earlier result).
     #[serde(rename = "ref")]
     pub reference: Option<String>,
+    /// Debugging: also show text no one can see.
+    pub show_hidden: Option<bool>,
 }
 
 #[tool_router(router = snapshot_router, vis = "pub(super)")]
@@ -53,6 +55,7 @@ async fn snapshot(
         max_tokens: args.max_tokens,
         layers: args.layers.clone(),
         scope: args.reference.clone(),
+        show_hidden: args.show_hidden.unwrap_or(false),
     };
     if args.max_tokens == Some(0) {
         return Err(ToolError::new(

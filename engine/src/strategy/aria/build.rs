@@ -69,6 +69,28 @@ pub(super) fn hidden_for_aria(reason: Option<Hidden>) -> bool {
     )
 }
 
+/// Skipped, subtree and all: hidden for aria, or — unless the caller asked
+/// to see everything ([`Context::show_hidden`]) — hidden from a person
+/// (transparent, clipped, of no area, unreadable text: [`Hidden::WITHHELD`]).
+/// Content scrolled out of a scroll container stays, as Playwright shows it:
+/// a person reaches it by scrolling.
+fn skipped(ctx: &Context<'_>, reason: Option<Hidden>) -> bool {
+    hidden_for_aria(reason)
+        || (!ctx.show_hidden && reason.is_some_and(|r| Hidden::WITHHELD.contains(&r)))
+}
+
+/// An element skipped, subtree and all: as [`skipped`], or (unless showing
+/// everything) wholly covered by an opaque box. An element of no area stays:
+/// it shows nothing itself, but still separates the text around it (`<br>`),
+/// and its text, of no area too, is withheld run by run.
+fn element_skipped(ctx: &Context<'_>, id: NodeId) -> bool {
+    let reason = ctx.analysis.visibility[id.index()].hidden;
+    if reason == Some(Hidden::ZeroArea) {
+        return false;
+    }
+    skipped(ctx, reason) || (!ctx.show_hidden && ctx.analysis.covered[id.index()])
+}
+
 /// Roles Playwright prints `[invalid]` for (`kAriaInvalidRoles`).
 pub(super) const INVALID_ROLES: [&str; 14] = [
     "application",
@@ -246,7 +268,7 @@ pub(super) fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
                 Node::Text(text) => {
                     let current = open.last().copied().unwrap_or(ROOT);
                     let shown = ctx.in_scope(id)
-                        && !hidden_for_aria(visibility.hidden)
+                        && !skipped(ctx, visibility.hidden)
                         && (ctx.full_page || visibility.in_viewport)
                         // `<textarea>AAA</textarea>`: the value child says it.
                         && tree.nodes[current].role != "textbox";
@@ -267,7 +289,7 @@ pub(super) fn build<'p>(ctx: &Context<'p>) -> Tree<'p> {
                     if visibility.hidden == Some(Hidden::VisibilityHidden) {
                         return true;
                     }
-                    if hidden_for_aria(visibility.hidden) {
+                    if element_skipped(ctx, id) {
                         return false;
                     }
                     let contributes = ctx.in_scope(id) && (ctx.full_page || visibility.in_viewport);

@@ -3,7 +3,7 @@
 use crate::analyze::{Analyzed, whitespace};
 use crate::analyze::{Checked, ModalKind, NameSource, Strength};
 use crate::observation::{
-    Claims, Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta,
+    Claims, Counts, Honesty, Item, Meta, ModalMeta, Observation, ViewportMeta, Withheld,
 };
 use crate::page::{Node, NodeId, Page};
 use crate::passes::budget::Fitted;
@@ -47,6 +47,25 @@ fn state_words(ctx: &Context<'_>, id: NodeId) -> Vec<String> {
     }
     if s.focused {
         out.push("focused".to_owned());
+    }
+    out
+}
+
+/// Text runs in the observation's scope that no person can see, by why.
+fn withheld(ctx: &Context<'_>) -> Withheld {
+    let mut out = Withheld::default();
+    for id in ctx.page.ids() {
+        let Node::Text(text) = ctx.page.node(id) else {
+            continue;
+        };
+        let visibility = ctx.analysis.visibility[id.index()];
+        if let Some(reason) = visibility.hidden
+            && ctx.in_scope(id)
+            && (ctx.full_page || visibility.in_viewport)
+            && !text.trim().is_empty()
+        {
+            out.add(reason);
+        }
     }
     out
 }
@@ -110,7 +129,8 @@ fn context(ctx: &Context<'_>, id: NodeId) -> String {
                 if parent.is_some_and(|p| ctx.ref_number(p).is_some()) {
                     break;
                 }
-                let visible = parent.is_some_and(|p| analysis.visibility[p.index()].is_visible());
+                // The run's own visibility: its element's, and whether a person can read it.
+                let visible = parent.is_some() && analysis.visibility[i].is_visible();
                 if visible {
                     // The words nearest the node: the end of this text.
                     push_last_words(text, CONTEXT_WORDS - words.len(), &mut words);
@@ -319,6 +339,10 @@ fn assemble(ctx: &Context<'_>, strategy: &str, snapshot_id: String, items: Vec<I
         } else if !analysis.visibility[i].in_viewport && !analysis.occluded[i] {
             counts.offscreen += 1;
         }
+    }
+    if !ctx.show_hidden {
+        counts.withheld_by = withheld(ctx);
+        counts.withheld = counts.withheld_by.total();
     }
     let mut warnings = Vec::new();
     if analysis.modal.kind == ModalKind::Suspected {
