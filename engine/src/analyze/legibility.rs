@@ -6,27 +6,28 @@
 //! element's computed style, the colour Chromium finds painted behind it and
 //! the paint order, and marked hidden with the first reason that holds:
 //!
+//! - [`Hidden::Covered`]: the text's element is covered by boxes painted
+//!   above it with an opaque background at every point tested
+//!   ([`super::occlusion`]; images are not counted: one that did not load
+//!   paints nothing).
+//! - [`Hidden::Tiny`]: a computed `font-size` below [`MIN_FONT_PX`].
 //! - [`Hidden::Unpainted`]: the glyphs' fill — `-webkit-text-fill-color`
 //!   where set, else `color` — has an alpha below [`MIN_TEXT_ALPHA`] once
 //!   multiplied by the opacity of the element and its ancestors, and nothing
 //!   else draws the glyphs: not a `text-shadow`, not a
 //!   `-webkit-text-stroke`, not a background image clipped to the text
 //!   (`background-clip: text` on the element or an ancestor).
-//! - [`Hidden::Tiny`]: a computed `font-size` below [`MIN_FONT_PX`].
 //! - [`Hidden::Faint`]: the fill, painted over the colour behind the text,
 //!   contrasts with it less than [`MIN_CONTRAST`] (WCAG 2 ratio) and lies
-//!   within a few levels of it on every channel (a hue apart is seen). The colour
-//!   behind is Chromium's own blend of every box under the text
+//!   within a few levels of it on every channel (a hue apart is seen). The
+//!   colour behind is Chromium's own blend of every box under the text
 //!   (`blendedBackgroundColors`); where an image, gradient or video lies
 //!   under the text Chromium reports none and nothing is judged. Text drawn
 //!   by shadow or stroke is not judged either.
-//! - [`Hidden::Covered`]: the text's element is covered by boxes painted
-//!   above it with an opaque background at every point tested
-//!   ([`super::occlusion`]; images are not counted: one that did not load
-//!   paints nothing).
 //!
-//! A recording made before these facts were captured has no `color`: its
-//! text is taken as readable, as it was then.
+//! A recording made before colours were captured (no `color`) is judged for
+//! cover only, which its paint order and backgrounds already told: its text
+//! is otherwise taken as readable, as it was then.
 
 use super::{Hidden, Visibility};
 use crate::color::{self, Rgba};
