@@ -2,6 +2,7 @@
 
 mod act;
 mod drag;
+mod fields;
 mod keys;
 mod mouse;
 mod nodes;
