@@ -23,10 +23,14 @@ pub enum Wait {
 /// One action on the live page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum UserAction {
-    /// A left click at the element's visible centre.
+    /// A click at the element's visible centre: the left button, or the one
+    /// `with` names, with the keys it holds (a right-click menu, a
+    /// Control-click that adds to a selection).
     Click {
         /// The element.
         backend_id: u64,
+        /// The button and the keys held.
+        with: ClickWith,
     },
     /// Click the field (focus), select its content, type `text` key by key;
     /// without a field, type at the focus as it is (BrowserGym's
@@ -132,6 +136,99 @@ pub enum UserAction {
     },
 }
 
+impl UserAction {
+    /// A plain left click on the element.
+    pub fn click(backend_id: u64) -> UserAction {
+        UserAction::Click {
+            backend_id,
+            with: ClickWith::default(),
+        }
+    }
+}
+
+/// A mouse button, as Playwright and BrowserGym name it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Button {
+    /// The main button.
+    #[default]
+    Left,
+    /// The context-menu button.
+    Right,
+    /// The wheel button.
+    Middle,
+}
+
+impl Button {
+    /// Every button.
+    pub const ALL: [Button; 3] = [Button::Left, Button::Right, Button::Middle];
+
+    /// The button as a click's value names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Button::Left => "left",
+            Button::Right => "right",
+            Button::Middle => "middle",
+        }
+    }
+}
+
+/// How a click is made: which button, with which modifier keys held
+/// (CDP's bits: Alt 1, Control 2, Meta 4, Shift 8).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClickWith {
+    /// The button.
+    pub button: Button,
+    /// The modifier keys held, CDP's bits.
+    pub modifiers: i64,
+}
+
+impl ClickWith {
+    /// A plain left click.
+    pub fn is_plain(self) -> bool {
+        self == ClickWith::default()
+    }
+
+    /// The click as a value names it: `Control+Shift+right`; empty for a
+    /// plain left click.
+    pub fn name(self) -> String {
+        let mut parts: Vec<&str> = crate::input::MODIFIERS
+            .iter()
+            .filter(|(bit, _)| self.modifiers & bit != 0)
+            .map(|(_, name)| *name)
+            .collect();
+        if self.button != Button::Left {
+            parts.push(self.button.name());
+        }
+        parts.join("+")
+    }
+}
+
+/// A click's value: a button (`left`, `right`, `middle`) and the modifier
+/// keys held (`Control`, `Shift`, `Alt`, `Meta`), joined by `+` in any
+/// order (`Control+right`, `Shift`); empty: a plain left click.
+pub fn click_of(value: &str) -> Result<ClickWith, Unrunnable> {
+    let refused = || {
+        Unrunnable::Incomplete(format!(
+            "a click's value is one button (left, right, middle) and the keys held \
+             (Control, Shift, Alt, Meta), as Control+right; not {value:?}"
+        ))
+    };
+    let mut with = ClickWith::default();
+    let mut button = None;
+    for part in value.split('+').map(str::trim).filter(|p| !p.is_empty()) {
+        let lower = part.to_ascii_lowercase();
+        if let Some(named) = Button::ALL.into_iter().find(|b| b.name() == lower) {
+            if button.replace(named).is_some() {
+                return Err(refused());
+            }
+        } else {
+            with.modifiers |= crate::input::modifier_bit(part).ok_or_else(refused)?;
+        }
+    }
+    with.button = button.unwrap_or_default();
+    Ok(with)
+}
+
 /// Where a drag ends: on an element's visible centre, or at a point of the
 /// viewport (a resize handle pulled, a shape moved aside).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -151,7 +248,8 @@ pub enum Outcome {
         /// Extra information for the agent.
         note: Option<String>,
     },
-    /// It could not run as a user would; the page is unchanged.
+    /// It could not run as a user would; the page is unchanged (but for a
+    /// [`Failure::ValueMismatch`], whose keys were sent).
     Failed {
         /// Why, for counting.
         kind: Failure,
@@ -196,13 +294,20 @@ pub enum Failure {
     NoText,
     /// A dialog answer, but no dialog is open.
     NoDialog,
+    /// A value the control cannot hold (a date not in `YYYY-MM-DD`, a
+    /// slider value outside its range); nothing was set.
+    BadValue,
+    /// The field does not hold what was typed, selected or checked (a
+    /// length limit, a script's rewrite, keys that landed elsewhere); the
+    /// keys were sent.
+    ValueMismatch,
     /// The action failed otherwise (a tool server's error result).
     Failed,
 }
 
 impl Failure {
     /// Every kind, in declaration order.
-    pub const ALL: [Failure; 14] = [
+    pub const ALL: [Failure; 16] = [
         Failure::Stale,
         Failure::Covered,
         Failure::Hidden,
@@ -216,6 +321,8 @@ impl Failure {
         Failure::NotFileInput,
         Failure::NoText,
         Failure::NoDialog,
+        Failure::BadValue,
+        Failure::ValueMismatch,
         Failure::Failed,
     ];
 
@@ -235,6 +342,8 @@ impl Failure {
             Failure::NotFileInput => "not-file-input",
             Failure::NoText => "no-text",
             Failure::NoDialog => "no-dialog",
+            Failure::BadValue => "bad-value",
+            Failure::ValueMismatch => "value-mismatch",
             Failure::Failed => "failed",
         }
     }
@@ -263,6 +372,8 @@ impl Failure {
                 "a JavaScript dialog is open and the page is stopped until it is answered: answer it with the dialog action first"
             }
             Failure::NoDialog => "no JavaScript dialog is open, so there is nothing to answer",
+            Failure::BadValue => "the control cannot hold that value; nothing was set",
+            Failure::ValueMismatch => "the field does not hold what was asked",
             Failure::WaitTimeout => "what the wait waited for did not come within its limit",
             Failure::UploadRefused => {
                 "the file is outside the upload folder, or does not exist there"
@@ -357,6 +468,7 @@ pub fn resolve<'o>(
         }
         Op::Click => UserAction::Click {
             backend_id: element()?,
+            with: click_of(value().as_deref().unwrap_or_default())?,
         },
         Op::Hover => UserAction::Hover {
             backend_id: element()?,
@@ -551,7 +663,9 @@ mod tests {
             Failure::NotFileInput => 10,
             Failure::NoText => 11,
             Failure::NoDialog => 12,
-            Failure::Failed => 13,
+            Failure::BadValue => 13,
+            Failure::ValueMismatch => 14,
+            Failure::Failed => 15,
         };
         for (index, kind) in Failure::ALL.into_iter().enumerate() {
             assert_eq!(declared(kind), index, "{kind:?}");
@@ -602,7 +716,13 @@ mod tests {
     fn ops_resolve_on_the_observations_refs() {
         let items = [item("e1", 7), item("e2", 0)];
         let resolved = resolve(Op::Click, Some("e1"), None, &items).unwrap();
-        assert_eq!(resolved.action, UserAction::Click { backend_id: 7 });
+        assert_eq!(
+            resolved.action,
+            UserAction::Click {
+                backend_id: 7,
+                with: ClickWith::default()
+            }
+        );
         assert_eq!(label(resolved.item.unwrap()), "button \"Go\"");
         assert_eq!(
             resolve(Op::Type, Some("e1"), Some("hi"), &items)

@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Op {
-    /// [`UserAction::Click`](crate::UserAction::Click) on the ref's element.
+    /// [`UserAction::Click`](crate::UserAction::Click) on the ref's element; the value, if any,
+    /// names the button and the keys held (`right`, `Control+left`: [`crate::click_of`]).
     Click,
     /// [`UserAction::Type`](crate::UserAction::Type) the value into the ref's field (no ref: at the focus).
     Type,
@@ -126,6 +127,13 @@ impl Op {
                 | Op::Upload
                 | Op::SelectText
         )
+    }
+
+    /// Whether a suite step, a converted live run and a judge keep the
+    /// value given with the op: the ops that need one, and a click (its
+    /// button and the keys held: `right`, `Control`).
+    pub fn keeps_value(self) -> bool {
+        self.takes_value() || self == Op::Click
     }
 
     /// Whether the op carries a value (type, select, press, and the ops whose

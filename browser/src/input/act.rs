@@ -22,7 +22,7 @@ use pagesnap_engine::dialog::DialogKind;
 use serde::Deserialize;
 
 use super::Input;
-use crate::action::{Failure, MAX_WAIT, Outcome, UserAction, Wait};
+use crate::action::{ClickWith, Failure, MAX_WAIT, Outcome, UserAction, Wait};
 use crate::failure::TabError;
 use crate::frames::{node_key, split_key};
 use crate::waits;
@@ -200,6 +200,34 @@ pub(crate) struct Answer {
     pub(super) checked: Option<bool>,
     #[serde(default)]
     pub(super) radio: Option<bool>,
+    /// A control set whole by value: its input type ([`super::controls::Control`]).
+    #[serde(default)]
+    pub(super) control: Option<String>,
+    /// What a field holds (a read-back; a refused value's sanitized form).
+    #[serde(default)]
+    pub(super) held: Option<String>,
+    /// What a select was asked to show.
+    #[serde(default)]
+    pub(super) want: Option<String>,
+    /// The field read back is a password field.
+    #[serde(default)]
+    pub(super) secret: bool,
+    /// The field read back is a number field.
+    #[serde(default)]
+    pub(super) numeric: bool,
+    /// The field read back is the node itself (not the focus it moved to).
+    #[serde(default)]
+    pub(super) own: bool,
+    /// The field's `maxlength`, if it has one.
+    #[serde(default, rename = "maxLength")]
+    pub(super) max_length: Option<u32>,
+    /// A control's `min`, `max` and `step` attributes (empty: none).
+    #[serde(default)]
+    pub(super) min: Option<String>,
+    #[serde(default)]
+    pub(super) max: Option<String>,
+    #[serde(default)]
+    pub(super) step: Option<String>,
 }
 
 impl Input<'_> {
@@ -216,7 +244,9 @@ impl Input<'_> {
         }
         let outcome = async {
             let outcome = match action {
-                UserAction::Click { backend_id } => self.click(*backend_id).await?,
+                UserAction::Click { backend_id, with } => {
+                    self.click_with(*backend_id, *with).await?
+                }
                 UserAction::Type {
                     backend_id: Some(backend_id),
                     text,
@@ -340,6 +370,24 @@ impl Input<'_> {
         Ok(Outcome::ok())
     }
 
+    /// A click of `with`'s button with its modifier keys held down, as a
+    /// person holds Control while clicking.
+    async fn click_with(&self, backend_id: u64, with: ClickWith) -> Result<Outcome> {
+        if with.is_plain() {
+            return self.click(backend_id).await;
+        }
+        let point = match self.point_of(backend_id).await? {
+            Ok(point) => point,
+            Err(failed) => return Ok(failed),
+        };
+        self.keyboard().hold(with.modifiers).await?;
+        let clicked = self.mouse().click_with(point, with).await;
+        // The keys come up even when the click failed.
+        let released = self.keyboard().release(with.modifiers).await;
+        clicked.and(released)?;
+        Ok(Outcome::ok())
+    }
+
     async fn hover(&self, backend_id: u64) -> Result<Outcome> {
         let (x, y) = match self.point_of(backend_id).await? {
             Ok(point) => point,
@@ -365,13 +413,7 @@ impl Input<'_> {
         ];
         let answer = match backend_id {
             Some(id) => self.call_on(id, SCROLL_JS, args).await?,
-            None => {
-                let script = format!(
-                    "({SCROLL_JS}).call(document.documentElement, {}, {})",
-                    args[0], args[1]
-                );
-                self.answer(Some(self.tab.eval(&script).await?))?
-            }
+            None => self.call_on_document(SCROLL_JS, &args).await?,
         };
         if let Some(failed) = failure(&answer) {
             return Ok(failed);
@@ -581,6 +623,18 @@ impl Input<'_> {
                 ..Answer::default()
             }),
         }
+    }
+
+    /// Calls `function` with `arguments` on the main document's root
+    /// element (scripts that act on the focus or the page).
+    pub(crate) async fn call_on_document(
+        &self,
+        function: &str,
+        arguments: &[serde_json::Value],
+    ) -> Result<Answer> {
+        let arguments = serde_json::Value::Array(arguments.to_vec());
+        let script = format!("({function}).apply(document.documentElement, {arguments})");
+        self.answer(Some(self.tab.eval(&script).await?))
     }
 
     /// Reads a script's answer; anything but an object of the known fields is

@@ -152,6 +152,15 @@ pub fn key_names() -> String {
         .join(", ")
 }
 
+/// The modifier keys, CDP's bit and name each: Alt 1, Control 2, Meta 4, Shift 8.
+pub(crate) const MODIFIERS: [(i64, &str); 4] =
+    [(2, "Control"), (1, "Alt"), (4, "Meta"), (8, "Shift")];
+
+/// The CDP bit of the modifier key `name` (forgiving: `ctrl`, `cmd`).
+pub(crate) fn modifier(name: &str) -> Option<i64> {
+    modifier_bit(name).map(|(bit, _)| bit)
+}
+
 /// CDP's modifier bits: Alt 1, Control 2, Meta 4, Shift 8.
 fn modifier_bit(name: &str) -> Option<(i64, &'static str)> {
     Some(match name.trim().to_ascii_lowercase().as_str() {
@@ -284,6 +293,41 @@ impl Keyboard<'_> {
         for modifier in chord.modifiers.iter().rev() {
             held &= !modifier_bit(modifier.key).map_or(0, |(bit, _)| bit);
             let mut up = key_event(modifier, DispatchKeyEventType::KeyUp);
+            up.modifiers = Some(held);
+            self.tab
+                .call("Input.dispatchKeyEvent", self.tab.page().execute(up))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Presses the modifier keys of `mask` (CDP's bits) and keeps them
+    /// down, in [`MODIFIERS`]' order.
+    pub(crate) async fn hold(&self, mask: i64) -> Result<()> {
+        let mut held = 0;
+        for (bit, name) in MODIFIERS.into_iter().filter(|(bit, _)| mask & bit != 0) {
+            let Some(key) = named_key(name) else { continue };
+            held |= bit;
+            let mut down = key_event(key, DispatchKeyEventType::RawKeyDown);
+            down.modifiers = Some(held);
+            self.tab
+                .call("Input.dispatchKeyEvent", self.tab.page().execute(down))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Releases the modifier keys of `mask`, in the reverse order.
+    pub(crate) async fn release(&self, mask: i64) -> Result<()> {
+        let mut held = mask;
+        for (bit, name) in MODIFIERS
+            .into_iter()
+            .rev()
+            .filter(|(bit, _)| mask & bit != 0)
+        {
+            let Some(key) = named_key(name) else { continue };
+            held &= !bit;
+            let mut up = key_event(key, DispatchKeyEventType::KeyUp);
             up.modifiers = Some(held);
             self.tab
                 .call("Input.dispatchKeyEvent", self.tab.page().execute(up))

@@ -1,15 +1,18 @@
 //! Input: acting on a tab as a user would — the mouse, the keyboard, drags, file choosers, calls on one node and the scripted steps of `record --then` — a part of the session that borrows its tab handle and its frames.
 
 mod act;
+mod controls;
 mod drag;
 mod fields;
 mod keys;
 mod mouse;
 mod nodes;
+mod readback;
 mod script;
 mod upload;
 
 pub use keys::key_names;
+pub(crate) use keys::{MODIFIERS, modifier as modifier_bit};
 pub use script::Step;
 pub use upload::confine as confine_uploads;
 

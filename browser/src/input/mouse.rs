@@ -4,6 +4,7 @@ use chromiumoxide::cdp::browser_protocol::input::{
     DispatchMouseEventParams, DispatchMouseEventType, MouseButton,
 };
 
+use crate::action::{Button, ClickWith};
 use crate::error::Result;
 use crate::tab::TabHandle;
 
@@ -23,6 +24,40 @@ impl<'a> Mouse<'a> {
         self.event(DispatchMouseEventType::MouseMoved, point, 0)
             .await?;
         self.press(point, 1).await
+    }
+
+    /// A click of `with`'s button, its modifier keys marked held on each
+    /// event (the keys themselves are pressed by the caller).
+    pub(crate) async fn click_with(&self, point: (f64, f64), with: ClickWith) -> Result<()> {
+        if with.is_plain() {
+            return self.click(point).await;
+        }
+        let (button, bit) = match with.button {
+            Button::Left => (MouseButton::Left, 1),
+            Button::Right => (MouseButton::Right, 2),
+            Button::Middle => (MouseButton::Middle, 4),
+        };
+        for kind in [
+            DispatchMouseEventType::MouseMoved,
+            DispatchMouseEventType::MousePressed,
+            DispatchMouseEventType::MouseReleased,
+        ] {
+            let mut params = DispatchMouseEventParams::new(kind.clone(), point.0, point.1);
+            params.modifiers = Some(with.modifiers);
+            if kind != DispatchMouseEventType::MouseMoved {
+                params.button = Some(button.clone());
+                params.buttons = Some(if kind == DispatchMouseEventType::MousePressed {
+                    bit
+                } else {
+                    0
+                });
+                params.click_count = Some(1);
+            }
+            self.tab
+                .call("Input.dispatchMouseEvent", self.tab.page().execute(params))
+                .await?;
+        }
+        Ok(())
     }
 
     /// The left button pressed and released at `point`, the `count`th click

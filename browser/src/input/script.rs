@@ -28,9 +28,7 @@ impl Input<'_> {
     pub(crate) async fn apply(&self, step: &Step) -> Result<()> {
         self.tab.enter(Phase::Step);
         let action = match step {
-            Step::Click(selector) => UserAction::Click {
-                backend_id: self.node_of(selector).await?,
-            },
+            Step::Click(selector) => UserAction::click(self.node_of(selector).await?),
             Step::Type(selector, text) => UserAction::Type {
                 backend_id: Some(self.node_of(selector).await?),
                 text: text.clone(),

@@ -96,7 +96,13 @@ fn from_object(object: &Map<String, Value>, refs: &[&str]) -> Result<Option<Acti
         return Err(format!("op {} needs a value", op.name()));
     }
     let (reference, value) = match op {
-        Op::Click | Op::Dblclick | Op::Hover | Op::Focus | Op::Clear => (reference, None),
+        // A click keeps a value that names a button or keys held (right,
+        // Control+click); any other value (an element's name) is dropped.
+        Op::Click => (
+            reference,
+            value.filter(|v| pagesnap_browser::click_of(v).is_ok_and(|with| !with.is_plain())),
+        ),
+        Op::Dblclick | Op::Hover | Op::Focus | Op::Clear => (reference, None),
         // A scroll may name a container and a direction or distance; a key
         // press the element to focus first; a wait the element to leave.
         Op::Type

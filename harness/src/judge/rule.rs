@@ -70,7 +70,7 @@ pub fn judge(
             .is_some_and(|v| v.trim().to_lowercase() == expected.trim().to_lowercase())
     });
     let operation = |op: Op, value: Option<&str>| match value {
-        Some(v) if op.takes_value() => format!("{} {v}", op.name()),
+        Some(v) if op.keeps_value() => format!("{} {v}", op.name()),
         _ => op.name().to_owned(),
     };
     Verdict {

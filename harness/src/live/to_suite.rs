@@ -149,7 +149,8 @@ fn task_of(episode: &Episode) -> Result<String, String> {
             };
             let _ = writeln!(text, "target = {{ backend_id = {backend} }}");
         }
-        if action.op.takes_value() {
+        let given = action.value.as_deref().is_some_and(|v| !v.is_empty());
+        if action.op.takes_value() || (action.op.keeps_value() && given) {
             let value = action.value.as_deref().unwrap_or("");
             if value.is_empty() && action.op != Op::Type {
                 return Err(format!("step {} has no value", step.step));

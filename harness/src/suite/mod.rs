@@ -526,8 +526,15 @@ fn check_step(step: StepDef, page: &Analyzed, at: &str) -> Result<Step> {
     let needs_value = op.takes_value();
     match (&step.value, needs_value) {
         (None, true) => bail!("{at}: op {} needs a value", op.name()),
-        (Some(_), false) => bail!("{at}: op {} takes no value", op.name()),
+        (Some(_), false) if !op.keeps_value() => {
+            bail!("{at}: op {} takes no value", op.name())
+        }
         _ => {}
+    }
+    if let (Op::Click, Some(value)) = (op, &step.value)
+        && let Err(refused) = pagesnap_browser::click_of(value)
+    {
+        bail!("{at}: {refused}");
     }
     let needs_target = crate::agent::targets_element(op);
     let mut accept = Vec::new();

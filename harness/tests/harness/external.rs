@@ -95,9 +95,7 @@ fn adapter_refs_click_the_labelled_button_they_name() {
                     "{name} on {site}: ref {reference}"
                 );
                 let outcome = session
-                    .perform(&UserAction::Click {
-                        backend_id: item.backend_id,
-                    })
+                    .perform(&UserAction::click(item.backend_id))
                     .await
                     .unwrap();
                 assert!(

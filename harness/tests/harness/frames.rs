@@ -147,7 +147,7 @@ fn a_payment_form_from_another_site_is_seen_typed_into_and_submitted() {
         assert!(after.observation.text.contains("Ada Lovelace"));
 
         let pay = key_of(&after, "button", "Pay");
-        let outcome = perform(&session, UserAction::Click { backend_id: pay }).await;
+        let outcome = perform(&session, UserAction::click(pay)).await;
         assert_eq!(outcome, Outcome::Done { note: None });
         // The frame told the page what was submitted.
         let told = session
@@ -231,7 +231,7 @@ fn covered_frames_nested_frames_and_frames_that_leave_are_handled_by_name() {
             .eval("document.getElementById('veil').style.display = 'block'")
             .await
             .unwrap();
-        match perform(&session, UserAction::Click { backend_id: go }).await {
+        match perform(&session, UserAction::click(go)).await {
             Outcome::Failed {
                 kind: Failure::Covered,
                 message,
@@ -262,7 +262,7 @@ fn covered_frames_nested_frames_and_frames_that_leave_are_handled_by_name() {
             );
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
         }
-        match perform(&session, UserAction::Click { backend_id: go }).await {
+        match perform(&session, UserAction::click(go)).await {
             Outcome::Failed {
                 kind: Failure::Covered,
                 message,
@@ -277,7 +277,7 @@ fn covered_frames_nested_frames_and_frames_that_leave_are_handled_by_name() {
             .unwrap();
         let gone = aria(&session).await;
         assert!(!gone.observation.text.contains("Go inside"));
-        match perform(&session, UserAction::Click { backend_id: go }).await {
+        match perform(&session, UserAction::click(go)).await {
             Outcome::Failed {
                 kind: Failure::Stale,
                 ..
@@ -296,7 +296,7 @@ fn covered_frames_nested_frames_and_frames_that_leave_are_handled_by_name() {
         assert!(text.contains("Middle frame"), "{text}");
         assert!(text.contains("iframe \"Back home\""), "{text}");
         let go = key_of(&live, "button", "Go inside");
-        let outcome = perform(&nested, UserAction::Click { backend_id: go }).await;
+        let outcome = perform(&nested, UserAction::click(go)).await;
         assert_eq!(outcome, Outcome::Done { note: None });
         // Refs stay where they were across steps.
         assert_eq!(key_of(&aria(&nested).await, "button", "Go inside"), go);

@@ -388,9 +388,7 @@ fn scripted_steps_and_live_actions_act_alike() {
                     backend_id: node(s).await,
                     value: value.clone(),
                 },
-                Step::Click(s) => UserAction::Click {
-                    backend_id: node(s).await,
-                },
+                Step::Click(s) => UserAction::click(node(s).await),
                 Step::Scroll(px) => UserAction::Scroll {
                     backend_id: None,
                     dy: Some(*px),

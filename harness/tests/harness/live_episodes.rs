@@ -621,6 +621,16 @@ impl Plan {
                 (Op::Wait, None, Some("3 results found")),
             ],
             "point" => &[(Op::ClickAt, None, Some("200,240"))],
+            "date" => &[(Op::Type, Some("Departure"), Some("2026-12-24"))],
+            "slider" => &[(Op::Type, Some("Volume"), Some("70"))],
+            "right-click" => &[
+                (Op::Click, Some("Notes.txt"), Some("right")),
+                (Op::Click, Some("Delete"), None),
+            ],
+            "control-click" => &[
+                (Op::Click, Some("Budget.xlsx"), None),
+                (Op::Click, Some("Photo.jpg"), Some("Control")),
+            ],
             other => panic!("no plan for {other:?}"),
         }
     }
@@ -659,7 +669,9 @@ impl Agent for Plan {
 /// hover then click (on a button with a listener, and on targets that only
 /// a `:hover` rule, a script's listener or a handler attribute makes one),
 /// double click, upload (from the working folder), wait
-/// for a text, a click at a point — each decided by what the page shows.
+/// for a text, a click at a point, a date and a slider set by value, a
+/// right click into the page's own menu, a Control-click that adds to a
+/// selection — each decided by what the page shows.
 /// Without its action each task stays undone: the wait task's results come
 /// 2.5 s after the click, after an agent that stops at once has ended.
 #[test]
@@ -721,13 +733,33 @@ fn every_new_action_runs_in_live_episodes() {
             "point.html",
             "document.getElementById('status')?.textContent.startsWith('clicked-go')",
         ),
+        (
+            "date",
+            "controls.html",
+            "document.getElementById('status')?.textContent === 'departure: \\\"2026-12-24\\\"'",
+        ),
+        (
+            "slider",
+            "controls.html",
+            "document.getElementById('status')?.textContent === 'volume: \\\"70\\\"'",
+        ),
+        (
+            "right-click",
+            "files.html",
+            "document.getElementById('status')?.textContent === 'deleted: \\\"Notes.txt\\\"'",
+        ),
+        (
+            "control-click",
+            "files.html",
+            "document.getElementById('status')?.textContent === 'selected: [\\\"Budget.xlsx\\\",\\\"Photo.jpg\\\"]'",
+        ),
     ] {
         text += &task(id, page, success);
     }
     let suite = load(&write(dir.path(), "actions.toml", &text)).unwrap();
     let outcome = live::run(&config(&suite, &Plan, &dir.path().join("plan"), &["aria"])).unwrap();
     let report = LiveReport::build(outcome.manifest, outcome.episodes);
-    assert_eq!(report.episodes.len(), 9);
+    assert_eq!(report.episodes.len(), 13);
     for e in &report.episodes {
         assert!(e.success, "{}: {e:#?}", e.task);
         assert!(

@@ -665,13 +665,55 @@ async def actions(session, uploads, files):
     expected = {"name": "Ada Lovelace", "email": "ada@example.com", "phone": "+44 20 7946 0958", "country": "de", "subscribe": True, "plan": "pro", "notes": "Ring twice."}
     check(wait_detail("submitted", expected, mark), "the form is submitted with every filled value", REPORTS[mark:])
 
-    # A date and a time field are typed segment by segment from the first, as a user typing them would.
+    # A date and a time field are set by value, in their standard forms, as their pickers set them.
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/date.html"})
     mark = len(REPORTS)
-    await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Date"), "op": "type", "value": "05202010"})
-    check(wait_detail("date", "2010-05-20", mark), "typing MMDDYYYY fills a date field", REPORTS[mark:])
-    await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Time"), "op": "type", "value": "0930AM"})
-    check(wait_detail("time", "09:30", mark), "typing a time fills a time field", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Date"), "op": "type", "value": "2010-05-20"})
+    check(wait_detail("date", "2010-05-20", mark), "typing an ISO date sets a date field", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Time"), "op": "type", "value": "09:30"})
+    check(wait_detail("time", "09:30", mark), "typing a time sets a time field", REPORTS[mark:])
+
+    # Every typed control is set by value as its picker sets it (a React-style tracked field sees
+    # the change), a value it cannot hold is refused by name, and what was typed is read back.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/controls.html"})
+    mark = len(REPORTS)
+    departure = ref_of(nav, "textbox", "Departure")
+    for label, value, what, held in [("Departure", "2026-12-24", "departure", "2026-12-24"), ("Leaves at", "21:37", "at", "21:37"),
+                                      ("Volume", "70", "volume", "70"), ("Colour", "#FF8800", "colour", "#ff8800")]:
+        role = "slider" if label == "Volume" else "textbox"
+        item = next((i for i in items_of(nav) if label in i["name"]), None)
+        await ok(session, "page_action", {"ref": item["ref"] if item else ref_of(nav, role, label), "op": "type", "value": value})
+        check(wait_detail(what, held, mark), f"{label} is set by value and the page sees it", REPORTS[mark:])
+    refused = await fails(session, "page_action", {"ref": departure, "op": "type", "value": "12/24/2026"}, "bad-value")
+    check("2026-12-24?" in text_of(refused), "a displayed date is refused naming its ISO form", text_of(refused))
+    await fails(session, "page_action", {"ref": departure, "op": "type", "value": "2025-06-01"}, "bad-value")
+    volume = next(i["ref"] for i in items_of(nav) if "Volume" in i["name"])
+    refused = await fails(session, "page_action", {"ref": volume, "op": "type", "value": "72"}, "bad-value")
+    check("step 5" in text_of(refused), "a slider value off its step is refused naming the step", text_of(refused))
+    check(not reported_since("departure", mark)[1:] and len(reported_since("volume", mark)) == 1, "a refused value sets nothing", REPORTS[mark:])
+    masked = await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Phone"), "op": "type", "value": "+33123456789"})
+    check("+33 1 23 45 67 89" in json.dumps(masked.structured_content["action"]), "a mask's reformatting is done, with a note of what the field holds", json.dumps(masked.structured_content["action"]))
+    cut = await fails(session, "page_action", {"ref": ref_of(nav, "textbox", "Promo code"), "op": "type", "value": "SUMMER26"}, "value-mismatch")
+    check("SUMME" in text_of(cut) and "at most 5" in text_of(cut), "a maxlength cut is a value-mismatch naming both values", text_of(cut))
+    rewritten = await fails(session, "page_fill", {"fields": [{"ref": ref_of(nav, "textbox", "City"), "value": "Pari"},
+                                                              {"ref": ref_of(nav, "textbox", "Traveller"), "value": "Ada"}]}, "value-mismatch")
+    check("Paris" in text_of(rewritten) and "field 1" in text_of(rewritten), "a field rewritten when the fill moved on is named", text_of(rewritten))
+    await ok(session, "page_action", {"ref": ref_of(nav, "button", "Book"), "op": "click"})
+    check(wait_detail("booked", lambda d: d["departure"] == "2026-12-24" and d["volume"] == "70" and d["colour"] == "#ff8800" and d["phone"] == "+33 1 23 45 67 89", mark),
+          "the booking holds every value set", REPORTS[mark:])
+
+    # Buttons and keys held: Control-click adds to a selection, the right button opens the
+    # file's own menu, whose items get refs like any menu's.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/files.html"})
+    mark = len(REPORTS)
+    await ok(session, "page_action", {"ref": ref_of(nav, "option", "Budget.xlsx"), "op": "click"})
+    await ok(session, "page_action", {"ref": ref_of(nav, "option", "Photo.jpg"), "op": "click", "value": "Control"})
+    check(wait_detail("selected", ["Budget.xlsx", "Photo.jpg"], mark), "Control-click adds to the selection", REPORTS[mark:])
+    menu = await ok(session, "page_action", {"ref": ref_of(nav, "option", "Notes.txt"), "op": "click", "value": "right"})
+    check(wait_detail("menu", "Notes.txt", mark), "a right click opens the page's own menu", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": ref_of(menu, "menuitem", "Delete"), "op": "click"})
+    check(wait_detail("deleted", "Notes.txt", mark), "the menu's item runs on the file right-clicked", REPORTS[mark:])
+    await fails(session, "page_action", {"ref": ref_of(nav, "option", "Photo.jpg"), "op": "click", "value": "left+right"}, "bad-argument")
 
     # A brief answer is the action and the lines that changed; an action that changed nothing says so.
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/form.html"})

@@ -393,7 +393,8 @@ impl Browsing {
         let outcome = tab.session.perform(&action).await;
         let mut pending = None;
         let note = match outcome {
-            Ok(Outcome::Done { note }) => note,
+            // A note may quote a field's value, which may hold a secret.
+            Ok(Outcome::Done { note }) => note.map(|note| self.mask(&note)),
             Ok(Outcome::Failed { kind, message }) => {
                 return Err(ToolError::new(Kind::Action(kind), self.mask(&message)));
             }

@@ -24,7 +24,7 @@ pub struct ActionArgs {
     #[serde(deserialize_with = "op::offered")]
     #[schemars(with = "op::Offered")]
     pub op: Op,
-    /// Text to type, option, key, or text to select.
+    /// Text to type, option, key, text to select, or a click's button.
     pub value: Option<String>,
     /// drag: the drop target's ref, or a point "X,Y".
     pub to: Option<String>,
@@ -39,7 +39,7 @@ impl Server {
     #[tool(
         name = "page_action",
         input_schema = input_schema::<ActionArgs>(),
-        description = "Act on an element by ref as a user would, with real input at its visible centre (if something covers it, nothing is done and the error names it): click, dblclick, type (`value` replaces the text; {secret:NAME} types a server-side secret), clear, select (option `value`), press (key `value`: Enter, Control+A, …), hover, focus, drag (onto ref `to`, or point `to`: `X,Y`), upload (`paths`), select_text (`value`, or all). Without ref, type and press act at the focus, select_text finds `value` on the page. Returns {action, snapshot, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
+        description = "Act on an element by ref as a user would, with real input at its visible centre (if something covers it, nothing is done and the error names it): click (`value`: a button and keys held, as right or Control+left), dblclick, type (`value` replaces the text, read back after; {secret:NAME} types a server-side secret; date, time, month, week, color and range inputs take 2026-12-24, 14:30, 2026-12, 2026-W52, #ff8800, 70), clear, select (option `value`), press (key `value`: Enter, Control+A, …), hover, focus, drag (onto ref `to`, or point `to`: `X,Y`), upload (`paths`), select_text (`value`, or all). Without ref, type and press act at the focus, select_text finds `value` on the page. Returns {action, snapshot, changes: {new, removed}, incomplete}. Failures are errors with a kind: stale, covered, hidden, not-editable, not-select, no-option, bad-value, value-mismatch, unknown-key, dialog-pending, wait-timeout, upload-refused, not-file-input, no-text, no-dialog, unknown-ref."
     )]
     async fn page_action(&self, arguments: JsonObject) -> CallToolResult {
         self.call("page_action", arguments, action).await
