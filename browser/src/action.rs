@@ -188,18 +188,14 @@ impl ClickWith {
         self == ClickWith::default()
     }
 
-    /// The click as a value names it: `Control+Shift+right`; empty for a
-    /// plain left click.
-    pub fn name(self) -> String {
-        let mut parts: Vec<&str> = crate::input::MODIFIERS
+    /// The modifier keys held, by name (`Control`, `Shift`), in the order
+    /// they are pressed.
+    pub fn modifier_names(self) -> Vec<String> {
+        crate::input::MODIFIERS
             .iter()
             .filter(|(bit, _)| self.modifiers & bit != 0)
-            .map(|(_, name)| *name)
-            .collect();
-        if self.button != Button::Left {
-            parts.push(self.button.name());
-        }
-        parts.join("+")
+            .map(|(_, name)| (*name).to_owned())
+            .collect()
     }
 }
 

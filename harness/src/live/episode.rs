@@ -604,6 +604,12 @@ fn placeholders(
                 values.push(("secs", Arg::Number(delay.as_secs_f64())));
             }
         }
+        ActionKey::CLICK_WITH => {
+            // Checked by ActionKey::of, which chose this key.
+            let with = pagesnap_browser::click_of(value).unwrap_or_default();
+            values.push(("button", with.button.name().into()));
+            values.push(("modifiers", Arg::List(with.modifier_names())));
+        }
         ActionKey::UPLOAD => {
             let given = pagesnap_browser::paths_of(value);
             let files = pagesnap_browser::confine_uploads(uploads, &given)

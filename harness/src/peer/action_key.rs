@@ -21,6 +21,9 @@ pub enum Variant {
     Time,
     /// A wait until the element `{ref}` leaves the page.
     Gone,
+    /// A click with another button or keys held: `{button}` (left, right,
+    /// middle) and `{modifiers}` (a list: Control, Shift, Alt, Meta).
+    With,
 }
 
 impl Variant {
@@ -34,6 +37,7 @@ impl Variant {
             Variant::Text => "text",
             Variant::Time => "time",
             Variant::Gone => "gone",
+            Variant::With => "with",
         }
     }
 }
@@ -68,6 +72,8 @@ impl ActionKey {
 
     /// `[actions.click]`.
     pub const CLICK: ActionKey = ActionKey::plain(Op::Click);
+    /// `[actions.click_with]`: a click with another button or keys held.
+    pub const CLICK_WITH: ActionKey = ActionKey::of_variant(Op::Click, Variant::With);
     /// `[actions.type]`.
     pub const TYPE: ActionKey = ActionKey::plain(Op::Type);
     /// `[actions.select]`.
@@ -104,8 +110,9 @@ impl ActionKey {
     pub const UPLOAD: ActionKey = ActionKey::plain(Op::Upload);
 
     /// Every key a mapping may name, in the order errors list them.
-    pub const ALL: [ActionKey; 18] = [
+    pub const ALL: [ActionKey; 19] = [
         ActionKey::CLICK,
+        ActionKey::CLICK_WITH,
         ActionKey::TYPE,
         ActionKey::SELECT,
         ActionKey::PRESS,
@@ -140,7 +147,8 @@ impl ActionKey {
     /// the ops no mapping names are unrunnable by name.
     pub fn of(op: Op, reference: Option<&str>, value: &str) -> Result<ActionKey, Unrunnable> {
         Ok(match op {
-            Op::Click => ActionKey::CLICK,
+            Op::Click if pagesnap_browser::click_of(value)?.is_plain() => ActionKey::CLICK,
+            Op::Click => ActionKey::CLICK_WITH,
             Op::Type => ActionKey::TYPE,
             Op::Select => ActionKey::SELECT,
             Op::Press => ActionKey::PRESS,

@@ -439,6 +439,8 @@ mod outcome_tests {
                 "not-file-input",
                 "no-text",
                 "no-dialog",
+                "bad-value",
+                "value-mismatch",
                 "failed",
                 "hallucinated",
                 "invalid",
