@@ -673,6 +673,35 @@ mod tests {
         assert!(Failure::ALL.windows(2).all(|pair| pair[0] < pair[1]));
     }
 
+    /// A click's value names one button and any keys held, in any order
+    /// and case; anything else is refused naming the value.
+    #[test]
+    fn a_click_value_names_a_button_and_the_keys_held() {
+        assert!(click_of("").unwrap().is_plain());
+        assert!(click_of("left").unwrap().is_plain());
+        let right = click_of("right").unwrap();
+        assert_eq!((right.button, right.modifiers), (Button::Right, 0));
+        let chord = click_of("shift + Ctrl + middle").unwrap();
+        assert_eq!((chord.button, chord.modifiers), (Button::Middle, 2 | 8));
+        assert_eq!(chord.modifier_names(), ["Control", "Shift"]);
+        for bad in ["left+right", "banana", "Control+Banana"] {
+            let refused = click_of(bad).unwrap_err().to_string();
+            assert!(refused.contains(&format!("{bad:?}")), "{refused}");
+        }
+        let items = [item("e1", 7)];
+        let resolved = resolve(Op::Click, Some("e1"), Some("Control"), &items).unwrap();
+        assert_eq!(
+            resolved.action,
+            UserAction::Click {
+                backend_id: 7,
+                with: ClickWith {
+                    button: Button::Left,
+                    modifiers: 2
+                }
+            }
+        );
+    }
+
     fn item(reference: &str, backend_id: u64) -> Item {
         Item {
             reference: reference.to_owned(),

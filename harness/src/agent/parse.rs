@@ -275,6 +275,28 @@ mod tests {
         );
     }
 
+    /// A click keeps a value naming a button or keys held, and drops any
+    /// other (an element's name the model repeated).
+    #[test]
+    fn a_click_keeps_its_button_and_drops_other_values() {
+        assert_eq!(
+            parse(r#"{"op":"click","ref":"e1","value":"right"}"#, ARIA),
+            Ok(action(Op::Click, Some("e1"), Some("right")))
+        );
+        assert_eq!(
+            parse(r#"{"op":"click","ref":"e1","value":"Control+left"}"#, ARIA),
+            Ok(action(Op::Click, Some("e1"), Some("Control+left")))
+        );
+        for other in ["Submit", "left", ""] {
+            let text = format!(r#"{{"op":"click","ref":"e1","value":"{other}"}}"#);
+            assert_eq!(
+                parse(&text, ARIA),
+                Ok(action(Op::Click, Some("e1"), None)),
+                "{other}"
+            );
+        }
+    }
+
     #[test]
     fn skips_objects_without_an_op() {
         let text = r#"The page shows {"modal": true}. Answer: {"op":"click","ref":"e1"}"#;

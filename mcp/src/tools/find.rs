@@ -26,7 +26,7 @@ impl Server {
     #[tool(
         name = "page_find",
         input_schema = input_schema::<FindArgs>(),
-        description = "Find elements on the whole page (not only the viewport) by text or regex over their name and nearby text, without reading a whole snapshot. Returns each match's ref, role, name, whether it is in the viewport (scroll to it with page_scroll or act on it directly), and its context."
+        description = "Find elements on the whole page by text or regex over their name and nearby text, without reading a snapshot. Returns each match's ref, role, name, context and whether it is in the viewport (act on it directly, or page_scroll to it)."
     )]
     async fn page_find(&self, arguments: JsonObject) -> CallToolResult {
         self.call("page_find", arguments, find).await

@@ -16,7 +16,7 @@ use crate::tabs::{Acted, Browsing, Seen};
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NavigateArgs {
-    /// The URL to open in the current tab (http:// or https://). A tab is opened when none is.
+    /// The URL to open (http:// or https://).
     pub url: String,
 }
 
@@ -25,7 +25,7 @@ impl Server {
     #[tool(
         name = "page_navigate",
         input_schema = input_schema::<NavigateArgs>(),
-        description = "Open a URL in the current tab (a tab is opened when there is none). Waits for the page to load and settle, then returns a snapshot of the viewport (as page_snapshot does, with the server's default strategy). Result: the snapshot text; structuredContent {action: {op, url}, snapshot: meta, incomplete, pending?}."
+        description = "Open a URL in the current tab (opening one if there is none), wait for it to load and settle, and return the viewport's snapshot (as page_snapshot, in the server's default strategy); structuredContent {action: {op, url}, snapshot: meta, incomplete, pending?}."
     )]
     async fn page_navigate(&self, arguments: JsonObject) -> CallToolResult {
         self.call("page_navigate", arguments, navigate).await

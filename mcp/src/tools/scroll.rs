@@ -25,7 +25,7 @@ pub enum Direction {
 pub struct ScrollArgs {
     /// `up` or `down`.
     pub direction: Direction,
-    /// How far, in viewport heights (fractions allowed). Default 0.75.
+    /// How far, in viewport heights.
     pub screens: Option<f64>,
     /// Scroll this scroll container (a ref) instead of the page.
     #[serde(rename = "ref")]

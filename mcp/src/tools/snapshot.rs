@@ -19,8 +19,7 @@ pub struct SnapshotArgs {
     /// [N]<tag> lines), `structural` (3×3 zones with name sources), `som` (a screenshot with numbered
     /// boxes plus a legend), `html-pruned` or `html`. Default: the server's --strategy.
     pub strategy: Option<String>,
-    /// true: the whole page; false (default): only what is in the viewport, with hints of what is
-    /// above and below (scroll with page_scroll to see it).
+    /// true: the whole page; default: the viewport, with hints of what is above and below.
     pub full_page: Option<bool>,
     /// Cut the text to about this many tokens (least useful content first); the text says so when cut.
     pub max_tokens: Option<usize>,
@@ -38,7 +37,7 @@ impl Server {
     #[tool(
         name = "page_snapshot",
         input_schema = input_schema::<SnapshotArgs>(),
-        description = "What the current tab shows, as text an agent can act on: each interactive element with a ref (for page_action), nearby text, hints of what is above and below. Viewport only unless full_page. Elements behind a modal are [obscured], without refs; secrets are redacted; a node keeps its ref across calls; new elements are marked. structuredContent: snapshotId, viewport, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab; reused: the page had not changed since the last capture, rendered again)."
+        description = "What the current tab shows, as text an agent can act on: each interactive element with a ref (for page_action), nearby text, hints of what is above and below. Elements behind a modal are [obscured], without refs; secrets are redacted; a node keeps its ref across calls; new elements are marked. structuredContent: snapshotId, viewport, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab, reused: unchanged since the last capture)."
     )]
     async fn page_snapshot(&self, arguments: JsonObject) -> CallToolResult {
         self.call("page_snapshot", arguments, snapshot).await
