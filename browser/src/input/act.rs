@@ -218,6 +218,9 @@ pub(crate) struct Answer {
     /// The field read back is the node itself (not the focus it moved to).
     #[serde(default)]
     pub(super) own: bool,
+    /// The element is a custom slider (`role="slider"`).
+    #[serde(default)]
+    pub(super) slider: bool,
     /// The field's `maxlength`, if it has one.
     #[serde(default, rename = "maxLength")]
     pub(super) max_length: Option<u32>,
@@ -457,7 +460,7 @@ impl Input<'_> {
         Ok(Outcome::ok())
     }
 
-    async fn focus(&self, backend_id: u64) -> Result<Outcome> {
+    pub(super) async fn focus(&self, backend_id: u64) -> Result<Outcome> {
         let answer = self.call_on(backend_id, FOCUS_JS, Vec::new()).await?;
         Ok(failure(&answer).unwrap_or_else(Outcome::ok))
     }
@@ -639,7 +642,7 @@ impl Input<'_> {
 
     /// Reads a script's answer; anything but an object of the known fields is
     /// a named error (a page that replaced `Object` or `JSON` can cause it).
-    fn answer(&self, value: Option<serde_json::Value>) -> Result<Answer> {
+    pub(super) fn answer(&self, value: Option<serde_json::Value>) -> Result<Answer> {
         match value {
             Some(value @ serde_json::Value::Object(_)) => serde_json::from_value(value.clone())
                 .map_err(|err| Error::Answer {

@@ -57,7 +57,7 @@ const EDITABLE_JS: &str = with_types!(
 /// Refuses, before any click, an element typing cannot go into: a button, a
 /// select, a disabled or read-only field, a non-text input (`{error}`), so
 /// that `type` on a button never clicks it; a control set by value is
-/// `{control}`. Anything else (a label, a container that focuses a field
+/// `{control}`, a custom slider `{slider}`. Anything else (a label, a container that focuses a field
 /// when clicked) is `{ok}` and decided after the click by [`EDITABLE_JS`].
 const TYPEABLE_JS: &str = with_types!(
     r#"
@@ -67,6 +67,7 @@ const TYPEABLE_JS: &str = with_types!(
   const tag = el.tagName;
   if (tag === 'BUTTON' || tag === 'SELECT' || tag === 'OPTION') return { error: 'not-editable' };
   if ((tag === 'INPUT' || tag === 'TEXTAREA') && (el.disabled || el.readOnly)) return { error: 'not-editable' };
+  if (el.getAttribute('role') === 'slider' && tag !== 'INPUT') return { slider: true };
   if (tag === 'INPUT') {
     if (CONTROLS.test(el.type)) return { control: el.type };
     if (!TEXTUAL.test((el.getAttribute('type') || '').trim().toLowerCase())) return { error: 'not-editable' };
@@ -140,6 +141,9 @@ impl Input<'_> {
         let answer = self.call_on(backend_id, TYPEABLE_JS, Vec::new()).await?;
         if let Some(failed) = failure(&answer) {
             return Ok(failed);
+        }
+        if answer.slider {
+            return self.set_slider(backend_id, text).await;
         }
         let point = match self.point_of(backend_id).await? {
             Ok(point) => point,

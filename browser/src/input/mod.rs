@@ -9,6 +9,7 @@ mod mouse;
 mod nodes;
 mod readback;
 mod script;
+mod slider;
 mod upload;
 
 pub use keys::key_names;

@@ -623,6 +623,7 @@ impl Plan {
             "point" => &[(Op::ClickAt, None, Some("200,240"))],
             "date" => &[(Op::Type, Some("Departure"), Some("2026-12-24"))],
             "slider" => &[(Op::Type, Some("Volume"), Some("70"))],
+            "custom-slider" => &[(Op::Type, Some("Zoom"), Some("70"))],
             "right-click" => &[
                 (Op::Click, Some("Notes.txt"), Some("right")),
                 (Op::Click, Some("Delete"), None),
@@ -670,6 +671,7 @@ impl Agent for Plan {
 /// a `:hover` rule, a script's listener or a handler attribute makes one),
 /// double click, upload (from the working folder), wait
 /// for a text, a click at a point, a date and a slider set by value, a
+/// custom slider dragged (its page listens to the pointer only), a
 /// right click into the page's own menu, a Control-click that adds to a
 /// selection — each decided by what the page shows.
 /// Without its action each task stays undone: the wait task's results come
@@ -744,6 +746,11 @@ fn every_new_action_runs_in_live_episodes() {
             "document.getElementById('status')?.textContent === 'volume: \\\"70\\\"'",
         ),
         (
+            "custom-slider",
+            "controls.html",
+            "document.getElementById('status')?.textContent === 'zoom: 70'",
+        ),
+        (
             "right-click",
             "files.html",
             "document.getElementById('status')?.textContent === 'deleted: \\\"Notes.txt\\\"'",
@@ -759,7 +766,7 @@ fn every_new_action_runs_in_live_episodes() {
     let suite = load(&write(dir.path(), "actions.toml", &text)).unwrap();
     let outcome = live::run(&config(&suite, &Plan, &dir.path().join("plan"), &["aria"])).unwrap();
     let report = LiveReport::build(outcome.manifest, outcome.episodes);
-    assert_eq!(report.episodes.len(), 13);
+    assert_eq!(report.episodes.len(), 14);
     for e in &report.episodes {
         assert!(e.success, "{}: {e:#?}", e.task);
         assert!(

@@ -691,6 +691,12 @@ async def actions(session, uploads, files):
     refused = await fails(session, "page_action", {"ref": volume, "op": "type", "value": "72"}, "bad-value")
     check("step 5" in text_of(refused), "a slider value off its step is refused naming the step", text_of(refused))
     check(not reported_since("departure", mark)[1:] and len(reported_since("volume", mark)) == 1, "a refused value sets nothing", REPORTS[mark:])
+    # Custom sliders: one that moves by its arrow keys only, one by a pointer drag only.
+    await ok(session, "page_action", {"ref": ref_of(nav, "slider", "Brightness"), "op": "type", "value": "70"})
+    check(wait_detail("brightness", 70, mark), "a key-driven custom slider is set by its arrow keys", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": ref_of(nav, "slider", "Zoom"), "op": "type", "value": "70"})
+    check(wait_detail("zoom", 70, mark), "a pointer-driven custom slider is set by dragging its thumb", REPORTS[mark:])
+    await fails(session, "page_action", {"ref": ref_of(nav, "slider", "Zoom"), "op": "type", "value": "150"}, "bad-value")
     masked = await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Phone"), "op": "type", "value": "+33123456789"})
     check("+33 1 23 45 67 89" in json.dumps(masked.structured_content["action"]), "a mask's reformatting is done, with a note of what the field holds", json.dumps(masked.structured_content["action"]))
     cut = await fails(session, "page_action", {"ref": ref_of(nav, "textbox", "Promo code"), "op": "type", "value": "SUMMER26"}, "value-mismatch")
