@@ -691,6 +691,11 @@ async def actions(session, uploads, files):
     refused = await fails(session, "page_action", {"ref": volume, "op": "type", "value": "72"}, "bad-value")
     check("step 5" in text_of(refused), "a slider value off its step is refused naming the step", text_of(refused))
     check(not reported_since("departure", mark)[1:] and len(reported_since("volume", mark)) == 1, "a refused value sets nothing", REPORTS[mark:])
+    # A date in a shadow root and a date and time in a frame are set alike.
+    await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Return"), "op": "type", "value": "2027-01-03"})
+    check(wait_detail("return", "2027-01-03", mark), "a date in a shadow root is set by value", REPORTS[mark:])
+    await ok(session, "page_action", {"ref": ref_of(nav, "textbox", "Check-in"), "op": "type", "value": "2026-12-24 15:00"})
+    check(wait_detail("check-in", "2026-12-24T15:00", mark), "a date and time in a frame is set by value", REPORTS[mark:])
     # Custom sliders: one that moves by its arrow keys only, one by a pointer drag only.
     await ok(session, "page_action", {"ref": ref_of(nav, "slider", "Brightness"), "op": "type", "value": "70"})
     check(wait_detail("brightness", 70, mark), "a key-driven custom slider is set by its arrow keys", REPORTS[mark:])
