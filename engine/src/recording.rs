@@ -196,6 +196,12 @@ pub struct RecNode {
     /// sibling, or it has an `onmouseover`/`onmouseenter` handler.
     #[serde(default, skip_serializing_if = "is_false")]
     pub hover: bool,
+    /// Drops land on it: a `dragover`, `dragenter` or `drop` listener on
+    /// the element itself (read with `DOMDebugger.getEventListeners`; the
+    /// document's and the body's, which would make everything a target, are
+    /// not kept by the engine).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub droppable: bool,
     /// Live `value` of inputs, textareas and selects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,

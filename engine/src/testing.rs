@@ -290,6 +290,12 @@ impl RecordingBuilder {
         self
     }
 
+    /// A drop listener of its own ([`RecNode::droppable`]).
+    pub fn droppable(&mut self) -> &mut Self {
+        self.node().droppable = true;
+        self
+    }
+
     /// CDP reports a click listener.
     pub fn clickable(&mut self) -> &mut Self {
         self.node().clickable = true;

@@ -1,4 +1,4 @@
-//! The page facts a DOM snapshot lacks: title, focus, modal dialogs, shadow hosts, hover and press targets (one script and the calls resolving its elements), and the scroll boxes of the few elements that need them.
+//! The page facts a DOM snapshot lacks: title, focus, modal dialogs, shadow hosts, hover, press and drop targets (one script and the calls resolving its elements), and the scroll boxes of the few elements that need them.
 
 use std::collections::HashMap;
 
@@ -150,6 +150,9 @@ const HOVER_EVENTS: &[&str] = &["mouseenter", "mouseover", "pointerenter", "poin
 /// click listeners Chromium reports itself (CDP `isClickable`): what drag
 /// libraries (d3-drag, jQuery UI) and custom buttons listen for.
 const PRESS_EVENTS: &[&str] = &["mousedown", "pointerdown", "touchstart"];
+
+/// The events whose listener on an element makes it a drop target.
+const DROP_EVENTS: &[&str] = &["dragover", "dragenter", "drop"];
 
 /// The most hover targets one document reports.
 const HOVER_LIMIT: usize = 500;
@@ -417,7 +420,8 @@ impl Capture<'_> {
     }
 }
 
-/// Notes the hover and press targets among the elements `listeners` listen on.
+/// Notes the hover, press and drop targets among the elements `listeners`
+/// listen on.
 fn note_listeners(extras: &mut Extras, listeners: &[EventListener]) {
     for listener in listeners {
         let Some(node) = listener.backend_node_id else {
@@ -428,6 +432,8 @@ fn note_listeners(extras: &mut Extras, listeners: &[EventListener]) {
             extras.hover.insert(*node.inner());
         } else if PRESS_EVENTS.contains(&kind) {
             extras.pressable.insert(*node.inner());
+        } else if DROP_EVENTS.contains(&kind) {
+            extras.droppable.insert(*node.inner());
         }
     }
 }

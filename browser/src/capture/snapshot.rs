@@ -79,6 +79,9 @@ pub(crate) struct Extras {
     pub hover: HashSet<i64>,
     /// Elements with a mousedown, pointerdown or touchstart listener.
     pub pressable: HashSet<i64>,
+    /// Elements with a drop listener of their own (`dragover`, `dragenter`,
+    /// `drop`).
+    pub droppable: HashSet<i64>,
 }
 
 /// The joined tree: nodes in document order and a backend id → index map.
@@ -640,6 +643,7 @@ fn element(
     rec.clickable = doc.clickable.contains(&key) || extras.pressable.contains(&backend);
     rec.modal = extras.modal.contains(&backend);
     rec.hover = extras.hover.contains(&backend);
+    rec.droppable = extras.droppable.contains(&backend);
     inherited
 }
 

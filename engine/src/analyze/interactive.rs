@@ -69,6 +69,9 @@ pub enum InteractiveReason {
     Hover,
     /// It can be dragged.
     Draggable,
+    /// Drops land on it: a drop listener of its own, `aria-dropeffect`, or a
+    /// drag library's droppable marker ([`DROP_MARKERS`]).
+    DropTarget,
     /// `cursor: pointer` at the top of a pointer subtree.
     CursorPointer,
 }
@@ -256,11 +259,33 @@ fn plain_reason(
         Some(InteractiveReason::Hover)
     } else if !in_widget && is_drag_source(page, element, id) {
         Some(InteractiveReason::Draggable)
+    } else if is_drop_target(page, element, id) {
+        Some(InteractiveReason::DropTarget)
     } else if starts_pointer_subtree(page, id) && !in_widget {
         Some(InteractiveReason::CursorPointer)
     } else {
         None
     }
+}
+
+/// The markers drag libraries put on the containers that accept drops:
+/// react-beautiful-dnd's and its fork @hello-pangea/dnd's droppable ids,
+/// and jQuery UI's droppable class.
+const DROP_MARKERS: &[&str] = &["data-rbd-droppable-id", "data-rfd-droppable-id"];
+
+/// A drop target: a drop listener of its own (not the page's container, whose
+/// listener would make everything a target), `aria-dropeffect` other than
+/// `none`, or a drag library's marker. A container that merely holds
+/// draggables is none of these.
+fn is_drop_target(page: &Page, element: &Element, id: NodeId) -> bool {
+    (page.layout(id).droppable && !is_page_container(page, element, id))
+        || element
+            .attr("aria-dropeffect")
+            .is_some_and(|effect| !effect.trim().eq_ignore_ascii_case("none"))
+        || DROP_MARKERS.iter().any(|marker| element.has_attr(marker))
+        || element
+            .attr("class")
+            .is_some_and(|class| class.split_ascii_whitespace().any(|c| c == "ui-droppable"))
 }
 
 /// The jQuery UI classes of draggable and sortable items.

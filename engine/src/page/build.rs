@@ -116,6 +116,7 @@ impl Page {
                     }),
                 clickable: rec.clickable,
                 hover: rec.hover,
+                droppable: rec.droppable,
                 value: rec.value.clone(),
                 checked: rec.checked,
                 selected: rec.selected,

@@ -125,6 +125,8 @@ pub struct Layout {
     pub clickable: bool,
     /// Hovering it reveals content ([`crate::recording::RecNode::hover`]).
     pub hover: bool,
+    /// Drops land on it ([`crate::recording::RecNode::droppable`]).
+    pub droppable: bool,
     /// Live value of a form control.
     pub value: Option<String>,
     /// Live checkedness.

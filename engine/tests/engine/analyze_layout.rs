@@ -766,6 +766,53 @@ mod interactive {
         assert_eq!(reason(&a, plain), None);
     }
 
+    /// Drop targets: a drop listener of its own, `aria-dropeffect`, a drag
+    /// library's droppable marker; not the body with the page's listener,
+    /// not a board that merely holds draggables, not `aria-dropeffect="none"`.
+    #[test]
+    fn drop_targets() {
+        let mut b = RecordingBuilder::new();
+        let body = b.body();
+        b.at(body).droppable();
+        let board = b
+            .element(body, "div", &[])
+            .bounds(0.0, 0.0, 700.0, 200.0)
+            .id();
+        let column = b
+            .element(board, "div", &[("aria-label", "Done")])
+            .bounds(0.0, 0.0, 200.0, 200.0)
+            .droppable()
+            .id();
+        let card = b
+            .element(column, "div", &[("draggable", "true")])
+            .bounds(0.0, 40.0, 200.0, 30.0)
+            .id();
+        let bin = b
+            .element(body, "div", &[("aria-dropeffect", "move")])
+            .bounds(0.0, 300.0, 100.0, 50.0)
+            .id();
+        let none = b
+            .element(body, "div", &[("aria-dropeffect", "none")])
+            .bounds(0.0, 400.0, 100.0, 50.0)
+            .id();
+        let library = b
+            .element(body, "div", &[("data-rbd-droppable-id", "backlog")])
+            .bounds(200.0, 300.0, 100.0, 50.0)
+            .id();
+        let jquery = b
+            .element(body, "div", &[("class", "bin ui-droppable")])
+            .bounds(300.0, 300.0, 100.0, 50.0)
+            .id();
+        let (_, a) = analyze(&b);
+        for target in [column, bin, library, jquery] {
+            assert_eq!(reason(&a, target), Some(InteractiveReason::DropTarget));
+        }
+        assert_eq!(reason(&a, card), Some(InteractiveReason::Draggable));
+        assert_eq!(reason(&a, board), None, "it only holds draggables");
+        assert_eq!(reason(&a, body), None, "the page's own listener");
+        assert_eq!(reason(&a, none), None);
+    }
+
     #[test]
     fn cursor_pointer_subtree_counted_once() {
         let mut b = RecordingBuilder::new();

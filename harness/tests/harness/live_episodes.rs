@@ -604,6 +604,7 @@ impl Plan {
     fn steps(instruction: &str) -> &'static [Step] {
         match instruction {
             "drag" => &[(Op::Drag, Some("Write report"), Some("Done"))],
+            "drop-target" => &[(Op::Drag, Some("Write report"), Some("In progress"))],
             "hover" => &[
                 (Op::Hover, Some("Account"), None),
                 (Op::Click, Some("Sign out"), None),
@@ -648,14 +649,22 @@ impl Agent for Plan {
             return respond(act(Op::Done, None, None));
         };
         let ref_of = |name: &str| {
-            request
-                .refs
-                .iter()
-                // A nameless target (a hover menu's `<span>`) by its own text.
+            let refs = || request.refs.iter();
+            // A nameless target (a hover menu's `<span>`) by its own text,
+            // else by the text its line shows (`text [ref=e2]: Write report`).
+            refs()
                 .find(|i| i.name == name || (i.name.is_empty() && i.context.starts_with(name)))
+                .map(|i| i.reference.clone())
+                .or_else(|| {
+                    refs()
+                        .find(|i| {
+                            request
+                                .observation
+                                .contains(&format!("[ref={}]: {name}", i.reference))
+                        })
+                        .map(|i| i.reference.clone())
+                })
                 .unwrap_or_else(|| panic!("no {name:?} in {}", request.observation))
-                .reference
-                .clone()
         };
         let reference = name.map(ref_of);
         let value = match op {
@@ -667,6 +676,7 @@ impl Agent for Plan {
 }
 
 /// The new actions run in live episodes as the agents name them — drag,
+/// a card dragged onto a column that only its drop listeners make a target,
 /// hover then click (on a button with a listener, and on targets that only
 /// a `:hover` rule, a script's listener or a handler attribute makes one),
 /// double click, upload (from the working folder), wait
@@ -746,6 +756,11 @@ fn every_new_action_runs_in_live_episodes() {
             "document.getElementById('status')?.textContent === 'volume: \\\"70\\\"'",
         ),
         (
+            "drop-target",
+            "drop.html",
+            "document.getElementById('doing')?.textContent.includes('Write report')",
+        ),
+        (
             "custom-slider",
             "controls.html",
             "document.getElementById('status')?.textContent === 'zoom: 70'",
@@ -766,7 +781,7 @@ fn every_new_action_runs_in_live_episodes() {
     let suite = load(&write(dir.path(), "actions.toml", &text)).unwrap();
     let outcome = live::run(&config(&suite, &Plan, &dir.path().join("plan"), &["aria"])).unwrap();
     let report = LiveReport::build(outcome.manifest, outcome.episodes);
-    assert_eq!(report.episodes.len(), 14);
+    assert_eq!(report.episodes.len(), 15);
     for e in &report.episodes {
         assert!(e.success, "{}: {e:#?}", e.task);
         assert!(

@@ -726,6 +726,18 @@ async def actions(session, uploads, files):
     check(wait_detail("deleted", "Notes.txt", mark), "the menu's item runs on the file right-clicked", REPORTS[mark:])
     await fails(session, "page_action", {"ref": ref_of(nav, "option", "Photo.jpg"), "op": "click", "value": "left+right"}, "bad-argument")
 
+    # A drop target is a target: columns that accept drops (their own listeners, no role, no
+    # tabindex) and a bin marked aria-dropeffect get refs; the board holding the cards does not.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/drop.html"})
+    mark = len(REPORTS)
+    names = [i["name"] for i in items_of(nav)]
+    check(all(any(n == want for n in names) for want in ["To do", "In progress", "Done", "Trash"]), "every drop target has a ref, by its name", names)
+    check(len(items_of(nav)) == 6, "nothing else has a ref: two cards, three columns, the bin", names)
+    done = next(i["ref"] for i in items_of(nav) if i["name"] == "Done")
+    card = re.search(r"\[ref=(e\d+)\]: Write report", text_of(nav)).group(1)
+    await ok(session, "page_action", {"ref": card, "op": "drag", "to": done})
+    check(wait_detail("moved", {"card": "Write report", "column": "Done"}, mark), "a card dragged onto a column by ref lands there", REPORTS[mark:])
+
     # A brief answer is the action and the lines that changed; an action that changed nothing says so.
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/form.html"})
     brief = await ok(session, "page_fill", {"fields": [{"ref": ref_of(nav, "textbox", "Full name"), "value": "Grace Hopper"}], "brief": True})

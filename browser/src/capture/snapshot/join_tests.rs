@@ -54,6 +54,7 @@ fn load(name: &str) -> Fixture {
             .collect(),
         hover: Default::default(),
         pressable: Default::default(),
+        droppable: Default::default(),
     };
     let oracle = file["oracle"]
         .as_object()
