@@ -49,14 +49,13 @@ pub enum UserAction {
         /// The option.
         value: String,
     },
-    /// Scroll the page (no element) or a scroll container by `dy` CSS pixels.
+    /// Scroll the page (no element) or a scroll container, with the wheel
+    /// where a point of it takes the wheel, as a person's hand does.
     Scroll {
         /// The container; none: the page.
         backend_id: Option<u64>,
-        /// Pixels, positive down; `None`: 80% of the viewport (container) height.
-        dy: Option<f64>,
-        /// Scroll up rather than down (when `dy` is none).
-        up: bool,
+        /// How far.
+        by: ScrollBy,
     },
     /// Move the mouse over the element's visible centre (menus that open on hover).
     Hover {
@@ -142,6 +141,30 @@ impl UserAction {
         UserAction::Click {
             backend_id,
             with: ClickWith::default(),
+        }
+    }
+}
+
+/// How far a scroll goes; negative: up.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ScrollBy {
+    /// CSS pixels.
+    Pixels(f64),
+    /// Heights of what scrolls: the page's own viewport, or the container's
+    /// client box.
+    Screens(f64),
+}
+
+impl ScrollBy {
+    /// The step of a scroll that names no distance: 0.75 screens (seed
+    /// 001's page_scroll contract), for the tool server, live episodes and
+    /// every agent alike.
+    pub const STEP: f64 = 0.75;
+
+    /// Whether it goes up.
+    pub fn is_up(self) -> bool {
+        match self {
+            ScrollBy::Pixels(v) | ScrollBy::Screens(v) => v < 0.0,
         }
     }
 }
@@ -478,8 +501,8 @@ pub fn resolve<'o>(
             value: value()?,
         },
         Op::Scroll => {
-            let (dy, up) = scroll_of(value().as_deref().unwrap_or_default())?;
-            UserAction::Scroll { backend_id, dy, up }
+            let by = scroll_of(value().as_deref().unwrap_or_default())?;
+            UserAction::Scroll { backend_id, by }
         }
         Op::Press => {
             let key = value()?;
@@ -568,15 +591,15 @@ fn live_item<'o>(items: &'o [Item], reference: &str, what: &str) -> Result<&'o I
 }
 
 /// How far and which way a scroll's value asks: `down` (or nothing), `up`,
-/// or a number of pixels (negative: up) — `(dy, up)`.
-pub fn scroll_of(value: &str) -> Result<(Option<f64>, bool), Unrunnable> {
+/// or a number of pixels (negative: up).
+pub fn scroll_of(value: &str) -> Result<ScrollBy, Unrunnable> {
     let how = value.trim().to_lowercase();
     match how.as_str() {
-        "" | "down" => Ok((None, false)),
-        "up" => Ok((None, true)),
+        "" | "down" => Ok(ScrollBy::Screens(ScrollBy::STEP)),
+        "up" => Ok(ScrollBy::Screens(-ScrollBy::STEP)),
         other => match other.trim_end_matches("px").parse::<f64>() {
-            Ok(px) => Ok((Some(px), px < 0.0)),
-            Err(_) => Err(Unrunnable::Incomplete(format!(
+            Ok(px) if px.is_finite() => Ok(ScrollBy::Pixels(px)),
+            _ => Err(Unrunnable::Incomplete(format!(
                 "scroll value {other:?} is not up, down or a number of pixels"
             ))),
         },
@@ -764,16 +787,14 @@ mod tests {
                 .action,
             UserAction::Scroll {
                 backend_id: None,
-                dy: Some(-120.0),
-                up: true
+                by: ScrollBy::Pixels(-120.0),
             }
         );
         assert_eq!(
             resolve(Op::Scroll, None, None, &items).unwrap().action,
             UserAction::Scroll {
                 backend_id: None,
-                dy: None,
-                up: false
+                by: ScrollBy::Screens(ScrollBy::STEP),
             }
         );
         assert_eq!(

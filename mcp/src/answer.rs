@@ -203,6 +203,10 @@ pub enum Detail {
         /// The container scrolled, if not the page.
         #[serde(rename = "ref", default, skip_serializing_if = "Option::is_none")]
         reference: Option<String>,
+        /// What the agent should know: the page grew (more content loaded),
+        /// the end was reached, the wheel could not scroll it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
     },
     /// `page_back`.
     Back {
@@ -339,6 +343,7 @@ mod tests {
                 at_top: false,
                 at_bottom: true,
                 reference: None,
+                note: None,
             },
         };
         assert_eq!(
@@ -407,6 +412,7 @@ mod tests {
                 at_top: true,
                 at_bottom: false,
                 reference: Some("e2".into()),
+                note: Some("the page grew by 1020 px: more content loaded".into()),
             },
             Detail::Back { moved: true },
             Detail::Fill { fields: 2 },

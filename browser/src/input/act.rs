@@ -98,18 +98,6 @@ const POINT_JS: &str = r#"function (inner) {
   return { x, y };
 }"#;
 
-/// Scrolls `this` (or the window when called on the document element) by `dy`.
-const SCROLL_JS: &str = r#"function (dy, up) {
-  const el = this;
-  const page = el === el.ownerDocument.documentElement || el === el.ownerDocument.body;
-  const win = el.ownerDocument.defaultView;
-  const before = page ? win.scrollY : el.scrollTop;
-  const step = dy !== null ? dy : (up ? -1 : 1) * 0.8 * (page ? win.innerHeight : el.clientHeight);
-  if (page) win.scrollBy({ top: step, behavior: 'instant' }); else el.scrollBy({ top: step, behavior: 'instant' });
-  const after = page ? win.scrollY : el.scrollTop;
-  return { moved: after - before };
-}"#;
-
 /// Selects `this`'s text (`want`: the first occurrence of it, white space
 /// matching any white space), as a user's drag over it would: `{ok}`, or
 /// `{error: 'no-text'}`.
@@ -191,8 +179,6 @@ pub(crate) struct Answer {
     covered: Option<String>,
     #[serde(default)]
     pub(super) options: Vec<String>,
-    #[serde(default)]
-    moved: Option<f64>,
     /// A fill's field kind: `select`, `check` or `text`.
     #[serde(default)]
     pub(crate) kind: Option<String>,
@@ -259,9 +245,7 @@ impl Input<'_> {
                     text,
                 } => self.type_at_focus(text).await?,
                 UserAction::Select { backend_id, value } => self.select(*backend_id, value).await?,
-                UserAction::Scroll { backend_id, dy, up } => {
-                    self.scroll(*backend_id, *dy, *up).await?
-                }
+                UserAction::Scroll { backend_id, by } => self.scroll(*backend_id, *by).await?,
                 UserAction::Press { backend_id, key } => self.press(*backend_id, key).await?,
                 UserAction::Hover { backend_id } => self.hover(*backend_id).await?,
                 UserAction::DoubleClick { backend_id } => self.double_click(*backend_id).await?,
@@ -407,27 +391,6 @@ impl Input<'_> {
             )
             .await?;
         Ok(Outcome::ok())
-    }
-
-    async fn scroll(&self, backend_id: Option<u64>, dy: Option<f64>, up: bool) -> Result<Outcome> {
-        let args = vec![
-            dy.map_or(serde_json::Value::Null, serde_json::Value::from),
-            serde_json::Value::Bool(up),
-        ];
-        let answer = match backend_id {
-            Some(id) => self.call_on(id, SCROLL_JS, args).await?,
-            None => self.call_on_document(SCROLL_JS, &args).await?,
-        };
-        if let Some(failed) = failure(&answer) {
-            return Ok(failed);
-        }
-        let note = match answer.moved {
-            Some(moved) if moved.abs() < 0.5 => {
-                Some("the scroll did not move: already at that end (or not scrollable)".to_owned())
-            }
-            _ => None,
-        };
-        Ok(Outcome::Done { note })
     }
 
     async fn press(&self, backend_id: Option<u64>, name: &str) -> Result<Outcome> {

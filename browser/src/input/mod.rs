@@ -9,6 +9,7 @@ mod mouse;
 mod nodes;
 mod readback;
 mod script;
+mod scroll;
 mod slider;
 mod upload;
 

@@ -5,7 +5,7 @@ use std::time::Duration;
 use crate::error::{Error, Result};
 
 use super::Input;
-use crate::action::{Outcome, UserAction};
+use crate::action::{Outcome, ScrollBy, UserAction};
 use crate::failure::Phase;
 
 /// A scripted step applied between captures (`--then`).
@@ -39,8 +39,7 @@ impl Input<'_> {
             },
             Step::Scroll(px) => UserAction::Scroll {
                 backend_id: None,
-                dy: Some(*px),
-                up: false,
+                by: ScrollBy::Pixels(*px),
             },
             Step::Wait(delay) => {
                 tokio::time::sleep(*delay).await;

@@ -152,10 +152,8 @@ impl ActionKey {
             Op::Type => ActionKey::TYPE,
             Op::Select => ActionKey::SELECT,
             Op::Press => ActionKey::PRESS,
-            Op::Scroll => match pagesnap_browser::scroll_of(value)? {
-                (_, true) => ActionKey::SCROLL_UP,
-                (_, false) => ActionKey::SCROLL_DOWN,
-            },
+            Op::Scroll if pagesnap_browser::scroll_of(value)?.is_up() => ActionKey::SCROLL_UP,
+            Op::Scroll => ActionKey::SCROLL_DOWN,
             Op::Dialog => match pagesnap_browser::dialog_of(value) {
                 UserAction::Dialog { accept: false, .. } => ActionKey::DIALOG_DISMISS,
                 _ => ActionKey::DIALOG_ACCEPT,

@@ -391,8 +391,7 @@ fn scripted_steps_and_live_actions_act_alike() {
                 Step::Click(s) => UserAction::click(node(s).await),
                 Step::Scroll(px) => UserAction::Scroll {
                     backend_id: None,
-                    dy: Some(*px),
-                    up: false,
+                    by: pagesnap_browser::ScrollBy::Pixels(*px),
                 },
                 Step::Wait(_) => unreachable!(),
             };

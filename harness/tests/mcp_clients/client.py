@@ -726,6 +726,30 @@ async def actions(session, uploads, files):
     check(wait_detail("deleted", "Notes.txt", mark), "the menu's item runs on the file right-clicked", REPORTS[mark:])
     await fails(session, "page_action", {"ref": ref_of(nav, "option", "Photo.jpg"), "op": "click", "value": "left+right"}, "bad-argument")
 
+    # Scrolling as a wheel scrolls, answered once what it set off has loaded: twelve default
+    # page_scroll calls down a feed that loads on a sentinel's intersection (after 400 ms and a
+    # request) and down one that loads on wheel input only reach what twelve 0.75-screen steps
+    # cover (about 36 posts of 170 px in a 720 px viewport), judged by the page's own count.
+    for load in ["sentinel", "wheel"]:
+        await ok(session, "page_navigate", {"url": f"{BASE}/actions/feed.html?load={load}"})
+        mark, took, grew = len(REPORTS), [], 0
+        for _ in range(12):
+            started = time.monotonic()
+            answer = await call(session, "page_scroll", {"direction": "down"})
+            took.append(time.monotonic() - started)
+            grew += "more content loaded" in json.dumps(answer.structured_content or {})
+        counts = [r["detail"] for r in reported_since("posts", mark)] or [6]
+        print(f"SCROLL {load}: {max(counts)} posts, {grew} answers say it grew, ms {sorted(round(t * 1000) for t in took)}", file=sys.stderr)
+        check(max(counts) >= 30, f"twelve scrolls reach the {load} feed's later posts", counts)
+        check(grew >= 3, f"the answers say when the {load} feed grew", grew)
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/long_article/index.html"})
+    took = []
+    for _ in range(6):
+        started = time.monotonic()
+        await call(session, "page_scroll", {"direction": "down"})
+        took.append(time.monotonic() - started)
+    print(f"SCROLL static: ms {sorted(round(t * 1000) for t in took)}", file=sys.stderr)
+
     # A drop target is a target: columns that accept drops (their own listeners, no role, no
     # tabindex) and a bin marked aria-dropeffect get refs; the board holding the cards does not.
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/drop.html"})

@@ -168,32 +168,6 @@ impl Browsing {
             .map_err(|err| self.browser_error(&err))
     }
 
-    /// The visible height of a scroll container, for scrolling it by screens.
-    pub async fn client_height(&self, backend_id: u64) -> Result<f64, ToolError> {
-        self.refuse_while_dialog()?;
-        let tab = self.current()?;
-        let answer = tab
-            .session
-            .call_function_on(
-                backend_id,
-                "function () { return this.clientHeight; }",
-                Vec::new(),
-            )
-            .await
-            .map_err(|err| self.browser_error(&err))?;
-        match answer.and_then(|v| v.as_f64()) {
-            Some(height) if height > 0.0 => Ok(height),
-            Some(_) => Err(ToolError::new(
-                Kind::Action(Failure::Hidden),
-                "the element has no height on screen, so it cannot be scrolled",
-            )),
-            None => Err(ToolError::new(
-                Kind::Action(Failure::Stale),
-                Failure::Stale.message(),
-            )),
-        }
-    }
-
     /// What changed between the tab's observation before an action and
     /// after ([`policy::changes`]).
     pub fn changes(before: Option<&Observation>, after: &Seen) -> Changes {

@@ -1,6 +1,6 @@
 //! `page_scroll`: scrolls the page, or a scroll container, by viewport heights and answers with the new viewport.
 
-use pagesnap_browser::{Op, UserAction};
+use pagesnap_browser::{Op, ScrollBy, UserAction};
 use rmcp::model::{CallToolResult, JsonObject};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -45,7 +45,7 @@ impl Server {
 }
 
 async fn scroll(browsing: &mut Browsing, args: ScrollArgs) -> Result<CallToolResult, ToolError> {
-    let screens = args.screens.unwrap_or(0.75);
+    let screens = args.screens.unwrap_or(ScrollBy::STEP);
     if !(screens.is_finite() && screens > 0.0 && screens <= 100.0) {
         return Err(ToolError::new(
             Kind::BadArgument,
@@ -56,20 +56,14 @@ async fn scroll(browsing: &mut Browsing, args: ScrollArgs) -> Result<CallToolRes
         Some(reference) => Some(browsing.item(reference)?.backend_id),
         None => None,
     };
-    let height = f64::from(browsing.config().open.height);
     let sign = match args.direction {
         Direction::Up => -1.0,
         Direction::Down => 1.0,
     };
-    // The page scrolls by viewport heights, a container by its own height.
-    let height = match backend_id {
-        None => height,
-        Some(id) => browsing.client_height(id).await?,
-    };
+    // The page scrolls by its own viewport's heights, a container by its own.
     let action = UserAction::Scroll {
         backend_id,
-        dy: Some(sign * screens * height),
-        up: sign < 0.0,
+        by: ScrollBy::Screens(sign * screens),
     };
     let report = |_: &Browsing, acted: &Acted, seen: &Seen| {
         let viewport = seen.observation.meta.viewport;
@@ -86,6 +80,7 @@ async fn scroll(browsing: &mut Browsing, args: ScrollArgs) -> Result<CallToolRes
                 at_top: viewport.at_top,
                 at_bottom: viewport.at_bottom,
                 reference: args.reference,
+                note: acted.note.clone(),
             },
         }
     };

@@ -1,0 +1,305 @@
+//! Scrolling as a person's wheel scrolls: wheel events, a notch at a time, at a point of what is to scroll whose own scroller it is (not a nested scroller, a frame or a map at its centre); answered once the position has stopped moving and, at the end, once what the scroll set off has loaded (the document grew) or did not come within [`GROWTH_WAIT`].
+//!
+//! `wheel`, `scroll`, IntersectionObservers and scroll-linked animations see
+//! every position on the way, as they do for a person. What no point takes
+//! the wheel for (a container hidden behind another, one in a frame of
+//! another process) and what the page stops the wheel on is scrolled by
+//! `scrollBy`, which the answer says.
+
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::input::{
+    DispatchMouseEventParams, DispatchMouseEventType,
+};
+use serde::Deserialize;
+
+use super::Input;
+use super::act::failure;
+use crate::action::{Outcome, ScrollBy};
+use crate::error::{Error, Result};
+use crate::frames::split_key;
+
+/// What one wheel notch scrolls in Chromium, CSS pixels.
+const NOTCH: f64 = 100.0;
+
+/// Between two notches: a frame, as a hand turning a wheel sends them.
+const NOTCH_GAP: Duration = Duration::from_millis(16);
+
+/// How often the position and the document's height are read.
+const POLL: Duration = Duration::from_millis(50);
+
+/// The longest a wheel's scroll may take to come to rest.
+const SETTLE_LIMIT: Duration = Duration::from_millis(1_000);
+
+/// At the end, how long to wait for the document to grow (a feed loading
+/// its next items when its end comes into view).
+pub(crate) const GROWTH_WAIT: Duration = Duration::from_millis(1_500);
+
+/// Within a screen of the end, the same wait, shorter (a feed that loads
+/// ahead, on wheel input near its end).
+const GROWTH_WAIT_NEAR: Duration = Duration::from_millis(600);
+
+/// Once it grows, the quiet that ends the wait, and the longest wait in all.
+const GROWTH_QUIET: Duration = Duration::from_millis(250);
+const GROWTH_LIMIT: Duration = Duration::from_millis(4_000);
+
+/// Plans a scroll of `this` (the document's root: the page) by `by`
+/// (`screens`: in heights of what scrolls): `{step, position, max, height,
+/// point}`, `point` the viewport point where the wheel reaches it (null
+/// when none does).
+const PLAN_JS: &str = r#"function (by, screens) {
+  const el = this;
+  if (!el.isConnected) return { error: 'stale' };
+  const doc = el.ownerDocument, win = doc.defaultView;
+  const root = doc.scrollingElement || doc.documentElement;
+  const page = el === doc.documentElement || el === doc.body || el === root;
+  if (!page && el.clientHeight <= 0) return { error: 'hidden' };
+  const step = screens ? by * (page ? win.innerHeight : el.clientHeight) : by;
+  const scrolls = (n) => /(auto|scroll|overlay)/.test(getComputedStyle(n).overflowY) && n.scrollHeight > n.clientHeight;
+  // The element the wheel over `n` scrolls first (crossing shadow roots).
+  const owner = (n) => {
+    for (let m = n; m; m = m.parentElement || (m.getRootNode() instanceof ShadowRoot ? m.getRootNode().host : null)) {
+      if (m === doc.documentElement || m === doc.body) return root;
+      if (scrolls(m)) return m;
+    }
+    return root;
+  };
+  const want = page ? root : el;
+  const box = page ? { left: 0, top: 0, right: win.innerWidth, bottom: win.innerHeight } : el.getBoundingClientRect();
+  const left = Math.max(box.left, 0), top = Math.max(box.top, 0);
+  const right = Math.min(box.right, win.innerWidth), bottom = Math.min(box.bottom, win.innerHeight);
+  let point = null;
+  if (right > left && bottom > top) {
+    search: for (const fy of [0.5, 0.3, 0.7, 0.15, 0.85]) {
+      for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+        const x = left + (right - left) * fx, y = top + (bottom - top) * fy;
+        let hit = doc.elementFromPoint(x, y);
+        while (hit && hit.shadowRoot) { const inner = hit.shadowRoot.elementFromPoint(x, y); if (!inner || inner === hit) break; hit = inner; }
+        if (!hit || /^(IFRAME|FRAME|EMBED|OBJECT)$/.test(hit.tagName)) continue;
+        if (owner(hit) === want) { point = [x, y]; break search; }
+      }
+    }
+  }
+  return { step, point, ...STATE.call(el) };
+}"#;
+
+/// Where `this` (the document's root: the page) stands: `{position, max,
+/// height}`.
+const STATE_JS: &str = r#"function () {
+  const el = this;
+  const doc = el.ownerDocument, win = doc.defaultView;
+  const root = doc.scrollingElement || doc.documentElement;
+  const page = el === doc.documentElement || el === doc.body || el === root;
+  if (page) return { position: win.scrollY, max: root.scrollHeight - win.innerHeight, height: root.scrollHeight };
+  return { position: el.scrollTop, max: el.scrollHeight - el.clientHeight, height: el.scrollHeight };
+}"#;
+
+/// Scrolls `this` (the document's root: the page) by `dy` at once.
+const JUMP_JS: &str = r#"function (dy) {
+  const el = this;
+  const doc = el.ownerDocument, win = doc.defaultView;
+  const root = doc.scrollingElement || doc.documentElement;
+  if (el === doc.documentElement || el === doc.body || el === root) win.scrollBy({ top: dy, behavior: 'instant' });
+  else el.scrollBy({ top: dy, behavior: 'instant' });
+  return true;
+}"#;
+
+/// A scroller's state ([`STATE_JS`]).
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+struct State {
+    position: f64,
+    max: f64,
+    height: f64,
+}
+
+/// A scroll's plan ([`PLAN_JS`]).
+#[derive(Debug, Deserialize)]
+struct Plan {
+    step: f64,
+    point: Option<(f64, f64)>,
+    #[serde(flatten)]
+    state: State,
+}
+
+impl Input<'_> {
+    /// [`crate::UserAction::Scroll`]: see the module docs.
+    pub(super) async fn scroll(&self, backend_id: Option<u64>, by: ScrollBy) -> Result<Outcome> {
+        let (amount, screens) = match by {
+            ScrollBy::Pixels(px) => (px, false),
+            ScrollBy::Screens(n) => (n, true),
+        };
+        let args = [
+            serde_json::Value::from(amount),
+            serde_json::Value::Bool(screens),
+        ];
+        let script = PLAN_JS.replace("STATE", &format!("({STATE_JS})"));
+        let value = self.call_script(backend_id, &script, &args).await?;
+        if let Some(failed) = value
+            .as_ref()
+            .filter(|v| v.get("error").is_some())
+            .map(|v| self.answer(Some(v.clone())))
+            .transpose()?
+            .and_then(|answer| failure(&answer))
+        {
+            return Ok(failed);
+        }
+        let plan: Plan = match value {
+            Some(value) => serde_json::from_value(value.clone()).map_err(|err| Error::Answer {
+                url: self.tab.url().to_owned(),
+                message: format!("the scroll script answered {value}: {err}"),
+            })?,
+            None => {
+                return Ok(Outcome::failed(
+                    crate::Failure::Stale,
+                    crate::Failure::Stale.message(),
+                ));
+            }
+        };
+        let before = plan.state;
+        let mut notes = Vec::new();
+        // A node of an out-of-process frame is placed in its own viewport, not the page's.
+        let in_page = backend_id.is_none_or(|id| split_key(id).0 == 0);
+        let mut now = match plan.point.filter(|_| in_page) {
+            Some(point) => {
+                self.wheel(point, plan.step).await?;
+                self.at_rest(backend_id, before).await?
+            }
+            None => before,
+        };
+        let could_move = if plan.step > 0.0 {
+            before.position < before.max - 0.5
+        } else {
+            before.position > 0.5
+        };
+        if (now.position - before.position).abs() < 0.5 && could_move {
+            // No point takes the wheel for it, or the page stopped the wheel.
+            self.call_script(backend_id, JUMP_JS, &[serde_json::Value::from(plan.step)])
+                .await?;
+            now = self.state(backend_id).await?;
+            notes.push("scrolled without the wheel (no point of it takes the wheel, or the page stops the wheel there)".to_owned());
+        }
+        if (now.position - before.position).abs() < 0.5 {
+            notes.push(
+                "the scroll did not move: already at that end (or not scrollable)".to_owned(),
+            );
+        }
+        // Near the end, a feed loads its next items: wait for them.
+        let left = now.max - now.position;
+        let near = plan.step > 0.0 && left < plan.step.abs().max(1.0) / ScrollBy::STEP;
+        if near {
+            let wait = if left < 1.0 {
+                GROWTH_WAIT
+            } else {
+                GROWTH_WAIT_NEAR
+            };
+            now = self.growth(backend_id, before, now, wait).await?;
+        }
+        if now.height > before.height + 0.5 {
+            notes.push(format!(
+                "the page grew by {} px: more content loaded",
+                (now.height - before.height).round()
+            ));
+        } else if near && now.max - now.position < 1.0 {
+            notes.push(format!(
+                "reached the end: nothing more loaded within {:.1} s",
+                GROWTH_WAIT.as_secs_f64()
+            ));
+        }
+        let note = (!notes.is_empty()).then(|| notes.join("; "));
+        Ok(Outcome::Done { note })
+    }
+
+    /// Wheel notches at `point` adding up to `dy`.
+    async fn wheel(&self, point: (f64, f64), dy: f64) -> Result<()> {
+        let notches = (dy.abs() / NOTCH).ceil().max(1.0);
+        let delta = dy / notches;
+        for n in 0..notches as u32 {
+            if n > 0 {
+                tokio::time::sleep(NOTCH_GAP).await;
+            }
+            let mut params =
+                DispatchMouseEventParams::new(DispatchMouseEventType::MouseWheel, point.0, point.1);
+            params.delta_x = Some(0.0);
+            params.delta_y = Some(delta);
+            self.tab
+                .call("Input.dispatchMouseEvent", self.tab.page().execute(params))
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// The scroller's state once two reads [`POLL`] apart agree (a smooth
+    /// scroll has come to rest), within [`SETTLE_LIMIT`].
+    async fn at_rest(&self, backend_id: Option<u64>, before: State) -> Result<State> {
+        let started = Instant::now();
+        let mut last = before;
+        loop {
+            tokio::time::sleep(POLL).await;
+            let now = self.state(backend_id).await?;
+            let moved_once = (now.position - before.position).abs() >= 0.5;
+            if (moved_once && (now.position - last.position).abs() < 0.5)
+                || started.elapsed() >= SETTLE_LIMIT
+            {
+                return Ok(now);
+            }
+            last = now;
+        }
+    }
+
+    /// Near the end: waits up to `wait` for the document to grow past its
+    /// height `before` the scroll, then, while it grows, until it has not
+    /// for [`GROWTH_QUIET`].
+    async fn growth(
+        &self,
+        backend_id: Option<u64>,
+        before: State,
+        at: State,
+        wait: Duration,
+    ) -> Result<State> {
+        let started = Instant::now();
+        let mut last = at;
+        let mut grew_at = (at.height > before.height + 0.5).then(Instant::now);
+        loop {
+            tokio::time::sleep(POLL).await;
+            let now = self.state(backend_id).await?;
+            if now.height > last.height + 0.5 {
+                grew_at = Some(Instant::now());
+            }
+            last = now;
+            let done = match grew_at {
+                Some(at) => at.elapsed() >= GROWTH_QUIET,
+                None => started.elapsed() >= wait,
+            };
+            if done || started.elapsed() >= GROWTH_LIMIT {
+                return Ok(last);
+            }
+        }
+    }
+
+    async fn state(&self, backend_id: Option<u64>) -> Result<State> {
+        let value = self.call_script(backend_id, STATE_JS, &[]).await?;
+        Ok(value
+            .and_then(|v| serde_json::from_value(v).ok())
+            .unwrap_or_default())
+    }
+
+    /// Calls `function` on the node, or on the document's root element.
+    async fn call_script(
+        &self,
+        backend_id: Option<u64>,
+        function: &str,
+        arguments: &[serde_json::Value],
+    ) -> Result<Option<serde_json::Value>> {
+        match backend_id {
+            Some(id) => {
+                self.call_function_on(id, function, arguments.to_vec())
+                    .await
+            }
+            None => {
+                let arguments = serde_json::Value::Array(arguments.to_vec());
+                let script = format!("({function}).apply(document.documentElement, {arguments})");
+                Ok(Some(self.tab.eval(&script).await?))
+            }
+        }
+    }
+}
