@@ -622,6 +622,8 @@ impl Plan {
                 (Op::Wait, None, Some("3 results found")),
             ],
             "point" => &[(Op::ClickAt, None, Some("200,240"))],
+            // Twelve default scrolls down a feed that loads on a sentinel.
+            "feed" => &[(Op::Scroll, None, None); 12],
             "date" => &[(Op::Type, Some("Departure"), Some("2026-12-24"))],
             "slider" => &[(Op::Type, Some("Volume"), Some("70"))],
             "custom-slider" => &[(Op::Type, Some("Zoom"), Some("70"))],
@@ -677,6 +679,7 @@ impl Agent for Plan {
 
 /// The new actions run in live episodes as the agents name them — drag,
 /// a card dragged onto a column that only its drop listeners make a target,
+/// twelve scrolls down a feed that loads as its end comes into view,
 /// hover then click (on a button with a listener, and on targets that only
 /// a `:hover` rule, a script's listener or a handler attribute makes one),
 /// double click, upload (from the working folder), wait
@@ -778,10 +781,18 @@ fn every_new_action_runs_in_live_episodes() {
     ] {
         text += &task(id, page, success);
     }
+    // Twelve 0.75-screen steps cover about 36 posts: the feed must have loaded
+    // its later ones as they came into view.
+    text += &task(
+        "feed",
+        "feed.html",
+        "document.querySelectorAll('.post').length >= 30",
+    )
+    .replace("max_steps = 4", "max_steps = 14");
     let suite = load(&write(dir.path(), "actions.toml", &text)).unwrap();
     let outcome = live::run(&config(&suite, &Plan, &dir.path().join("plan"), &["aria"])).unwrap();
     let report = LiveReport::build(outcome.manifest, outcome.episodes);
-    assert_eq!(report.episodes.len(), 15);
+    assert_eq!(report.episodes.len(), 16);
     for e in &report.episodes {
         assert!(e.success, "{}: {e:#?}", e.task);
         assert!(
