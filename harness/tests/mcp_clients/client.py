@@ -301,7 +301,8 @@ async def scenario(session, leak_log, attached=False):
     box = ref_of(snap, "list", "Items")
     check("Item 40" not in text_of(snap), "the list's later items are out of its view", text_of(snap))
     inner = await ok(session, "page_scroll", {"direction": "down", "screens": 3, "ref": box})
-    check(inner.structured_content["action"]["at_top"] is True, "scrolling a container leaves the page where it was")
+    check(inner.structured_content["action"]["at_top"] is True and inner.structured_content["action"]["scrolled_px"] > 0,
+          "scrolling a container moves it and leaves the page where it was", inner.structured_content["action"])
     check("Item 1SKU" not in text_of(inner), "the container scrolled past its first items", text_of(inner))
     scope = await ok(session, "page_snapshot", {"ref": box})
     check("View" in text_of(scope) and "Jump to top" not in text_of(scope), "ref scopes a snapshot to a subtree", text_of(scope))
@@ -679,7 +680,8 @@ async def actions(session, uploads, files):
     mark = len(REPORTS)
     departure = ref_of(nav, "textbox", "Departure")
     for label, value, what, held in [("Departure", "2026-12-24", "departure", "2026-12-24"), ("Leaves at", "21:37", "at", "21:37"),
-                                      ("Volume", "70", "volume", "70"), ("Colour", "#FF8800", "colour", "#ff8800")]:
+                                      ("Volume", "70", "volume", "70"), ("Colour", "#FF8800", "colour", "#ff8800"),
+                                      ("Travel month", "2026-12", "month", "2026-12"), ("Week", "2026-w52", "week", "2026-W52")]:
         role = "slider" if label == "Volume" else "textbox"
         item = next((i for i in items_of(nav) if label in i["name"]), None)
         await ok(session, "page_action", {"ref": item["ref"] if item else ref_of(nav, role, label), "op": "type", "value": value})

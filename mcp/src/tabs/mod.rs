@@ -386,9 +386,13 @@ impl Browsing {
         // The action changes the page: the next observation captures it.
         self.current_mut()?.kept = None;
         let tab = self.current()?;
-        let before = match &action {
-            UserAction::Scroll { .. } => Some(scroll_y(&tab.session).await),
+        let scroller = match &action {
+            UserAction::Scroll { backend_id, .. } => Some(*backend_id),
             _ => None,
+        };
+        let before = match scroller {
+            Some(scroller) => Some(scroll_y(&tab.session, scroller).await),
+            None => None,
         };
         let outcome = tab.session.perform(&action).await;
         let mut pending = None;
@@ -431,9 +435,11 @@ impl Browsing {
             };
         }
         let tab = self.current()?;
-        let scroll = match before {
-            Some(before) => Some((before, scroll_y(&tab.session).await)),
-            None => None,
+        let scroll = match (before, scroller) {
+            (Some(before), Some(scroller)) => {
+                Some((before, scroll_y(&tab.session, scroller).await))
+            }
+            _ => None,
         };
         Ok(Acted {
             note,
@@ -570,11 +576,15 @@ pub(super) fn no_tab() -> ToolError {
     )
 }
 
-async fn scroll_y(session: &ChromiumSession) -> f64 {
-    session
-        .eval("window.scrollY")
-        .await
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(0.0)
+/// How far the page (`None`) or the scroll container is scrolled down.
+async fn scroll_y(session: &ChromiumSession, scroller: Option<u64>) -> f64 {
+    let value = match scroller {
+        None => session.eval("window.scrollY").await.ok(),
+        Some(id) => session
+            .call_function_on(id, "function () { return this.scrollTop; }", Vec::new())
+            .await
+            .ok()
+            .flatten(),
+    };
+    value.and_then(|v| v.as_f64()).unwrap_or(0.0)
 }
