@@ -598,9 +598,57 @@ impl Input<'_> {
         function: &str,
         arguments: &[serde_json::Value],
     ) -> Result<Answer> {
-        let arguments = serde_json::Value::Array(arguments.to_vec());
-        let script = format!("({function}).apply(document.documentElement, {arguments})");
-        self.answer(Some(self.tab.eval(&script).await?))
+        self.answer(self.call_value(None, function, arguments).await?)
+    }
+
+    /// Calls `function` with `arguments` on the node (none: the main
+    /// document's root element); its answer as it is, `None` when the node
+    /// no longer exists.
+    pub(super) async fn call_value(
+        &self,
+        backend_id: Option<u64>,
+        function: &str,
+        arguments: &[serde_json::Value],
+    ) -> Result<Option<serde_json::Value>> {
+        match backend_id {
+            Some(id) => {
+                self.call_function_on(id, function, arguments.to_vec())
+                    .await
+            }
+            None => {
+                let arguments = serde_json::Value::Array(arguments.to_vec());
+                let script = format!("({function}).apply(document.documentElement, {arguments})");
+                Ok(Some(self.tab.eval(&script).await?))
+            }
+        }
+    }
+
+    /// [`Input::call_value`] read as `T`, or the failure a person would
+    /// meet: a node gone is `stale`, an `{error}` answer its kind; an answer
+    /// that is neither is a named error.
+    pub(super) async fn call_typed<T: serde::de::DeserializeOwned>(
+        &self,
+        backend_id: Option<u64>,
+        function: &str,
+        arguments: &[serde_json::Value],
+    ) -> Result<std::result::Result<T, Outcome>> {
+        let Some(value) = self.call_value(backend_id, function, arguments).await? else {
+            return Ok(Err(Outcome::failed(
+                Failure::Stale,
+                Failure::Stale.message(),
+            )));
+        };
+        if value.get("error").is_some()
+            && let Some(failed) = failure(&self.answer(Some(value.clone()))?)
+        {
+            return Ok(Err(failed));
+        }
+        serde_json::from_value(value.clone())
+            .map(Ok)
+            .map_err(|err| Error::Answer {
+                url: self.tab.url().to_owned(),
+                message: format!("the action script answered {value}: {err}"),
+            })
     }
 
     /// Reads a script's answer; anything but an object of the known fields is

@@ -14,9 +14,8 @@ use chromiumoxide::cdp::browser_protocol::input::{
 use serde::Deserialize;
 
 use super::Input;
-use super::act::failure;
 use crate::action::{Outcome, ScrollBy};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::frames::split_key;
 
 /// What one wheel notch scrolls in Chromium, CSS pixels.
@@ -104,6 +103,10 @@ const JUMP_JS: &str = r#"function (dy) {
   return true;
 }"#;
 
+/// [`PLAN_JS`] with [`STATE_JS`] written in.
+static PLAN: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| PLAN_JS.replace("STATE", &format!("({STATE_JS})")));
+
 /// A scroller's state ([`STATE_JS`]).
 #[derive(Clone, Copy, Debug, Default, Deserialize)]
 struct State {
@@ -132,28 +135,9 @@ impl Input<'_> {
             serde_json::Value::from(amount),
             serde_json::Value::Bool(screens),
         ];
-        let script = PLAN_JS.replace("STATE", &format!("({STATE_JS})"));
-        let value = self.call_script(backend_id, &script, &args).await?;
-        if let Some(failed) = value
-            .as_ref()
-            .filter(|v| v.get("error").is_some())
-            .map(|v| self.answer(Some(v.clone())))
-            .transpose()?
-            .and_then(|answer| failure(&answer))
-        {
-            return Ok(failed);
-        }
-        let plan: Plan = match value {
-            Some(value) => serde_json::from_value(value.clone()).map_err(|err| Error::Answer {
-                url: self.tab.url().to_owned(),
-                message: format!("the scroll script answered {value}: {err}"),
-            })?,
-            None => {
-                return Ok(Outcome::failed(
-                    crate::Failure::Stale,
-                    crate::Failure::Stale.message(),
-                ));
-            }
+        let plan: Plan = match self.call_typed(backend_id, &PLAN, &args).await? {
+            Ok(plan) => plan,
+            Err(failed) => return Ok(failed),
         };
         let before = plan.state;
         let mut notes = Vec::new();
@@ -173,7 +157,7 @@ impl Input<'_> {
         };
         if (now.position - before.position).abs() < 0.5 && could_move {
             // No point takes the wheel for it, or the page stopped the wheel.
-            self.call_script(backend_id, JUMP_JS, &[serde_json::Value::from(plan.step)])
+            self.call_value(backend_id, JUMP_JS, &[serde_json::Value::from(plan.step)])
                 .await?;
             now = self.state(backend_id).await?;
             notes.push("scrolled without the wheel (no point of it takes the wheel, or the page stops the wheel there)".to_owned());
@@ -277,29 +261,9 @@ impl Input<'_> {
     }
 
     async fn state(&self, backend_id: Option<u64>) -> Result<State> {
-        let value = self.call_script(backend_id, STATE_JS, &[]).await?;
+        let value = self.call_value(backend_id, STATE_JS, &[]).await?;
         Ok(value
             .and_then(|v| serde_json::from_value(v).ok())
             .unwrap_or_default())
-    }
-
-    /// Calls `function` on the node, or on the document's root element.
-    async fn call_script(
-        &self,
-        backend_id: Option<u64>,
-        function: &str,
-        arguments: &[serde_json::Value],
-    ) -> Result<Option<serde_json::Value>> {
-        match backend_id {
-            Some(id) => {
-                self.call_function_on(id, function, arguments.to_vec())
-                    .await
-            }
-            None => {
-                let arguments = serde_json::Value::Array(arguments.to_vec());
-                let script = format!("({function}).apply(document.documentElement, {arguments})");
-                Ok(Some(self.tab.eval(&script).await?))
-            }
-        }
     }
 }

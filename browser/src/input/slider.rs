@@ -4,10 +4,9 @@ use chromiumoxide::cdp::browser_protocol::input::DispatchMouseEventType;
 use serde::Deserialize;
 
 use super::Input;
-use super::act::failure;
 use super::controls::Control;
 use crate::action::{Failure, Outcome};
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// At most this many key presses set one value (a slider of 0–1000 by 1
 /// is dragged instead).
@@ -130,27 +129,7 @@ impl Input<'_> {
 
     /// The slider as its script reads it, or the failure a person would meet.
     async fn slider(&self, backend_id: u64) -> Result<std::result::Result<Slider, Outcome>> {
-        let Some(value) = self
-            .call_function_on(backend_id, SLIDER_JS, Vec::new())
-            .await?
-        else {
-            return Ok(Err(Outcome::failed(
-                Failure::Stale,
-                Failure::Stale.message(),
-            )));
-        };
-        if value.get("error").is_some() {
-            let answer = self.answer(Some(value))?;
-            return Ok(Err(failure(&answer).unwrap_or_else(|| {
-                Outcome::failed(Failure::Failed, "the slider script failed")
-            })));
-        }
-        serde_json::from_value(value.clone())
-            .map(Ok)
-            .map_err(|err| Error::Answer {
-                url: self.tab.url().to_owned(),
-                message: format!("the slider script answered {value}: {err}"),
-            })
+        self.call_typed(Some(backend_id), SLIDER_JS, &[]).await
     }
 
     /// Presses `key` `times` times; the slider's value after.
