@@ -72,8 +72,23 @@ pub enum InteractiveReason {
     /// Drops land on it: a drop listener of its own, `aria-dropeffect`, or a
     /// drag library's droppable marker ([`DROP_MARKERS`]).
     DropTarget,
+    /// A scroll container the user can scroll (its content overflows where
+    /// `overflow` is `auto` or `scroll`): the ref `page_scroll` takes to
+    /// scroll it rather than the page.
+    ScrollContainer,
     /// `cursor: pointer` at the top of a pointer subtree.
     CursorPointer,
+}
+
+impl InteractiveReason {
+    /// A target that holds content rather than names it: a drop target or a
+    /// scroll container, whose text is its content's, not its name.
+    pub fn is_container(self) -> bool {
+        matches!(
+            self,
+            InteractiveReason::DropTarget | InteractiveReason::ScrollContainer
+        )
+    }
 }
 
 /// Roles of widgets an agent acts on directly. Composite containers
@@ -261,11 +276,20 @@ fn plain_reason(
         Some(InteractiveReason::Draggable)
     } else if is_drop_target(page, element, id) {
         Some(InteractiveReason::DropTarget)
+    } else if is_scroll_container(page, element, id) {
+        Some(InteractiveReason::ScrollContainer)
     } else if starts_pointer_subtree(page, id) && !in_widget {
         Some(InteractiveReason::CursorPointer)
     } else {
         None
     }
+}
+
+/// A box the user scrolls apart from the page (the document's own
+/// scrolling is the page's: `<html>`, `<body>`).
+fn is_scroll_container(page: &Page, element: &Element, id: NodeId) -> bool {
+    let (vertical, horizontal) = super::scroll::overflows(page.layout(id));
+    (vertical || horizontal) && !element.is("html") && !element.is("body")
 }
 
 /// The markers drag libraries put on the containers that accept drops:

@@ -56,6 +56,18 @@ fn user_scrollable(overflow: &str) -> bool {
     matches!(overflow, "auto" | "scroll" | "overlay")
 }
 
+/// Whether a box's content overflows where the user can scroll it:
+/// (vertically, horizontally).
+pub(crate) fn overflows(layout: &crate::page::Layout) -> (bool, bool) {
+    let (Some(scroll), Some(style)) = (layout.scroll, layout.style.as_ref()) else {
+        return (false, false);
+    };
+    (
+        user_scrollable(&style.overflow_y) && scroll.height > scroll.client_height,
+        user_scrollable(&style.overflow_x) && scroll.width > scroll.client_width,
+    )
+}
+
 /// A non-negative, finite number of pixels.
 fn pixels(value: f64) -> f64 {
     if value.is_finite() {
@@ -80,11 +92,10 @@ pub(crate) fn compute(
             continue;
         }
         let layout = element.layout();
-        let (Some(scroll), Some(style)) = (layout.scroll, layout.style.as_ref()) else {
+        let Some(scroll) = layout.scroll else {
             continue;
         };
-        let vertical = user_scrollable(&style.overflow_y) && scroll.height > scroll.client_height;
-        let horizontal = user_scrollable(&style.overflow_x) && scroll.width > scroll.client_width;
+        let (vertical, horizontal) = overflows(layout);
         if !vertical && !horizontal {
             continue;
         }

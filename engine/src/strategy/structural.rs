@@ -300,7 +300,10 @@ fn walk(ctx: &Context<'_>, items: &[Item]) -> Vec<Vec<Line>> {
                         state.last_near[zone] = near.map(str::to_owned);
                     }
                     state.zones[zone].push(line);
-                    named_until = named_until.max(page.subtree_end(id));
+                    // A container's text is its content, shown in its own lines.
+                    if !analysis.interactive[i].is_some_and(|r| r.is_container()) {
+                        named_until = named_until.max(page.subtree_end(id));
+                    }
                 } else if shown && id >= named_until && analysis.role(id) == Some("heading") {
                     state.flush(ctx);
                     let name = ctx.name(id);

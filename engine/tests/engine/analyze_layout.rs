@@ -1334,14 +1334,18 @@ mod scroll {
                 client_height: 100.0,
             })
             .id();
-        b.element(body, "div", &[])
+        let clipped = b
+            .element(body, "div", &[])
             .bounds(0.0, 500.0, 300.0, 100.0)
             .overflow("hidden")
-            .scroll_state(state(0.0, 1000.0, 100.0));
-        b.element(body, "div", &[])
+            .scroll_state(state(0.0, 1000.0, 100.0))
+            .id();
+        let fits = b
+            .element(body, "div", &[])
             .bounds(0.0, 600.0, 300.0, 100.0)
             .overflow("auto")
-            .scroll_state(state(0.0, 100.0, 100.0));
+            .scroll_state(state(0.0, 100.0, 100.0))
+            .id();
         b.element(body, "div", &[])
             .bounds(0.0, 700.0, 300.0, 100.0)
             .overflow("auto")
@@ -1361,6 +1365,17 @@ mod scroll {
             (second.above, second.below, second.left, second.right),
             (0.0, 0.0, 100.0, 600.0)
         );
+        // What the user scrolls is a target (page_scroll's ref); what only a
+        // script scrolls, what fits, and the page's own scrolling are not.
+        for scroller in [list, wide] {
+            assert_eq!(
+                reason(&a, scroller),
+                Some(InteractiveReason::ScrollContainer)
+            );
+        }
+        for other in [clipped, fits, body] {
+            assert_eq!(reason(&a, other), None);
+        }
     }
 
     fn position_at(scroll_y: f64) -> pagesnap_engine::analyze::PagePosition {
