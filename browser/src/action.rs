@@ -54,8 +54,12 @@ pub enum UserAction {
     Scroll {
         /// The container; none: the page.
         backend_id: Option<u64>,
+        /// Down and up, or right and left.
+        axis: Axis,
         /// How far.
         by: ScrollBy,
+        /// As a wheel turns, or at once.
+        motion: Motion,
     },
     /// Move the mouse over the element's visible centre (menus that open on hover).
     Hover {
@@ -143,15 +147,48 @@ impl UserAction {
             with: ClickWith::default(),
         }
     }
+
+    /// A vertical scroll as the wheel scrolls, of the page (no element) or
+    /// a container.
+    pub fn scroll(backend_id: Option<u64>, by: ScrollBy) -> UserAction {
+        UserAction::Scroll {
+            backend_id,
+            axis: Axis::Vertical,
+            by,
+            motion: Motion::Wheel,
+        }
+    }
 }
 
-/// How far a scroll goes; negative: up.
+/// Which way a scroll moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Axis {
+    /// Down (positive) and up.
+    #[default]
+    Vertical,
+    /// Right (positive) and left: carousels, wide tables, timelines.
+    Horizontal,
+}
+
+/// How a scroll moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Motion {
+    /// Wheel notches a frame apart, as a person's hand sends them: the
+    /// page's `wheel`, `scroll` and IntersectionObservers see every position
+    /// on the way.
+    #[default]
+    Wheel,
+    /// One jump (`scrollBy`), for speed: the page sees the end position only.
+    Instant,
+}
+
+/// How far a scroll goes; negative: up (or left).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ScrollBy {
     /// CSS pixels.
     Pixels(f64),
-    /// Heights of what scrolls: the page's own viewport, or the container's
-    /// client box.
+    /// Heights (widths, across) of what scrolls: the page's own viewport,
+    /// or the container's client box.
     Screens(f64),
 }
 
@@ -161,8 +198,8 @@ impl ScrollBy {
     /// every agent alike.
     pub const STEP: f64 = 0.75;
 
-    /// Whether it goes up.
-    pub fn is_up(self) -> bool {
+    /// Whether it goes back: up, or left.
+    pub fn is_back(self) -> bool {
         match self {
             ScrollBy::Pixels(v) | ScrollBy::Screens(v) => v < 0.0,
         }
@@ -501,8 +538,13 @@ pub fn resolve<'o>(
             value: value()?,
         },
         Op::Scroll => {
-            let by = scroll_of(value().as_deref().unwrap_or_default())?;
-            UserAction::Scroll { backend_id, by }
+            let (axis, by) = scroll_of(value().as_deref().unwrap_or_default())?;
+            UserAction::Scroll {
+                backend_id,
+                axis,
+                by,
+                motion: Motion::Wheel,
+            }
         }
         Op::Press => {
             let key = value()?;
@@ -591,16 +633,20 @@ fn live_item<'o>(items: &'o [Item], reference: &str, what: &str) -> Result<&'o I
 }
 
 /// How far and which way a scroll's value asks: `down` (or nothing), `up`,
-/// or a number of pixels (negative: up).
-pub fn scroll_of(value: &str) -> Result<ScrollBy, Unrunnable> {
+/// `left`, `right` ([`ScrollBy::STEP`] screens), or a number of pixels down
+/// (negative: up).
+pub fn scroll_of(value: &str) -> Result<(Axis, ScrollBy), Unrunnable> {
     let how = value.trim().to_lowercase();
+    let step = |axis, sign: f64| Ok((axis, ScrollBy::Screens(sign * ScrollBy::STEP)));
     match how.as_str() {
-        "" | "down" => Ok(ScrollBy::Screens(ScrollBy::STEP)),
-        "up" => Ok(ScrollBy::Screens(-ScrollBy::STEP)),
+        "" | "down" => step(Axis::Vertical, 1.0),
+        "up" => step(Axis::Vertical, -1.0),
+        "right" => step(Axis::Horizontal, 1.0),
+        "left" => step(Axis::Horizontal, -1.0),
         other => match other.trim_end_matches("px").parse::<f64>() {
-            Ok(px) if px.is_finite() => Ok(ScrollBy::Pixels(px)),
+            Ok(px) if px.is_finite() => Ok((Axis::Vertical, ScrollBy::Pixels(px))),
             _ => Err(Unrunnable::Incomplete(format!(
-                "scroll value {other:?} is not up, down or a number of pixels"
+                "scroll value {other:?} is not up, down, left, right or a number of pixels"
             ))),
         },
     }
@@ -785,16 +831,21 @@ mod tests {
             resolve(Op::Scroll, None, Some("-120px"), &items)
                 .unwrap()
                 .action,
-            UserAction::Scroll {
-                backend_id: None,
-                by: ScrollBy::Pixels(-120.0),
-            }
+            UserAction::scroll(None, ScrollBy::Pixels(-120.0))
         );
         assert_eq!(
             resolve(Op::Scroll, None, None, &items).unwrap().action,
+            UserAction::scroll(None, ScrollBy::Screens(ScrollBy::STEP))
+        );
+        assert_eq!(
+            resolve(Op::Scroll, Some("e1"), Some("Left"), &items)
+                .unwrap()
+                .action,
             UserAction::Scroll {
-                backend_id: None,
-                by: ScrollBy::Screens(ScrollBy::STEP),
+                backend_id: Some(7),
+                axis: Axis::Horizontal,
+                by: ScrollBy::Screens(-ScrollBy::STEP),
+                motion: Motion::Wheel,
             }
         );
         assert_eq!(

@@ -27,8 +27,9 @@ mod target;
 mod waits;
 
 pub use action::{
-    Button, ClickWith, Drop, Failure, MAX_WAIT, Outcome, Resolved, ScrollBy, Unrunnable,
-    UserAction, Wait, click_of, dialog_of, label, paths_of, resolve, scroll_of, wait_of,
+    Axis, Button, ClickWith, Drop, Failure, MAX_WAIT, Motion, Outcome, Resolved, ScrollBy,
+    Unrunnable, UserAction, Wait, click_of, dialog_of, label, paths_of, resolve, scroll_of,
+    wait_of,
 };
 pub use capture::{
     Call, CaptureTimings, Captured, Kept, Live, Mark, Needs, Png, Source, Timings, now_rfc3339,

@@ -22,7 +22,7 @@ pub enum Op {
     /// [`UserAction::Select`](crate::UserAction::Select) the value's option of the ref's `<select>`.
     Select,
     /// [`UserAction::Scroll`](crate::UserAction::Scroll) the page, or the ref's container; the value
-    /// says `up`, `down` (or nothing) or a number of pixels (negative: up).
+    /// says `up`, `down` (or nothing), `left`, `right` or a number of pixels (negative: up).
     Scroll,
     /// [`UserAction::Press`](crate::UserAction::Press) the value's key (`Enter`, `Tab`, `Escape`, …),
     /// focusing the ref's element first if one is named.

@@ -3,6 +3,18 @@
 use pagesnap_engine::observation::{Meta, Zone};
 use serde::{Deserialize, Serialize};
 
+// Which way `page_scroll` moves. (No doc comments on it: schemars would copy
+// them into the tool's schema, which every agent pays for in tokens.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    Down,
+    Up,
+    // Right: a carousel's next items, a wide table's later columns.
+    Right,
+    Left,
+}
+
 /// The structured content of an acting tool's answer (`page_navigate`,
 /// `page_scroll`, `page_action`, `page_fill`, `page_wait`, `page_click_at`,
 /// `page_dialog`, `page_back`).
@@ -190,11 +202,15 @@ pub enum Detail {
     },
     /// `page_scroll`.
     Scroll {
-        /// `up` or `down`.
-        direction: String,
-        /// Viewport heights asked for.
+        /// Which way.
+        direction: Direction,
+        /// Viewport heights (widths, left and right) asked for.
         screens: f64,
-        /// How far the page (or container) moved, CSS pixels.
+        /// Whether it jumped (`instant`) rather than turning the wheel.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        instant: bool,
+        /// How far the page (or container) moved along the direction's
+        /// axis, CSS pixels (negative: up or left).
         scrolled_px: f64,
         /// The viewport is at the page's top.
         at_top: bool,
@@ -337,8 +353,9 @@ mod tests {
         let scroll = ActionReport {
             op: "scroll".into(),
             detail: Detail::Scroll {
-                direction: "down".into(),
+                direction: Direction::Down,
                 screens: 0.75,
+                instant: false,
                 scrolled_px: 540.0,
                 at_top: false,
                 at_bottom: true,
@@ -406,8 +423,9 @@ mod tests {
                 url: "http://127.0.0.1/".into(),
             },
             Detail::Scroll {
-                direction: "up".into(),
+                direction: Direction::Left,
                 screens: 2.0,
+                instant: true,
                 scrolled_px: -1440.0,
                 at_top: true,
                 at_bottom: false,

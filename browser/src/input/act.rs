@@ -245,7 +245,12 @@ impl Input<'_> {
                     text,
                 } => self.type_at_focus(text).await?,
                 UserAction::Select { backend_id, value } => self.select(*backend_id, value).await?,
-                UserAction::Scroll { backend_id, by } => self.scroll(*backend_id, *by).await?,
+                UserAction::Scroll {
+                    backend_id,
+                    axis,
+                    by,
+                    motion,
+                } => self.scroll(*backend_id, *axis, *by, *motion).await?,
                 UserAction::Press { backend_id, key } => self.press(*backend_id, key).await?,
                 UserAction::Hover { backend_id } => self.hover(*backend_id).await?,
                 UserAction::DoubleClick { backend_id } => self.double_click(*backend_id).await?,

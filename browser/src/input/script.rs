@@ -37,10 +37,7 @@ impl Input<'_> {
                 backend_id: self.node_of(selector).await?,
                 value: value.clone(),
             },
-            Step::Scroll(px) => UserAction::Scroll {
-                backend_id: None,
-                by: ScrollBy::Pixels(*px),
-            },
+            Step::Scroll(px) => UserAction::scroll(None, ScrollBy::Pixels(*px)),
             Step::Wait(delay) => {
                 tokio::time::sleep(*delay).await;
                 return self.tab.settle().await;

@@ -1,6 +1,6 @@
 //! The actions a tool server's mapping file names (`[actions.click]`, `[actions.scroll_down]`, …): an op of the one vocabulary and, where its value picks the call, a variant — and the key a page op takes.
 
-use pagesnap_browser::{Op, Unrunnable, UserAction, Wait};
+use pagesnap_browser::{Axis, Op, Unrunnable, UserAction, Wait};
 
 /// Which of an op's calls a mapping names, where one op takes different
 /// calls by its value: a scroll's direction, a dialog's answer, what a wait
@@ -152,8 +152,16 @@ impl ActionKey {
             Op::Type => ActionKey::TYPE,
             Op::Select => ActionKey::SELECT,
             Op::Press => ActionKey::PRESS,
-            Op::Scroll if pagesnap_browser::scroll_of(value)?.is_up() => ActionKey::SCROLL_UP,
-            Op::Scroll => ActionKey::SCROLL_DOWN,
+            Op::Scroll => match pagesnap_browser::scroll_of(value)? {
+                (Axis::Horizontal, _) => {
+                    return Err(Unrunnable::Incomplete(
+                        "a tool server's mapping scrolls up and down only, not left or right"
+                            .to_owned(),
+                    ));
+                }
+                (Axis::Vertical, by) if by.is_back() => ActionKey::SCROLL_UP,
+                (Axis::Vertical, _) => ActionKey::SCROLL_DOWN,
+            },
             Op::Dialog => match pagesnap_browser::dialog_of(value) {
                 UserAction::Dialog { accept: false, .. } => ActionKey::DIALOG_DISMISS,
                 _ => ActionKey::DIALOG_ACCEPT,

@@ -389,10 +389,9 @@ fn scripted_steps_and_live_actions_act_alike() {
                     value: value.clone(),
                 },
                 Step::Click(s) => UserAction::click(node(s).await),
-                Step::Scroll(px) => UserAction::Scroll {
-                    backend_id: None,
-                    by: pagesnap_browser::ScrollBy::Pixels(*px),
-                },
+                Step::Scroll(px) => {
+                    UserAction::scroll(None, pagesnap_browser::ScrollBy::Pixels(*px))
+                }
                 Step::Wait(_) => unreachable!(),
             };
             assert!(

@@ -624,6 +624,15 @@ impl Plan {
             "point" => &[(Op::ClickAt, None, Some("200,240"))],
             // Twelve default scrolls down a feed that loads on a sentinel.
             "feed" => &[(Op::Scroll, None, None); 12],
+            // Nine scrolls right across a carousel of ten slides, two in view.
+            "carousel" => &[(Op::Scroll, Some("Featured"), Some("right")); 9],
+            "virtual-list" => &[
+                (Op::Scroll, Some("Orders"), None),
+                (Op::Scroll, Some("Orders"), None),
+                (Op::Scroll, Some("Orders"), None),
+                (Op::Scroll, Some("Orders"), None),
+                (Op::Click, Some("Open order 33"), None),
+            ],
             "date" => &[(Op::Type, Some("Departure"), Some("2026-12-24"))],
             "slider" => &[(Op::Type, Some("Volume"), Some("70"))],
             "custom-slider" => &[(Op::Type, Some("Zoom"), Some("70"))],
@@ -680,6 +689,7 @@ impl Agent for Plan {
 /// The new actions run in live episodes as the agents name them — drag,
 /// a card dragged onto a column that only its drop listeners make a target,
 /// twelve scrolls down a feed that loads as its end comes into view,
+/// scrolls right across a carousel and down a virtualized list,
 /// hover then click (on a button with a listener, and on targets that only
 /// a `:hover` rule, a script's listener or a handler attribute makes one),
 /// double click, upload (from the working folder), wait
@@ -789,10 +799,21 @@ fn every_new_action_runs_in_live_episodes() {
         "document.querySelectorAll('.post').length >= 30",
     )
     .replace("max_steps = 4", "max_steps = 14");
+    // Every slide of the carousel was half in its view (the page's own
+    // IntersectionObserver counts them); a row the virtualized list added
+    // four scrolls down is clicked by its new ref.
+    text += &task("carousel", "gallery.html", "seen.size === 10")
+        .replace("max_steps = 4", "max_steps = 11");
+    text += &task(
+        "virtual-list",
+        "virtual.html",
+        "document.getElementById('status')?.textContent === 'opened: 33'",
+    )
+    .replace("max_steps = 4", "max_steps = 7");
     let suite = load(&write(dir.path(), "actions.toml", &text)).unwrap();
     let outcome = live::run(&config(&suite, &Plan, &dir.path().join("plan"), &["aria"])).unwrap();
     let report = LiveReport::build(outcome.manifest, outcome.episodes);
-    assert_eq!(report.episodes.len(), 16);
+    assert_eq!(report.episodes.len(), 18);
     for e in &report.episodes {
         assert!(e.success, "{}: {e:#?}", e.task);
         assert!(

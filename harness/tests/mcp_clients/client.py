@@ -744,6 +744,45 @@ async def actions(session, uploads, files):
         print(f"SCROLL {load}: {max(counts)} posts, {grew} answers say it grew, ms {sorted(round(t * 1000) for t in took)}", file=sys.stderr)
         check(max(counts) >= 30, f"twelve scrolls reach the {load} feed's later posts", counts)
         check(grew >= 3, f"the answers say when the {load} feed grew", grew)
+    # A carousel scrolled right and left (a ref'd container, across, snapping to its slides);
+    # every slide reports it was half in view. Then lazy images under a sticky header: twelve
+    # default scrolls load them all (the page counts loads) and show every caption on the way,
+    # none skipped under the header.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/gallery.html"})
+    mark = len(REPORTS)
+    featured = ref_of(nav, "region", "Featured")
+    moved = []
+    for _ in range(10):
+        answer = await ok(session, "page_scroll", {"direction": "right", "ref": featured})
+        moved.append(answer.structured_content["action"]["scrolled_px"])
+    check(wait_detail("slides", list(range(1, 11)), mark), "scrolling a carousel right shows every slide", reported_since("slides", mark)[-1:])
+    check("Slide 10" in text_of(answer) and "Slide 1\n" not in text_of(answer), "the answer shows the carousel's last slides", text_of(answer))
+    check(moved[0] > 0 and moved[-1] == 0 and "did not move" in json.dumps(answer.structured_content["action"]), "the last scroll says the carousel was at its end", moved)
+    back = await ok(session, "page_scroll", {"direction": "left", "ref": featured, "instant": True})
+    check(back.structured_content["action"]["scrolled_px"] < 0 and back.structured_content["action"]["instant"] is True, "an instant scroll left moves it back at once", back.structured_content["action"])
+    seen = set(re.findall(r"Caption (\d+)", text_of(nav)))
+    for _ in range(12):
+        answer = await ok(session, "page_scroll", {"direction": "down"})
+        seen |= set(re.findall(r"Caption (\d+)", text_of(answer)))
+    check(wait_detail("photos", 24, mark), "twelve scrolls load every lazy image", reported_since("photos", mark)[-1:])
+    check(seen == {str(n) for n in range(1, 25)}, "every caption was shown on the way down, none skipped under the sticky header", sorted(seen, key=int))
+
+    # A virtualized list removes the rows scrolled away: their refs are stale, the rows it
+    # adds get refs an agent acts on.
+    nav = await ok(session, "page_navigate", {"url": f"{BASE}/actions/virtual.html"})
+    mark = len(REPORTS)
+    orders = ref_of(nav, "list", "Orders")
+    early = ref_of(nav, "button", "Open order 2")
+    for _ in range(4):
+        answer = await ok(session, "page_scroll", {"direction": "down", "ref": orders})
+    rows = reported_since("rows", mark)
+    check(rows and rows[-1]["detail"][0] > 20, "four scrolls of the list render its later rows", rows[-1:])
+    gone = await call(session, "page_action", {"ref": early, "op": "click"})
+    check(gone.is_error and gone.structured_content["error"]["kind"] == "stale", "a removed row's ref is stale", text_of(gone))
+    later = max(int(i["name"].split()[-1]) for i in items_of(answer) if i["name"].startswith("Open order "))
+    await ok(session, "page_action", {"ref": ref_of(answer, "button", f"Open order {later}"), "op": "click"})
+    check(wait_detail("opened", later, mark), "a row the list added is acted on by its new ref", REPORTS[mark:])
+
     nav = await ok(session, "page_navigate", {"url": f"{BASE}/long_article/index.html"})
     took = []
     for _ in range(6):

@@ -22,7 +22,7 @@ use std::sync::atomic::Ordering;
 use tokio::sync::RwLockReadGuard;
 
 use pagesnap_browser::{
-    Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, TabError, UserAction,
+    Axis, Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, TabError, UserAction,
 };
 use pagesnap_engine::dialog::Dialog;
 use pagesnap_engine::observation::{Item, Observation};
@@ -387,11 +387,13 @@ impl Browsing {
         self.current_mut()?.kept = None;
         let tab = self.current()?;
         let scroller = match &action {
-            UserAction::Scroll { backend_id, .. } => Some(*backend_id),
+            UserAction::Scroll {
+                backend_id, axis, ..
+            } => Some((*backend_id, *axis)),
             _ => None,
         };
         let before = match scroller {
-            Some(scroller) => Some(scroll_y(&tab.session, scroller).await),
+            Some(scroller) => Some(scrolled(&tab.session, scroller).await),
             None => None,
         };
         let outcome = tab.session.perform(&action).await;
@@ -437,7 +439,7 @@ impl Browsing {
         let tab = self.current()?;
         let scroll = match (before, scroller) {
             (Some(before), Some(scroller)) => {
-                Some((before, scroll_y(&tab.session, scroller).await))
+                Some((before, scrolled(&tab.session, scroller).await))
             }
             _ => None,
         };
@@ -576,15 +578,31 @@ pub(super) fn no_tab() -> ToolError {
     )
 }
 
-/// How far the page (`None`) or the scroll container is scrolled down.
-async fn scroll_y(session: &ChromiumSession, scroller: Option<u64>) -> f64 {
+/// How far the page (`None`) or the scroll container is scrolled down (or
+/// right).
+async fn scrolled(session: &ChromiumSession, (scroller, axis): (Option<u64>, Axis)) -> f64 {
+    let across = axis == Axis::Horizontal;
     let value = match scroller {
-        None => session.eval("window.scrollY").await.ok(),
-        Some(id) => session
-            .call_function_on(id, "function () { return this.scrollTop; }", Vec::new())
+        None => session
+            .eval(if across {
+                "window.scrollX"
+            } else {
+                "window.scrollY"
+            })
             .await
-            .ok()
-            .flatten(),
+            .ok(),
+        Some(id) => {
+            let read = if across {
+                "function () { return this.scrollLeft; }"
+            } else {
+                "function () { return this.scrollTop; }"
+            };
+            session
+                .call_function_on(id, read, Vec::new())
+                .await
+                .ok()
+                .flatten()
+        }
     };
     value.and_then(|v| v.as_f64()).unwrap_or(0.0)
 }
