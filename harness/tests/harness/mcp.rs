@@ -88,7 +88,7 @@ fn python_sdk_sees_and_answers_every_dialog() {
 
 #[test]
 fn python_sdk_drives_every_action() {
-    run(&python(), "client.py", "actions", 352);
+    run(&python(), "client.py", "actions", 421);
 }
 
 #[test]
