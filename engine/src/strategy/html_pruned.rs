@@ -4,7 +4,7 @@ use super::Strategy;
 use super::shared::markup::{Markup, VOID, close_until, escape_text, finish, live_value};
 use super::shared::meta;
 use super::shared::text::truncate;
-use crate::analyze::{Analyzed, Checked};
+use crate::analyze::{Analyzed, Checked, NameSource};
 use crate::observation::Observation;
 use crate::page::{Element, Namespace, Node, NodeId, ShadowMode};
 use crate::passes::{Context, ObserveError, Options};
@@ -162,6 +162,9 @@ fn attributes(ctx: &Context<'_>, id: NodeId, element: &Element) -> Vec<(&'static
             out.push((key, truncate(&value, TEXT_CHARS)));
         }
     }
+    if let Some(name) = unwritten_name(ctx, id) {
+        out.push(("aria-label", truncate(&name, TEXT_CHARS)));
+    }
     if let Some(href) = element.attr("href") {
         out.push(("href", shorten_href(&ctx.page.url, &ctx.text(href))));
     }
@@ -185,6 +188,45 @@ fn attributes(ctx: &Context<'_>, id: NodeId, element: &Element) -> Vec<(&'static
         out.push(("disabled", String::new()));
     }
     out
+}
+
+/// A target's name from content its HTML here does not show: text a screen
+/// reader reads and the eye does not (the visually hidden "Close" of a
+/// visible × button), which the written subtree leaves out with the rest of
+/// the unseen text. `aria` and `flat` print the name; written as
+/// `aria-label`, it is not lost here either.
+fn unwritten_name(ctx: &Context<'_>, id: NodeId) -> Option<String> {
+    ctx.ref_number(id)?;
+    let analysis = ctx.analysis;
+    if analysis.name(id)?.source != NameSource::Text {
+        return None;
+    }
+    let name = ctx.name(id);
+    if name.is_empty() {
+        return None;
+    }
+    let mut shown = String::new();
+    for inner in ctx.page.subtree(id) {
+        if !analysis.visibility[inner.index()].is_visible() {
+            continue;
+        }
+        match ctx.page.node(inner) {
+            // CSS-generated text is seen, though not in the HTML (which
+            // leaves it out, as the page's own HTML does).
+            Node::Text(text) => shown.push_str(text),
+            Node::Element(element) => {
+                if let Some(alt) = element.attr("alt") {
+                    shown.push_str(alt);
+                }
+            }
+            _ => {}
+        }
+        shown.push(' ');
+    }
+    // Letters and digits only: quotes and brackets that CSS adds around a
+    // citation or a count are not a name's words.
+    let words = |text: &str| -> String { text.chars().filter(|c| c.is_alphanumeric()).collect() };
+    (!words(&ctx.text(&shown)).contains(&words(&name))).then_some(name)
 }
 
 /// Drops the scheme, and the host when it is the page's own; at most 40 characters.

@@ -231,4 +231,18 @@ mod tests {
             Ok(ActionKey::UPLOAD)
         );
     }
+
+    /// A scroll's key is its direction; a peer's mapping has no left or
+    /// right, so those are refused by name, not run as a scroll down.
+    #[test]
+    fn a_scroll_is_keyed_by_its_direction() {
+        let key = |value: &str| ActionKey::of(Op::Scroll, None, value);
+        assert_eq!(key(""), Ok(ActionKey::SCROLL_DOWN));
+        assert_eq!(key("up"), Ok(ActionKey::SCROLL_UP));
+        assert_eq!(key("-300px"), Ok(ActionKey::SCROLL_UP));
+        for across in ["left", "Right"] {
+            let refused = key(across).unwrap_err().to_string();
+            assert!(refused.contains("not left or right"), "{refused}");
+        }
+    }
 }
