@@ -198,35 +198,39 @@ fn attributes(ctx: &Context<'_>, id: NodeId, element: &Element) -> Vec<(&'static
 fn unwritten_name(ctx: &Context<'_>, id: NodeId) -> Option<String> {
     ctx.ref_number(id)?;
     let analysis = ctx.analysis;
-    if analysis.name(id)?.source != NameSource::Text {
+    let name = analysis.name(id)?;
+    if name.source != NameSource::Text || name.text.is_empty() {
         return None;
     }
-    let name = ctx.name(id);
-    if name.is_empty() {
+    // Only text the eye does not see can be missing (most targets hold none).
+    let unseen = ctx.page.subtree(id).any(|inner| {
+        matches!(ctx.page.node(inner), Node::Text(_))
+            && !analysis.visibility[inner.index()].is_visible()
+    });
+    if !unseen {
         return None;
     }
+    // Letters and digits only: quotes and brackets that CSS adds around a
+    // citation or a count are not a name's words.
+    let words: String = name.text.chars().filter(|c| c.is_alphanumeric()).collect();
     let mut shown = String::new();
     for inner in ctx.page.subtree(id) {
         if !analysis.visibility[inner.index()].is_visible() {
             continue;
         }
-        match ctx.page.node(inner) {
-            // CSS-generated text is seen, though not in the HTML (which
-            // leaves it out, as the page's own HTML does).
-            Node::Text(text) => shown.push_str(text),
-            Node::Element(element) => {
-                if let Some(alt) = element.attr("alt") {
-                    shown.push_str(alt);
-                }
-            }
-            _ => {}
+        let text = match ctx.page.node(inner) {
+            // CSS-generated text is seen, though not in the HTML.
+            Node::Text(text) => &text[..],
+            Node::Element(element) => element.attr("alt").unwrap_or_default(),
+            _ => continue,
+        };
+        shown.extend(text.chars().filter(|c| c.is_alphanumeric()));
+        // Most names are the visible text itself: shown as soon as it is.
+        if shown.len() >= words.len() && shown.contains(&words) {
+            return None;
         }
-        shown.push(' ');
     }
-    // Letters and digits only: quotes and brackets that CSS adds around a
-    // citation or a count are not a name's words.
-    let words = |text: &str| -> String { text.chars().filter(|c| c.is_alphanumeric()).collect() };
-    (!words(&ctx.text(&shown)).contains(&words(&name))).then_some(name)
+    Some(ctx.name(id))
 }
 
 /// Drops the scheme, and the host when it is the page's own; at most 40 characters.
