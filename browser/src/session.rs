@@ -7,7 +7,7 @@ use pagesnap_engine::dialog::{Answered, Dialog};
 use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
 
-use crate::action::{Outcome, UserAction};
+use crate::action::{Axis, Outcome, UserAction};
 use crate::capture::{Capture, CaptureTimings, Captured, Kept, Live, Mark, Needs, Source};
 use crate::error::Result;
 use crate::frames::Frames;
@@ -196,6 +196,13 @@ impl ChromiumSession {
     /// then holds ([`ChromiumSession::dialog`]).
     pub async fn perform(&self, action: &UserAction) -> Result<Outcome> {
         self.input().perform(action).await
+    }
+
+    /// How far the page (no element) or a scroll container is scrolled
+    /// along `axis` (down, or right), CSS pixels, read as the scroll op reads
+    /// it; `None` when the container left the page.
+    pub async fn scrolled(&self, backend_id: Option<u64>, axis: Axis) -> Result<Option<f64>> {
+        self.input().scrolled(backend_id, axis).await
     }
 
     /// What is at viewport point `(x, y)`: `button "Go"` (its role and

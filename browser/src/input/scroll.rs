@@ -318,14 +318,28 @@ impl Input<'_> {
         }
     }
 
+    /// How far the page (no element) or the container is scrolled along
+    /// `axis` (down, or right); `None` when the container left the page.
+    pub(crate) async fn scrolled(
+        &self,
+        backend_id: Option<u64>,
+        axis: Axis,
+    ) -> Result<Option<f64>> {
+        let state = self.read_state(Scroller { backend_id, axis }).await?;
+        Ok(state.map(|state| state.position))
+    }
+
     /// The scroller's state now; `last` where it cannot be read (the
     /// container left the page meanwhile).
     async fn state(&self, scroller: Scroller, last: State) -> Result<State> {
+        Ok(self.read_state(scroller).await?.unwrap_or(last))
+    }
+
+    /// [`STATE_JS`] on the scroller; `None` when it cannot be read.
+    async fn read_state(&self, scroller: Scroller) -> Result<Option<State>> {
         let value = self
             .call_value(scroller.backend_id, STATE_JS, &[scroller.across()])
             .await?;
-        Ok(value
-            .and_then(|v| serde_json::from_value(v).ok())
-            .unwrap_or(last))
+        Ok(value.and_then(|v| serde_json::from_value(v).ok()))
     }
 }

@@ -386,15 +386,15 @@ impl Browsing {
         // The action changes the page: the next observation captures it.
         self.current_mut()?.kept = None;
         let tab = self.current()?;
-        let scroller = match &action {
+        // A scroll's scroller, and where it stood before.
+        let before = match &action {
             UserAction::Scroll {
                 backend_id, axis, ..
-            } => Some((*backend_id, *axis)),
+            } => {
+                let scroller = (*backend_id, *axis);
+                Some((scroller, scrolled(&tab.session, scroller).await))
+            }
             _ => None,
-        };
-        let before = match scroller {
-            Some(scroller) => Some(scrolled(&tab.session, scroller).await),
-            None => None,
         };
         let outcome = tab.session.perform(&action).await;
         let mut pending = None;
@@ -437,11 +437,9 @@ impl Browsing {
             };
         }
         let tab = self.current()?;
-        let scroll = match (before, scroller) {
-            (Some(before), Some(scroller)) => {
-                Some((before, scrolled(&tab.session, scroller).await))
-            }
-            _ => None,
+        let scroll = match before {
+            Some((scroller, before)) => Some((before, scrolled(&tab.session, scroller).await)),
+            None => None,
         };
         Ok(Acted {
             note,
@@ -579,30 +577,12 @@ pub(super) fn no_tab() -> ToolError {
 }
 
 /// How far the page (`None`) or the scroll container is scrolled down (or
-/// right).
+/// right); 0 where it cannot be read.
 async fn scrolled(session: &ChromiumSession, (scroller, axis): (Option<u64>, Axis)) -> f64 {
-    let across = axis == Axis::Horizontal;
-    let value = match scroller {
-        None => session
-            .eval(if across {
-                "window.scrollX"
-            } else {
-                "window.scrollY"
-            })
-            .await
-            .ok(),
-        Some(id) => {
-            let read = if across {
-                "function () { return this.scrollLeft; }"
-            } else {
-                "function () { return this.scrollTop; }"
-            };
-            session
-                .call_function_on(id, read, Vec::new())
-                .await
-                .ok()
-                .flatten()
-        }
-    };
-    value.and_then(|v| v.as_f64()).unwrap_or(0.0)
+    session
+        .scrolled(scroller, axis)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or(0.0)
 }
