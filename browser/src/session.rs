@@ -298,7 +298,26 @@ impl ChromiumSession {
         options: &Options<'_>,
         kept: &mut Option<Kept>,
     ) -> Result<(Observation, Source)> {
-        self.capturer().observe_kept(strategy, options, kept).await
+        self.capturer()
+            .observe_kept(strategy, options, kept, true)
+            .await
+    }
+
+    /// A fresh capture of the page, kept in `kept` as
+    /// [`ChromiumSession::observe_kept`] keeps one, without the change
+    /// tracker that call installs in the page: for an observer that must
+    /// leave the page as it found it (`pagesnap mcp --observe-only`).
+    pub async fn observe_untracked(
+        &self,
+        strategy: &dyn Strategy,
+        options: &Options<'_>,
+        kept: &mut Option<Kept>,
+    ) -> Result<Observation> {
+        let (observation, _) = self
+            .capturer()
+            .observe_kept(strategy, options, kept, false)
+            .await?;
+        Ok(observation)
     }
 
     /// The page's current [`Mark`] (installing the tracker on first use);

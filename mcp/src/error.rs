@@ -25,6 +25,9 @@ pub enum Kind {
     BrowserGone,
     /// The browser failed otherwise (no answer within the limit, …).
     Browser,
+    /// The server only observes (`--observe-only`): what was asked would
+    /// change the browser.
+    ObserveOnly,
 }
 
 impl Kind {
@@ -40,6 +43,7 @@ impl Kind {
             Kind::TabGone => "tab-gone",
             Kind::BrowserGone => "browser-gone",
             Kind::Browser => "browser",
+            Kind::ObserveOnly => "observe-only",
         }
     }
 }

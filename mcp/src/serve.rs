@@ -76,8 +76,9 @@ where
     T: rmcp::transport::IntoTransport<rmcp::RoleServer, E, A>,
     E: std::error::Error + Send + Sync + 'static,
 {
+    let observe_only = shared.config.observe_only;
     let browsing = Arc::new(Mutex::new(Browsing::new(shared).await?));
-    let running = Server::new(browsing)
+    let running = Server::new(browsing, observe_only)
         .serve(transport)
         .await
         .context("the MCP client did not initialise the session")?;
@@ -149,7 +150,8 @@ async fn run(shared: Arc<Shared>, transport: Transport, shared_context: bool) ->
                         Some(common) => common.clone(),
                         None => Arc::new(Mutex::new(Browsing::isolated(shared.clone()))),
                     };
-                    Ok(Server::new(browsing).counted(Open::new(counter.clone())))
+                    Ok(Server::new(browsing, shared.config.observe_only)
+                        .counted(Open::new(counter.clone())))
                 },
                 Arc::new(sessions),
                 config,

@@ -169,6 +169,7 @@ impl Session {
             secrets: Secrets::default(),
             allow_file_urls: false,
             reuse_captures: true,
+            observe_only: false,
         };
         let pid = chromium.pid().expect("a launched browser has a pid");
         let (ours, theirs) = tokio::io::duplex(1 << 20);

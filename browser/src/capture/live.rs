@@ -116,15 +116,22 @@ pub enum Source {
 }
 
 impl Capture<'_> {
-    /// [`crate::ChromiumSession::observe_kept`]'s work.
+    /// [`crate::ChromiumSession::observe_kept`]'s and
+    /// [`crate::ChromiumSession::observe_untracked`]'s work.
     pub(crate) async fn observe_kept(
         &self,
         strategy: &dyn Strategy,
         options: &Options<'_>,
         kept: &mut Option<Kept>,
+        track: bool,
     ) -> Result<(Observation, Source)> {
         let needs = Needs::observe(strategy);
-        let mark = self.mark_unless_unanswered().await?;
+        // Untracked, the page keeps no tracker of ours: nothing is reused.
+        let mark = if track {
+            self.mark_unless_unanswered().await?
+        } else {
+            None
+        };
         if let Some(kept) = kept
             .as_ref()
             .filter(|kept| kept.still_shows(mark.as_ref(), needs))

@@ -20,6 +20,7 @@ page_tabs {op, id?}.\n\nExamples:\n  \
 pagesnap mcp                                   # stdio, its own headless Chromium\n  \
 pagesnap mcp --port 8931                       # Streamable HTTP: each session its own browser context\n  \
 pagesnap mcp --cdp-endpoint http://127.0.0.1:9222   # observe and act on a browser someone else runs
+  pagesnap mcp --cdp-endpoint http://127.0.0.1:9222 --observe-only   # only observe it (BrowserGym)
 
 Attached (--cdp-endpoint, one endpoint), the server observes the browser's first tab until told otherwise (page_tabs), opens and closes only its own tabs, and never closes the browser."
 )]
@@ -71,6 +72,12 @@ pub struct Args {
     /// freshness.reused.
     #[arg(long)]
     always_capture: bool,
+    /// Only observe the browser someone else drives (needs --cdp-endpoint): page_snapshot, page_find
+    /// and page_tabs list/select are offered, nothing else; no tab is opened, closed or brought to the
+    /// front, no dialog answered, nothing installed in the page (every snapshot captures anew). For a
+    /// harness such as BrowserGym that must see the same episode with and without pagesnap.
+    #[arg(long, requires = "cdp_endpoint")]
+    observe_only: bool,
     #[command(flatten)]
     browser: BrowserArgs,
     #[command(flatten)]
@@ -91,6 +98,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
     };
     args.browser.check()?;
     let uploads = args.uploads.folder()?;
+    if args.observe_only && args.dialogs.dialogs != pagesnap_browser::DialogPolicy::Ask {
+        bail!(
+            "--observe-only answers no dialog: --dialogs {} would",
+            args.dialogs.dialogs
+        );
+    }
     if args.browser.cdp_endpoint.len() > 1 {
         bail!("--cdp-endpoint: the tool server drives one browser; give one endpoint");
     }
@@ -111,7 +124,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         layers,
         secrets,
         allow_file_urls: args.allow_file_urls,
-        reuse_captures: !args.always_capture,
+        reuse_captures: !args.always_capture && !args.observe_only,
+        observe_only: args.observe_only,
     };
     pagesnap_browser::runtime()?.block_on(async {
         let chromium = Chromium::start(
@@ -130,7 +144,10 @@ pub fn run(args: Args) -> Result<ExitCode> {
             },
             chromium.version()
         );
-        pagesnap_mcp::serve(chromium, config, transport, args.shared_context).await
+        // Observing only, every session sees the browser's own tabs: a
+        // context of its own would hold none and may not open one.
+        let shared_context = args.shared_context || args.observe_only;
+        pagesnap_mcp::serve(chromium, config, transport, shared_context).await
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -51,8 +51,15 @@ pub struct Config {
     pub secrets: Secrets,
     /// Whether `file:` URLs may be opened.
     pub allow_file_urls: bool,
-    /// Whether a snapshot of an unchanged page renders its last capture again.
+    /// Whether a snapshot of an unchanged page renders its last capture again
+    /// (its change tracker installed in the page); off, every snapshot
+    /// captures anew and the page holds nothing of pagesnap's.
     pub reuse_captures: bool,
+    /// Observe only (`--observe-only`, attached to someone else's browser):
+    /// the tools that act are not offered, and nothing the server does
+    /// changes the page — no tab opened, none brought to the front, no
+    /// dialog answered, no change tracker installed.
+    pub observe_only: bool,
 }
 
 /// One tab pagesnap has observed or acted on.
@@ -497,8 +504,9 @@ impl Browsing {
                 .map_err(|err| ToolError::new(Kind::NoTab, format!("{err:#}")))?;
             self.tabs.insert(id.to_owned(), TabState::new(session));
         }
-        // A background tab runs no animation frames: bring it to the front.
-        if let Some(tab) = self.tabs.get(id) {
+        // A background tab runs no animation frames: bring it to the front
+        // (observing only, the tab at the front stays the one its owner put there).
+        if let Some(tab) = self.tabs.get(id).filter(|_| !self.config().observe_only) {
             let _ = tab.session.bring_to_front().await;
         }
         self.current = Some(id.to_owned());

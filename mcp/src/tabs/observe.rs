@@ -80,13 +80,17 @@ impl Browsing {
             show_hidden: request.show_hidden,
             screenshot: None,
         };
-        if !self.shared.config.reuse_captures {
+        let observed = if self.shared.config.reuse_captures {
+            tab.session
+                .observe_kept(strategy, &options, &mut tab.kept)
+                .await
+        } else {
             tab.kept = None;
-        }
-        let observed = tab
-            .session
-            .observe_kept(strategy, &options, &mut tab.kept)
-            .await;
+            tab.session
+                .observe_untracked(strategy, &options, &mut tab.kept)
+                .await
+                .map(|observation| (observation, Source::Captured))
+        };
         let (mut observation, source) = match observed {
             Ok(observed) => observed,
             Err(err) => return Err(self.failed(&err).await),

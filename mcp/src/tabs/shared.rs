@@ -21,7 +21,7 @@ pub struct Shared {
     /// The endpoint of an attached browser (none: pagesnap launched it),
     /// the same for every browser in its place.
     pub(super) endpoint: Option<String>,
-    pub(super) config: Config,
+    pub(crate) config: Config,
     /// The browser contexts the sessions made (tabs in them are no other
     /// session's, not even one on the default context).
     pub(super) contexts: std::sync::Mutex<HashSet<String>>,

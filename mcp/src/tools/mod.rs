@@ -36,16 +36,20 @@ use crate::tabs::{Browsing, Seen};
 pub struct Server {
     browsing: Arc<Mutex<Browsing>>,
     tool_router: ToolRouter<Self>,
+    /// Only the observing tools are offered ([`crate::Config::observe_only`]).
+    observe_only: bool,
     /// Counts this session among the open ones while any clone lives.
     _open: Option<Arc<crate::serve::Open>>,
 }
 
 impl Server {
-    /// A server on `browsing`.
-    pub fn new(browsing: Arc<Mutex<Browsing>>) -> Server {
+    /// A server on `browsing`, offering every tool, or (`observe_only`) only
+    /// those that observe.
+    pub fn new(browsing: Arc<Mutex<Browsing>>, observe_only: bool) -> Server {
         Server {
             browsing,
-            tool_router: Self::tool_router(),
+            tool_router: Self::tool_router(observe_only),
+            observe_only,
             _open: None,
         }
     }
@@ -94,11 +98,15 @@ impl Server {
         }
     }
 
-    /// Every tool: one router per tool's file (`tools/list` sorts them by name).
-    fn tool_router() -> ToolRouter<Self> {
-        Self::navigate_router()
-            + Self::snapshot_router()
-            + Self::find_router()
+    /// Every tool, or only those that observe: one router per tool's file
+    /// (`tools/list` sorts them by name).
+    fn tool_router(observe_only: bool) -> ToolRouter<Self> {
+        let observing = Self::snapshot_router() + Self::find_router() + Self::tabs_router();
+        if observe_only {
+            return observing;
+        }
+        observing
+            + Self::navigate_router()
             + Self::scroll_router()
             + Self::action_router()
             + Self::fill_router()
@@ -106,22 +114,26 @@ impl Server {
             + Self::click_at_router()
             + Self::dialog_router()
             + Self::back_router()
-            + Self::tabs_router()
     }
 }
 
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
+        let instructions = if self.observe_only {
+            "pagesnap shows a browser tab someone else drives as text: read it with page_snapshot \
+             (viewport only unless full_page), locate targets with page_find, choose the tab with \
+             page_tabs. This server only observes: it opens, acts on and answers nothing."
+        } else {
+            "pagesnap shows a browser tab as text an agent can act on. Open a page with page_navigate, \
+             read it with page_snapshot (viewport only; page_scroll or full_page for more), locate \
+             targets with page_find, and act with page_action using the refs the snapshots show. Every \
+             action returns the page after it. A JavaScript dialog the page opens is shown, never \
+             answered for you: answer it with page_dialog."
+        };
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("pagesnap", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "pagesnap shows a browser tab as text an agent can act on. Open a page with page_navigate, \
-                 read it with page_snapshot (viewport only; page_scroll or full_page for more), locate \
-                 targets with page_find, and act with page_action using the refs the snapshots show. Every \
-                 action returns the page after it. A JavaScript dialog the page opens is shown, never \
-                 answered for you: answer it with page_dialog.",
-            )
+            .with_instructions(instructions)
     }
 }
 
@@ -189,7 +201,7 @@ mod tests {
     /// every [`pagesnap_browser::Failure`] and `unknown-ref`.
     #[test]
     fn page_action_names_every_failure_kind() {
-        let tools = Server::tool_router().list_all();
+        let tools = Server::tool_router(false).list_all();
         let action = tools
             .iter()
             .find(|tool| tool.name == "page_action")

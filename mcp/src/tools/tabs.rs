@@ -51,6 +51,12 @@ async fn tabs(browsing: &mut Browsing, args: TabsArgs) -> Result<CallToolResult,
     match args.op {
         TabsOp::List => {}
         TabsOp::Select => browsing.select(&id()?).await?,
+        TabsOp::Close if browsing.config().observe_only => {
+            return Err(ToolError::new(
+                Kind::ObserveOnly,
+                "page_tabs close: this server only observes (--observe-only) and closes no tab",
+            ));
+        }
         TabsOp::Close => browsing.close_tab(&id()?).await?,
     }
     let tabs = browsing.list_tabs().await?;
