@@ -52,6 +52,12 @@ fn page(name: &str) -> Option<String> {
 <p>End of the feed</p>
 <script>addEventListener('scroll', () => report('scrolled ' + Math.round(scrollY)));</script>"#
         }
+        // What an observer must leave as it was: the page reports whether
+        // pagesnap's change tracker is in it and how its dialog was answered.
+        "observed" => {
+            r#"<h1>Observed</h1>
+<button onclick="report('tracker ' + (Symbol.for('pagesnap.watch') in window) + ' confirm ' + confirm('Sure?'))">Check</button>"#
+        }
         "hung" => {
             r#"<h1>Spinning</h1>
 <button onclick="report('spinning'); setTimeout(() => { while (true) {} }, 1000)">Spin</button>"#
@@ -144,6 +150,8 @@ struct Session {
     client: RunningService<RoleClient, ()>,
     /// The browser process the server drives.
     pid: u32,
+    /// Its DevTools websocket, for a second client.
+    websocket: String,
     server: tokio::task::JoinHandle<anyhow::Result<()>>,
     pages: Pages,
 }
@@ -155,6 +163,11 @@ impl Session {
 
     /// A session whose calls wait at most `open.timeout`.
     async fn start_with(open: OpenOptions) -> Session {
+        Session::launch(open, true).await
+    }
+
+    /// A session, its snapshots reusing unchanged captures or not.
+    async fn launch(open: OpenOptions, reuse_captures: bool) -> Session {
         let pages = Pages::start().await;
         // As `pagesnap mcp` runs it: a dialog waits for the agent.
         let chromium = Chromium::launch(false)
@@ -168,19 +181,44 @@ impl Session {
             layers: Layers::default(),
             secrets: Secrets::default(),
             allow_file_urls: false,
-            reuse_captures: true,
+            reuse_captures,
             observe_only: false,
         };
         let pid = chromium.pid().expect("a launched browser has a pid");
+        let websocket = chromium.websocket_url().to_owned();
         let (ours, theirs) = tokio::io::duplex(1 << 20);
         let server = tokio::spawn(serve_client(chromium, config, theirs));
         let client = ().serve(ours).await.expect("the session initialises");
         Session {
             client,
             pid,
+            websocket,
             server,
             pages,
         }
+    }
+
+    /// A second server attached to this session's browser that only
+    /// observes (`pagesnap mcp --cdp-endpoint … --observe-only`), and its client.
+    async fn observer(&self) -> RunningService<RoleClient, ()> {
+        let chromium = Chromium::attach(&self.websocket)
+            .await
+            .expect("the observer attaches");
+        let config = Config {
+            strategy: pagesnap_engine::strategy::by_name("aria").expect("aria"),
+            open: OpenOptions::default(),
+            network: false,
+            layers: Layers::default(),
+            secrets: Secrets::default(),
+            allow_file_urls: false,
+            reuse_captures: false,
+            observe_only: true,
+        };
+        let (ours, theirs) = tokio::io::duplex(1 << 20);
+        tokio::spawn(serve_client(chromium, config, theirs));
+        ().serve(ours)
+            .await
+            .expect("the observer's session initialises")
     }
 
     async fn call(&self, tool: &str, arguments: Value) -> CallToolResult {
@@ -486,6 +524,67 @@ async fn page_dialog_answers_what_the_page_asked() {
     session.ok("page_dialog", json!({"accept": false})).await;
     session.pages.reported("confirm false").await;
     session.end().await;
+}
+
+/// Issue 61: attached with --observe-only, pagesnap sees the page its owner
+/// drives and changes nothing — only the observing tools offered, no tab
+/// closed, no tracker installed, the owner's dialog left for the owner.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_observer_sees_the_owners_page_and_leaves_it_as_it_was() {
+    // The owner installs no tracker either: the page's report is the observer's.
+    let owner = Session::launch(OpenOptions::default(), false).await;
+    owner.open("observed").await;
+    let observer = owner.observer().await;
+    let call = async |tool: &str, arguments: Value| {
+        let Value::Object(arguments) = arguments else {
+            panic!("arguments are an object");
+        };
+        let request = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        tokio::time::timeout(Duration::from_secs(30), observer.call_tool(request))
+            .await
+            .unwrap_or_else(|_| panic!("{tool} answered within 30 s"))
+            .unwrap_or_else(|error| panic!("{tool} answered: {error}"))
+    };
+    let tools = observer.list_all_tools().await.expect("the tools");
+    let mut names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["page_find", "page_snapshot", "page_tabs"]);
+    let listed = call("page_tabs", json!({"op": "list"})).await;
+    let tabs = listed.structured_content.expect("a listing")["tabs"].clone();
+    let tab = tabs
+        .as_array()
+        .and_then(|tabs| {
+            tabs.iter().find(|tab| {
+                tab["url"]
+                    .as_str()
+                    .is_some_and(|u| u.ends_with("/observed"))
+            })
+        })
+        .unwrap_or_else(|| panic!("the owner's tab is listed: {tabs}"))["id"]
+        .clone();
+    call("page_tabs", json!({"op": "select", "id": tab})).await;
+    let seen = call("page_snapshot", json!({})).await;
+    assert!(text(&seen).contains("button \"Check\""), "{}", text(&seen));
+    let refused = call("page_tabs", json!({"op": "close", "id": tab})).await;
+    assert_eq!(refused.is_error, Some(true));
+    assert_eq!(
+        refused.structured_content.expect("a kind")["error"]["kind"],
+        "observe-only"
+    );
+    // The owner's click opens a dialog; the observer's snapshot meanwhile
+    // answers it not: the owner does, and the page says how.
+    let (shown, _) = owner.ok("page_snapshot", json!({})).await;
+    owner
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "button", "Check"), "op": "click"}),
+        )
+        .await;
+    call("page_snapshot", json!({})).await;
+    owner.ok("page_dialog", json!({"accept": true})).await;
+    owner.pages.reported("tracker false confirm true").await;
+    observer.cancel().await.expect("the observer leaves");
+    owner.end().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -30,6 +30,13 @@ pub struct Shared {
 impl Shared {
     /// The browser and configuration the sessions will share.
     pub fn new(chromium: Chromium, config: Config) -> Shared {
+        // Observing only, a dialog is its owner's to answer, whatever the
+        // browser was given.
+        let chromium = if config.observe_only {
+            chromium.with_dialogs(pagesnap_browser::DialogPolicy::Ask)
+        } else {
+            chromium
+        };
         Shared {
             endpoint: chromium.endpoint().map(str::to_owned),
             chromium: RwLock::new(Some(chromium)),
