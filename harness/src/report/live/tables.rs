@@ -97,8 +97,17 @@ fn success(summaries: &[LiveSummary]) -> Table {
     table
 }
 
+/// The tiers a suite names, easiest first (`easy`, `medium`, `hard`), then
+/// any other by name.
+const TIER_ORDER: &[&str] = &["easy", "medium", "hard"];
+
 fn tiers(summaries: &[LiveSummary]) -> Table {
     let tiers: BTreeSet<&String> = summaries.iter().flat_map(|s| s.tiers.keys()).collect();
+    let mut tiers: Vec<&String> = tiers.into_iter().collect();
+    tiers.sort_by_key(|tier| {
+        let rank = TIER_ORDER.iter().position(|known| *known == tier.as_str());
+        (rank.unwrap_or(TIER_ORDER.len()), tier.as_str())
+    });
     let mut columns = vec![Column::label("tier")];
     columns.extend(summaries.iter().map(|s| Column::text(shown(&s.strategy))));
     let mut table = Table::new(columns);
