@@ -39,7 +39,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "packaging" / "pypi" / "python"))
+# The installed module (the wheel's) when there is one; else the repository's own.
+if importlib.util.find_spec("pagesnap") is None:
+    sys.path.insert(0, str(ROOT / "packaging" / "pypi" / "python"))
 
 DEFAULT_TASKS = (
     "click-test,click-test-2,click-test-transfer,click-button,click-button-sequence,click-link,"

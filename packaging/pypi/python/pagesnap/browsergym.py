@@ -143,8 +143,10 @@ class Launcher:
         (BrowserGym's chat window launches a second browser with no executable option). Creates
         `<directory>/ms-playwright/chromium-REV/chrome-linux/chrome` (and the headless-shell layouts of
         newer Playwright) as links to `chromium`, and sets `PLAYWRIGHT_BROWSERS_PATH` in this process.
-        Call it before the Playwright driver starts (before the first `env.reset`). Returns the folder
-        set, or None when Playwright's own Chromium is there (or Playwright is not installed)."""
+        The links live in `~/.cache/pagesnap/playwright-browsers`, not in the launcher's folder: the
+        Playwright driver reads the variable once, when it starts, and outlives any one launcher. Call it
+        before the driver starts (before the first `env.reset`). Returns the folder set, or None when
+        Playwright's own Chromium is there (or Playwright is not installed)."""
         browsers = _playwright_browsers()
         if browsers is None:
             return None
@@ -152,10 +154,12 @@ class Launcher:
         layouts = _playwright_layouts(browsers)
         if any((Path(current) / layout).exists() for layout in layouts[:1]):
             return None
-        root = Path(self.directory) / "ms-playwright"
+        root = Path.home() / ".cache" / "pagesnap" / "playwright-browsers"
         for layout in layouts:
             link = root / layout
             link.parent.mkdir(parents=True, exist_ok=True)
+            if link.is_symlink() and os.readlink(link) != self.chromium:
+                link.unlink()
             if not link.exists():
                 link.symlink_to(self.chromium)
         os.environ["PLAYWRIGHT_BROWSERS_PATH"] = str(root)
