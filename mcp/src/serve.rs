@@ -134,8 +134,10 @@ async fn run(shared: Arc<Shared>, transport: Transport, shared_context: bool) ->
                 .with_allowed_hosts(hosts)
                 .with_allowed_origins(origins);
             // Each session browses in a context of its own, unless one
-            // browsing on the default context is shared by all.
-            let common = if shared_context {
+            // browsing on the default context is shared by all. Observing
+            // only, every session sees the browser's own tabs: a context of
+            // its own would hold none and may not open one.
+            let common = if shared_context || shared.config.observe_only {
                 Some(Arc::new(Mutex::new(Browsing::new(shared.clone()).await?)))
             } else {
                 None

@@ -211,7 +211,8 @@ impl Session {
             layers: Layers::default(),
             secrets: Secrets::default(),
             allow_file_urls: false,
-            reuse_captures: false,
+            // Asked for, and still not installed: observing only wins.
+            reuse_captures: true,
             observe_only: true,
         };
         let (ours, theirs) = tokio::io::duplex(1 << 20);

@@ -124,7 +124,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         layers,
         secrets,
         allow_file_urls: args.allow_file_urls,
-        reuse_captures: !args.always_capture && !args.observe_only,
+        reuse_captures: !args.always_capture,
         observe_only: args.observe_only,
     };
     pagesnap_browser::runtime()?.block_on(async {
@@ -144,10 +144,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             },
             chromium.version()
         );
-        // Observing only, every session sees the browser's own tabs: a
-        // context of its own would hold none and may not open one.
-        let shared_context = args.shared_context || args.observe_only;
-        pagesnap_mcp::serve(chromium, config, transport, shared_context).await
+        pagesnap_mcp::serve(chromium, config, transport, args.shared_context).await
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -62,6 +62,14 @@ pub struct Config {
     pub observe_only: bool,
 }
 
+impl Config {
+    /// Whether snapshots install the change tracker and reuse unchanged
+    /// captures: asked for (`reuse_captures`) and not observing only.
+    pub fn tracks_changes(&self) -> bool {
+        self.reuse_captures && !self.observe_only
+    }
+}
+
 /// One tab pagesnap has observed or acted on.
 struct TabState {
     session: ChromiumSession,

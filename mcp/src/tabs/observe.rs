@@ -80,7 +80,7 @@ impl Browsing {
             show_hidden: request.show_hidden,
             screenshot: None,
         };
-        let observed = if self.shared.config.reuse_captures {
+        let observed = if self.shared.config.tracks_changes() {
             tab.session
                 .observe_kept(strategy, &options, &mut tab.kept)
                 .await
