@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::frames::Frames;
 use crate::input::{Input, Step};
 use crate::navigation::{Navigation, OpenOptions};
+use crate::readiness::{Performed, Readiness, Settled, Settler};
 use crate::tab::TabHandle;
 
 /// One open tab.
@@ -194,8 +195,28 @@ impl ChromiumSession {
     /// other action is `dialog-pending`); an action during which the page
     /// opened one is done, its note naming the dialog, which the session
     /// then holds ([`ChromiumSession::dialog`]).
+    ///
+    /// The page is then given [`Readiness::of`] the action to settle.
     pub async fn perform(&self, action: &UserAction) -> Result<Outcome> {
-        self.input().perform(action).await
+        let performed = self.perform_ready(action, Readiness::of(action)).await?;
+        Ok(performed.outcome)
+    }
+
+    /// [`ChromiumSession::perform`] with the page given `readiness` to
+    /// settle after the action (see `crate::readiness`), and how that wait
+    /// ended: what was still going on if its budget ran out.
+    pub async fn perform_ready(
+        &self,
+        action: &UserAction,
+        readiness: Readiness,
+    ) -> Result<Performed> {
+        self.input().perform(action, readiness).await
+    }
+
+    /// Waits for the page as it is to settle, within `readiness` (after a
+    /// navigation the caller made: [`Readiness::NAVIGATE`]).
+    pub async fn settle_to(&self, readiness: Readiness) -> Result<Settled> {
+        Settler::unarmed(&self.tab, readiness).settle().await
     }
 
     /// How far the page (no element) or a scroll container is scrolled

@@ -63,3 +63,11 @@ pub(crate) const PULSE_ANSWER: Duration = Duration::from_secs(2);
 /// How many answers in a row it may miss before it is taken for dead
 /// (stopped or hung): about 9 s from its last answer at most.
 pub(crate) const PULSE_MISSES: u32 = 3;
+
+/// How often a readiness probe is asked whether the page has settled
+/// (`crate::readiness`).
+pub(crate) const SETTLE_POLL: Duration = Duration::from_millis(8);
+
+/// How long past its budget an armed readiness probe lives should no wait
+/// end it (its wrappers then put themselves back).
+pub(crate) const SETTLE_PROBE_SPARE: Duration = Duration::from_secs(5);

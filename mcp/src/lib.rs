@@ -4,7 +4,6 @@ mod answer;
 mod error;
 pub mod layers;
 mod policy;
-mod readiness;
 pub mod secrets;
 mod serve;
 mod tabs;
@@ -14,6 +13,6 @@ pub use answer::{
     ActionAnswer, ActionReport, Changes, Detail, FindAnswer, Freshness, Match, Note, NoteKind,
     OpenedTab, Snapshot, TabInfo,
 };
-pub use readiness::Readiness;
+pub use pagesnap_browser::Readiness;
 pub use serve::{Transport, serve, serve_client};
 pub use tabs::Config;

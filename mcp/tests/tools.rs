@@ -58,9 +58,24 @@ fn page(name: &str) -> Option<String> {
             r#"<h1>Observed</h1>
 <button onclick="report('tracker ' + (Symbol.for('pagesnap.watch') in window) + ' confirm ' + confirm('Sure?'))">Check</button>"#
         }
+        // Each button starts work that ends later, in one of the ways pages
+        // do; the answer to its click must show where that work ended.
+        // "Check" looks, after any wait has ended, whether the page was
+        // left with anything of the wait's.
+        "settle" => {
+            r#"<h1>Settle</h1>
+<p id="out">idle</p>
+<button onclick="setTimeout(() => setTimeout(() => { out.textContent = 'TIMER-DONE'; }, 150), 250)">Timer</button>
+<button onclick="fetch('/slow').then(r => r.text()).then(t => { out.textContent = 'FETCH-' + t; })">Fetch</button>
+<button onclick="const x = new XMLHttpRequest(); x.open('GET', '/slow'); x.onload = () => { out.textContent = 'XHR-' + x.responseText; }; x.send()">Request</button>
+<button onclick="const s = document.createElement('script'); s.src = '/late.js'; document.head.append(s)">Script</button>
+<button onclick="out.style.transition = 'opacity 300ms'; out.style.opacity = '0.5'; out.addEventListener('transitionend', () => { out.textContent = 'FADED'; }, {once: true})">Fade</button>
+<button onclick="out.textContent = 'LONG'; out.animate([{opacity: 1}, {opacity: 0.9}], 4000)">Long</button>
+<button onclick="setTimeout(() => report('native ' + [setTimeout, clearTimeout, fetch, XMLHttpRequest.prototype.send].every(f => /\[native code\]/.test(Function.prototype.toString.call(f))) + ' ' + ('__pagesnapSettle' in window)), 2000)">Check</button>"#
+        }
         "hung" => {
             r#"<h1>Spinning</h1>
-<button onclick="report('spinning'); setTimeout(() => { while (true) {} }, 1000)">Spin</button>"#
+<button onclick="report('spinning'); setTimeout(() => { while (true) {} }, 2000)">Spin</button>"#
         }
         "find" => {
             r#"<h1>Shop</h1>
@@ -103,6 +118,24 @@ impl Pages {
                         reports.lock().expect("the reports").push(body);
                     },
                 ),
+            )
+            // A request and a script that take their time, as a server's do.
+            .route(
+                "/slow",
+                get(|| async {
+                    tokio::time::sleep(Duration::from_millis(300)).await;
+                    "OK"
+                }),
+            )
+            .route(
+                "/late.js",
+                get(|| async {
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    (
+                        [("content-type", "text/javascript")],
+                        "document.getElementById('out').textContent = 'SCRIPT-DONE';",
+                    )
+                }),
             )
             .route(
                 "/{name}",
@@ -492,6 +525,54 @@ async fn page_wait_returns_once_the_text_shows() {
     session.end().await;
 }
 
+/// The answer to an action comes once the work the action started is done
+/// (timers and the timers they set, fetch, XHR, inserted scripts, CSS
+/// transitions), not after a fixed window; work that outlasts the budget is
+/// answered `incomplete` with what was still running; and the page keeps
+/// none of the probe's wrappers afterwards.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_action_is_answered_once_the_work_it_started_is_done() {
+    let session = Session::start().await;
+    let shown = session.open("settle").await;
+    for (button, shows) in [
+        ("Timer", "TIMER-DONE"),
+        ("Fetch", "FETCH-OK"),
+        ("Request", "XHR-OK"),
+        ("Script", "SCRIPT-DONE"),
+        ("Fade", "FADED"),
+    ] {
+        let (answer, structured) = session
+            .ok(
+                "page_action",
+                json!({"ref": reference(&shown, "button", button), "op": "click"}),
+            )
+            .await;
+        assert!(answer.contains(shows), "{button}: {answer}");
+        let typed: ActionAnswer = serde_json::from_value(structured.expect("structured"))
+            .expect("an ActionAnswer");
+        assert!(!typed.incomplete, "{button}: {:?}", typed.pending);
+    }
+    let (_, structured) = session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "button", "Long"), "op": "click"}),
+        )
+        .await;
+    let typed: ActionAnswer =
+        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
+    assert!(typed.incomplete, "a 4 s animation outlasts a click's budget");
+    let pending = typed.pending.unwrap_or_default();
+    assert!(pending.contains("1 animations running"), "{pending}");
+    session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "button", "Check"), "op": "click"}),
+        )
+        .await;
+    session.pages.reported("native true false").await;
+    session.end().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn page_click_at_clicks_the_point() {
     let session = Session::start().await;
@@ -708,8 +789,9 @@ async fn a_page_that_never_yields_has_its_tab_closed_and_the_next_page_opens() {
         .ok("page_action", json!({"op": "click", "ref": spin}))
         .await;
     session.pages.reported("spinning").await;
-    // The loop starts a second after the click.
-    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // The loop starts two seconds after the click (later than any action
+    // waits for a timer it set, so the click is answered first).
+    tokio::time::sleep(Duration::from_millis(2200)).await;
     let started = Instant::now();
     let snapshot = session.call("page_snapshot", json!({})).await;
     let took = started.elapsed();

@@ -25,6 +25,7 @@ use super::Input;
 use crate::action::{ClickWith, Failure, MAX_WAIT, Outcome, UserAction, Wait};
 use crate::failure::TabError;
 use crate::frames::{node_key, split_key};
+use crate::readiness::{Performed, Readiness, Settler};
 use crate::waits;
 
 /// Finds the click point of `this` (see the module docs); returns
@@ -220,18 +221,26 @@ pub(crate) struct Answer {
 }
 
 impl Input<'_> {
-    /// [`crate::ChromiumSession::perform`]'s work.
-    pub(crate) async fn perform(&self, action: &UserAction) -> Result<Outcome> {
+    /// [`crate::ChromiumSession::perform_ready`]'s work: the probe armed
+    /// for `readiness`, the action, then the wait for the page to settle.
+    pub(crate) async fn perform(
+        &self,
+        action: &UserAction,
+        readiness: Readiness,
+    ) -> Result<Performed> {
         if let UserAction::Dialog { accept, text } = action {
-            return self.answer_dialog(*accept, text.as_deref()).await;
+            return self
+                .answer_dialog(*accept, text.as_deref(), readiness)
+                .await;
         }
         if let Some(dialog) = self.tab.dialog() {
-            return Ok(Outcome::failed(
+            return Ok(Performed::unsettled(Outcome::failed(
                 Failure::DialogPending,
                 Failure::dialog_pending(&dialog),
-            ));
+            )));
         }
-        let outcome = async {
+        let settler = Settler::arm(self.tab, readiness).await?;
+        let performed = async {
             let outcome = match action {
                 UserAction::Click { backend_id, with } => {
                     self.click_with(*backend_id, *with).await?
@@ -266,8 +275,8 @@ impl Input<'_> {
                 UserAction::Fill { fields } => self.fill(fields).await?,
                 UserAction::Dialog { .. } => Outcome::ok(),
             };
-            self.settle_after_action().await?;
-            Ok(outcome)
+            let settled = settler.settle().await?;
+            Ok(Performed { outcome, settled })
         };
         // A click or key may open a file chooser, which the agent is told of.
         let opens_chooser = matches!(
@@ -278,28 +287,25 @@ impl Input<'_> {
                 | UserAction::ClickAt { .. }
         );
         if opens_chooser {
-            opened_dialog(self.noting_chooser(outcome).await)
+            opened_dialog(self.noting_chooser(performed).await)
         } else {
-            opened_dialog(outcome.await)
+            opened_dialog(performed.await)
         }
-    }
-
-    /// Lets the page react before the next look: a click may have started a
-    /// navigation (wait for the new document's load), then handlers, layout
-    /// and two animation frames.
-    async fn settle_after_action(&self) -> Result<()> {
-        self.tab.wait_loaded(self.tab.limit()).await?;
-        self.tab.settle().await
     }
 
     /// Answers the pending dialog (a prompt with `text`, or its default
     /// text), then lets the page react as after any action.
-    async fn answer_dialog(&self, accept: bool, text: Option<&str>) -> Result<Outcome> {
+    async fn answer_dialog(
+        &self,
+        accept: bool,
+        text: Option<&str>,
+        readiness: Readiness,
+    ) -> Result<Performed> {
         let Some(dialog) = self.tab.dialog() else {
-            return Ok(Outcome::failed(
+            return Ok(Performed::unsettled(Outcome::failed(
                 Failure::NoDialog,
                 Failure::NoDialog.message(),
-            ));
+            )));
         };
         let mut params = HandleJavaScriptDialogParams::new(accept);
         if accept {
@@ -312,10 +318,10 @@ impl Input<'_> {
             Ok(Ok(_)) => {}
             // Closed meanwhile (by the page's navigation, another client).
             Ok(Err(_)) if self.tab.dialog().is_none() => {
-                return Ok(Outcome::failed(
+                return Ok(Performed::unsettled(Outcome::failed(
                     Failure::NoDialog,
                     Failure::NoDialog.message(),
-                ));
+                )));
             }
             Ok(Err(err)) => {
                 return Err(TabError::Failed {
@@ -346,11 +352,13 @@ impl Input<'_> {
             )),
             (None, _) => None,
         };
-        opened_dialog(
-            self.settle_after_action()
-                .await
-                .map(|()| Outcome::Done { note }),
-        )
+        // The page's script stood still until now: the probe armed by the
+        // action that opened the dialog, if any, follows what it does next.
+        let settled = Settler::unarmed(self.tab, readiness).settle().await;
+        opened_dialog(settled.map(|settled| Performed {
+            outcome: Outcome::Done { note },
+            settled,
+        }))
     }
 
     pub(crate) async fn click(&self, backend_id: u64) -> Result<Outcome> {
@@ -680,12 +688,12 @@ impl Input<'_> {
 
 /// An action cut short by a dialog the page opened is done: the page did
 /// react, and waits on the dialog, which the note names.
-fn opened_dialog(acted: Result<Outcome>) -> Result<Outcome> {
+fn opened_dialog(acted: Result<Performed>) -> Result<Performed> {
     match acted {
         Err(err) => match err.tab() {
             Some(TabError::DialogOpen { dialog, .. }) => {
                 let opened = format!("the page opened a dialog. {}", dialog.line());
-                Ok(Outcome::Done { note: Some(opened) })
+                Ok(Performed::unsettled(Outcome::Done { note: Some(opened) }))
             }
             _ => Err(err),
         },

@@ -7,6 +7,7 @@ use crate::error::{Error, Result};
 use super::Input;
 use crate::action::{Outcome, ScrollBy, UserAction};
 use crate::failure::Phase;
+use crate::readiness::Readiness;
 
 /// A scripted step applied between captures (`--then`).
 #[derive(Clone, Debug, PartialEq)]
@@ -43,7 +44,7 @@ impl Input<'_> {
                 return self.tab.settle().await;
             }
         };
-        match self.perform(&action).await? {
+        match self.perform(&action, Readiness::of(&action)).await?.outcome {
             Outcome::Done { .. } => Ok(()),
             Outcome::Failed { message, .. } => Err(Error::Step {
                 url: self.tab.url().to_owned(),

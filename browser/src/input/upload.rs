@@ -14,6 +14,7 @@ use super::Input;
 use super::act::failure;
 use crate::action::{Failure, Outcome};
 use crate::frames::split_key;
+use crate::readiness::Performed;
 
 /// What an action that opened a file chooser tells the agent.
 const CHOOSER_OPENED: &str = "a file chooser opened and nothing was chosen: \
@@ -69,8 +70,8 @@ impl Input<'_> {
     /// own choosers for its user.
     pub(crate) async fn noting_chooser(
         &self,
-        action: impl std::future::Future<Output = Result<Outcome>>,
-    ) -> Result<Outcome> {
+        action: impl std::future::Future<Output = Result<Performed>>,
+    ) -> Result<Performed> {
         let mut opened = self
             .tab
             .page()
@@ -81,18 +82,19 @@ impl Input<'_> {
         let outcome = action.await;
         let _ = self.intercept_chooser(false).await;
         let chose = opened.next().now_or_never().flatten().is_some();
-        match outcome? {
-            Outcome::Done { note } if chose => Ok(Outcome::Done {
-                note: Some(
-                    [note.as_deref(), Some(CHOOSER_OPENED)]
-                        .into_iter()
-                        .flatten()
-                        .collect::<Vec<_>>()
-                        .join("; "),
-                ),
-            }),
-            outcome => Ok(outcome),
+        let mut performed = outcome?;
+        if let Outcome::Done { note } = &mut performed.outcome
+            && chose
+        {
+            *note = Some(
+                [note.as_deref(), Some(CHOOSER_OPENED)]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            );
         }
+        Ok(performed)
     }
 
     async fn intercept_chooser(&self, on: bool) -> Result<()> {

@@ -22,7 +22,8 @@ use std::sync::atomic::Ordering;
 use tokio::sync::RwLockReadGuard;
 
 use pagesnap_browser::{
-    Axis, Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, TabError, UserAction,
+    Axis, Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, Performed, Readiness,
+    TabError, UserAction,
 };
 use pagesnap_engine::dialog::Dialog;
 use pagesnap_engine::observation::{Item, Observation};
@@ -32,7 +33,6 @@ use crate::answer::{Freshness, Note, TabInfo};
 use crate::error::{Kind, ToolError};
 use crate::layers::Layers;
 use crate::policy;
-use crate::readiness::{self, Readiness};
 use crate::secrets::Secrets;
 use failure::{gone_sentence, next_call};
 use shared::shutting_down;
@@ -348,8 +348,8 @@ impl Browsing {
             },
         }
         let tab = self.current()?;
-        match readiness::wait(&tab.session, Readiness::NAVIGATE).await {
-            Ok(pending) => Ok(pending),
+        match tab.session.settle_to(Readiness::NAVIGATE).await {
+            Ok(settled) => Ok(settled.pending),
             // A dialog opened as the page settled: the snapshot shows it.
             Err(err) if err.is_dialog_open() => Ok(None),
             Err(err) => Err(self.failed(&err).await),
@@ -387,13 +387,9 @@ impl Browsing {
         }
     }
 
-    /// Performs `action` on the current tab as the live runner does, then
-    /// waits for `readiness`.
-    pub async fn act(
-        &mut self,
-        action: UserAction,
-        readiness: Readiness,
-    ) -> Result<Acted, ToolError> {
+    /// Performs `action` on the current tab as the live runner does, the
+    /// page then given [`Readiness::of`] the action to settle.
+    pub async fn act(&mut self, action: UserAction) -> Result<Acted, ToolError> {
         let started = std::time::Instant::now();
         if !matches!(action, UserAction::Dialog { .. }) {
             self.refuse_while_dialog()?;
@@ -411,19 +407,29 @@ impl Browsing {
             }
             _ => None,
         };
-        let outcome = tab.session.perform(&action).await;
-        let mut pending = None;
-        let note = match outcome {
+        let performed = tab
+            .session
+            .perform_ready(&action, Readiness::of(&action))
+            .await;
+        let (note, pending) = match performed {
             // A note may quote a field's value, which may hold a secret.
-            Ok(Outcome::Done { note }) => note.map(|note| self.mask(&note)),
-            Ok(Outcome::Failed { kind, message }) => {
+            Ok(Performed {
+                outcome: Outcome::Done { note },
+                settled,
+            }) => (
+                note.map(|note| self.mask(&note)),
+                settled.pending.map(|pending| self.mask(&pending)),
+            ),
+            Ok(Performed {
+                outcome: Outcome::Failed { kind, message },
+                ..
+            }) => {
                 return Err(ToolError::new(Kind::Action(kind), self.mask(&message)));
             }
             Err(err) => match err.tab() {
                 // A click that started a navigation that did not finish.
                 Some(TabError::NeverLoaded { .. } | TabError::OverLimit { .. }) => {
-                    pending = Some(self.mask(&err.to_string()));
-                    None
+                    (None, Some(self.mask(&err.to_string())))
                 }
                 _ => return Err(self.failed(&err).await),
             },
@@ -443,14 +449,6 @@ impl Browsing {
         // the one observed (a background tab paints no screenshot).
         let _ = tab.session.bring_to_front().await;
         tab.session.refresh_url().await;
-        if pending.is_none() {
-            let tab = self.current()?;
-            pending = match readiness::wait(&tab.session, readiness).await {
-                Ok(pending) => pending,
-                Err(err) if err.is_dialog_open() => None,
-                Err(err) => return Err(self.failed(&err).await),
-            };
-        }
         let tab = self.current()?;
         let scroll = match before {
             Some((scroller, before)) => Some((before, scrolled(&tab.session, scroller).await)),

@@ -8,7 +8,6 @@ use serde_json::json;
 use super::{blocks, notes_text, snapshot_of};
 use crate::answer::{ActionAnswer, ActionReport, Note, OpenedTab};
 use crate::error::ToolError;
-use crate::readiness::Readiness;
 use crate::tabs::{Acted, Browsing, Request, Seen};
 
 /// What an answer compares the page after the action with.
@@ -20,18 +19,17 @@ pub(super) enum Since<'a> {
     Before(Option<&'a Observation>),
 }
 
-/// Performs `action` on the current tab as a user would, waits for
-/// `readiness`, then answers ([`answer`]) with the page compared with the
+/// Performs `action` on the current tab as a user would, waits for the
+/// page to settle ([`pagesnap_browser::Readiness::of`] it), then answers ([`answer`]) with the page compared with the
 /// one before; `report` says what the action did.
 pub(super) async fn perform(
     browsing: &mut Browsing,
     action: UserAction,
-    readiness: Readiness,
     report: impl FnOnce(&Browsing, &Acted, &Seen) -> ActionReport,
     brief: bool,
 ) -> Result<CallToolResult, ToolError> {
     let before = browsing.last().cloned();
-    let acted = browsing.act(action, readiness).await?;
+    let acted = browsing.act(action).await?;
     answer(
         browsing,
         &acted,

@@ -115,5 +115,5 @@ async fn action(browsing: &mut Browsing, args: ActionArgs) -> Result<CallToolRes
             note: acted.note.clone(),
         },
     };
-    act::perform(browsing, action, op::readiness(args.op), report, brief).await
+    act::perform(browsing, action, report, brief).await
 }

@@ -10,7 +10,6 @@ use super::act;
 use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
-use crate::readiness::Readiness;
 use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -51,5 +50,5 @@ async fn click_at(browsing: &mut Browsing, args: ClickAtArgs) -> Result<CallTool
             element: element.map(|e| browsing.mask(&e)),
         },
     };
-    act::perform(browsing, action, Readiness::CLICK, report, false).await
+    act::perform(browsing, action, report, false).await
 }

@@ -10,7 +10,6 @@ use super::act;
 use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
-use crate::readiness::Readiness;
 use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -53,5 +52,5 @@ async fn dialog(browsing: &mut Browsing, args: DialogArgs) -> Result<CallToolRes
             accepted: args.accept,
         },
     };
-    act::perform(browsing, action, Readiness::CLICK, report, false).await
+    act::perform(browsing, action, report, false).await
 }

@@ -10,7 +10,6 @@ use super::act;
 use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
-use crate::readiness::Readiness;
 use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -64,12 +63,5 @@ async fn fill(browsing: &mut Browsing, args: FillArgs) -> Result<CallToolResult,
         detail: Detail::Fill { fields: count },
     };
     let brief = args.brief.unwrap_or(false);
-    act::perform(
-        browsing,
-        UserAction::Fill { fields },
-        Readiness::SELECT,
-        report,
-        brief,
-    )
-    .await
+    act::perform(browsing, UserAction::Fill { fields }, report, brief).await
 }

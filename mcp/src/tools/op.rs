@@ -1,12 +1,10 @@
-//! `page_action`'s ops: the element ops of the one vocabulary ([`pagesnap_browser::Op`]) that the tool offers — scroll, wait, click_at and dialog are tools of their own — and the readiness each waits for.
+//! `page_action`'s ops: the element ops of the one vocabulary ([`pagesnap_browser::Op`]) that the tool offers — scroll, wait, click_at and dialog are tools of their own (the readiness each waits for is the browser's, `Readiness::of`).
 
 use std::borrow::Cow;
 
 use pagesnap_browser::Op;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer};
-
-use crate::readiness::Readiness;
 
 /// The ops `page_action` takes, in the order its schema lists them.
 pub(super) const OFFERED: [Op; 11] = [
@@ -55,19 +53,6 @@ impl JsonSchema for Offered {
 
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({ "type": "string", "enum": NAMES })
-    }
-}
-
-/// What the page is given time for after the op.
-pub(super) fn readiness(op: Op) -> Readiness {
-    match op {
-        Op::Click | Op::Dblclick | Op::Press | Op::Drag => Readiness::CLICK,
-        Op::Select | Op::Upload => Readiness::SELECT,
-        Op::Hover => Readiness::HOVER,
-        // Typing, clearing, focusing and selecting text change no more than the field.
-        Op::Type | Op::Clear | Op::Focus | Op::SelectText => Readiness::NONE,
-        // Not offered: the tools of their own wait their own way.
-        _ => Readiness::NONE,
     }
 }
 

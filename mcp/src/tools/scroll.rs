@@ -10,7 +10,6 @@ use super::act;
 use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail, Direction};
 use crate::error::{Kind, ToolError};
-use crate::readiness::Readiness;
 use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -86,5 +85,5 @@ async fn scroll(browsing: &mut Browsing, args: ScrollArgs) -> Result<CallToolRes
             },
         }
     };
-    act::perform(browsing, action, Readiness::SCROLL, report, false).await
+    act::perform(browsing, action, report, false).await
 }

@@ -10,7 +10,6 @@ use super::act;
 use super::{Server, input_schema};
 use crate::answer::{ActionReport, Detail};
 use crate::error::{Kind, ToolError};
-use crate::readiness::Readiness;
 use crate::tabs::{Acted, Browsing, Seen};
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -69,12 +68,5 @@ async fn wait(browsing: &mut Browsing, args: WaitArgs) -> Result<CallToolResult,
             waited_ms: u64::try_from(acted.took.as_millis()).unwrap_or(u64::MAX),
         },
     };
-    act::perform(
-        browsing,
-        UserAction::Wait(wait),
-        Readiness::NONE,
-        report,
-        false,
-    )
-    .await
+    act::perform(browsing, UserAction::Wait(wait), report, false).await
 }
