@@ -41,6 +41,50 @@ pub struct ActionAnswer {
     /// What the agent should know about the answer beyond the action itself.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+    /// Where the step's time went.
+    #[serde(default)]
+    pub timings: StepTimings,
+}
+
+/// Where an action's time went, in milliseconds (`timings` in an action's
+/// answer): the step an agent takes is act, settle, observe.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepTimings {
+    /// The action, from the tool's start until the page began to settle
+    /// (its input events, the page's handlers meanwhile).
+    pub act_ms: f64,
+    /// The wait for the page to settle after it.
+    pub settle_ms: f64,
+    /// The capture of the page after it; absent when an earlier capture the
+    /// page still showed was rendered again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub capture_ms: Option<f64>,
+    /// The engine's analysis of that capture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analysis_ms: Option<f64>,
+    /// The strategy's render of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub render_ms: Option<f64>,
+}
+
+impl StepTimings {
+    /// The timings of an action that took `took`, `settled_in` of it
+    /// waiting, then observed the page with `captured`.
+    pub fn new(
+        took: std::time::Duration,
+        settled_in: std::time::Duration,
+        captured: Option<&pagesnap_browser::Timings>,
+    ) -> StepTimings {
+        let ms = |d: std::time::Duration| d.as_secs_f64() * 1000.0;
+        StepTimings {
+            act_ms: ms(took.saturating_sub(settled_in)),
+            settle_ms: ms(settled_in),
+            capture_ms: captured.map(|t| ms(t.capture.total)),
+            analysis_ms: captured.map(|t| ms(t.analysis)),
+            render_ms: captured.map(|t| ms(t.render)),
+        }
+    }
 }
 
 /// Something an answer tells the agent beside what the action did (shown in
@@ -509,6 +553,13 @@ mod tests {
                 pending: None,
                 new_tabs: Vec::new(),
                 notes: Vec::new(),
+                timings: StepTimings {
+                    act_ms: 12.5,
+                    settle_ms: 40.0,
+                    capture_ms: Some(6.0),
+                    analysis_ms: Some(1.0),
+                    render_ms: Some(0.5),
+                },
             };
             let json = serde_json::to_value(&answer).unwrap();
             assert!(

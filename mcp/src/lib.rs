@@ -11,7 +11,7 @@ mod tools;
 
 pub use answer::{
     ActionAnswer, ActionReport, Changes, Detail, FindAnswer, Freshness, Match, Note, NoteKind,
-    OpenedTab, Snapshot, TabInfo,
+    OpenedTab, Snapshot, StepTimings, TabInfo,
 };
 pub use pagesnap_browser::Readiness;
 pub use serve::{Transport, serve, serve_client};

@@ -548,9 +548,27 @@ async fn an_action_is_answered_once_the_work_it_started_is_done() {
             )
             .await;
         assert!(answer.contains(shows), "{button}: {answer}");
-        let typed: ActionAnswer = serde_json::from_value(structured.expect("structured"))
-            .expect("an ActionAnswer");
+        let typed: ActionAnswer =
+            serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
         assert!(!typed.incomplete, "{button}: {:?}", typed.pending);
+        // One line changed: the answer is that line, not the page.
+        assert!(
+            answer.contains("### Changed lines") && !answer.contains("### Page"),
+            "{button}: {answer}"
+        );
+        // The step's time is told by part: the work lasted 200 ms or more
+        // (timers of 400 ms, a 300 ms fetch or transition, a 200 ms script),
+        // all of it in the wait; the page changed, so it was captured anew.
+        assert!(
+            typed.timings.settle_ms >= 190.0,
+            "{button}: {:?}",
+            typed.timings
+        );
+        assert!(
+            typed.timings.capture_ms.is_some(),
+            "{button}: {:?}",
+            typed.timings
+        );
     }
     let (_, structured) = session
         .ok(
@@ -560,7 +578,10 @@ async fn an_action_is_answered_once_the_work_it_started_is_done() {
         .await;
     let typed: ActionAnswer =
         serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
-    assert!(typed.incomplete, "a 4 s animation outlasts a click's budget");
+    assert!(
+        typed.incomplete,
+        "a 4 s animation outlasts a click's budget"
+    );
     let pending = typed.pending.unwrap_or_default();
     assert!(pending.contains("1 animations running"), "{pending}");
     session

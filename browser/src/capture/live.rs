@@ -141,16 +141,22 @@ impl Capture<'_> {
         }
         *kept = None;
         let at = Instant::now();
-        let (captured, _) = self.capture_with(needs).await?;
-        let page = tokio::task::block_in_place(|| observe::analyze(&captured.recording)).page;
-        let (observation, _) = self.render(&captured, &page, strategy, options)?;
+        let (captured, capture) = self.capture_with(needs).await?;
+        let analysed = tokio::task::block_in_place(|| observe::analyze(&captured.recording));
+        let (observation, render) = self.render(&captured, &analysed.page, strategy, options)?;
         let mark = mark.filter(|_| reusable(&captured.recording));
         *kept = Some(Kept {
             captured,
-            page,
+            page: analysed.page,
             needs,
             mark,
             at,
+            timings: Timings {
+                capture,
+                analysis: analysed.elapsed,
+                render,
+                total: at.elapsed(),
+            },
         });
         Ok((observation, Source::Captured))
     }

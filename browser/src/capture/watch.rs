@@ -78,6 +78,8 @@ pub struct Kept {
     pub mark: Option<Mark>,
     /// When it was captured.
     pub at: Instant,
+    /// Where the capture's time, and the first render's, went.
+    pub timings: super::Timings,
 }
 
 impl Kept {

@@ -294,4 +294,18 @@ fn print_summary(summary: &Summary, versus: &[&'static Shipped]) {
     if let Some((incomplete, clicks)) = summary.incomplete_clicks {
         println!("pagesnap clicks answered incomplete: {incomplete} of {clicks}");
     }
+    if let Some(step) = &summary.click_step {
+        let cell = |[median, p90]: [f64; 2]| format!("{median:.1} ({p90:.1})");
+        println!(
+            "pagesnap click step, ms median (p90), {} steps ({} rendered an unchanged capture): act {}, settle {}, capture {}, analysis {}, render {}, rest {}",
+            step.steps,
+            step.reused,
+            cell(step.act),
+            cell(step.settle),
+            cell(step.capture),
+            cell(step.analysis),
+            cell(step.render),
+            cell(step.rest)
+        );
+    }
 }

@@ -88,7 +88,9 @@ fn python_sdk_sees_and_answers_every_dialog() {
 
 #[test]
 fn python_sdk_drives_every_action() {
-    run(&python(), "client.py", "actions", 421);
+    // 424: a scroll that did not move answers "unchanged" (issue 59's changed-lines answers), and the
+    // carousel's last slides are checked in a snapshot of their own.
+    run(&python(), "client.py", "actions", 424);
 }
 
 #[test]

@@ -127,6 +127,9 @@ pub struct Seen {
     /// Backend node ids of every node on the page (not only those shown),
     /// so that an element scrolled out of view is not reported removed.
     pub present: BTreeSet<u64>,
+    /// Where the time of a fresh capture went (`None`: an earlier capture
+    /// rendered again, or a dialog shown).
+    pub captured: Option<pagesnap_browser::Timings>,
 }
 
 /// What a snapshot asks for.
@@ -156,6 +159,10 @@ pub struct Acted {
     pub scroll: Option<(f64, f64)>,
     /// How long the action and its readiness wait took.
     pub took: std::time::Duration,
+    /// Of that, the readiness wait.
+    pub settled_in: std::time::Duration,
+    /// A new document replaced the one acted on.
+    pub navigated: bool,
 }
 
 impl Browsing {
@@ -411,15 +418,20 @@ impl Browsing {
             .session
             .perform_ready(&action, Readiness::of(&action))
             .await;
+        let (mut settled_in, mut navigated) = (std::time::Duration::ZERO, false);
         let (note, pending) = match performed {
             // A note may quote a field's value, which may hold a secret.
             Ok(Performed {
                 outcome: Outcome::Done { note },
                 settled,
-            }) => (
-                note.map(|note| self.mask(&note)),
-                settled.pending.map(|pending| self.mask(&pending)),
-            ),
+            }) => {
+                settled_in = settled.waited;
+                navigated = settled.navigated;
+                (
+                    note.map(|note| self.mask(&note)),
+                    settled.pending.map(|pending| self.mask(&pending)),
+                )
+            }
             Ok(Performed {
                 outcome: Outcome::Failed { kind, message },
                 ..
@@ -442,6 +454,8 @@ impl Browsing {
                 pending: None,
                 scroll: None,
                 took: started.elapsed(),
+                settled_in,
+                navigated,
             });
         }
         let tab = self.current_mut()?;
@@ -459,6 +473,8 @@ impl Browsing {
             pending,
             scroll,
             took: started.elapsed(),
+            settled_in,
+            navigated,
         })
     }
 

@@ -68,6 +68,7 @@ impl Browsing {
                 observation,
                 freshness,
                 present: BTreeSet::new(),
+                captured: None,
             });
         }
         let options = Options {
@@ -116,6 +117,10 @@ impl Browsing {
         };
         observation.text = self.mask_known(&observation.text);
         let present = recording.nodes.iter().map(|n| n.backend_id).collect();
+        let captured = match source {
+            Source::Captured => Some(kept.timings.clone()),
+            Source::Reused { .. } => None,
+        };
         let tab = self.current_mut()?;
         for item in &observation.meta.items {
             tab.refs.insert(item.reference.clone(), item.clone());
@@ -125,6 +130,7 @@ impl Browsing {
             observation,
             freshness,
             present,
+            captured,
         })
     }
 

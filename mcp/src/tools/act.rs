@@ -6,7 +6,7 @@ use rmcp::model::CallToolResult;
 use serde_json::json;
 
 use super::{blocks, notes_text, snapshot_of};
-use crate::answer::{ActionAnswer, ActionReport, Note, OpenedTab};
+use crate::answer::{ActionAnswer, ActionReport, Note, OpenedTab, StepTimings};
 use crate::error::ToolError;
 use crate::tabs::{Acted, Browsing, Request, Seen};
 
@@ -26,7 +26,7 @@ pub(super) async fn perform(
     browsing: &mut Browsing,
     action: UserAction,
     report: impl FnOnce(&Browsing, &Acted, &Seen) -> ActionReport,
-    brief: bool,
+    brief: Option<bool>,
 ) -> Result<CallToolResult, ToolError> {
     let before = browsing.last().cloned();
     let acted = browsing.act(action).await?;
@@ -47,7 +47,7 @@ pub(super) async fn answer(
     acted: &Acted,
     since: Since<'_>,
     report: impl FnOnce(&Browsing, &Acted, &Seen) -> ActionReport,
-    brief: bool,
+    brief: Option<bool>,
 ) -> Result<CallToolResult, ToolError> {
     let seen = browsing.observe(&Request::default()).await?;
     let (before, new_tabs) = match since {
@@ -80,8 +80,9 @@ struct After<'a> {
     before: Option<&'a Observation>,
     /// Tabs the page opened.
     new_tabs: Vec<pagesnap_browser::Tab>,
-    /// The changed lines only, not the whole page.
-    brief: bool,
+    /// Whether to show only the changed lines (`true`), the whole viewport
+    /// (`false`), or whichever [`Shown::of`] says.
+    brief: Option<bool>,
     /// What the agent should know beside the action.
     notes: Vec<Note>,
 }
@@ -109,6 +110,7 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
         pending: acted.pending.clone(),
         new_tabs: new_tabs.into_iter().map(OpenedTab::from).collect(),
         notes,
+        timings: StepTimings::new(acted.took, acted.settled_in, seen.captured.as_ref()),
     };
     let text = browsing.mask_known(&text(browsing, &answer, acted, seen, before, brief));
     let mut structured = serde_json::to_value(&answer).unwrap_or_else(|_| json!({}));
@@ -124,14 +126,14 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
 }
 
 /// The text of an action's answer: its sections, from the answer, then the
-/// page after it (or, `brief`, the lines that changed).
+/// page after it: the lines that changed, or the whole viewport ([`Shown::of`]).
 fn text(
     browsing: &Browsing,
     answer: &ActionAnswer,
     acted: &Acted,
     seen: &Seen,
     before: Option<&Observation>,
-    brief: bool,
+    brief: Option<bool>,
 ) -> String {
     let mut head = Vec::new();
     let mut line = answer.action.line();
@@ -179,17 +181,61 @@ fn text(
     if answer.unchanged {
         head.push("### Unchanged\nthe page shows what it showed before the action".to_owned());
     }
-    match before {
-        Some(before) if brief && !answer.unchanged => {
+    match Shown::of(brief, acted.navigated, before, &seen.observation.text) {
+        Shown::Changes(before) if !answer.unchanged => {
             head.push(format!(
                 "### Changed lines\n{}",
                 changed_lines(&before.text, &seen.observation.text)
             ));
         }
-        Some(_) if brief => {}
-        _ => head.push(format!("### {section}\n{}", seen.observation.text)),
+        // "### Unchanged" said it all.
+        Shown::Changes(_) => {}
+        Shown::Whole => head.push(format!("### {section}\n{}", seen.observation.text)),
     }
     head.join("\n\n")
+}
+
+/// How much of the page after an action its answer shows.
+#[derive(Debug)]
+enum Shown<'a> {
+    /// The lines that changed since `before` (nothing when none did).
+    Changes(&'a Observation),
+    /// The whole viewport.
+    Whole,
+}
+
+impl<'a> Shown<'a> {
+    /// The changed lines by default; the whole viewport when there is
+    /// nothing to compare with (a page newly opened, a dialog), when a new
+    /// document replaced the one acted on, or when more than half of the
+    /// viewport's lines are new — and whichever `brief` asks for.
+    fn of(
+        brief: Option<bool>,
+        navigated: bool,
+        before: Option<&'a Observation>,
+        after: &str,
+    ) -> Shown<'a> {
+        let Some(before) = before else {
+            return Shown::Whole;
+        };
+        match brief {
+            Some(true) => Shown::Changes(before),
+            Some(false) => Shown::Whole,
+            None if navigated => Shown::Whole,
+            None => {
+                let lines = after.lines().count();
+                let new = changed_lines(&before.text, after)
+                    .lines()
+                    .filter(|line| line.starts_with('+'))
+                    .count();
+                if new * 2 > lines {
+                    Shown::Whole
+                } else {
+                    Shown::Changes(before)
+                }
+            }
+        }
+    }
 }
 
 /// The lines of `after` that `before` did not have (`+ `) and those it had
@@ -232,5 +278,34 @@ mod tests {
             "+ - text: 1 item\n- - text: 0 items"
         );
         assert_eq!(changed_lines(after, after), "");
+    }
+
+    fn observation(text: &str) -> Observation {
+        Observation {
+            text: text.to_owned(),
+            image: None,
+            refs: Vec::new(),
+            meta: Default::default(),
+        }
+    }
+
+    #[test]
+    fn an_answer_shows_the_changes_unless_most_of_the_page_is_new() {
+        let before = observation("- heading \"Cart\"\n- button \"Add\" [ref=e1]\n- text: 0 items");
+        let one = "- heading \"Cart\"\n- button \"Add\" [ref=e1]\n- text: 1 item";
+        let most = "- heading \"Checkout\"\n- button \"Pay\" [ref=e4]\n- text: 1 item";
+        let changes =
+            |shown: Shown<'_>| matches!(shown, Shown::Changes(b) if std::ptr::eq(b, &before));
+        assert!(changes(Shown::of(None, false, Some(&before), one)));
+        assert!(!changes(Shown::of(None, false, Some(&before), most)));
+        // A new document, or nothing to compare with: the whole viewport.
+        assert!(!changes(Shown::of(None, true, Some(&before), one)));
+        assert!(matches!(
+            Shown::of(Some(true), false, None, one),
+            Shown::Whole
+        ));
+        // Asked for, either way.
+        assert!(!changes(Shown::of(Some(false), false, Some(&before), one)));
+        assert!(changes(Shown::of(Some(true), true, Some(&before), most)));
     }
 }

@@ -30,7 +30,7 @@ pub struct ActionArgs {
     pub to: Option<String>,
     /// upload: file paths, inside the server's --upload-dir.
     pub paths: Option<Vec<String>>,
-    /// Answer with the changed lines only, not the whole page.
+    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
     pub brief: Option<bool>,
 }
 
@@ -102,7 +102,6 @@ async fn action(browsing: &mut Browsing, args: ActionArgs) -> Result<CallToolRes
         (None, Op::SelectText) => "the page".to_owned(),
         (None, _) => "the focus".to_owned(),
     };
-    let brief = args.brief.unwrap_or(false);
     let report = |_: &Browsing, acted: &Acted, _: &Seen| ActionReport {
         op: args.op.name().to_owned(),
         detail: Detail::Element {
@@ -115,5 +114,5 @@ async fn action(browsing: &mut Browsing, args: ActionArgs) -> Result<CallToolRes
             note: acted.note.clone(),
         },
     };
-    act::perform(browsing, action, report, brief).await
+    act::perform(browsing, action, report, args.brief).await
 }

@@ -36,10 +36,12 @@ async fn back(browsing: &mut Browsing, _args: NoArgs) -> Result<CallToolResult, 
         pending: None,
         scroll: None,
         took: Duration::ZERO,
+        settled_in: Duration::ZERO,
+        navigated: true,
     };
     let report = |_: &Browsing, _: &Acted, _: &Seen| ActionReport {
         op: "back".into(),
         detail: Detail::Back { moved },
     };
-    act::answer(browsing, &acted, Since::Arrival, report, false).await
+    act::answer(browsing, &acted, Since::Arrival, report, None).await
 }

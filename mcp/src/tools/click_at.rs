@@ -19,6 +19,8 @@ pub struct ClickAtArgs {
     pub x: f64,
     /// CSS pixels from the top.
     pub y: f64,
+    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    pub brief: Option<bool>,
 }
 
 #[tool_router(router = click_at_router, vis = "pub(super)")]
@@ -50,5 +52,5 @@ async fn click_at(browsing: &mut Browsing, args: ClickAtArgs) -> Result<CallTool
             element: element.map(|e| browsing.mask(&e)),
         },
     };
-    act::perform(browsing, action, report, false).await
+    act::perform(browsing, action, report, args.brief).await
 }

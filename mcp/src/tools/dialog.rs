@@ -19,6 +19,8 @@ pub struct DialogArgs {
     pub accept: bool,
     /// A prompt's answer (default: its default text).
     pub text: Option<String>,
+    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    pub brief: Option<bool>,
 }
 
 #[tool_router(router = dialog_router, vis = "pub(super)")]
@@ -52,5 +54,5 @@ async fn dialog(browsing: &mut Browsing, args: DialogArgs) -> Result<CallToolRes
             accepted: args.accept,
         },
     };
-    act::perform(browsing, action, report, false).await
+    act::perform(browsing, action, report, args.brief).await
 }

@@ -27,7 +27,7 @@ pub struct Field {
 pub struct FillArgs {
     /// The fields, filled in this order.
     pub fields: Vec<Field>,
-    /// Answer with the changed lines only, not the whole page.
+    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
     pub brief: Option<bool>,
 }
 
@@ -62,6 +62,5 @@ async fn fill(browsing: &mut Browsing, args: FillArgs) -> Result<CallToolResult,
         op: "fill".into(),
         detail: Detail::Fill { fields: count },
     };
-    let brief = args.brief.unwrap_or(false);
-    act::perform(browsing, UserAction::Fill { fields }, report, brief).await
+    act::perform(browsing, UserAction::Fill { fields }, report, args.brief).await
 }

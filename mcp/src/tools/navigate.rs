@@ -36,12 +36,15 @@ async fn navigate(
     browsing: &mut Browsing,
     args: NavigateArgs,
 ) -> Result<CallToolResult, ToolError> {
+    let started = std::time::Instant::now();
     let pending = browsing.navigate(&args.url).await?;
     let acted = Acted {
         note: None,
         pending,
         scroll: None,
-        took: Duration::ZERO,
+        took: started.elapsed(),
+        settled_in: Duration::ZERO,
+        navigated: true,
     };
     let report = |browsing: &Browsing, _: &Acted, _: &Seen| ActionReport {
         op: "navigate".into(),
@@ -49,5 +52,5 @@ async fn navigate(
             url: browsing.mask(&args.url),
         },
     };
-    act::answer(browsing, &acted, Since::Arrival, report, false).await
+    act::answer(browsing, &acted, Since::Arrival, report, None).await
 }

@@ -25,6 +25,8 @@ pub struct ScrollArgs {
     /// Jump at once, not as a wheel turns.
     #[serde(default)]
     pub instant: bool,
+    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    pub brief: Option<bool>,
 }
 
 #[tool_router(router = scroll_router, vis = "pub(super)")]
@@ -85,5 +87,5 @@ async fn scroll(browsing: &mut Browsing, args: ScrollArgs) -> Result<CallToolRes
             },
         }
     };
-    act::perform(browsing, action, report, false).await
+    act::perform(browsing, action, report, args.brief).await
 }

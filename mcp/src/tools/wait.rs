@@ -21,6 +21,8 @@ pub struct WaitArgs {
     pub gone: Option<String>,
     /// Milliseconds.
     pub ms: Option<u64>,
+    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    pub brief: Option<bool>,
 }
 
 #[tool_router(router = wait_router, vis = "pub(super)")]
@@ -68,5 +70,5 @@ async fn wait(browsing: &mut Browsing, args: WaitArgs) -> Result<CallToolResult,
             waited_ms: u64::try_from(acted.took.as_millis()).unwrap_or(u64::MAX),
         },
     };
-    act::perform(browsing, UserAction::Wait(wait), report, false).await
+    act::perform(browsing, UserAction::Wait(wait), report, args.brief).await
 }

@@ -1,7 +1,7 @@
 //! Reading the servers' answers: pagesnap's through its typed structured content (items, `incomplete`, `freshness.reused`), another server's refs and lines from its snapshot text as its mapping reads them.
 
 use pagesnap_engine::observation::{Item, Zone};
-use pagesnap_mcp::{ActionAnswer, Snapshot};
+use pagesnap_mcp::{ActionAnswer, Snapshot, StepTimings};
 
 use super::Side;
 use super::server::Server;
@@ -41,6 +41,11 @@ fn pagesnap_snapshot(answer: &Answer) -> Option<Snapshot> {
 /// Whether pagesnap's action answer said `incomplete`.
 pub(super) fn incomplete(answer: &Answer) -> bool {
     action_answer(answer).is_some_and(|answer| answer.incomplete)
+}
+
+/// Where pagesnap said its action's time went.
+pub(super) fn step_timings(answer: &Answer) -> Option<StepTimings> {
+    action_answer(answer).map(|answer| answer.timings)
 }
 
 /// Whether pagesnap said it rendered this snapshot from an earlier capture.

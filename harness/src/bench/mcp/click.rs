@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use anyhow::{Result, bail};
 use pagesnap_engine::observation::Zone;
 
-use super::answers::{incomplete, items, ref_on_line};
+use super::answers::{incomplete, items, ref_on_line, step_timings};
 use super::measure::Observed;
 use super::server::Server;
 use super::{Click, Side};
@@ -75,13 +75,14 @@ pub(super) async fn click(server: &Server, element: &str, reference: &str) -> Re
         ("element", element.into()),
         ("value", "".into()),
     ];
-    let (mut ms, mut tokens, mut incomplete_lines) = (0.0, 0, None);
+    let (mut ms, mut tokens, mut incomplete_lines, mut step) = (0.0, 0, None, None);
     for call in calls {
         let answer = server.call(call, &values).await?;
         ms += answer.ms;
         tokens += crate::tokens::o200k(&answer.text);
         if server.side == Side::Pagesnap {
             incomplete_lines = Some(incomplete(&answer));
+            step = step_timings(&answer);
         }
     }
     Ok(Click {
@@ -89,5 +90,6 @@ pub(super) async fn click(server: &Server, element: &str, reference: &str) -> Re
         ms,
         tokens,
         incomplete: incomplete_lines,
+        step,
     })
 }

@@ -51,6 +51,9 @@ pub struct Click {
     /// pagesnap only: the answer said `incomplete` (readiness timed out).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub incomplete: Option<bool>,
+    /// pagesnap only: where the step's time went, as its answer says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<pagesnap_mcp::StepTimings>,
 }
 
 /// Whether a task's target is offered.

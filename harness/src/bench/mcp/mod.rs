@@ -52,7 +52,7 @@ use crate::suite::PageTarget;
 pub use measured::{Click, Measured, PageResult, Reach, TargetResult};
 pub use run::run;
 pub use side::{Side, peers_named};
-pub use summary::{Ratios, SideSummary, Summary};
+pub use summary::{Ratios, SideSummary, StepSpread, Summary};
 
 /// What to measure.
 pub struct Config {

@@ -30,6 +30,65 @@ pub struct Summary {
     /// pagesnap clicks whose answer said `incomplete`, of clicks measured.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub incomplete_clicks: Option<(usize, usize)>,
+    /// Where pagesnap's click steps' time went.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub click_step: Option<StepSpread>,
+}
+
+/// One action kind's steps on pagesnap, each part's `[median, p90]` in ms:
+/// the parts its answers report, and the rest of the round trip (the
+/// answer's diff and text, the transport).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct StepSpread {
+    /// Steps measured.
+    pub steps: usize,
+    /// The action's input events and the page's handlers meanwhile.
+    pub act: [f64; 2],
+    /// The wait for the page to settle.
+    pub settle: [f64; 2],
+    /// The capture after it (steps that captured).
+    pub capture: [f64; 2],
+    /// The engine's analysis of that capture.
+    pub analysis: [f64; 2],
+    /// The strategy's render.
+    pub render: [f64; 2],
+    /// The round trip less those parts.
+    pub rest: [f64; 2],
+    /// Steps that rendered an earlier capture instead of capturing.
+    pub reused: usize,
+}
+
+impl StepSpread {
+    /// The spread of `steps`, each with its round trip in ms.
+    fn of(steps: &[(f64, &pagesnap_mcp::StepTimings)]) -> Option<StepSpread> {
+        if steps.is_empty() {
+            return None;
+        }
+        let part = |f: &dyn Fn(&pagesnap_mcp::StepTimings) -> Option<f64>| {
+            spread(&steps.iter().filter_map(|(_, t)| f(t)).collect::<Vec<_>>())
+        };
+        Some(StepSpread {
+            steps: steps.len(),
+            act: part(&|t| Some(t.act_ms)),
+            settle: part(&|t| Some(t.settle_ms)),
+            capture: part(&|t| t.capture_ms),
+            analysis: part(&|t| t.analysis_ms),
+            render: part(&|t| t.render_ms),
+            rest: spread(
+                &steps
+                    .iter()
+                    .map(|(ms, t)| {
+                        ms - t.act_ms
+                            - t.settle_ms
+                            - t.capture_ms.unwrap_or(0.0)
+                            - t.analysis_ms.unwrap_or(0.0)
+                            - t.render_ms.unwrap_or(0.0)
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            reused: steps.iter().filter(|(_, t)| t.capture_ms.is_none()).count(),
+        })
+    }
 }
 
 /// One server's figures over the pages.
@@ -162,6 +221,12 @@ pub(super) fn summarize(
                 summary.incomplete_clicks =
                     Some((flags.iter().filter(|&&f| f).count(), flags.len()));
             }
+            let steps: Vec<(f64, &pagesnap_mcp::StepTimings)> = measured
+                .iter()
+                .filter_map(|m| m.click.as_ref())
+                .filter_map(|c| c.step.as_ref().map(|step| (c.ms, step)))
+                .collect();
+            summary.click_step = StepSpread::of(&steps);
         }
     }
     if let Some(ours) = summary.servers.get(&Side::Pagesnap)
