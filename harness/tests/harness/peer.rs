@@ -81,10 +81,12 @@ fn the_four_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
             if i == 0 {
                 assert!(definitions > 500, "{step}");
                 // Every agent pays pagesnap's on every episode: within the
-                // action-space issue's budget (1,572 before page_dialog).
+                // action-space issue's budget (1,572 before page_dialog),
+                // raised from 2,200 to 2,300 when every acting tool took
+                // `brief` (issue 59: 2,251; Playwright MCP's are 4,444).
                 if e["strategy"] == "mcp:pagesnap" {
                     eprintln!("pagesnap mcp tool definitions: {definitions} o200k tokens");
-                    assert!(definitions <= 2_200, "{definitions} tokens: {step}");
+                    assert!(definitions <= 2_300, "{definitions} tokens: {step}");
                 }
                 tokens += definitions;
             } else {

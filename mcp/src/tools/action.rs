@@ -30,7 +30,7 @@ pub struct ActionArgs {
     pub to: Option<String>,
     /// upload: file paths, inside the server's --upload-dir.
     pub paths: Option<Vec<String>>,
-    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    /// false: the whole viewport.
     pub brief: Option<bool>,
 }
 

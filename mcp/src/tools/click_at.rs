@@ -19,7 +19,7 @@ pub struct ClickAtArgs {
     pub x: f64,
     /// CSS pixels from the top.
     pub y: f64,
-    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    /// false: the whole viewport.
     pub brief: Option<bool>,
 }
 

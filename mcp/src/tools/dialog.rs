@@ -19,7 +19,7 @@ pub struct DialogArgs {
     pub accept: bool,
     /// A prompt's answer (default: its default text).
     pub text: Option<String>,
-    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    /// false: the whole viewport.
     pub brief: Option<bool>,
 }
 

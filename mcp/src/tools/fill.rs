@@ -27,7 +27,7 @@ pub struct Field {
 pub struct FillArgs {
     /// The fields, filled in this order.
     pub fields: Vec<Field>,
-    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    /// false: the whole viewport.
     pub brief: Option<bool>,
 }
 

@@ -128,7 +128,8 @@ impl ServerHandler for Server {
             "pagesnap shows a browser tab as text an agent can act on. Open a page with page_navigate, \
              read it with page_snapshot (viewport only; page_scroll or full_page for more), locate \
              targets with page_find, and act with page_action using the refs the snapshots show. Every \
-             action returns the page after it. A JavaScript dialog the page opens is shown, never \
+             action answers with what it changed (the whole viewport on a new page, when most of it \
+             changed, or with brief: false). A JavaScript dialog the page opens is shown, never \
              answered for you: answer it with page_dialog."
         };
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())

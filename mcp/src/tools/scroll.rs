@@ -25,7 +25,7 @@ pub struct ScrollArgs {
     /// Jump at once, not as a wheel turns.
     #[serde(default)]
     pub instant: bool,
-    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    /// false: the whole viewport.
     pub brief: Option<bool>,
 }
 

@@ -21,7 +21,7 @@ pub struct WaitArgs {
     pub gone: Option<String>,
     /// Milliseconds.
     pub ms: Option<u64>,
-    /// Answer with the whole viewport (false) or only the changed lines (true); default: the changed lines, the whole viewport on a new page or when most of it changed.
+    /// false: the whole viewport.
     pub brief: Option<bool>,
 }
 
