@@ -287,6 +287,11 @@ pub struct Style {
     /// `-webkit-text-stroke-width` where not `0px`.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub text_stroke: String,
+    /// `content-visibility` where not `visible` (`auto`: Chromium skips the
+    /// layout of the element's content while it is off screen, so that
+    /// content has no boxes and no styles, yet a person scrolling reaches it).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub content_visibility: String,
 }
 
 /// Scroll offsets and scrollable content size of a scroll container.

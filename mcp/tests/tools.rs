@@ -77,6 +77,13 @@ fn page(name: &str) -> Option<String> {
             r#"<h1>Spinning</h1>
 <button onclick="report('spinning'); setTimeout(() => { while (true) {} }, 2000)">Spin</button>"#
         }
+        // A section Chromium skips while it is off screen
+        // (`content-visibility: auto`): no boxes, no styles, yet there.
+        "deferred" => {
+            r#"<h1>Top</h1><p>First paragraph.</p><div style="height: 3000px">spacer</div>
+<section style="content-visibility: auto; contain-intrinsic-size: auto 500px"><h2>Later section</h2>
+<p>DEFERRED-TEXT far below.</p><button onclick="report('deep')">Deep button</button></section>"#
+        }
         "find" => {
             r#"<h1>Shop</h1>
 <button>Add apples</button><button>Add pears</button><a href="/form">Checkout</a>"#
@@ -428,6 +435,44 @@ async fn page_find_names_the_matching_elements() {
     assert!(!found.contains("Checkout"), "{found}");
     let bad = session.call("page_find", json!({"regex": "("})).await;
     assert_eq!(bad.is_error, Some(true), "a bad regex is an error");
+    session.end().await;
+}
+
+/// Issue 56: a `content-visibility: auto` section off screen is content a
+/// person reaches by scrolling, not hidden text: the whole-page snapshot
+/// shows it, page_find finds its button below the viewport, and its ref
+/// clicks it (the page reports the click).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_section_chromium_skips_off_screen_is_found_and_acted_on() {
+    let session = Session::start().await;
+    let shown = session.open("deferred").await;
+    assert!(
+        !shown.contains("DEFERRED-TEXT"),
+        "below the viewport: {shown}"
+    );
+    // (structural is a viewport view by design.)
+    for strategy in ["aria", "flat"] {
+        let (whole, _) = session
+            .ok(
+                "page_snapshot",
+                json!({"strategy": strategy, "full_page": true}),
+            )
+            .await;
+        assert!(
+            whole.contains("DEFERRED-TEXT far below.") && whole.contains("Deep button"),
+            "{strategy}: {whole}"
+        );
+    }
+    let (found, structured) = session
+        .ok("page_find", json!({"text": "Deep button"}))
+        .await;
+    let found_match = &structured.expect("structured")["matches"][0];
+    assert_eq!(found_match["inViewport"], false, "{found}");
+    let deep = found_match["ref"].as_str().expect("a ref").to_owned();
+    session
+        .ok("page_action", json!({"ref": deep, "op": "click"}))
+        .await;
+    session.pages.reported("deep").await;
     session.end().await;
 }
 

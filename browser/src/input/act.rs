@@ -28,14 +28,15 @@ use crate::frames::{node_key, split_key};
 use crate::readiness::{Performed, Readiness, Settler};
 use crate::waits;
 
-/// Finds the click point of `this` (see the module docs); returns
+/// Finds the click point of `this` (see the module docs; content skipped
+/// off screen is waited for until laid out once scrolled to); returns
 /// `{x, y}` in the viewport coordinates of the topmost document of its
 /// process (the page's, or an out-of-process frame's), or `{error}` /
 /// `{covered}`. Called on the `<iframe>` of an out-of-process frame with
 /// `inner`, the point `[x, y]` found inside that frame, it places that point
 /// in its own document instead, checking that the frame is what the page
 /// shows there.
-const POINT_JS: &str = r#"function (inner) {
+const POINT_JS: &str = r#"async function (inner) {
   const el = this;
   const describe = (n) => {
     if (!n) return 'nothing';
@@ -74,8 +75,24 @@ const POINT_JS: &str = r#"function (inner) {
     }
     if (x < 0 || y < 0 || x >= win.innerWidth || y >= win.innerHeight) return { error: 'hidden' };
   } else {
-    if (typeof el.scrollIntoViewIfNeeded === 'function') el.scrollIntoViewIfNeeded(true);
-    else el.scrollIntoView({ block: 'center', inline: 'center' });
+    // Content Chromium skips off screen (`content-visibility: auto`) is laid
+    // out and hit-testable only from the frame after it came into view.
+    const skipped = typeof el.checkVisibility === 'function' && el.nodeType === 1
+      && el.checkVisibility() && !el.checkVisibility({ contentVisibilityAuto: true });
+    const reveal = () => {
+      if (typeof el.scrollIntoViewIfNeeded === 'function') el.scrollIntoViewIfNeeded(true);
+      else el.scrollIntoView({ block: 'center', inline: 'center' });
+    };
+    reveal();
+    if (skipped) {
+      // Laid out a frame or two later (and then at its real height, so
+      // scrolled to again): waited for up to half a second.
+      const until = performance.now() + 500;
+      while (!el.checkVisibility({ contentVisibilityAuto: true }) && performance.now() < until) {
+        await new Promise((r) => setTimeout(r, 16));
+      }
+      reveal();
+    }
     const rect = [...el.getClientRects()].find((r) => r.width > 0 && r.height > 0);
     if (!rect) return { error: 'hidden' };
     const left = Math.max(rect.left, 0), top = Math.max(rect.top, 0);

@@ -59,6 +59,7 @@ impl Dom {
         let mut display = Vec::with_capacity(len);
         let mut label_elements = Vec::new();
         let mut owners = Vec::new();
+        let skipped = super::skipped::skipped_content(page);
         for id in page.ids() {
             let root = match page.node(id) {
                 Node::Document { .. } | Node::ShadowRoot(_) => id,
@@ -69,7 +70,8 @@ impl Dom {
                 display.push(Display::Inline);
                 continue;
             };
-            display.push(display_of(page, id, element));
+            let in_skipped = skipped.as_ref().is_some_and(|s| s[id.index()]);
+            display.push(display_of(page, id, element, in_skipped));
             if let Some(value) = element.attr("id").filter(|v| !v.is_empty()) {
                 match ids.get_mut(value) {
                     Some(trees) => {
@@ -203,15 +205,23 @@ impl Dom {
 
 /// The display class: the computed `display` when the page was recorded with
 /// layout, the HTML rendering section's default per tag otherwise.
-fn display_of(page: &Page, id: NodeId, element: &Element) -> Display {
+fn display_of(page: &Page, id: NodeId, element: &Element, skipped: bool) -> Display {
     if page.has_layout {
         return match page.layout(id).style.as_ref().map(|s| s.display.as_str()) {
+            // Content Chromium skipped off screen has no style: it is laid
+            // out by its tags when a person scrolls to it.
+            None if skipped => by_tag(element),
             // No computed style: the browser made no box for it.
             None | Some("inline") => Display::Inline,
             Some("contents") => Display::Contents,
             Some(_) => Display::Block,
         };
     }
+    by_tag(element)
+}
+
+/// The HTML rendering section's display class for the element's tag.
+fn by_tag(element: &Element) -> Display {
     if element.ns == Namespace::Html && is_block_by_default(&element.name) {
         Display::Block
     } else {

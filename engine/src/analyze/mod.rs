@@ -13,6 +13,7 @@ mod name;
 mod occlusion;
 mod role;
 mod scroll;
+mod skipped;
 mod states;
 mod value;
 mod visibility;

@@ -80,6 +80,57 @@ mod visibility {
     }
 
     #[test]
+    fn an_off_screen_content_visibility_auto_section_is_reachable() {
+        // Chromium lays out none of an off-screen `content-visibility: auto`
+        // section's content: DOMSnapshot gives it no box and no style. A
+        // person scrolling reaches it, so it shows (off screen); a
+        // `content-visibility: hidden` section's content never does.
+        let mut b = RecordingBuilder::new();
+        let body = b.body();
+        let auto = b
+            .element(body, "section", &[])
+            .bounds(0.0, 3000.0, 800.0, 500.0)
+            .style(|s| s.content_visibility = "auto".to_owned())
+            .id();
+        let heading = b.element(auto, "h2", &[]).no_style().no_bounds().id();
+        let text = b.text(heading, "Later section").id();
+        let button = b.element(auto, "button", &[]).no_style().no_bounds().id();
+        let hidden_section = b
+            .element(body, "section", &[])
+            .bounds(0.0, 3500.0, 800.0, 500.0)
+            .style(|s| s.content_visibility = "hidden".to_owned())
+            .id();
+        let never = b
+            .element(hidden_section, "p", &[])
+            .no_style()
+            .no_bounds()
+            .id();
+        // On screen, an `auto` section is laid out as usual: what has no
+        // box there is unrendered.
+        let shown = b
+            .element(body, "section", &[])
+            .bounds(0.0, 0.0, 800.0, 300.0)
+            .style(|s| s.content_visibility = "auto".to_owned())
+            .id();
+        let laid_out = b
+            .element(shown, "p", &[])
+            .bounds(0.0, 0.0, 800.0, 20.0)
+            .id();
+        let unrendered = b.element(shown, "p", &[]).no_style().no_bounds().id();
+        let (_, a) = analyze(&b);
+        assert_eq!(hidden(&a, laid_out), None);
+        assert_eq!(hidden(&a, unrendered), Some(Hidden::NotRendered));
+        for node in [auto, heading, text, button] {
+            assert_eq!(hidden(&a, node), None, "node {node}");
+            assert!(
+                !a.visibility[node].in_viewport,
+                "node {node} is below the viewport"
+            );
+        }
+        assert_eq!(hidden(&a, never), Some(Hidden::NotRendered));
+    }
+
+    #[test]
     fn visibility_hidden_is_read_per_node() {
         let mut b = RecordingBuilder::new();
         let body = b.body();

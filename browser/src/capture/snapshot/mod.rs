@@ -53,6 +53,8 @@ pub(crate) const COMPUTED_STYLES: &[&str] = &[
     "background-clip",
     "text-shadow",
     "-webkit-text-stroke-width",
+    // Content Chromium skipped off screen (`analyze::visibility`).
+    "content-visibility",
 ];
 
 /// The index of `content` in [`COMPUTED_STYLES`].
@@ -479,6 +481,7 @@ fn style(values: &[StringIndex], strings: &Strings<'_>) -> Style {
         background_clip: unless(get(17), "border-box"),
         text_shadow: unless(get(18), "none"),
         text_stroke: unless(get(19), "0px"),
+        content_visibility: unless(get(20), "visible"),
     }
 }
 

@@ -84,6 +84,7 @@ pub(super) fn compute_layout(page: &Page) -> (Vec<Visibility>, Clips) {
     let mut clips = vec![Clip::NONE; len];
     let viewport = page.viewport_rect();
     let (content, boxed) = descendant_boxes(page);
+    let skipped = crate::analyze::skipped::skipped_content(page);
     let contents = contents_style();
     let mut out = vec![Visibility::default(); len];
     let mut passed = vec![Inherited::ROOT; len];
@@ -167,8 +168,14 @@ pub(super) fn compute_layout(page: &Page) -> (Vec<Visibility>, Clips) {
                     continue;
                 }
                 let style = match layout.style.as_deref() {
-                    // A `<slot>`'s assigned nodes are its host's children.
-                    None if layout.bounds.is_none() && (boxed[i] || element.is("slot")) => {
+                    // A `<slot>`'s assigned nodes are its host's children;
+                    // content Chromium skipped off screen has no box of its
+                    // own either, and shows where its section is.
+                    None if layout.bounds.is_none()
+                        && (boxed[i]
+                            || element.is("slot")
+                            || skipped.as_ref().is_some_and(|s| s[i])) =>
+                    {
                         Some(&contents)
                     }
                     style => style,

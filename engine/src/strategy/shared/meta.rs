@@ -84,7 +84,14 @@ fn item(ctx: &Context<'_>, target: &Target, reference: String) -> Item {
         name: ctx.name(id),
         name_source: name.map_or(NameSource::Unknown, |n| n.source),
         name_status: name.map_or(Strength::Unknown, |n| n.strength),
-        zone: viewport::zone(ctx.page, bounds),
+        zone: match bounds {
+            // No box of its own (content Chromium skipped off screen, a
+            // `display: contents` element): off screen when its content is.
+            None if ctx.page.has_layout && !analysis.visibility[id.index()].in_viewport => {
+                crate::observation::Zone::Offscreen
+            }
+            bounds => viewport::zone(ctx.page, bounds),
+        },
         bounds,
         states: state_words(ctx, id),
         new: target.new,
