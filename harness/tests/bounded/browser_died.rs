@@ -40,11 +40,6 @@ fn chromium_of(parent: u32) -> Option<u32> {
     })
 }
 
-/// SIGKILLs `pid`.
-fn kill(pid: u32) {
-    signal(pid, "KILL");
-}
-
 /// Sends `pid` the signal `name` (`KILL`, `STOP`).
 fn signal(pid: u32, name: &str) {
     let sent = Command::new("kill")
