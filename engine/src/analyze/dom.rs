@@ -47,6 +47,9 @@ pub struct Dom {
     owned: HashMap<NodeId, Vec<NodeId>>,
     /// `aria-owns`: the owner of each owned element.
     owner: HashMap<NodeId, NodeId>,
+    /// Content Chromium skipped off screen, per node (`None`: the page has
+    /// none; see `analyze::skipped`).
+    skipped: Option<Vec<bool>>,
 }
 
 impl Dom {
@@ -99,6 +102,7 @@ impl Dom {
             display,
             owned: HashMap::new(),
             owner: HashMap::new(),
+            skipped,
         };
         dom.resolve_owns(page, &owners);
         // After the pass: `for` may name an element later in the document.
@@ -200,6 +204,12 @@ impl Dom {
     /// How the node takes part in the text flow.
     pub fn display(&self, id: NodeId) -> Display {
         self.display[id.index()]
+    }
+
+    /// Whether the node lies in content Chromium skipped off screen: inside
+    /// a `content-visibility: auto` element none of whose content is laid out.
+    pub(crate) fn is_skipped(&self, id: NodeId) -> bool {
+        self.skipped.as_ref().is_some_and(|s| s[id.index()])
     }
 }
 

@@ -103,7 +103,7 @@ impl Analysis {
     pub fn new(page: &Page) -> Analysis {
         let dom = Dom::new(page);
         let (roles, explicit_roles) = role::compute(page, &dom);
-        let (mut visibility, clips) = visibility::compute(page);
+        let (mut visibility, clips) = visibility::compute(page, &dom);
         let occlusion::Occlusion {
             occluded,
             covered,

@@ -1,5 +1,6 @@
 //! Visibility on a recorded page (`Page::has_layout`): computed style, boxes and clips, one pass in document order.
 
+use crate::analyze::dom::Dom;
 use crate::geom::Rect;
 use crate::page::{Element, Node, NodeId, Page, ShadowMode};
 use crate::recording::Style;
@@ -79,12 +80,11 @@ fn contents_style() -> Style {
 }
 
 /// Visibility per node of a recorded page, and the clips ancestors put on each element's box.
-pub(super) fn compute_layout(page: &Page) -> (Vec<Visibility>, Clips) {
+pub(super) fn compute_layout(page: &Page, dom: &Dom) -> (Vec<Visibility>, Clips) {
     let len = page.len();
     let mut clips = vec![Clip::NONE; len];
     let viewport = page.viewport_rect();
     let (content, boxed) = descendant_boxes(page);
-    let skipped = crate::analyze::skipped::skipped_content(page);
     let contents = contents_style();
     let mut out = vec![Visibility::default(); len];
     let mut passed = vec![Inherited::ROOT; len];
@@ -172,9 +172,7 @@ pub(super) fn compute_layout(page: &Page) -> (Vec<Visibility>, Clips) {
                     // content Chromium skipped off screen has no box of its
                     // own either, and shows where its section is.
                     None if layout.bounds.is_none()
-                        && (boxed[i]
-                            || element.is("slot")
-                            || skipped.as_ref().is_some_and(|s| s[i])) =>
+                        && (boxed[i] || element.is("slot") || dom.is_skipped(id)) =>
                     {
                         Some(&contents)
                     }

@@ -68,6 +68,7 @@ mod clip;
 mod layout;
 mod static_rules;
 
+use crate::analyze::dom::Dom;
 use crate::page::Page;
 
 use clip::Cut;
@@ -229,9 +230,9 @@ impl Inherited {
 pub(crate) const MIN_FRAME_SIDE: f64 = 4.0;
 
 /// Visibility per node, and the clips ancestors put on each element's box.
-pub(crate) fn compute(page: &Page) -> (Vec<Visibility>, Clips) {
+pub(crate) fn compute(page: &Page, dom: &Dom) -> (Vec<Visibility>, Clips) {
     if page.has_layout {
-        compute_layout(page)
+        compute_layout(page, dom)
     } else {
         (compute_static(page), Clips::default())
     }

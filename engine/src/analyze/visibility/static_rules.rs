@@ -159,7 +159,7 @@ mod tests {
 
     fn hidden_of(html: &str, selector: &str) -> Option<Hidden> {
         let page = Page::from_html(html);
-        let (visibility, _) = compute(&page);
+        let (visibility, _) = compute(&page, &crate::analyze::dom::Dom::new(&page));
         let selector = crate::page::Selector::parse(selector).unwrap();
         let element = page.select(&selector).next().unwrap();
         visibility[element.id().index()].hidden
