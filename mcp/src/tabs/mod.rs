@@ -23,7 +23,7 @@ use tokio::sync::RwLockReadGuard;
 
 use pagesnap_browser::{
     Axis, Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, Performed, Readiness,
-    TabError, UserAction,
+    Settled, TabError, UserAction,
 };
 use pagesnap_engine::dialog::Dialog;
 use pagesnap_engine::observation::{Item, Observation};
@@ -418,20 +418,11 @@ impl Browsing {
             .session
             .perform_ready(&action, Readiness::of(&action))
             .await;
-        let (mut settled_in, mut navigated) = (std::time::Duration::ZERO, false);
-        let (note, pending) = match performed {
-            // A note may quote a field's value, which may hold a secret.
+        let (note, settled) = match performed {
             Ok(Performed {
                 outcome: Outcome::Done { note },
                 settled,
-            }) => {
-                settled_in = settled.waited;
-                navigated = settled.navigated;
-                (
-                    note.map(|note| self.mask(&note)),
-                    settled.pending.map(|pending| self.mask(&pending)),
-                )
-            }
+            }) => (note, settled),
             Ok(Performed {
                 outcome: Outcome::Failed { kind, message },
                 ..
@@ -440,12 +431,21 @@ impl Browsing {
             }
             Err(err) => match err.tab() {
                 // A click that started a navigation that did not finish.
-                Some(TabError::NeverLoaded { .. } | TabError::OverLimit { .. }) => {
-                    (None, Some(self.mask(&err.to_string())))
-                }
+                Some(TabError::NeverLoaded { .. } | TabError::OverLimit { .. }) => (
+                    None,
+                    Settled {
+                        pending: Some(err.to_string()),
+                        ..Settled::default()
+                    },
+                ),
                 _ => return Err(self.failed(&err).await),
             },
         };
+        // A note may quote a field's value, and what the page was still
+        // doing its text: either may hold a secret.
+        let note = note.map(|note: String| self.mask(&note));
+        let pending = settled.pending.map(|pending| self.mask(&pending));
+        let (settled_in, navigated) = (settled.waited, settled.navigated);
         if self.dialog().is_some() {
             // The page waits on a dialog (the action opened it, or another
             // is pending after an answer): nothing more can be asked of it.
