@@ -17,12 +17,12 @@ use crate::support::http::{Reply, Server};
 use crate::support::{exe, result_rows, root};
 use crate::{alone, chromium_profiles, until, within};
 
-/// The Chromium `pagesnap` (process `parent`) launched: its child whose
-/// arguments hold `--headless` (not the watchdog shell, whose script only
-/// names flags).
-fn chromium_of(parent: u32) -> Option<u32> {
-    let tasks = std::fs::read_dir(format!("/proc/{parent}/task")).ok()?;
-    let children: Vec<u32> = tasks
+/// The child processes of `pid` (of each of its threads); none when it is gone.
+fn children_of(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
         .flatten()
         .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
         .flat_map(|list| {
@@ -30,8 +30,14 @@ fn chromium_of(parent: u32) -> Option<u32> {
                 .filter_map(|pid| pid.parse().ok())
                 .collect::<Vec<u32>>()
         })
-        .collect();
-    children.into_iter().find(|child| {
+        .collect()
+}
+
+/// The Chromium `pagesnap` (process `parent`) launched: its child whose
+/// arguments hold `--headless` (not the watchdog shell, whose script only
+/// names flags).
+fn chromium_of(parent: u32) -> Option<u32> {
+    children_of(parent).into_iter().find(|child| {
         std::fs::read(format!("/proc/{child}/cmdline")).is_ok_and(|cmdline| {
             let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
             args.first().is_some_and(|exe| !exe.ends_with(b"sh"))
@@ -43,32 +49,12 @@ fn chromium_of(parent: u32) -> Option<u32> {
 /// The renderer processes of the Chromium `browser`: its children whose
 /// arguments hold `--type=renderer`.
 fn renderers_of(browser: u32) -> Vec<u32> {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{browser}/task")) else {
-        return Vec::new();
-    };
     let mut all = Vec::new();
-    let mut frontier: Vec<u32> = tasks
-        .flatten()
-        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
-        .flat_map(|list| {
-            list.split_whitespace()
-                .filter_map(|pid| pid.parse().ok())
-                .collect::<Vec<u32>>()
-        })
-        .collect();
+    let mut frontier = children_of(browser);
     // Chromium's zygote is between the browser and its renderers.
     while let Some(pid) = frontier.pop() {
         all.push(pid);
-        if let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) {
-            for task in tasks.flatten() {
-                if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
-                    frontier.extend(
-                        list.split_whitespace()
-                            .filter_map(|p| p.parse::<u32>().ok()),
-                    );
-                }
-            }
-        }
+        frontier.extend(children_of(pid));
     }
     all.into_iter()
         .filter(|pid| {
@@ -262,16 +248,83 @@ fn nothing_left(tmp: &Path) {
     );
 }
 
-/// The folder `dir/name` with the four pages of a run: `a.html`, then `b`
+/// The folder `dir/pages` with the four pages of a run: `a.html`, then `b`
 /// (whose image kills the browser once), `c` (twice), and `d`.
 fn pages(dir: &Path, killer: &Killer) -> PathBuf {
+    pages_of(
+        dir,
+        killer,
+        &[("a", false), ("b", true), ("c", true), ("d", false)],
+    )
+}
+
+/// The folder `dir/pages` with a page per `(name, image)`, those with
+/// `image` loading the killer's image of their name.
+fn pages_of(dir: &Path, killer: &Killer, named: &[(&str, bool)]) -> PathBuf {
     let pages = dir.join("pages");
     std::fs::create_dir_all(&pages).unwrap();
-    for (name, image) in [("a", false), ("b", true), ("c", true), ("d", false)] {
+    for &(name, image) in named {
         let text = page(name, image.then_some((killer, name)));
         std::fs::write(pages.join(format!("{name}.html")), text).unwrap();
     }
     pages
+}
+
+/// A `record --each` run over `pages` with `--timeout SECS`, to its end:
+/// recordings in `dir/out`, the run's temp folder (its profiles) `dir/tmp`.
+struct Recorded {
+    out: PathBuf,
+    tmp: PathBuf,
+    code: Option<i32>,
+    stderr: String,
+    /// Each stdout line with the time it came.
+    stdout: Vec<(Instant, String)>,
+    /// Stdout and stderr, for failure messages.
+    context: String,
+}
+
+impl Recorded {
+    fn run(dir: &Path, pages: &Path, killer: &Killer, timeout: &str) -> Recorded {
+        let out = dir.join("out");
+        let tmp = dir.join("tmp");
+        std::fs::create_dir_all(&tmp).unwrap();
+        let mut child = spawn(
+            &[
+                "record",
+                "--each",
+                pages.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--timeout",
+                timeout,
+            ],
+            &tmp,
+            killer,
+        );
+        let stdout = lines_of(&mut child);
+        let (code, stderr) = finish(child, Duration::from_secs(120));
+        let stdout = stdout.join().unwrap();
+        let text: Vec<&str> = stdout.iter().map(|(_, line)| line.as_str()).collect();
+        let context = format!("stdout:\n{}\nstderr:\n{stderr}", text.join("\n"));
+        Recorded {
+            out,
+            tmp,
+            code,
+            stderr,
+            stdout,
+            context,
+        }
+    }
+
+    /// When each line saying `name.html` was recorded came.
+    fn recorded(&self, name: &str) -> Vec<Instant> {
+        let file = format!("{name}.html →");
+        self.stdout
+            .iter()
+            .filter(|(_, line)| line.starts_with("recorded ") && line.contains(&file))
+            .map(|(at, _)| *at)
+            .collect()
+    }
 }
 
 /// `record --each`: the page in flight when the browser is killed is
@@ -292,47 +345,20 @@ fn record_each_starts_a_browser_in_a_killed_ones_place_and_retries_the_page_once
     let dir = tempfile::tempdir().unwrap();
     let killer = Killer::start(&[("b", 1), ("c", 2)]);
     let pages = pages(dir.path(), &killer);
-    let out = dir.path().join("out");
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
     let started = Instant::now();
-    let mut child = spawn(
-        &[
-            "record",
-            "--each",
-            pages.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--timeout",
-            "20",
-        ],
-        &tmp,
-        &killer,
-    );
-    let stdout = lines_of(&mut child);
-    let (code, stderr) = finish(child, Duration::from_secs(120));
-    let stdout = stdout.join().unwrap();
+    let run = Recorded::run(dir.path(), &pages, &killer, "20");
     let whole = started.elapsed();
-    let text: Vec<&str> = stdout.iter().map(|(_, line)| line.as_str()).collect();
-    let context = format!("stdout:\n{}\nstderr:\n{stderr}", text.join("\n"));
-    let recorded = |name: &str| -> Vec<Instant> {
-        let file = format!("{name}.html →");
-        stdout
-            .iter()
-            .filter(|(_, line)| line.starts_with("recorded ") && line.contains(&file))
-            .map(|(at, _)| *at)
-            .collect()
-    };
-    assert_eq!(code, Some(1), "{context}");
+    let (out, stderr, context) = (&run.out, &run.stderr, &run.context);
+    assert_eq!(run.code, Some(1), "{context}");
     assert!(stderr.contains("1 of 4 recordings failed"), "{context}");
     let (b, c) = (killer.kills("b"), killer.kills("c"));
     assert_eq!((b.len(), c.len()), (1, 2), "{context}");
     // Each page recorded once: b on the second try, c never, d after it.
     for name in ["a", "b", "d"] {
-        assert_eq!(recorded(name).len(), 1, "{name}: {context}");
+        assert_eq!(run.recorded(name).len(), 1, "{name}: {context}");
         assert!(out.join(format!("{name}.json.gz")).exists(), "{name}");
     }
-    assert!(recorded("c").is_empty(), "{context}");
+    assert!(run.recorded("c").is_empty(), "{context}");
     assert!(!out.join("c.json.gz").exists());
     assert!(
         stderr.contains(
@@ -356,18 +382,18 @@ fn record_each_starts_a_browser_in_a_killed_ones_place_and_retries_the_page_once
     assert!(a_written < b[0].wall, "a.json.gz was written again");
     within(
         "from the kill under b to b recorded on a new browser",
-        recorded("b")[0] - b[0].at,
+        run.recorded("b")[0] - b[0].at,
         Duration::from_secs(6),
-        &context,
+        context,
     );
     within(
         "from the second kill under c to d recorded on a new browser",
-        recorded("d")[0] - c[1].at,
+        run.recorded("d")[0] - c[1].at,
         Duration::from_secs(6),
-        &context,
+        context,
     );
     eprintln!("the whole record: {:.2} s", whole.as_secs_f64());
-    nothing_left(&tmp);
+    nothing_left(&run.tmp);
 }
 
 /// `record --each` with a browser that stops answering (SIGSTOP while a page
@@ -386,60 +412,39 @@ fn record_each_replaces_a_browser_that_stopped_answering_and_retries_the_page() 
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let killer = Killer::start_with(&[("b", 1)], "STOP");
-    let pages = dir.path().join("pages");
-    std::fs::create_dir_all(&pages).unwrap();
-    for (name, image) in [("a", false), ("b", true), ("d", false)] {
-        let text = page(name, image.then_some((&killer, name)));
-        std::fs::write(pages.join(format!("{name}.html")), text).unwrap();
-    }
-    let out = dir.path().join("out");
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    let mut child = spawn(
-        &[
-            "record",
-            "--each",
-            pages.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--timeout",
-            "30",
-        ],
-        &tmp,
+    let pages = pages_of(
+        dir.path(),
         &killer,
+        &[("a", false), ("b", true), ("d", false)],
     );
-    let stdout = lines_of(&mut child);
-    let (code, stderr) = finish(child, Duration::from_secs(120));
-    let stdout = stdout.join().unwrap();
-    let text: Vec<&str> = stdout.iter().map(|(_, line)| line.as_str()).collect();
-    let context = format!("stdout:\n{}\nstderr:\n{stderr}", text.join("\n"));
-    assert_eq!(code, Some(0), "{context}");
+    let run = Recorded::run(dir.path(), &pages, &killer, "30");
+    let context = &run.context;
+    assert_eq!(run.code, Some(0), "{context}");
     let stopped = killer.kills("b");
     assert_eq!(stopped.len(), 1, "{context}");
     for name in ["a", "b", "d"] {
         assert!(
-            out.join(format!("{name}.json.gz")).exists(),
+            run.out.join(format!("{name}.json.gz")).exists(),
             "{name}: {context}"
         );
     }
     assert!(
-        stderr.contains(
+        run.stderr.contains(
             "b.html: the browser died while recording it; started again, recorded on the second try"
         ),
         "{context}"
     );
-    let b_recorded = stdout
-        .iter()
-        .find(|(_, line)| line.starts_with("recorded ") && line.contains("b.html →"))
-        .map(|(at, _)| *at)
+    let b_recorded = *run
+        .recorded("b")
+        .first()
         .unwrap_or_else(|| panic!("b recorded: {context}"));
     within(
         "from the stop under b to b recorded on a new browser",
         b_recorded - stopped[0].at,
         Duration::from_secs(16),
-        &context,
+        context,
     );
-    nothing_left(&tmp);
+    nothing_left(&run.tmp);
 }
 
 /// `record --each` when the renderer of the page in flight is killed (the
@@ -456,45 +461,24 @@ fn record_each_names_a_killed_renderer_and_goes_on() {
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let killer = Killer::start_with(&[("b", 1)], "RENDERER");
-    let pages = dir.path().join("pages");
-    std::fs::create_dir_all(&pages).unwrap();
-    for (name, image) in [("a", false), ("b", true), ("d", false)] {
-        let text = page(name, image.then_some((&killer, name)));
-        std::fs::write(pages.join(format!("{name}.html")), text).unwrap();
-    }
-    let out = dir.path().join("out");
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    let mut child = spawn(
-        &[
-            "record",
-            "--each",
-            pages.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--timeout",
-            "30",
-        ],
-        &tmp,
+    let pages = pages_of(
+        dir.path(),
         &killer,
+        &[("a", false), ("b", true), ("d", false)],
     );
-    let stdout = lines_of(&mut child);
-    let (code, stderr) = finish(child, Duration::from_secs(120));
-    let stdout = stdout.join().unwrap();
-    let text: Vec<&str> = stdout.iter().map(|(_, line)| line.as_str()).collect();
-    let context = format!("stdout:\n{}\nstderr:\n{stderr}", text.join("\n"));
+    let run = Recorded::run(dir.path(), &pages, &killer, "30");
+    let (out, stderr, context) = (&run.out, &run.stderr, &run.context);
     let killed = killer.kills("b");
     assert_eq!(killed.len(), 1, "{context}");
     assert!(
         out.join("a.json.gz").exists() && out.join("d.json.gz").exists(),
         "{context}"
     );
-    let d_recorded = stdout
-        .iter()
-        .find(|(_, line)| line.starts_with("recorded ") && line.contains("d.html →"))
-        .map(|(at, _)| *at)
+    let d_recorded = *run
+        .recorded("d")
+        .first()
         .unwrap_or_else(|| panic!("d recorded: {context}"));
-    assert_eq!(code, Some(1), "{context}");
+    assert_eq!(run.code, Some(1), "{context}");
     assert!(!out.join("b.json.gz").exists(), "{context}");
     assert!(
         stderr.contains("b.html: the page's renderer crashed")
@@ -507,9 +491,9 @@ fn record_each_names_a_killed_renderer_and_goes_on() {
         "from the renderer killed under b to d recorded",
         d_recorded - killed[0].at,
         Duration::from_secs(6),
-        &context,
+        context,
     );
-    nothing_left(&tmp);
+    nothing_left(&run.tmp);
 }
 
 /// A browser of its own the test launches with a DevTools port and kills
@@ -659,6 +643,67 @@ fn rows_as_they_come(out: &Path, count: usize) -> std::thread::JoinHandle<Vec<In
     })
 }
 
+/// A `live --strategy aria` run over the four pages' suite (`pages`,
+/// `suite`) with `--timeout SECS`, to its end: its rows, when each came, and
+/// the run's temp folder (its profiles) `dir/tmp`.
+struct Lived {
+    out: PathBuf,
+    tmp: PathBuf,
+    code: Option<i32>,
+    /// When each of the four rows came.
+    came: Vec<Instant>,
+    rows: Vec<serde_json::Value>,
+    /// The exit code, stderr and rows, for failure messages.
+    context: String,
+}
+
+impl Lived {
+    fn run(dir: &Path, killer: &Killer, timeout: &str) -> Lived {
+        let pages = pages(dir, killer);
+        let suite = suite(dir, &pages);
+        let out = dir.join("out");
+        let tmp = dir.join("tmp");
+        std::fs::create_dir_all(&tmp).unwrap();
+        let child = spawn(
+            &[
+                "live",
+                "--suite",
+                suite.to_str().unwrap(),
+                "--strategy",
+                "aria",
+                "--quiet",
+                "--timeout",
+                timeout,
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            &tmp,
+            killer,
+        );
+        let watcher = rows_as_they_come(&out, 4);
+        let (code, stderr) = finish(child, Duration::from_secs(120));
+        let came = watcher.join().unwrap();
+        let rows = result_rows(&out);
+        let context = format!("exit {code:?}\nstderr:\n{stderr}\nrows: {rows:#?}");
+        Lived {
+            out,
+            tmp,
+            code,
+            came,
+            rows,
+            context,
+        }
+    }
+
+    /// The rows by task.
+    fn by_task(&self) -> BTreeMap<&str, &serde_json::Value> {
+        self.rows
+            .iter()
+            .map(|r| (r["task"].as_str().unwrap(), r))
+            .collect()
+    }
+}
+
 /// `live`: the episode in flight when the worker's browser is killed runs
 /// again on the browser started in its place and its row says
 /// `browser_died: retried`; one that kills it twice ends in error marked
@@ -675,37 +720,10 @@ fn live_starts_a_browser_in_a_killed_ones_place_and_retries_the_episode_once() {
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let killer = Killer::start(&[("b", 1), ("c", 2)]);
-    let pages = pages(dir.path(), &killer);
-    let suite = suite(dir.path(), &pages);
-    let out = dir.path().join("out");
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    let child = spawn(
-        &[
-            "live",
-            "--suite",
-            suite.to_str().unwrap(),
-            "--strategy",
-            "aria",
-            "--quiet",
-            "--timeout",
-            "20",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        &tmp,
-        &killer,
-    );
-    let watcher = rows_as_they_come(&out, 4);
-    let (code, stderr) = finish(child, Duration::from_secs(120));
-    let came = watcher.join().unwrap();
-    let rows = result_rows(&out);
-    let context = format!("stderr:\n{stderr}\nrows: {rows:#?}");
-    assert_eq!(code, Some(0), "{context}");
-    let by_task: BTreeMap<&str, &serde_json::Value> = rows
-        .iter()
-        .map(|r| (r["task"].as_str().unwrap(), r))
-        .collect();
+    let run = Lived::run(dir.path(), &killer, "20");
+    let (came, context) = (&run.came, &run.context);
+    assert_eq!(run.code, Some(0), "{context}");
+    let by_task = run.by_task();
     assert_eq!(by_task.len(), 4, "{context}");
     for name in ["a", "d"] {
         assert_eq!(by_task[name]["success"], true, "{name}: {context}");
@@ -725,7 +743,8 @@ fn live_starts_a_browser_in_a_killed_ones_place_and_retries_the_episode_once() {
     );
     // The trace holds the row as results.jsonl has it.
     let trace = crate::support::read_json(
-        &out.join(by_task["b"]["trace"].as_str().unwrap())
+        &run.out
+            .join(by_task["b"]["trace"].as_str().unwrap())
             .join("trace.json"),
     );
     assert_eq!(trace["browser_died"], "retried");
@@ -736,15 +755,15 @@ fn live_starts_a_browser_in_a_killed_ones_place_and_retries_the_episode_once() {
         "from the kill under b to b's row, run again on a new browser",
         came[1] - b[0].at,
         Duration::from_secs(6),
-        &context,
+        context,
     );
     within(
         "from the second kill under c to d's row, on a new browser",
         came[3] - c[1].at,
         Duration::from_secs(6),
-        &context,
+        context,
     );
-    nothing_left(&tmp);
+    nothing_left(&run.tmp);
 }
 
 /// `live` with a browser that stops answering (SIGSTOP while an episode's
@@ -761,37 +780,10 @@ fn live_replaces_a_browser_that_stopped_answering_and_retries_the_episode() {
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let killer = Killer::start_with(&[("b", 1)], "STOP");
-    let pages = pages(dir.path(), &killer);
-    let suite = suite(dir.path(), &pages);
-    let out = dir.path().join("out");
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    let child = spawn(
-        &[
-            "live",
-            "--suite",
-            suite.to_str().unwrap(),
-            "--strategy",
-            "aria",
-            "--quiet",
-            "--timeout",
-            "30",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        &tmp,
-        &killer,
-    );
-    let watcher = rows_as_they_come(&out, 4);
-    let (code, stderr) = finish(child, Duration::from_secs(120));
-    let came = watcher.join().unwrap();
-    let rows = result_rows(&out);
-    let context = format!("stderr:\n{stderr}\nrows: {rows:#?}");
-    assert_eq!(code, Some(0), "{context}");
-    let by_task: BTreeMap<&str, &serde_json::Value> = rows
-        .iter()
-        .map(|r| (r["task"].as_str().unwrap(), r))
-        .collect();
+    let run = Lived::run(dir.path(), &killer, "30");
+    let (came, context) = (&run.came, &run.context);
+    assert_eq!(run.code, Some(0), "{context}");
+    let by_task = run.by_task();
     assert_eq!(by_task.len(), 4, "{context}");
     for name in ["a", "b", "c", "d"] {
         assert_eq!(by_task[name]["success"], true, "{name}: {context}");
@@ -809,9 +801,9 @@ fn live_replaces_a_browser_that_stopped_answering_and_retries_the_episode() {
         "from the stop under b to b's row, run again on a new browser",
         came[1] - stopped[0].at,
         Duration::from_secs(16),
-        &context,
+        context,
     );
-    nothing_left(&tmp);
+    nothing_left(&run.tmp);
 }
 
 /// `live` when the renderer of an episode's page is killed (the browser
@@ -828,36 +820,9 @@ fn live_names_a_killed_renderer_and_goes_on() {
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let killer = Killer::start_with(&[("b", 1)], "RENDERER");
-    let pages = pages(dir.path(), &killer);
-    let suite = suite(dir.path(), &pages);
-    let out = dir.path().join("out");
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    let child = spawn(
-        &[
-            "live",
-            "--suite",
-            suite.to_str().unwrap(),
-            "--strategy",
-            "aria",
-            "--quiet",
-            "--timeout",
-            "30",
-            "--out",
-            out.to_str().unwrap(),
-        ],
-        &tmp,
-        &killer,
-    );
-    let watcher = rows_as_they_come(&out, 4);
-    let (code, stderr) = finish(child, Duration::from_secs(120));
-    let came = watcher.join().unwrap();
-    let rows = result_rows(&out);
-    let context = format!("exit {code:?}\nstderr:\n{stderr}\nrows: {rows:#?}");
-    let by_task: BTreeMap<&str, &serde_json::Value> = rows
-        .iter()
-        .map(|r| (r["task"].as_str().unwrap(), r))
-        .collect();
+    let run = Lived::run(dir.path(), &killer, "30");
+    let (came, context) = (&run.came, &run.context);
+    let by_task = run.by_task();
     assert_eq!(by_task.len(), 4, "{context}");
     for name in ["a", "c", "d"] {
         assert_eq!(by_task[name]["success"], true, "{name}: {context}");
@@ -881,9 +846,9 @@ fn live_names_a_killed_renderer_and_goes_on() {
         "from the renderer killed under b to c's row",
         came[2] - killed[0].at,
         Duration::from_secs(6),
-        &context,
+        context,
     );
-    nothing_left(&tmp);
+    nothing_left(&run.tmp);
 }
 
 /// `bench-live`: the page the browser is killed under is reported failed,
