@@ -26,3 +26,12 @@ pub fn lost(browser: &Chromium, err: &StartError) -> String {
         None => format!("no other browser could be launched in its place ({err})"),
     }
 }
+
+/// How a browser that died was replaced, to follow "the browser died …; ":
+/// started again, or (attached) its endpoint attached to again.
+pub fn again(browser: &Chromium) -> &'static str {
+    match browser.endpoint() {
+        Some(_) => "attached to again",
+        None => "started again",
+    }
+}

@@ -280,22 +280,23 @@ async fn record_reviving(
         *lost = Some(format!("the browser died; {why}"));
         return Err(first.context(format!("the browser died while recording it; {why}")));
     }
+    let again = revive::again(chromium);
     match record_one(chromium, job).await {
         Ok(()) => {
             eprintln!(
-                "warning: {}: the browser died while recording it; started again, recorded on the \
+                "warning: {}: the browser died while recording it; {again}, recorded on the \
                  second try",
                 job.target
             );
             Ok(())
         }
-        Err(err) if chromium.is_gone() => Err(err.context(
-            "the browser died while recording it, twice (started again after the first; not \
-             retried again)",
-        )),
-        Err(err) => {
-            Err(err.context("the browser died while recording it (started again; retried once)"))
-        }
+        Err(err) if chromium.is_gone() => Err(err.context(format!(
+            "the browser died while recording it, twice ({again} after the first; not retried \
+             again)"
+        ))),
+        Err(err) => Err(err.context(format!(
+            "the browser died while recording it ({again}; retried once)"
+        ))),
     }
 }
 

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+use crate::proxy::Proxy;
 use crate::support::http::{Reply, Server};
 use crate::support::{exe, result_rows, root};
 use crate::{alone, chromium_profiles, until, within};
@@ -46,7 +47,7 @@ fn chromium_of(parent: u32) -> Option<u32> {
     })
 }
 
-/// The renderer processes of the Chromium `browser`: its children whose
+/// The renderer processes of the Chromium `browser`: its descendants whose
 /// arguments hold `--type=renderer`.
 fn renderers_of(browser: u32) -> Vec<u32> {
     let mut all = Vec::new();
@@ -66,6 +67,46 @@ fn renderers_of(browser: u32) -> Vec<u32> {
         .collect()
 }
 
+/// The renderer of the page whose image asked for the fault: of the
+/// Chromium `browser`'s renderers, the one holding the most memory, as the
+/// page's [`with_ballast`] makes it. Not every renderer: Chromium keeps a spare
+/// one for the next navigation (and one for its first blank tab), and a
+/// next page handed a spare killed with the rest before Chromium saw it dead
+/// could fail too — not the fault under test.
+fn page_renderer_of(browser: u32) -> u32 {
+    let resident = |pid: &u32| {
+        std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .ok()
+            .and_then(|status| {
+                let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+                line.split_whitespace().nth(1)?.parse::<u64>().ok()
+            })
+            .unwrap_or(0)
+    };
+    let renderer = renderers_of(browser)
+        .into_iter()
+        .max_by_key(resident)
+        .expect("the page's renderer runs");
+    // Its ballast is resident: the pick is the page's renderer.
+    assert!(
+        resident(&renderer) > 256 << 10,
+        "no renderer holds the ballast"
+    );
+    renderer
+}
+
+/// What a page whose renderer is to be killed holds before it asks for the
+/// kill (256 MiB, written so that it is resident): more than twice any other
+/// renderer's memory here, so that [`page_renderer_of`] finds it. Its image
+/// is written by the same script, after the ballast: an `<img>` in the
+/// markup would be fetched by the preload scanner before the script ran.
+fn with_ballast(image: &str) -> String {
+    format!(
+        "<script>self.ballast = new Uint8Array(256 << 20).fill(1); \
+         document.write('{image}')</script>"
+    )
+}
+
 /// Sends `pid` the signal `name` (`KILL`, `STOP`).
 fn signal(pid: u32, name: &str) {
     let sent = Command::new("kill")
@@ -75,10 +116,26 @@ fn signal(pid: u32, name: &str) {
     assert!(sent.success(), "kill -{name} {pid}");
 }
 
+/// What a killer's request does to the browser.
+#[derive(Clone)]
+pub(crate) enum Fault {
+    /// SIGKILL of the browser process, as the OOM killer would.
+    Kill,
+    /// SIGSTOP: it hangs, as a browser the machine starves or a debugger
+    /// holds.
+    Stop,
+    /// SIGKILL of the requesting page's renderer (a crash, or the OOM
+    /// killer's pick); the browser lives on.
+    KillRenderer,
+    /// Every connection through the proxy in front of an attached
+    /// browser's endpoint is closed; the browser lives on.
+    Cut(Arc<Proxy>),
+}
+
 /// When a kill was made, by the clock and by the file system's time.
 #[derive(Clone, Copy)]
-struct Kill {
-    at: Instant,
+pub(crate) struct Kill {
+    pub(crate) at: Instant,
     wall: SystemTime,
 }
 
@@ -86,8 +143,10 @@ struct Kill {
 /// browser, for the first `plan[NAME]` requests of that name, then answers.
 /// The browser is `victim` when set, else the Chromium of the `pagesnap`
 /// whose pid is in `parent`.
-struct Killer {
+pub(crate) struct Killer {
     server: Server,
+    /// Whether its pages hold [`with_ballast`] (the fault kills their renderer).
+    ballast: bool,
     parent: Arc<AtomicU32>,
     victim: Arc<AtomicU32>,
     kills: Arc<Mutex<BTreeMap<String, Vec<Kill>>>>,
@@ -95,14 +154,13 @@ struct Killer {
 
 impl Killer {
     fn start(plan: &[(&str, usize)]) -> Killer {
-        Killer::start_with(plan, "KILL")
+        Killer::start_with(plan, Fault::Kill)
     }
 
-    /// A killer whose requests send the browser `signal` (`STOP`: it hangs,
-    /// as a browser the machine starves or a debugger holds), or kill its
-    /// renderers (`RENDERER`), leaving the browser up.
-    fn start_with(plan: &[(&str, usize)], signal_name: &'static str) -> Killer {
+    /// A killer whose requests make `fault` instead of a SIGKILL.
+    pub(crate) fn start_with(plan: &[(&str, usize)], fault: Fault) -> Killer {
         let plan: BTreeMap<String, usize> = plan.iter().map(|&(n, k)| (n.to_owned(), k)).collect();
+        let ballast = matches!(fault, Fault::KillRenderer);
         let parent = Arc::new(AtomicU32::new(0));
         let victim = Arc::new(AtomicU32::new(0));
         let kills: Arc<Mutex<BTreeMap<String, Vec<Kill>>>> = Arc::default();
@@ -121,20 +179,16 @@ impl Killer {
                 *count
             };
             if nth <= plan.get(&name).copied().unwrap_or(0) {
-                let chromium = match target.load(Ordering::SeqCst) {
+                let chromium = || match target.load(Ordering::SeqCst) {
                     0 => chromium_of(pid.load(Ordering::SeqCst))
                         .expect("the page loads in a Chromium of the pagesnap the test spawned"),
                     victim => victim,
                 };
-                if signal_name == "RENDERER" {
-                    // The page's renderer, not the browser: SIGKILLed, as a
-                    // renderer crash or the OOM killer's pick would be.
-                    let renderers = renderers_of(chromium);
-                    for renderer in renderers {
-                        signal(renderer, "KILL");
-                    }
-                } else {
-                    signal(chromium, signal_name);
+                match &fault {
+                    Fault::Kill => signal(chromium(), "KILL"),
+                    Fault::Stop => signal(chromium(), "STOP"),
+                    Fault::KillRenderer => signal(page_renderer_of(chromium()), "KILL"),
+                    Fault::Cut(proxy) => proxy.cut(),
                 }
                 made.lock().unwrap().entry(name).or_default().push(Kill {
                     at: Instant::now(),
@@ -145,6 +199,7 @@ impl Killer {
         });
         Killer {
             server,
+            ballast,
             parent,
             victim,
             kills,
@@ -152,7 +207,7 @@ impl Killer {
     }
 
     /// The kills made on `name`'s requests, in order.
-    fn kills(&self, name: &str) -> Vec<Kill> {
+    pub(crate) fn kills(&self, name: &str) -> Vec<Kill> {
         self.kills
             .lock()
             .unwrap()
@@ -165,7 +220,12 @@ impl Killer {
 /// A page with a button; `image` names the killer's image it loads, if any.
 fn page(title: &str, image: Option<(&Killer, &str)>) -> String {
     let image = image.map_or_else(String::new, |(killer, name)| {
-        format!(r#"<img alt="" src="{}/{name}.png">"#, killer.server.url())
+        let image = format!(r#"<img alt="" src="{}/{name}.png">"#, killer.server.url());
+        if killer.ballast {
+            with_ballast(&image)
+        } else {
+            image
+        }
     });
     format!(
         "<!doctype html><title>{title}</title><h1>{title}</h1>{image}\
@@ -226,7 +286,7 @@ fn finish(mut child: Child, guard: Duration) -> (Option<i32>, String) {
 
 /// Whether a process whose command line names `tmp` (a Chromium whose
 /// profile is there, or one of its helpers) still runs.
-fn chromium_runs(tmp: &Path) -> bool {
+pub(crate) fn chromium_runs(tmp: &Path) -> bool {
     Command::new("pgrep")
         .args(["-f", &tmp.display().to_string()])
         .output()
@@ -237,7 +297,7 @@ fn chromium_runs(tmp: &Path) -> bool {
 
 /// Nothing the run started is left: no Chromium naming its temp folder, no
 /// `pagesnap-chromium-*` profile there.
-fn nothing_left(tmp: &Path) {
+pub(crate) fn nothing_left(tmp: &Path) {
     until("its Chromiums gone", Duration::from_secs(5), || {
         !chromium_runs(tmp)
     });
@@ -260,7 +320,7 @@ fn pages(dir: &Path, killer: &Killer) -> PathBuf {
 
 /// The folder `dir/pages` with a page per `(name, image)`, those with
 /// `image` loading the killer's image of their name.
-fn pages_of(dir: &Path, killer: &Killer, named: &[(&str, bool)]) -> PathBuf {
+pub(crate) fn pages_of(dir: &Path, killer: &Killer, named: &[(&str, bool)]) -> PathBuf {
     let pages = dir.join("pages");
     std::fs::create_dir_all(&pages).unwrap();
     for &(name, image) in named {
@@ -272,35 +332,40 @@ fn pages_of(dir: &Path, killer: &Killer, named: &[(&str, bool)]) -> PathBuf {
 
 /// A `record --each` run over `pages` with `--timeout SECS`, to its end:
 /// recordings in `dir/out`, the run's temp folder (its profiles) `dir/tmp`.
-struct Recorded {
-    out: PathBuf,
-    tmp: PathBuf,
-    code: Option<i32>,
-    stderr: String,
+pub(crate) struct Recorded {
+    pub(crate) out: PathBuf,
+    pub(crate) tmp: PathBuf,
+    pub(crate) code: Option<i32>,
+    pub(crate) stderr: String,
     /// Each stdout line with the time it came.
     stdout: Vec<(Instant, String)>,
     /// Stdout and stderr, for failure messages.
-    context: String,
+    pub(crate) context: String,
 }
 
 impl Recorded {
-    fn run(dir: &Path, pages: &Path, killer: &Killer, timeout: &str) -> Recorded {
+    /// `pagesnap record --each PAGES --timeout TIMEOUT EXTRA…`.
+    pub(crate) fn run(
+        dir: &Path,
+        pages: &Path,
+        killer: &Killer,
+        timeout: &str,
+        extra: &[&str],
+    ) -> Recorded {
         let out = dir.join("out");
         let tmp = dir.join("tmp");
         std::fs::create_dir_all(&tmp).unwrap();
-        let mut child = spawn(
-            &[
-                "record",
-                "--each",
-                pages.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-                "--timeout",
-                timeout,
-            ],
-            &tmp,
-            killer,
-        );
+        let mut args = vec![
+            "record",
+            "--each",
+            pages.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--timeout",
+            timeout,
+        ];
+        args.extend(extra);
+        let mut child = spawn(&args, &tmp, killer);
         let stdout = lines_of(&mut child);
         let (code, stderr) = finish(child, Duration::from_secs(120));
         let stdout = stdout.join().unwrap();
@@ -317,7 +382,7 @@ impl Recorded {
     }
 
     /// When each line saying `name.html` was recorded came.
-    fn recorded(&self, name: &str) -> Vec<Instant> {
+    pub(crate) fn recorded(&self, name: &str) -> Vec<Instant> {
         let file = format!("{name}.html →");
         self.stdout
             .iter()
@@ -346,7 +411,7 @@ fn record_each_starts_a_browser_in_a_killed_ones_place_and_retries_the_page_once
     let killer = Killer::start(&[("b", 1), ("c", 2)]);
     let pages = pages(dir.path(), &killer);
     let started = Instant::now();
-    let run = Recorded::run(dir.path(), &pages, &killer, "20");
+    let run = Recorded::run(dir.path(), &pages, &killer, "20", &[]);
     let whole = started.elapsed();
     let (out, stderr, context) = (&run.out, &run.stderr, &run.context);
     assert_eq!(run.code, Some(1), "{context}");
@@ -411,13 +476,13 @@ fn record_each_starts_a_browser_in_a_killed_ones_place_and_retries_the_page_once
 fn record_each_replaces_a_browser_that_stopped_answering_and_retries_the_page() {
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
-    let killer = Killer::start_with(&[("b", 1)], "STOP");
+    let killer = Killer::start_with(&[("b", 1)], Fault::Stop);
     let pages = pages_of(
         dir.path(),
         &killer,
         &[("a", false), ("b", true), ("d", false)],
     );
-    let run = Recorded::run(dir.path(), &pages, &killer, "30");
+    let run = Recorded::run(dir.path(), &pages, &killer, "30", &[]);
     let context = &run.context;
     assert_eq!(run.code, Some(0), "{context}");
     let stopped = killer.kills("b");
@@ -460,13 +525,13 @@ fn record_each_replaces_a_browser_that_stopped_answering_and_retries_the_page() 
 fn record_each_names_a_killed_renderer_and_goes_on() {
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
-    let killer = Killer::start_with(&[("b", 1)], "RENDERER");
+    let killer = Killer::start_with(&[("b", 1)], Fault::KillRenderer);
     let pages = pages_of(
         dir.path(),
         &killer,
         &[("a", false), ("b", true), ("d", false)],
     );
-    let run = Recorded::run(dir.path(), &pages, &killer, "30");
+    let run = Recorded::run(dir.path(), &pages, &killer, "30", &[]);
     let (out, stderr, context) = (&run.out, &run.stderr, &run.context);
     let killed = killer.kills("b");
     assert_eq!(killed.len(), 1, "{context}");
@@ -498,14 +563,14 @@ fn record_each_names_a_killed_renderer_and_goes_on() {
 
 /// A browser of its own the test launches with a DevTools port and kills
 /// by its pid, for `--cdp-endpoint`.
-struct Attachable {
-    child: Child,
-    endpoint: String,
+pub(crate) struct Attachable {
+    pub(crate) child: Child,
+    pub(crate) endpoint: String,
     _profile: tempfile::TempDir,
 }
 
 impl Attachable {
-    fn start() -> Attachable {
+    pub(crate) fn start() -> Attachable {
         let profile = tempfile::tempdir().unwrap();
         let command = pagesnap_browser::BrowserCommand::new(false).unwrap();
         let child = Command::new(&command.executable)
@@ -646,40 +711,40 @@ fn rows_as_they_come(out: &Path, count: usize) -> std::thread::JoinHandle<Vec<In
 /// A `live --strategy aria` run over the four pages' suite (`pages`,
 /// `suite`) with `--timeout SECS`, to its end: its rows, when each came, and
 /// the run's temp folder (its profiles) `dir/tmp`.
-struct Lived {
-    out: PathBuf,
-    tmp: PathBuf,
-    code: Option<i32>,
+pub(crate) struct Lived {
+    pub(crate) out: PathBuf,
+    pub(crate) tmp: PathBuf,
+    pub(crate) code: Option<i32>,
     /// When each of the four rows came.
-    came: Vec<Instant>,
+    pub(crate) came: Vec<Instant>,
     rows: Vec<serde_json::Value>,
     /// The exit code, stderr and rows, for failure messages.
-    context: String,
+    pub(crate) context: String,
 }
 
 impl Lived {
-    fn run(dir: &Path, killer: &Killer, timeout: &str) -> Lived {
+    /// `pagesnap live` on the four pages of [`pages`] with `--timeout
+    /// TIMEOUT EXTRA…`.
+    pub(crate) fn run(dir: &Path, killer: &Killer, timeout: &str, extra: &[&str]) -> Lived {
         let pages = pages(dir, killer);
         let suite = suite(dir, &pages);
         let out = dir.join("out");
         let tmp = dir.join("tmp");
         std::fs::create_dir_all(&tmp).unwrap();
-        let child = spawn(
-            &[
-                "live",
-                "--suite",
-                suite.to_str().unwrap(),
-                "--strategy",
-                "aria",
-                "--quiet",
-                "--timeout",
-                timeout,
-                "--out",
-                out.to_str().unwrap(),
-            ],
-            &tmp,
-            killer,
-        );
+        let mut args = vec![
+            "live",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--strategy",
+            "aria",
+            "--quiet",
+            "--timeout",
+            timeout,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let child = spawn(&args, &tmp, killer);
         let watcher = rows_as_they_come(&out, 4);
         let (code, stderr) = finish(child, Duration::from_secs(120));
         let came = watcher.join().unwrap();
@@ -696,7 +761,7 @@ impl Lived {
     }
 
     /// The rows by task.
-    fn by_task(&self) -> BTreeMap<&str, &serde_json::Value> {
+    pub(crate) fn by_task(&self) -> BTreeMap<&str, &serde_json::Value> {
         self.rows
             .iter()
             .map(|r| (r["task"].as_str().unwrap(), r))
@@ -720,7 +785,7 @@ fn live_starts_a_browser_in_a_killed_ones_place_and_retries_the_episode_once() {
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let killer = Killer::start(&[("b", 1), ("c", 2)]);
-    let run = Lived::run(dir.path(), &killer, "20");
+    let run = Lived::run(dir.path(), &killer, "20", &[]);
     let (came, context) = (&run.came, &run.context);
     assert_eq!(run.code, Some(0), "{context}");
     let by_task = run.by_task();
@@ -779,8 +844,8 @@ fn live_starts_a_browser_in_a_killed_ones_place_and_retries_the_episode_once() {
 fn live_replaces_a_browser_that_stopped_answering_and_retries_the_episode() {
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
-    let killer = Killer::start_with(&[("b", 1)], "STOP");
-    let run = Lived::run(dir.path(), &killer, "30");
+    let killer = Killer::start_with(&[("b", 1)], Fault::Stop);
+    let run = Lived::run(dir.path(), &killer, "30", &[]);
     let (came, context) = (&run.came, &run.context);
     assert_eq!(run.code, Some(0), "{context}");
     let by_task = run.by_task();
@@ -819,8 +884,8 @@ fn live_replaces_a_browser_that_stopped_answering_and_retries_the_episode() {
 fn live_names_a_killed_renderer_and_goes_on() {
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
-    let killer = Killer::start_with(&[("b", 1)], "RENDERER");
-    let run = Lived::run(dir.path(), &killer, "30");
+    let killer = Killer::start_with(&[("b", 1)], Fault::KillRenderer);
+    let run = Lived::run(dir.path(), &killer, "30", &[]);
     let (came, context) = (&run.came, &run.context);
     let by_task = run.by_task();
     assert_eq!(by_task.len(), 4, "{context}");
@@ -851,6 +916,61 @@ fn live_names_a_killed_renderer_and_goes_on() {
     nothing_left(&run.tmp);
 }
 
+/// A `pagesnap bench-live` run over the four pages of [`pages`] (`--runs 1
+/// --json`), with its JSON lines as they came.
+pub(crate) struct BenchLived {
+    pub(crate) tmp: PathBuf,
+    pub(crate) code: Option<i32>,
+    pub(crate) stderr: String,
+    lines: Vec<(Instant, serde_json::Value)>,
+    /// Stdout and stderr, for failure messages.
+    pub(crate) context: String,
+}
+
+impl BenchLived {
+    /// `pagesnap bench-live PAGES --runs 1 --json --timeout TIMEOUT EXTRA…`.
+    pub(crate) fn run(dir: &Path, killer: &Killer, timeout: &str, extra: &[&str]) -> BenchLived {
+        let pages = pages(dir, killer);
+        let tmp = dir.join("tmp");
+        std::fs::create_dir_all(&tmp).unwrap();
+        let mut args = vec![
+            "bench-live",
+            pages.to_str().unwrap(),
+            "--runs",
+            "1",
+            "--timeout",
+            timeout,
+            "--json",
+        ];
+        args.extend(extra);
+        let mut child = spawn(&args, &tmp, killer);
+        let stdout = lines_of(&mut child);
+        let (code, stderr) = finish(child, Duration::from_secs(120));
+        let stdout = stdout.join().unwrap();
+        let context = format!("stdout: {stdout:#?}\nstderr:\n{stderr}");
+        let lines = stdout
+            .iter()
+            .map(|(at, line)| (*at, serde_json::from_str(line).unwrap()))
+            .collect();
+        BenchLived {
+            tmp,
+            code,
+            stderr,
+            lines,
+            context,
+        }
+    }
+
+    /// The line of `name.html` and when it came.
+    pub(crate) fn line_of(&self, name: &str) -> &(Instant, serde_json::Value) {
+        let file = format!("{name}.html");
+        self.lines
+            .iter()
+            .find(|(_, line)| line["page"].as_str().is_some_and(|p| p.ends_with(&file)))
+            .unwrap_or_else(|| panic!("no line for {name}: {}", self.context))
+    }
+}
+
 /// `bench-live`: the page the browser is killed under is reported failed,
 /// as before, and the next pages are measured on a browser started in its
 /// place (before, each failed at once as browser-gone). Measured 1.1–1.8 s
@@ -865,39 +985,11 @@ fn bench_live_measures_the_next_pages_on_a_browser_started_in_a_killed_ones_plac
     let _alone = alone();
     let dir = tempfile::tempdir().unwrap();
     let killer = Killer::start(&[("b", 1)]);
-    let pages = pages(dir.path(), &killer);
-    let tmp = dir.path().join("tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
-    let mut child = spawn(
-        &[
-            "bench-live",
-            pages.to_str().unwrap(),
-            "--runs",
-            "1",
-            "--timeout",
-            "20",
-            "--json",
-        ],
-        &tmp,
-        &killer,
-    );
-    let stdout = lines_of(&mut child);
-    let (code, stderr) = finish(child, Duration::from_secs(120));
-    let stdout = stdout.join().unwrap();
-    let context = format!("stdout: {stdout:#?}\nstderr:\n{stderr}");
-    assert_eq!(code, Some(1), "{context}");
-    assert!(stderr.contains("1 of 4 pages failed"), "{context}");
-    let lines: Vec<(Instant, serde_json::Value)> = stdout
-        .iter()
-        .map(|(at, line)| (*at, serde_json::from_str(line).unwrap()))
-        .collect();
-    let line_of = |name: &str| {
-        let file = format!("{name}.html");
-        lines
-            .iter()
-            .find(|(_, line)| line["page"].as_str().is_some_and(|p| p.ends_with(&file)))
-            .unwrap_or_else(|| panic!("no line for {name}: {context}"))
-    };
+    let run = BenchLived::run(dir.path(), &killer, "20", &[]);
+    let context = &run.context;
+    assert_eq!(run.code, Some(1), "{context}");
+    assert!(run.stderr.contains("1 of 4 pages failed"), "{context}");
+    let line_of = |name| run.line_of(name);
     assert!(
         line_of("b").1["error"]
             .as_str()
@@ -914,9 +1006,49 @@ fn bench_live_measures_the_next_pages_on_a_browser_started_in_a_killed_ones_plac
         "from the kill under b to c measured on a new browser",
         line_of("c").0 - b[0].at,
         Duration::from_secs(6),
-        &context,
+        context,
     );
-    nothing_left(&tmp);
+    nothing_left(&run.tmp);
+}
+
+/// `bench-live` with a browser that stops answering (SIGSTOP while a page
+/// loads): taken for dead after its missed pulses, killed and started again;
+/// the page is reported failed (its timings would mix two browsers) and the
+/// next pages are measured on the new browser, nothing left behind.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
+fn bench_live_replaces_a_browser_that_stopped_answering() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    let killer = Killer::start_with(&[("b", 1)], Fault::Stop);
+    let run = BenchLived::run(dir.path(), &killer, "30", &[]);
+    let context = &run.context;
+    assert_eq!(run.code, Some(1), "{context}");
+    assert!(run.stderr.contains("1 of 4 pages failed"), "{context}");
+    assert!(
+        run.line_of("b").1["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("the browser is gone")),
+        "{context}"
+    );
+    for name in ["a", "c", "d"] {
+        assert!(
+            run.line_of(name).1.get("error").is_none(),
+            "{name}: {context}"
+        );
+    }
+    let b = killer.kills("b");
+    assert_eq!(b.len(), 1, "{context}");
+    within(
+        "from the stop under b to c measured on a new browser",
+        run.line_of("c").0 - b[0].at,
+        Duration::from_secs(16),
+        context,
+    );
+    nothing_left(&run.tmp);
 }
 
 /// `live` through a tool server (`mcp:pagesnap`, attached to a browser the

@@ -11,7 +11,9 @@ mod browser_gone;
 mod hostile;
 mod killed;
 mod limits;
+mod proxy;
 mod resume_kill;
+mod socket_cut;
 
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
