@@ -341,9 +341,10 @@ impl Browsing {
                 // The page asks first (beforeunload, a dialog during load):
                 // the snapshot shows the dialog.
                 Some(TabError::DialogOpen { .. }) if self.current.is_some() => return Ok(None),
-                _ if err.is_browser_gone() => return Err(self.failed(&err).await),
+                // The browser, or the tab's renderer, died under the load:
+                // `browser-gone` or `tab-gone`, the tab forgotten.
+                _ if err.is_gone() => return Err(self.failed(&err).await),
                 _ => {
-                    self.forget_if_gone(&err);
                     return Err(ToolError::new(
                         Kind::Navigation,
                         self.mask(&format!(
