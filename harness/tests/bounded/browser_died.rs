@@ -34,17 +34,27 @@ fn children_of(pid: u32) -> Vec<u32> {
         .collect()
 }
 
-/// The Chromium `pagesnap` (process `parent`) launched: its child whose
-/// arguments hold `--headless` (not the watchdog shell, whose script only
-/// names flags).
+/// The Chromium `pagesnap` (process `parent`) launched, or a tool server it
+/// started launched: the nearest descendant whose arguments hold
+/// `--headless` (not the watchdog shell, whose script only names flags, nor
+/// Chromium's own helpers, `--type=…`).
 fn chromium_of(parent: u32) -> Option<u32> {
-    children_of(parent).into_iter().find(|child| {
-        std::fs::read(format!("/proc/{child}/cmdline")).is_ok_and(|cmdline| {
+    let is_browser = |pid: &u32| {
+        std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|cmdline| {
             let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
             args.first().is_some_and(|exe| !exe.ends_with(b"sh"))
                 && args.iter().any(|arg| *arg == b"--headless")
+                && !args.iter().any(|arg| arg.starts_with(b"--type="))
         })
-    })
+    };
+    let mut level = children_of(parent);
+    while !level.is_empty() {
+        if let Some(browser) = level.iter().find(|pid| is_browser(pid)) {
+            return Some(*browser);
+        }
+        level = level.iter().flat_map(|&pid| children_of(pid)).collect();
+    }
+    None
 }
 
 /// The renderer processes of the Chromium `browser`: its descendants whose
@@ -917,7 +927,7 @@ fn live_names_a_killed_renderer_and_goes_on() {
 }
 
 /// A `pagesnap bench-live` run over the four pages of [`pages`] (`--runs 1
-/// --json`), with its JSON lines as they came.
+/// --json`), or a `bench-mcp --json` run, with its JSON lines as they came.
 pub(crate) struct BenchLived {
     pub(crate) tmp: PathBuf,
     pub(crate) code: Option<i32>,
@@ -943,11 +953,15 @@ impl BenchLived {
             "--json",
         ];
         args.extend(extra);
-        let mut child = spawn(&args, &tmp, killer);
+        BenchLived::spawned(spawn(&args, &tmp, killer), tmp)
+    }
+
+    /// The run of `child` (a `bench-live` or `bench-mcp --json`) to its end.
+    fn spawned(mut child: Child, tmp: PathBuf) -> BenchLived {
         let stdout = lines_of(&mut child);
         let (code, stderr) = finish(child, Duration::from_secs(120));
         let stdout = stdout.join().unwrap();
-        let context = format!("stdout: {stdout:#?}\nstderr:\n{stderr}");
+        let context = format!("exit {code:?}\nstdout: {stdout:#?}\nstderr:\n{stderr}");
         let lines = stdout
             .iter()
             .map(|(at, line)| (*at, serde_json::from_str(line).unwrap()))
@@ -1046,6 +1060,168 @@ fn bench_live_replaces_a_browser_that_stopped_answering() {
         "from the stop under b to c measured on a new browser",
         run.line_of("c").0 - b[0].at,
         Duration::from_secs(16),
+        context,
+    );
+    nothing_left(&run.tmp);
+}
+
+/// A `pagesnap bench-mcp` run (pagesnap's server alone, `--runs 1 --json`)
+/// over `a`, `b` (whose image makes the killer's fault once), `c` and `d`,
+/// checked to have measured a, c and d and left nothing behind: the run and
+/// the fault made under b.
+fn bench_mcp_with(fault: Fault) -> (BenchLived, Kill) {
+    let dir = tempfile::tempdir().unwrap();
+    let killer = Killer::start_with(&[("b", 1)], fault);
+    let pages = pages_of(
+        dir.path(),
+        &killer,
+        &[("a", false), ("b", true), ("c", false), ("d", false)],
+    );
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let args = [
+        "bench-mcp",
+        pages.to_str().unwrap(),
+        "--runs",
+        "1",
+        "--call-timeout",
+        "30",
+        "--json",
+    ];
+    let run = BenchLived::spawned(spawn(&args, &tmp, &killer), tmp);
+    let b = killer.kills("b");
+    assert_eq!(b.len(), 1, "{}", run.context);
+    assert_eq!(run.code, Some(1), "{}", run.context);
+    assert!(
+        run.stderr.contains("1 of 4 pages failed"),
+        "{}",
+        run.context
+    );
+    for name in ["a", "c", "d"] {
+        assert_eq!(
+            run.line_of(name).1["servers"][0]["side"],
+            "pagesnap",
+            "{name}: {}",
+            run.context
+        );
+    }
+    nothing_left(&run.tmp);
+    (run, b[0])
+}
+
+/// `bench-mcp` when the browser pagesnap's server launched is killed under
+/// a page: that page is reported failed for the server (`browser-gone`),
+/// the server is started afresh with a browser of its own, and the next
+/// pages are measured on it; nothing is left behind.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
+fn bench_mcp_starts_its_server_afresh_after_its_browser_is_killed() {
+    let _alone = alone();
+    let (run, killed) = bench_mcp_with(Fault::Kill);
+    let context = &run.context;
+    assert!(
+        run.line_of("b").1["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("browser-gone")),
+        "{context}"
+    );
+    within(
+        "from the kill under b to c measured by a server started afresh",
+        run.line_of("c").0 - killed.at,
+        Duration::from_secs(6),
+        context,
+    );
+}
+
+/// `bench-mcp` when that browser stops answering (SIGSTOP): the server takes
+/// it for dead after its missed pulses and the page fails naming it; the
+/// next pages are measured by a server started afresh.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
+fn bench_mcp_starts_its_server_afresh_after_its_browser_stopped_answering() {
+    let _alone = alone();
+    let (run, stopped) = bench_mcp_with(Fault::Stop);
+    let context = &run.context;
+    assert!(
+        run.line_of("b").1["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("browser-gone")),
+        "{context}"
+    );
+    within(
+        "from the stop under b to c measured by a server started afresh",
+        run.line_of("c").0 - stopped.at,
+        Duration::from_secs(16),
+        context,
+    );
+}
+
+/// `bench-mcp` when the page's renderer is killed: that page fails naming
+/// the crash (`tab-gone`), the browser lives on, the next pages are
+/// measured.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
+fn bench_mcp_names_a_killed_renderer_and_goes_on() {
+    let _alone = alone();
+    let (run, killed) = bench_mcp_with(Fault::KillRenderer);
+    let context = &run.context;
+    assert!(
+        run.line_of("b").1["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("tab-gone")),
+        "{context}"
+    );
+    within(
+        "from the renderer killed under b to c measured",
+        run.line_of("c").0 - killed.at,
+        Duration::from_secs(6),
+        context,
+    );
+}
+
+/// `bench-live` when the page's renderer is killed: that page is reported
+/// failed naming the crash, the browser lives on (not started again), the
+/// next pages are measured.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a wall-clock bound: scripts/test-bounded runs it alone against the release build"
+)]
+fn bench_live_names_a_killed_renderer_and_goes_on() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    let killer = Killer::start_with(&[("b", 1)], Fault::KillRenderer);
+    let run = BenchLived::run(dir.path(), &killer, "20", &[]);
+    let context = &run.context;
+    assert_eq!(run.code, Some(1), "{context}");
+    assert!(run.stderr.contains("1 of 4 pages failed"), "{context}");
+    assert!(
+        run.line_of("b").1["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("renderer crashed")),
+        "{context}"
+    );
+    for name in ["a", "c", "d"] {
+        assert!(
+            run.line_of(name).1.get("error").is_none(),
+            "{name}: {context}"
+        );
+    }
+    let killed = killer.kills("b");
+    assert_eq!(killed.len(), 1, "{context}");
+    within(
+        "from the renderer killed under b to c measured",
+        run.line_of("c").0 - killed[0].at,
+        Duration::from_secs(6),
         context,
     );
     nothing_left(&run.tmp);
