@@ -98,11 +98,12 @@ fn sigkill_leaves_no_chromium() {
     run(&python(), "client.py", "sigkill", 27);
 }
 
-/// Issue 58: the browser killed and stopped under two HTTP sessions, an
+/// Issue 58: one session's tab crashed (its renderer killed) beside another's,
+/// the browser killed and stopped under two HTTP sessions, an
 /// attached browser killed and started again, its DevTools socket cut.
 #[test]
 fn python_sdk_sessions_recover_from_browser_faults() {
-    run(&python(), "client.py", "crash", 97);
+    run(&python(), "client.py", "crash", 113);
 }
 
 #[test]

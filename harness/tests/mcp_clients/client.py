@@ -62,6 +62,8 @@ FORM = """<!doctype html><title>Order form</title>
 """
 SECOND = "<!doctype html><title>Second</title><h1>Second page</h1><button>Only on the second page</button>"
 SLOW = "<!doctype html><title>Slow</title><h1>Slow</h1><img src='/never'>"
+# A page whose renderer holds 256 MiB more than any other here, so that the test finds it to kill.
+HEAVY = "<!doctype html><title>Heavy</title><h1>Heavy page</h1><script>self.ballast = new Uint8Array(256 << 20).fill(1)</script>"
 
 
 REPORTS = []
@@ -83,7 +85,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
 
     def do_GET(self):
-        own = {"/form.html": FORM, "/second.html": SECOND, "/slow.html": SLOW}
+        own = {"/form.html": FORM, "/second.html": SECOND, "/slow.html": SLOW, "/heavy.html": HEAVY}
         if self.path == "/never":
             time.sleep(60)
             return
@@ -952,6 +954,20 @@ def profile_of(pid):
 RESTARTED = "the browser had crashed and was started again"
 
 
+def heaviest_renderer(browser):
+    """The renderer of `browser` holding the most memory: the one showing HEAVY."""
+    def resident(pid):
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                return next((int(line.split()[1]) for line in f if line.startswith("VmRSS:")), 0)
+        except OSError:
+            return 0
+    renderers = [pid for pid in descendants(browser) if "--type=renderer" in cmdline(pid)]
+    found = max(renderers, key=resident, default=None)
+    check(found is not None and resident(found) > 256 << 10, "the heavy page's renderer is found", renderers)
+    return found
+
+
 async def recovers(session, page, expected, note, bound):
     """The session's next calls after a fault: browser-gone at most once (the death noticed under the
     call), then the page opens in the new browser, within `bound` seconds in all; the answer that
@@ -1062,6 +1078,25 @@ async def crash(args, stderr):
                 await asyncio.gather(a.initialize(), b.initialize())
                 await ok(a, "page_navigate", {"url": page})
                 await ok(b, "page_navigate", {"url": other})
+                # One session's tab crashes (its renderer SIGKILLed, as the OOM killer's pick): that
+                # session's next call says tab-gone and it goes on in a new tab; the other session's
+                # tab lives on, untouched, and is told nothing.
+                await ok(a, "page_navigate", {"url": f"{BASE}/heavy.html"})
+                tabs_b = (await ok(b, "page_tabs", {"op": "list"})).structured_content["tabs"]
+                os.kill(heaviest_renderer(browser_of(server.pid)), signal.SIGKILL)
+                # Until Chromium reports the crash an unchanged page's snapshot may still be its last
+                # capture: asked again until it fails, within 5 s.
+                deadline = time.monotonic() + 5
+                while not (crashed := await call(a, "page_snapshot", {})).is_error and time.monotonic() < deadline:
+                    await asyncio.sleep(0.1)
+                kind = (crashed.structured_content or {}).get("error", {}).get("kind")
+                check(kind == "tab-gone", "the session whose renderer was killed is told tab-gone", text_of(crashed)[:300])
+                still = await ok(b, "page_snapshot", {})
+                check("Who am I" in text_of(still) and "crash" not in everything(still), "the other session's tab lives on, told nothing", text_of(still)[:300])
+                after = (await ok(b, "page_tabs", {"op": "list"})).structured_content["tabs"]
+                check([t["id"] for t in after] == [t["id"] for t in tabs_b], "the other session keeps its tab", (tabs_b, after))
+                again = await ok(a, "page_navigate", {"url": page})
+                check("Sign in" in text_of(again), "the session whose tab crashed opens a page again", text_of(again)[:300])
                 # Killed (SIGKILL, as the OOM killer would): each session recovers on its next call.
                 browser = browser_of(server.pid)
                 family = descendants(browser) | {browser}
