@@ -33,8 +33,8 @@ pub use action::{
     wait_of,
 };
 pub use capture::{
-    Call, CaptureTimings, Captured, Kept, Live, Mark, Needs, Png, Source, Timings, now_rfc3339,
-    reusable,
+    Call, CaptureTimings, Captured, Kept, Live, Mark, Needs, Paints, Png, Source, Timings,
+    now_rfc3339, reusable,
 };
 pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab, runtime};
 pub use dialogs::DialogPolicy;

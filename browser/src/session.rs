@@ -8,7 +8,9 @@ use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
 
 use crate::action::{Axis, Outcome, UserAction};
-use crate::capture::{Capture, CaptureTimings, Captured, Kept, Live, Mark, Needs, Source};
+use crate::capture::{
+    Capture, CaptureTimings, Captured, Kept, Live, Mark, Needs, Paints, Source, paint,
+};
 use crate::error::Result;
 use crate::frames::Frames;
 use crate::input::{Input, Step};
@@ -266,6 +268,42 @@ impl ChromiumSession {
     /// Capture on this tab.
     fn capturer(&self) -> Capture<'_> {
         Capture::new(&self.tab, &self.frames, &self.version)
+    }
+
+    /// Whether the text node `backend_id` paints any pixel (the pixel
+    /// oracle of issue 56): its region screenshot twice as the page paints
+    /// it (differing: [`Paints::Unstable`]), then with the run's glyphs,
+    /// shadow, stroke and decorations transparent (a span around it), the
+    /// page put back as it was afterwards.
+    pub async fn text_paints(&self, backend_id: u64) -> Result<Paints> {
+        let Some(answer) = self
+            .call_function_on(backend_id, paint::RECT_JS, Vec::new())
+            .await?
+        else {
+            return Ok(Paints::Gone);
+        };
+        let Some(region) = paint::Region::of(&answer) else {
+            return Ok(Paints::NoBox);
+        };
+        let capturer = self.capturer();
+        let before = capturer.region(&region).await?;
+        if capturer.region(&region).await? != before {
+            return Ok(Paints::Unstable);
+        }
+        let hidden = self
+            .call_function_on(backend_id, paint::HIDE_JS, Vec::new())
+            .await?;
+        if hidden != Some(serde_json::Value::Bool(true)) {
+            return Ok(Paints::Gone);
+        }
+        let after = capturer.region(&region).await;
+        self.call_function_on(backend_id, paint::RESTORE_JS, Vec::new())
+            .await?;
+        Ok(if after? == before {
+            Paints::No
+        } else {
+            Paints::Yes
+        })
     }
 
     /// Captures the current state with what `needs` asks for: the tab's own

@@ -4,6 +4,7 @@ mod facts;
 mod frames;
 mod live;
 mod oracle;
+pub(crate) mod paint;
 mod record;
 mod snapshot;
 mod state;
@@ -11,6 +12,7 @@ mod timings;
 mod watch;
 
 pub use live::{Live, Source, Timings};
+pub use paint::Paints;
 pub use state::{Captured, Needs, Png, now_rfc3339};
 pub use timings::{Call, CaptureTimings};
 pub use watch::{Kept, Mark, reusable};
