@@ -35,6 +35,8 @@ enum Command {
     BenchMcp(cmd::bench_mcp::Args),
     /// Which text no person can see reaches the model, per strategy and tool server, on a page family whose tokens markers.toml declares (issue 56).
     BenchHidden(cmd::bench_hidden::Args),
+    /// Whether the text pagesnap withholds paints any pixel, asked of Chromium: visible text withheld per page, named, and its share of all text runs (issue 56).
+    BenchPaint(cmd::bench_paint::Args),
     /// Every strategy on every recording: refs, real tokens (o200k/cl100k), image tokens, engine µs.
     Compare(cmd::compare::Args),
     /// List the observation strategies, or explain one.
@@ -73,6 +75,7 @@ fn main() -> ExitCode {
         Command::BenchLive(args) => cmd::bench_live::run(args),
         Command::BenchMcp(args) => cmd::bench_mcp::run(args),
         Command::BenchHidden(args) => cmd::bench_hidden::run(args),
+        Command::BenchPaint(args) => cmd::bench_paint::run(args),
         Command::Run(args) => cmd::run::run(args),
         Command::Live(args) => cmd::live::run(args),
         Command::Mcp(args) => cmd::mcp::run(args),

@@ -1,8 +1,9 @@
-//! Side-by-side benchmarks, each measuring pagesnap and a peer in one run: `bench-live` (warm live observations against Playwright's `ariaSnapshot()`), `bench-mcp` (tool round trips against Playwright MCP) and `bench-hidden` (which text no one can see reaches the model, per strategy and tool server).
+//! Side-by-side benchmarks, each measuring pagesnap and a peer in one run: `bench-live` (warm live observations against Playwright's `ariaSnapshot()`), `bench-mcp` (tool round trips against Playwright MCP) `bench-hidden` (which text no one can see reaches the model, per strategy and tool server) and `bench-paint` (whether what pagesnap withholds paints, Chromium as the oracle).
 
 pub mod hidden;
 pub mod live;
 pub mod mcp;
+pub mod paint;
 pub mod playwright;
 
 use std::io::Write as _;

@@ -3,6 +3,7 @@
 pub mod bench_hidden;
 pub mod bench_live;
 pub mod bench_mcp;
+pub mod bench_paint;
 pub mod compare;
 pub mod diff;
 pub mod doctor;

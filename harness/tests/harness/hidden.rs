@@ -254,3 +254,67 @@ fn bench_hidden_counts_every_token_per_strategy_and_scope() {
         assert_eq!(lost, expected, "{label}: visible tokens lost");
     }
 }
+
+/// `bench-paint` asks Chromium whether each withheld run paints: on the
+/// hidden-text family's main page every hidden sentence the engine withholds
+/// for being transparent, clipped, of no area, unpainted or covered changes
+/// no pixel when hidden, the near-white and 1 px ones do (their glyphs paint,
+/// unreadably: withheld by the legibility thresholds, which the oracle cannot
+/// judge), no visible look-alike withheld paints (the skip link off screen
+/// until focused, a known loss, is withheld and paints nothing until then),
+/// and every control — a visible run in the viewport — paints, so an oracle
+/// that saw nothing would fail.
+#[test]
+fn bench_paint_asks_the_browser_whether_withheld_text_paints() {
+    let output = pagesnap(&[
+        "bench-paint",
+        "fixtures/sites/hidden_text/index.html",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "bench-paint failed:\n{}\n{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    let lines: Vec<Value> = stdout(&output)
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let (page, summary) = (&lines[0], &lines[1]);
+    let checked = page["checked"].as_array().unwrap();
+    assert!(checked.len() >= 10, "{page:#}");
+    let token = |run: &Value| {
+        run["text"]
+            .as_str()
+            .unwrap()
+            .split_whitespace()
+            .find(|word| word.starts_with("HT-") || word.starts_with("VM-"))
+            .map(|word| word.trim_end_matches([':', '.', ',']).to_owned())
+    };
+    let mut painted = BTreeSet::new();
+    for run in checked {
+        let token = token(run).unwrap_or_default();
+        if run["paints"] == "yes" {
+            painted.insert(token);
+        } else {
+            assert!(
+                ["no", "no-box"].contains(&run["paints"].as_str().unwrap()),
+                "{run}"
+            );
+        }
+    }
+    assert_eq!(
+        painted,
+        BTreeSet::from(["HT-font-size-1px".to_owned(), "HT-near-white".to_owned()]),
+        "{page:#}"
+    );
+    let controls = page["controls"].as_array().unwrap();
+    assert_eq!(controls.len(), 10, "{page:#}");
+    assert!(
+        controls.iter().all(|run| run["paints"] == "yes"),
+        "{page:#}"
+    );
+    assert_eq!(summary["visible_withheld"], 2, "{summary}");
+    assert_eq!(summary["controls_painted"], 10, "{summary}");
+}
