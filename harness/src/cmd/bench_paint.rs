@@ -162,7 +162,7 @@ impl Summary {
 
     fn print(&self) {
         println!(
-            "{} pages: {} text runs, {} withheld, {} asked: {} visible withheld ({:.2}% of the runs), {} unstable, {} not asked; control: {} of {} visible runs painted",
+            "{} pages: {} text runs, {} withheld, {} asked: {} visible withheld ({:.3}% of the runs), {} unstable, {} not asked; control: {} of {} visible runs painted",
             self.pages,
             self.runs,
             self.withheld,
