@@ -217,8 +217,16 @@ struct SessionLimit {
     max: Option<usize>,
 }
 
+/// How long a new session beyond `--max-sessions` waits for a place that an
+/// ending session is freeing before it is refused.
+const PLACE_FREEING: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// How often that wait looks.
+const PLACE_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
 /// A new session (a request without `Mcp-Session-Id`) beyond `--max-sessions`
-/// is refused with 503 and a JSON-RPC error saying why; the open ones go on.
+/// is refused with 503 and a JSON-RPC error saying why, once no place has
+/// freed within [`PLACE_FREEING`]; the open ones go on.
 async fn at_most(
     axum::extract::State(limit): axum::extract::State<SessionLimit>,
     request: axum::extract::Request,
@@ -229,7 +237,15 @@ async fn at_most(
     if let Some(max) = limit.max
         && opening
     {
-        let open = limit.open.load(Ordering::SeqCst);
+        // A session whose end (DELETE) was just answered still holds its
+        // place until its server is dropped, a moment later: a client that
+        // ends one session and opens the next is not refused for that.
+        let deadline = tokio::time::Instant::now() + PLACE_FREEING;
+        let mut open = limit.open.load(Ordering::SeqCst);
+        while open >= max && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(PLACE_POLL).await;
+            open = limit.open.load(Ordering::SeqCst);
+        }
         if open >= max {
             let body = serde_json::json!({
                 "jsonrpc": "2.0",
