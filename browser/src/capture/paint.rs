@@ -5,7 +5,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 
 use super::Capture;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// What hiding a text run changes on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -121,27 +121,14 @@ impl Capture<'_> {
             height: region.height,
             scale: 1.0,
         };
-        let shot = self
-            .tab
-            .call(
-                "Page.captureScreenshot",
-                self.tab.page().execute(
-                    CaptureScreenshotParams::builder()
-                        .format(CaptureScreenshotFormat::Png)
-                        .clip(clip)
-                        .capture_beyond_viewport(region.beyond)
-                        .build(),
-                ),
-            )
-            .await?;
-        base64::Engine::decode(
-            &base64::engine::general_purpose::STANDARD,
-            AsRef::<str>::as_ref(&shot.result.data),
+        self.screenshot_with(
+            CaptureScreenshotParams::builder()
+                .format(CaptureScreenshotFormat::Png)
+                .clip(clip)
+                .capture_beyond_viewport(region.beyond)
+                .build(),
         )
-        .map_err(|err| Error::Answer {
-            url: self.tab.url().to_owned(),
-            message: format!("the screenshot was not valid base64: {err}"),
-        })
+        .await
     }
 }
 

@@ -371,17 +371,20 @@ impl Capture<'_> {
     }
 
     async fn screenshot(&self, png: Png) -> Result<Vec<u8>> {
+        self.screenshot_with(
+            CaptureScreenshotParams::builder()
+                .format(CaptureScreenshotFormat::Png)
+                .optimize_for_speed(png == Png::Fast)
+                .build(),
+        )
+        .await
+    }
+
+    /// The screenshot Chromium takes with `params`, decoded from base64.
+    pub(super) async fn screenshot_with(&self, params: CaptureScreenshotParams) -> Result<Vec<u8>> {
         let shot = self
             .tab
-            .call(
-                "Page.captureScreenshot",
-                self.tab.page().execute(
-                    CaptureScreenshotParams::builder()
-                        .format(CaptureScreenshotFormat::Png)
-                        .optimize_for_speed(png == Png::Fast)
-                        .build(),
-                ),
-            )
+            .call("Page.captureScreenshot", self.tab.page().execute(params))
             .await?;
         base64::Engine::decode(
             &base64::engine::general_purpose::STANDARD,
