@@ -1,4 +1,4 @@
-//! Strategy variants: a strategy with what the model may see set — a token budget, viewport or whole page — named `aria@2000`, `flat@viewport`, `aria@8000@full`.
+//! Strategy variants: a strategy with what the model may see set — a token budget, viewport or whole page, text no person can see shown — named `aria@2000`, `flat@viewport`, `aria@8000@full`, `aria@hidden`.
 //!
 //! A run crosses its tasks with variants, not bare strategies: a budget
 //! sweep (`--strategy aria@2000,aria@8000,flat`) is one run whose every
@@ -17,6 +17,8 @@ pub struct Defaults {
     pub max_tokens: Option<usize>,
     /// Whole page (`Some(true)`), viewport only (`Some(false)`), or the strategy's default.
     pub full_page: Option<bool>,
+    /// Show text no person can see instead of withholding it ([`Options::show_hidden`]).
+    pub show_hidden: bool,
 }
 
 impl Defaults {
@@ -25,6 +27,7 @@ impl Defaults {
         Defaults {
             max_tokens: self.max_tokens.or(fallback.max_tokens),
             full_page: self.full_page.or(fallback.full_page),
+            show_hidden: self.show_hidden || fallback.show_hidden,
         }
     }
 }
@@ -38,6 +41,8 @@ pub struct Variant {
     pub max_tokens: Option<usize>,
     /// Whole page, viewport only, or the strategy's default.
     pub full_page: Option<bool>,
+    /// Text no person can see shown, not withheld.
+    pub show_hidden: bool,
     name: String,
 }
 
@@ -54,6 +59,9 @@ pub struct VariantInfo {
     /// Whole page (`true`) or viewport only (`false`), when set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_page: Option<bool>,
+    /// Text no person can see shown (`@hidden`), when set.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub show_hidden: bool,
 }
 
 impl Variant {
@@ -63,7 +71,8 @@ impl Variant {
     }
 
     /// Named by what it is: the strategy, then `@N` for a budget, then
-    /// `@viewport` or `@full` when set — however the settings were given
+    /// `@viewport` or `@full` when set, then `@hidden` when text no person
+    /// can see is shown — however the settings were given
     /// (modifier, run flag or suite), so two runs' rows compare by name.
     fn new(strategy: &'static dyn Strategy, settings: Defaults) -> Variant {
         let mut name = strategy.name().to_owned();
@@ -75,16 +84,20 @@ impl Variant {
             Some(true) => name.push_str("@full"),
             None => {}
         }
+        if settings.show_hidden {
+            name.push_str(&format!("@{HIDDEN}"));
+        }
         Variant {
             strategy,
             max_tokens: settings.max_tokens,
             full_page: settings.full_page,
+            show_hidden: settings.show_hidden,
             name,
         }
     }
 
     /// Parses `NAME[@MODIFIER…]`, a modifier being a token budget (`2000`),
-    /// `viewport` or `full`; `strategy_named` resolves the name. A setting
+    /// `viewport`, `full` or `hidden`; `strategy_named` resolves the name. A setting
     /// the spec leaves out comes from `defaults`.
     pub fn parse(
         spec: &str,
@@ -102,6 +115,8 @@ impl Variant {
                 }
                 "viewport" => own.full_page = Some(false),
                 "full" => own.full_page = Some(true),
+                HIDDEN if own.show_hidden => bail!("strategy {spec:?}: `@{HIDDEN}` is given twice"),
+                HIDDEN => own.show_hidden = true,
                 budget if !budget.is_empty() && budget.bytes().all(|b| b.is_ascii_digit()) => {
                     if own.max_tokens.is_some() {
                         bail!("strategy {spec:?}: two token budgets");
@@ -114,7 +129,7 @@ impl Variant {
                     }
                 }
                 other => bail!(
-                    "strategy {spec:?}: unknown modifier {other:?} (a token budget such as @2000, @viewport or @full)"
+                    "strategy {spec:?}: unknown modifier {other:?} (a token budget such as @2000, @viewport, @full or @{HIDDEN})"
                 ),
             }
         }
@@ -126,11 +141,12 @@ impl Variant {
         &self.name
     }
 
-    /// `base` with this variant's budget and scope.
+    /// `base` with this variant's budget, scope and hidden text.
     pub fn options<'a>(&self, base: Options<'a>) -> Options<'a> {
         Options {
             max_tokens: self.max_tokens,
             full_page: self.full_page,
+            show_hidden: self.show_hidden,
             ..base
         }
     }
@@ -142,9 +158,13 @@ impl Variant {
             strategy: self.strategy.name().to_owned(),
             max_tokens: self.max_tokens,
             full_page: self.full_page,
+            show_hidden: self.show_hidden,
         }
     }
 }
+
+/// The modifier that shows text no person can see (`aria@hidden`).
+const HIDDEN: &str = "hidden";
 
 #[cfg(test)]
 mod tests {
@@ -164,6 +184,7 @@ mod tests {
         let run = Defaults {
             max_tokens: Some(500),
             full_page: Some(true),
+            show_hidden: false,
         };
         let v = parse("aria@2000", run).map(|v| v.info()).ok();
         assert_eq!(
@@ -173,7 +194,30 @@ mod tests {
                 strategy: "aria".into(),
                 max_tokens: Some(2000),
                 full_page: Some(true),
+                show_hidden: false,
             })
+        );
+        // `@hidden` in any place, or the run's `--show-hidden`, names the variant last.
+        let v = parse("aria@hidden@viewport", Defaults::default()).ok();
+        assert_eq!(
+            v.as_ref().map(|v| (v.name(), v.show_hidden)),
+            Some(("aria@viewport@hidden", true))
+        );
+        let shown = v.map(|v| v.options(Options::default()).show_hidden);
+        assert_eq!(shown, Some(true));
+        let flag = Defaults {
+            show_hidden: true,
+            ..Defaults::default()
+        };
+        let v = parse("flat", flag).map(|v| v.info()).ok();
+        assert_eq!(
+            v.as_ref().map(|v| (v.name.as_str(), v.show_hidden)),
+            Some(("flat@hidden", true))
+        );
+        let v = parse("flat", Defaults::default()).ok();
+        assert_eq!(
+            v.map(|v| v.options(Options::default()).show_hidden),
+            Some(false)
         );
         let v = parse("flat@viewport@8000", Defaults::default())
             .map(|v| v.info())
@@ -199,6 +243,7 @@ mod tests {
             ("aria@0", "must be a positive number"),
             ("aria@2000@3000", "two token budgets"),
             ("aria@viewport@full", "together or twice"),
+            ("aria@hidden@hidden", "`@hidden` is given twice"),
             ("aria@big", "unknown modifier \"big\""),
             ("aria@", "unknown modifier \"\""),
             ("nope@2000", "unknown strategy"),

@@ -66,6 +66,11 @@ pub struct Args {
     /// Observe the whole page.
     #[arg(long)]
     full_page: bool,
+    /// Show text no person can see (transparent, clipped, covered, …) instead of withholding it,
+    /// in every strategy; `@hidden` on a strategy shows it in that one (`--strategy aria,aria@hidden`
+    /// measures what withholding changes).
+    #[arg(long)]
+    show_hidden: bool,
     /// No progress display on stderr.
     #[arg(long, short)]
     quiet: bool,
@@ -173,6 +178,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
             (_, true) => Some(true),
             _ => None,
         },
+        show_hidden: args.show_hidden,
     };
     let defaults = flags.or(suite::observe_defaults(&path)?);
     let strategies = super::flags::variants_named(&args.strategy, defaults)?;

@@ -239,6 +239,7 @@ pub fn observe_defaults(path: &Path) -> Result<crate::variant::Defaults> {
     Ok(crate::variant::Defaults {
         max_tokens: file.suite.max_tokens,
         full_page: file.suite.full_page,
+        show_hidden: false,
     })
 }
 

@@ -647,8 +647,56 @@ fn a_budget_sweep_is_one_run_with_one_row_and_one_point_per_variant() {
         serde_json::json!(["flat@400@viewport", "aria@900@viewport"])
     );
 
+    // `@hidden` shows text no person can see (withheld by default): more
+    // tokens where the smoke pages hold some, the same targets (issue 56).
+    // `--show-hidden` sets it for every variant.
+    let out3 = dir.path().join("hidden");
+    let output = pagesnap(&[
+        "run",
+        "--suite",
+        "suites/smoke.toml",
+        "--strategy",
+        "aria,aria@hidden",
+        "--out",
+        out3.to_str().expect("utf-8 path"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let summary = read_json(&out3.join("summary.json"));
+    let strategies = summary["strategies"].as_array().expect("strategies");
+    let field = |i: usize, key: &str| -> f64 {
+        let value = &strategies[i][key];
+        value["value"].as_f64().or(value.as_f64()).expect(key)
+    };
+    assert_eq!(strategies[1]["strategy"], "aria@hidden");
+    assert!(
+        field(0, "mean_input_tokens") < field(1, "mean_input_tokens"),
+        "withheld text is not read: {strategies:?}"
+    );
+    assert_eq!(field(0, "target_recall"), field(1, "target_recall"));
+    let manifest = read_json(&out3.join("run.json"));
+    assert_eq!(manifest["variants"][1]["show_hidden"], true);
+    assert!(manifest["variants"][0].get("show_hidden").is_none());
+    let out4 = dir.path().join("hidden-flag");
+    let output = pagesnap(&[
+        "run",
+        "--suite",
+        "suites/smoke.toml",
+        "--strategy",
+        "flat,aria@900",
+        "--show-hidden",
+        "--out",
+        out4.to_str().expect("utf-8 path"),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let manifest = read_json(&out4.join("run.json"));
+    assert_eq!(
+        manifest["strategies"],
+        serde_json::json!(["flat@hidden", "aria@900@hidden"])
+    );
+
     // Bad modifiers and a variant named twice are refused before anything runs.
     for (spec, says) in [
+        ("aria@hidden@hidden", "given twice"),
         ("aria@0", "must be a positive number"),
         ("aria@huge", "unknown modifier"),
         ("aria@2000,aria@2000", "given twice"),
