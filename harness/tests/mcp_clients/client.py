@@ -1234,9 +1234,11 @@ def opens(url):
 
 async def limits(stderr):
     """--max-sessions refuses a session beyond the limit, saying why, and frees a place when one ends
-    (DELETE) or idles past --idle-timeout."""
+    (DELETE) or idles past --idle-timeout. (The idle clock runs during a call too — rmcp's session
+    timer — so it is 5 s: at 2 s the first navigate, which starts Chromium, outlasted it on a loaded
+    machine and the session was closed under it.)"""
     port = free_port()
-    server = subprocess.Popen([PAGESNAP, "mcp", "--timeout", "8", "--port", str(port), "--max-sessions", "1", "--idle-timeout", "2"], stderr=stderr)
+    server = subprocess.Popen([PAGESNAP, "mcp", "--timeout", "8", "--port", str(port), "--max-sessions", "1", "--idle-timeout", "5"], stderr=stderr)
     url = f"http://127.0.0.1:{port}/mcp"
     try:
         wait_for_port(port)
@@ -1254,7 +1256,7 @@ async def limits(stderr):
                 await idle.initialize()
                 await ok(idle, "page_navigate", {"url": f"{BASE}/sessions/whoami.html"})
                 check(opens(url)[0] == 503, "the open session holds the one place")
-                time.sleep(3.5)
+                time.sleep(6.5)
                 status, body = opens(url)
                 check(status == 200, "a session idle past --idle-timeout is closed and frees its place", (status, body))
                 try:
