@@ -573,16 +573,18 @@ fn a_screenshot_claiming_a_huge_size_is_an_error_row_not_an_abort() {
 #[test]
 fn a_budget_sweep_is_one_run_with_one_row_and_one_point_per_variant() {
     let dir = tempfile::tempdir().expect("tempdir");
+    // The smoke suite with `flags`, into `out`.
+    let smoke = |out: &Path, flags: &[&str]| {
+        let mut args = vec!["run", "--suite", "suites/smoke.toml"];
+        args.extend(flags);
+        args.extend(["--out", out.to_str().expect("utf-8 path")]);
+        pagesnap(&args)
+    };
     let out = dir.path().join("sweep");
-    let output = pagesnap(&[
-        "run",
-        "--suite",
-        "suites/smoke.toml",
-        "--strategy",
-        "aria@150,aria@600,aria,flat@viewport",
-        "--out",
-        out.to_str().expect("utf-8 path"),
-    ]);
+    let output = smoke(
+        &out,
+        &["--strategy", "aria@150,aria@600,aria,flat@viewport"],
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let names = ["aria@150", "aria@600", "aria", "flat@viewport"];
     let summary = read_json(&out.join("summary.json"));
@@ -628,18 +630,16 @@ fn a_budget_sweep_is_one_run_with_one_row_and_one_point_per_variant() {
 
     // Run-wide settings name the variants they make; a modifier wins.
     let out2 = dir.path().join("flags");
-    let output = pagesnap(&[
-        "run",
-        "--suite",
-        "suites/smoke.toml",
-        "--strategy",
-        "flat,aria@900",
-        "--max-tokens",
-        "400",
-        "--viewport-only",
-        "--out",
-        out2.to_str().expect("utf-8 path"),
-    ]);
+    let output = smoke(
+        &out2,
+        &[
+            "--strategy",
+            "flat,aria@900",
+            "--max-tokens",
+            "400",
+            "--viewport-only",
+        ],
+    );
     assert!(output.status.success(), "{}", stderr(&output));
     let manifest = read_json(&out2.join("run.json"));
     assert_eq!(
@@ -651,15 +651,7 @@ fn a_budget_sweep_is_one_run_with_one_row_and_one_point_per_variant() {
     // tokens where the smoke pages hold some, the same targets (issue 56).
     // `--show-hidden` sets it for every variant.
     let out3 = dir.path().join("hidden");
-    let output = pagesnap(&[
-        "run",
-        "--suite",
-        "suites/smoke.toml",
-        "--strategy",
-        "aria,aria@hidden",
-        "--out",
-        out3.to_str().expect("utf-8 path"),
-    ]);
+    let output = smoke(&out3, &["--strategy", "aria,aria@hidden"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let summary = read_json(&out3.join("summary.json"));
     let strategies = summary["strategies"].as_array().expect("strategies");
@@ -677,16 +669,7 @@ fn a_budget_sweep_is_one_run_with_one_row_and_one_point_per_variant() {
     assert_eq!(manifest["variants"][1]["show_hidden"], true);
     assert!(manifest["variants"][0].get("show_hidden").is_none());
     let out4 = dir.path().join("hidden-flag");
-    let output = pagesnap(&[
-        "run",
-        "--suite",
-        "suites/smoke.toml",
-        "--strategy",
-        "flat,aria@900",
-        "--show-hidden",
-        "--out",
-        out4.to_str().expect("utf-8 path"),
-    ]);
+    let output = smoke(&out4, &["--strategy", "flat,aria@900", "--show-hidden"]);
     assert!(output.status.success(), "{}", stderr(&output));
     let manifest = read_json(&out4.join("run.json"));
     assert_eq!(
@@ -702,15 +685,7 @@ fn a_budget_sweep_is_one_run_with_one_row_and_one_point_per_variant() {
         ("aria@2000,aria@2000", "given twice"),
     ] {
         let bad = dir.path().join("bad");
-        let output = pagesnap(&[
-            "run",
-            "--suite",
-            "suites/smoke.toml",
-            "--strategy",
-            spec,
-            "--out",
-            bad.to_str().expect("utf-8 path"),
-        ]);
+        let output = smoke(&bad, &["--strategy", spec]);
         assert!(!output.status.success(), "{spec}");
         assert!(
             stderr(&output).contains(says),
