@@ -196,6 +196,13 @@ pub struct RecNode {
     /// sibling, or it has an `onmouseover`/`onmouseenter` handler.
     #[serde(default, skip_serializing_if = "is_false")]
     pub hover: bool,
+    /// Focusing it shows it: a stylesheet's `:focus`, `:focus-visible` or
+    /// `:active` rule whose subject is this focusable element shows, sizes,
+    /// moves or un-clips it (a skip link at `left: -9999px`, or clipped to
+    /// 1×1, until a keyboard user tabs to it). Absent in recordings made
+    /// before it was captured: such an element reads as hidden.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub focus_reveal: bool,
     /// Drops land on it: a `dragover`, `dragenter` or `drop` listener on
     /// the element itself (read with `DOMDebugger.getEventListeners`; the
     /// document's and the body's, which would make everything a target, are

@@ -308,6 +308,12 @@ impl RecordingBuilder {
         self
     }
 
+    /// Focusing it shows it.
+    pub fn focus_reveal(&mut self) -> &mut Self {
+        self.node().focus_reveal = true;
+        self
+    }
+
     /// Scroll state of a scroll container.
     pub fn scroll_state(&mut self, state: ScrollState) -> &mut Self {
         self.node().scroll = Some(state);

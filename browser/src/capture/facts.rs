@@ -15,7 +15,8 @@ use crate::error::{Error, Result};
 use crate::frames::Route;
 
 /// Builds the page facts: `[title, focused, modal count, host count,
-/// document, …modal dialogs, …shadow hosts, …hover targets]`. The focused element
+/// document, focus target count, …modal dialogs, …shadow hosts, …focus
+/// targets, …hover targets]`. The focused element
 /// follows focus into open shadow roots and same-origin frames; dialogs,
 /// hosts and hover targets are found in the document, its open shadow trees
 /// and its same-origin frames.
@@ -29,6 +30,11 @@ use crate::frames::Route;
 /// with `DOMDebugger.getEventListeners` on the document, [`HOVER_EVENTS`]). A rule styling only the hovered element
 /// itself (`a:hover { color: red }`) reveals nothing. At most
 /// [`HOVER_LIMIT`] targets are kept.
+///
+/// A focus target is a focusable element (`tabIndex >= 0`) that focusing
+/// shows: the subject of a `:focus`, `:focus-visible` or `:active` rule
+/// (`.skip:focus { left: 8px }`, GOV.UK's `.govuk-skip-link:focus`) that
+/// sets one of [`HOVER_REVEALS`] or `position`. At most [`HOVER_LIMIT`].
 const FACTS_JS: &str = r#"(() => {
   const hosts = [], modals = [], roots = [document];
   const walk = (root) => {
@@ -43,8 +49,26 @@ const FACTS_JS: &str = r#"(() => {
     }
   };
   walk(document);
-  const hovers = new Set();
+  const hovers = new Set(), focusables = new Set();
   const reveals = new Set(HOVER_REVEALS);
+  const FOCUS = /:(?:focus-visible|focus|active)(?![\w-])/g;
+  // The selector with its focus pseudo-classes taken out, when they are in
+  // its last compound (the element focused is the one styled).
+  const subject = (selector) => {
+    let depth = 0, last = -1;
+    for (let i = 0; i < selector.length; i++) {
+      const c = selector[i];
+      if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) last = i;
+    }
+    const tail = selector.slice(last + 1);
+    if (!FOCUS.test(tail)) return null;
+    FOCUS.lastIndex = 0;
+    const head = selector.slice(0, last + 1);
+    const rest = tail.replace(FOCUS, '');
+    return (head.replace(FOCUS, '') + (rest || '*')).trim();
+  };
   // The selector up to the end of its first compound holding `:hover`, when
   // a combinator follows it, with every `:hover` taken out.
   const trigger = (selector) => {
@@ -78,10 +102,28 @@ const FACTS_JS: &str = r#"(() => {
       if (hovers.size >= HOVER_LIMIT) return;
       if (rule.cssRules && !rule.selectorText) { visit(rule.cssRules, root); continue; }
       const text = rule.selectorText;
-      if (!text || !text.includes(':hover') || !rule.style) continue;
-      let shows = false;
-      for (let i = 0; i < rule.style.length && !shows; i++) shows = reveals.has(rule.style[i]);
-      if (!shows) continue;
+      if (!text || !rule.style) continue;
+      const hover = text.includes(':hover');
+      const focus = text.includes(':focus') || text.includes(':active');
+      if (!hover && !focus) continue;
+      let shows = false, moves = false;
+      for (let i = 0; i < rule.style.length && !shows; i++) {
+        shows = reveals.has(rule.style[i]);
+        moves = moves || rule.style[i] === 'position';
+      }
+      if (focus && (shows || moves) && focusables.size < HOVER_LIMIT) {
+        for (const selector of split(text)) {
+          const head = subject(selector.trim());
+          if (!head) continue;
+          try {
+            for (const el of root.querySelectorAll(head)) {
+              if (focusables.size >= HOVER_LIMIT) break;
+              if (el.tabIndex >= 0) focusables.add(el);
+            }
+          } catch (e) {}
+        }
+      }
+      if (!hover || !shows) continue;
       for (const selector of split(text)) {
         const head = trigger(selector.trim());
         if (!head) continue;
@@ -117,7 +159,8 @@ const FACTS_JS: &str = r#"(() => {
     break;
   }
   const focused = (el && el !== document.body && el !== document.documentElement) ? el : null;
-  return [String(document.title), focused, modals.length, hosts.length, document, ...modals, ...hosts, ...hovers];
+  return [String(document.title), focused, modals.length, hosts.length, document, focusables.size,
+    ...modals, ...hosts, ...focusables, ...hovers];
 })()"#;
 
 /// The properties whose change under `:hover` reveals content (longhands, as
@@ -154,7 +197,11 @@ const PRESS_EVENTS: &[&str] = &["mousedown", "pointerdown", "touchstart"];
 /// The events whose listener on an element makes it a drop target.
 const DROP_EVENTS: &[&str] = &["dragover", "dragenter", "drop"];
 
-/// The most hover targets one document reports.
+/// The index of the facts array's first listed element (past the counts
+/// and the document).
+const FIRST_ELEMENT: usize = 6;
+
+/// The most hover targets (and focus targets) one document reports.
 const HOVER_LIMIT: usize = 500;
 
 /// [`FACTS_JS`] with its constants written in.
@@ -336,13 +383,13 @@ impl Capture<'_> {
             ..Facts::default()
         };
         let count = |k| value(k).and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
-        let (modals, hosts) = (count(2), count(3));
+        let (modals, hosts, focus) = (count(2), count(3), count(5));
         // Elements to resolve: index 1 is the focused element (or null),
-        // then (past the document at 4) the modal dialogs, the hosts and the
-        // hover targets.
+        // then (past the document at 4 and the focus target count at 5) the
+        // modal dialogs, the hosts, the focus targets and the hover targets.
         let elements: Vec<(usize, String)> = items
             .iter()
-            .filter(|(index, _)| *index == 1 || *index >= 5)
+            .filter(|(index, _)| *index == 1 || *index >= FIRST_ELEMENT)
             .filter_map(|(index, v)| Some((*index, v.object_id.clone()?.inner().clone())))
             .collect();
         let listeners = async {
@@ -405,11 +452,14 @@ impl Capture<'_> {
             let backend = *node?.result.node.backend_node_id.inner();
             match *index {
                 1 => facts.focused = Some(backend),
-                k if k < 5 + modals => {
+                k if k < FIRST_ELEMENT + modals => {
                     facts.extras.modal.insert(backend);
                 }
-                k if k < 5 + modals + hosts => {
+                k if k < FIRST_ELEMENT + modals + hosts => {
                     facts.extras.hosts.insert(backend);
+                }
+                k if k < FIRST_ELEMENT + modals + hosts + focus => {
+                    facts.extras.focus.insert(backend);
                 }
                 _ => {
                     facts.extras.hover.insert(backend);

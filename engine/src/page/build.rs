@@ -116,6 +116,7 @@ impl Page {
                     }),
                 clickable: rec.clickable,
                 hover: rec.hover,
+                focus_reveal: rec.focus_reveal,
                 droppable: rec.droppable,
                 value: rec.value.clone(),
                 checked: rec.checked,

@@ -125,6 +125,8 @@ pub struct Layout {
     pub clickable: bool,
     /// Hovering it reveals content ([`crate::recording::RecNode::hover`]).
     pub hover: bool,
+    /// Focusing it shows it ([`crate::recording::RecNode::focus_reveal`]).
+    pub focus_reveal: bool,
     /// Drops land on it ([`crate::recording::RecNode::droppable`]).
     pub droppable: bool,
     /// Live value of a form control.

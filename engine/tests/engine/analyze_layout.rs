@@ -379,6 +379,66 @@ mod visibility {
     }
 
     #[test]
+    fn focusing_shows_a_skip_link_off_the_document_or_clipped_to_one_pixel() {
+        let mut b = RecordingBuilder::new();
+        b.document_size(1280.0, 3000.0);
+        let body = b.body();
+        // `.skip { left: -9999px } .skip:focus { left: 8px }`
+        let offscreen = b
+            .element(body, "a", &[("href", "#main")])
+            .bounds(-9999.0, 0.0, 100.0, 20.0)
+            .position("absolute")
+            .focus_reveal()
+            .id();
+        let offscreen_text = b.text(offscreen, "Skip to main content").id();
+        b.at(offscreen_text).bounds(-9999.0, 0.0, 90.0, 16.0);
+        // GOV.UK's `.govuk-skip-link`: 1×1, overflow hidden, until focused.
+        let sr_only = b
+            .element(body, "a", &[("href", "#content")])
+            .bounds(0.0, 0.0, 1.0, 1.0)
+            .overflow("hidden")
+            .position("absolute")
+            .focus_reveal()
+            .id();
+        let sr_text = b.text(sr_only, "Skip to content").id();
+        b.at(sr_text).bounds(0.0, 0.0, 100.0, 16.0);
+        // The same link further down: shown, but not in the first viewport.
+        let below = b
+            .element(body, "a", &[("href", "#footer")])
+            .bounds(-9999.0, 2000.0, 100.0, 20.0)
+            .position("absolute")
+            .focus_reveal()
+            .id();
+        // Not revealed by focus: still hidden.
+        let plain = b
+            .element(body, "a", &[("href", "#main")])
+            .bounds(-9999.0, 0.0, 100.0, 20.0)
+            .position("absolute")
+            .id();
+        // Inside a clip of no area: focusing it shows nothing.
+        let closed = b
+            .element(body, "div", &[])
+            .bounds(0.0, 100.0, 200.0, 0.0)
+            .overflow("hidden")
+            .id();
+        let enclosed = b
+            .element(closed, "a", &[("href", "/")])
+            .bounds(0.0, 100.0, 1.0, 1.0)
+            .overflow("hidden")
+            .focus_reveal()
+            .id();
+        let (_, a) = analyze(&b);
+        for shown in [offscreen, offscreen_text, sr_only, sr_text] {
+            assert_eq!(hidden(&a, shown), None, "node {shown}");
+            assert!(a.visibility[shown].in_viewport, "node {shown}");
+        }
+        assert_eq!(hidden(&a, below), None);
+        assert!(!a.visibility[below].in_viewport, "its rows are below");
+        assert_eq!(hidden(&a, plain), Some(Hidden::Clipped));
+        assert_eq!(hidden(&a, enclosed), Some(Hidden::Clipped));
+    }
+
+    #[test]
     fn body_overflow_hidden_does_not_clip() {
         // `body { overflow: hidden }` while a modal is open propagates to the viewport.
         let mut b = RecordingBuilder::new();

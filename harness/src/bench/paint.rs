@@ -131,6 +131,7 @@ async fn measure(session: &ChromiumSession, page: &str, config: &Config) -> Resu
                     && visibility.in_viewport
                     && report.controls.len() < config.controls
                     && !drawn_by_a_control(dom, id)
+                    && !shown_by_focus(dom, id)
                 {
                     let paints = session
                         .text_paints(backend_id)
@@ -177,6 +178,14 @@ fn drawn_by_a_control(dom: &Page, id: pagesnap_engine::page::NodeId) -> bool {
             ["option", "optgroup", "select", "textarea", "iframe"].contains(&element.name.as_str())
         })
     })
+}
+
+/// Text inside an element that focusing shows (a skip link off screen
+/// until a keyboard user tabs to it): visible to the engine, but it paints
+/// nothing until then — no control of the oracle either.
+fn shown_by_focus(dom: &Page, id: pagesnap_engine::page::NodeId) -> bool {
+    dom.ancestors(id)
+        .any(|ancestor| dom.layout(ancestor).focus_reveal)
 }
 
 /// `text` with its whitespace collapsed, at most 80 characters.

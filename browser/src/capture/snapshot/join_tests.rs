@@ -53,6 +53,7 @@ fn load(name: &str) -> Fixture {
             .map(|v| v.as_i64().unwrap())
             .collect(),
         hover: Default::default(),
+        focus: Default::default(),
         pressable: Default::default(),
         droppable: Default::default(),
     };

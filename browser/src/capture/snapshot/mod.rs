@@ -82,6 +82,8 @@ pub(crate) struct Extras {
     pub hosts: HashSet<i64>,
     /// Elements hovering which reveals content (`:hover` rules and handler attributes).
     pub hover: HashSet<i64>,
+    /// Focusable elements that focusing shows (`:focus` rules on the element itself).
+    pub focus: HashSet<i64>,
     /// Elements with a mousedown, pointerdown or touchstart listener.
     pub pressable: HashSet<i64>,
     /// Elements with a drop listener of their own (`dragover`, `dragenter`,
@@ -390,6 +392,7 @@ fn element(
     rec.clickable = doc.clickable.contains(&key) || extras.pressable.contains(&backend);
     rec.modal = extras.modal.contains(&backend);
     rec.hover = extras.hover.contains(&backend);
+    rec.focus_reveal = extras.focus.contains(&backend);
     rec.droppable = extras.droppable.contains(&backend);
     inherited
 }

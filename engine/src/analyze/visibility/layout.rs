@@ -140,6 +140,7 @@ pub(super) fn compute_layout(page: &Page, dom: &Dom) -> (Vec<Visibility>, Clips)
                 // own box lies wholly outside what the parent's clips let
                 // through (scrolled out of a scroll container: not in view).
                 let (in_viewport, clipped) = match layout.bounds {
+                    Some(bounds) if from.focus_revealed => (in_rows(&bounds, &viewport), None),
                     Some(bounds) if bounds.area() > 0.0 => (
                         bounds.intersects(&viewport),
                         if !from.clip.hard.shows(&bounds) {
@@ -178,8 +179,14 @@ pub(super) fn compute_layout(page: &Page, dom: &Dom) -> (Vec<Visibility>, Clips)
                     }
                     style => style,
                 };
-                let (visibility, inherited, needs_children) =
-                    element_visibility(element, layout.bounds, style, from, content[i], &viewport);
+                let (visibility, inherited, needs_children) = element_visibility(
+                    element,
+                    layout.bounds,
+                    style,
+                    from,
+                    (content[i], layout.focus_reveal),
+                    &viewport,
+                );
                 clips[i] = style.map_or(from.clip, |style| own_clip(style, from)).all;
                 out[i] = visibility;
                 passed[i] = inherited;
@@ -201,6 +208,11 @@ pub(super) fn compute_layout(page: &Page, dom: &Dom) -> (Vec<Visibility>, Clips)
     (out, Clips(clips))
 }
 
+/// Whether `bounds` shares rows with the viewport, whatever its columns.
+fn in_rows(bounds: &Rect, viewport: &Rect) -> bool {
+    bounds.y < viewport.bottom() && bounds.bottom() > viewport.y
+}
+
 /// The clips that apply to an element's own box: its containing block's.
 fn own_clip(style: &Style, from: Inherited) -> Cut {
     match style.position.as_str() {
@@ -211,13 +223,14 @@ fn own_clip(style: &Style, from: Inherited) -> Cut {
 }
 
 /// One element of a recorded page: its visibility, what it passes down, and
-/// whether its children decide `in_viewport`.
+/// whether its children decide `in_viewport`. `has_content`: a descendant
+/// has a box with area; `focus_reveal`: focusing the element shows it.
 fn element_visibility(
     element: &Element,
     bounds: Option<Rect>,
     style: Option<&Style>,
     from: Inherited,
-    has_content: bool,
+    (has_content, focus_reveal): (bool, bool),
     viewport: &Rect,
 ) -> (Visibility, Inherited, bool) {
     let mut flags = from.flags;
@@ -273,29 +286,47 @@ fn element_visibility(
     let clips_y = overflow_clips(&style.overflow_y) && !is_root_element(element);
     let empty = bounds.width <= 0.0 || bounds.height <= 0.0;
     let overflows_visibly = empty && !clips_x && !clips_y && has_content;
-    if empty && !overflows_visibly {
-        flags |= Hidden::ZeroArea.bit();
-    }
     // Inside a clip of no area (an ancestor of zero width or height that
-    // clips), in a frame too small to read, or clipped to nothing by its own
-    // `clip` or `clip-path`: nothing of it, or of its content, shows.
-    if own_clip.hard.is_empty()
-        || from.frame_too_small
-        || crate::analyze::clipping::clips_everything(style, &bounds)
+    // clips), or in a frame too small to read: nothing of it shows.
+    let enclosed = own_clip.hard.is_empty() || from.frame_too_small;
+    // Hidden by where its own box lies or what its own style clips: of no
+    // area, clipped to nothing by its own `clip` or `clip-path`, left of or
+    // above the document (unless scrolled there inside a scroll container,
+    // which a person scrolls back), or the "visually hidden" pattern
+    // (`width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0)`).
+    let zero_area = empty && !overflows_visibly;
+    let self_clipped = crate::analyze::clipping::clips_everything(style, &bounds)
+        || (!empty
+            && (((bounds.right() <= 0.0 || bounds.bottom() <= 0.0)
+                && own_clip.all.shows(&bounds))
+                || (bounds.width <= 1.0 && bounds.height <= 1.0 && (clips_x || clips_y))));
+    let outside = !empty && !own_clip.hard.shows(&bounds);
+    if from.focus_revealed || (focus_reveal && (zero_area || self_clipped) && !enclosed && !outside)
     {
-        flags |= Hidden::Clipped.bit();
-    }
-    if !empty {
-        // Left of or above the document — unless scrolled there inside a
-        // scroll container, which a person scrolls back.
-        let off_document =
-            (bounds.right() <= 0.0 || bounds.bottom() <= 0.0) && own_clip.all.shows(&bounds);
-        // The "visually hidden" pattern: `width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0)`.
-        let screen_reader_only =
-            bounds.width <= 1.0 && bounds.height <= 1.0 && (clips_x || clips_y);
-        if off_document || screen_reader_only || !own_clip.hard.shows(&bounds) {
+        // Shown where focus puts it: only a clip of no area around it (or a
+        // frame too small to read) still hides it or its content.
+        if enclosed {
             flags |= Hidden::Clipped.bit();
         }
+        let visibility = Visibility {
+            hidden: first_reason(flags),
+            in_viewport: in_rows(&bounds, viewport),
+        };
+        let inherited = Inherited {
+            flags: flags & SUBTREE_REASONS,
+            opacity,
+            clip: own_clip,
+            abs_clip: own_clip,
+            focus_revealed: true,
+            ..from
+        };
+        return (visibility, inherited, false);
+    }
+    if zero_area {
+        flags |= Hidden::ZeroArea.bit();
+    }
+    if enclosed || self_clipped || outside {
+        flags |= Hidden::Clipped.bit();
     }
     if !empty && !own_clip.all.shows(&bounds) {
         flags |= Hidden::ScrolledOut.bit();

@@ -43,6 +43,13 @@
 //!   documents of frames under [`MIN_FRAME_SIDE`] pixels are clipped too;
 //!   so is a text node whose own box lies outside its clips. Everything
 //!   inside a clipped element is clipped.
+//! - A focusable element that focusing shows (a skip link off the document
+//!   or clipped to 1×1 until a keyboard user tabs to it:
+//!   [`crate::page::Layout::focus_reveal`]) and its content are not hidden
+//!   by where their boxes lie now (off the document, clipped, of no area),
+//!   only by clips of no area around them; they are in the viewport when
+//!   their boxes' rows are, whatever their columns (`left: -9999px` keeps
+//!   its `top`).
 //! - Text a box shows can still be unreadable: [`super::legibility`] marks
 //!   those runs afterwards ([`Hidden::Unpainted`], [`Hidden::Tiny`],
 //!   [`Hidden::Faint`], [`Hidden::Covered`]).
@@ -211,6 +218,10 @@ struct Inherited {
     frame_in_viewport: bool,
     /// Whether an enclosing iframe is too small to show anything readable.
     frame_too_small: bool,
+    /// Inside (or at) an element that focusing shows
+    /// ([`crate::page::Layout::focus_reveal`]): where its box lies now
+    /// (off the document, clipped to 1×1) is not where a person sees it.
+    focus_revealed: bool,
 }
 
 impl Inherited {
@@ -222,6 +233,7 @@ impl Inherited {
         visibility_hidden: false,
         frame_in_viewport: true,
         frame_too_small: false,
+        focus_revealed: false,
     };
 }
 
