@@ -33,8 +33,10 @@ use crate::frames::Route;
 ///
 /// A focus target is a focusable element (`tabIndex >= 0`) that focusing
 /// shows: the subject of a `:focus`, `:focus-visible` or `:active` rule
-/// (`.skip:focus { left: 8px }`, GOV.UK's `.govuk-skip-link:focus`) that
-/// sets one of [`HOVER_REVEALS`] or `position`. At most [`HOVER_LIMIT`].
+/// (`.skip:focus { left: 8px }`), or of one hiding it while it is not
+/// focused (GOV.UK's `.govuk-skip-link:not(:active):not(:focus) { width:
+/// 1px; clip: … }`), that sets one of [`HOVER_REVEALS`] or `position`. At
+/// most [`HOVER_LIMIT`].
 const FACTS_JS: &str = r#"(() => {
   const hosts = [], modals = [], roots = [document];
   const walk = (root) => {
@@ -52,8 +54,10 @@ const FACTS_JS: &str = r#"(() => {
   const hovers = new Set(), focusables = new Set();
   const reveals = new Set(HOVER_REVEALS);
   const FOCUS = /:(?:focus-visible|focus|active)(?![\w-])/g;
-  // The selector with its focus pseudo-classes taken out, when they are in
-  // its last compound (the element focused is the one styled).
+  const NOT_FOCUS = /:not\(\s*:(?:focus-visible|focus-within|focus|active)\s*\)/g;
+  // The selector with its focus pseudo-classes (and their negations, which
+  // style the element while it is not focused) taken out, when they are in
+  // its last compound: the element focused is the one styled.
   const subject = (selector) => {
     let depth = 0, last = -1;
     for (let i = 0; i < selector.length; i++) {
@@ -63,11 +67,10 @@ const FACTS_JS: &str = r#"(() => {
       else if (depth === 0 && (c === ' ' || c === '>' || c === '+' || c === '~')) last = i;
     }
     const tail = selector.slice(last + 1);
-    if (!FOCUS.test(tail)) return null;
-    FOCUS.lastIndex = 0;
-    const head = selector.slice(0, last + 1);
-    const rest = tail.replace(FOCUS, '');
-    return (head.replace(FOCUS, '') + (rest || '*')).trim();
+    const plain = tail.replace(NOT_FOCUS, '');
+    if (plain === tail && tail.search(FOCUS) < 0) return null;
+    const head = selector.slice(0, last + 1).replace(NOT_FOCUS, '').replace(FOCUS, '');
+    return (head + (plain.replace(FOCUS, '') || '*')).trim();
   };
   // The selector up to the end of its first compound holding `:hover`, when
   // a combinator follows it, with every `:hover` taken out.

@@ -34,12 +34,14 @@ const ROWS: [(&str, &str); 10] = [
 ///
 /// `VM-skip-link`, a skip link at `left: -9999px` until focused (its box is
 /// `HT-left-9999`'s until a keyboard user tabs to it), was lost in every row
-/// until the capture read `:focus` rules (2026-11-29); it is shown in all.
+/// until the capture read `:focus` rules (2026-11-29); it is shown in all,
+/// and so is `VM-skip-clipped`, clipped to 1×1 while not focused.
 const LOST: [(&str, &str, &[&str]); 1] = [("structural", "full-page", &["VM-below-fold"])];
 
 /// The visible tokens `som`'s legend shows, at both scopes: the controls'.
-const SOM_SHOWS: [&str; 9] = [
+const SOM_SHOWS: [&str; 10] = [
     "VM-skip-link",
+    "VM-skip-clipped",
     "VM-link",
     "VM-close-label",
     "VM-field",
