@@ -8,9 +8,10 @@ pub(crate) const LAUNCH: Duration = Duration::from_secs(30);
 /// The CDP client's own cap on one request: a backstop only. Every call
 /// pagesnap makes has a limit of its own (the page's, `--timeout`, or a
 /// fixed one here), and a cap below it would cut short a call its caller
-/// allows longer (at 60 s, a 30,000-element page's `DOMSnapshot` under a
-/// loaded machine failed with the client's "Request timed out." inside a
-/// limit of 120 s).
+/// allows longer (a 30,000-element page's `DOMSnapshot` in the debug build
+/// on a loaded machine failed with the client's "Request timed out." inside
+/// a limit of 120 s: the client's fixed 30 s per command, patched to follow
+/// this setting, vendor/chromiumoxide/PAGESNAP.md).
 pub(crate) const REQUEST: Duration = Duration::from_secs(600);
 
 /// How long a browser given by endpoint may take to answer `/json/version`

@@ -34,6 +34,9 @@ pin_project! {
     }
 }
 
+/// pagesnap patch: how long a command future waits on its own (see `new`).
+const COMMAND_BACKSTOP_SECS: u64 = 3600;
+
 impl<T: Command> CommandFuture<T> {
     pub fn new(
         cmd: T,
@@ -47,9 +50,12 @@ impl<T: Command> CommandFuture<T> {
             cmd, tx, session,
         )?));
 
-        let delay = futures_timer::Delay::new(std::time::Duration::from_millis(
-            crate::handler::REQUEST_TIMEOUT,
-        ));
+        // pagesnap patch: the handler already fails a command past the
+        // browser's configured `request_timeout`; this future's own delay
+        // was the fixed 30 s default whatever that setting said, so a slow
+        // answer inside a longer configured limit failed "Request timed
+        // out." at 30 s. Now only a backstop past any configured limit.
+        let delay = futures_timer::Delay::new(std::time::Duration::from_secs(COMMAND_BACKSTOP_SECS));
 
         Ok(Self {
             target_sender,
