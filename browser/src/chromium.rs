@@ -311,7 +311,26 @@ impl Chromium {
         self.owned.is_none()
     }
 
-    /// The browser's page tabs, in the browser's order.
+    /// The browser's page tabs, in the browser's order, giving a tab
+    /// another opened that `fresh` picks (one the caller has not seen yet)
+    /// a moment ([`waits::OPENED_URL`]) to commit its first document, so
+    /// that it is listed with the URL it opens rather than none.
+    pub async fn tabs_named(&self, fresh: impl Fn(&Tab) -> bool) -> Result<Vec<Tab>> {
+        let deadline = Instant::now() + waits::OPENED_URL;
+        loop {
+            let tabs = self.tabs().await?;
+            let unnamed = tabs
+                .iter()
+                .any(|t| t.opener.is_some() && t.url.is_empty() && fresh(t));
+            if !unnamed || Instant::now() >= deadline {
+                return Ok(tabs);
+            }
+            tokio::time::sleep(waits::OPENED_URL_POLL).await;
+        }
+    }
+
+    /// The browser's page tabs, in the browser's order, as it lists them
+    /// this moment.
     pub async fn tabs(&self) -> Result<Vec<Tab>> {
         let targets = self
             .browser

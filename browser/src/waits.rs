@@ -24,6 +24,15 @@ pub(crate) const ADOPT_POLL: Duration = Duration::from_millis(50);
 /// See [`ADOPT_POLL`].
 pub(crate) const ADOPT_TRIES: usize = 40;
 
+/// How long, and how often, the tab list waits for a tab another opened
+/// to name its URL: Chromium lists a tab whose first document has not
+/// committed yet with none (a `target=_blank` link's tab just after the
+/// click). A tab `window.open()` opened on no URL keeps none: the list
+/// then answers after this long.
+pub(crate) const OPENED_URL: Duration = Duration::from_secs(2);
+/// See [`OPENED_URL`].
+pub(crate) const OPENED_URL_POLL: Duration = Duration::from_millis(25);
+
 /// How long closing a tab that failed to open may take.
 pub(crate) const TAB_CLOSE: Duration = Duration::from_secs(2);
 

@@ -68,17 +68,17 @@ fn run(program: &PathBuf, script: &str, mode: &str, expected: usize) {
 
 #[test]
 fn python_sdk_over_stdio() {
-    run(&python(), "client.py", "stdio", 402);
+    run(&python(), "client.py", "stdio", 403);
 }
 
 #[test]
 fn python_sdk_over_streamable_http() {
-    run(&python(), "client.py", "http", 498);
+    run(&python(), "client.py", "http", 499);
 }
 
 #[test]
 fn python_sdk_on_an_attached_browser_leaves_it_running() {
-    run(&python(), "client.py", "attach", 405);
+    run(&python(), "client.py", "attach", 406);
 }
 
 #[test]
@@ -109,13 +109,13 @@ fn python_sdk_sessions_recover_from_browser_faults() {
 #[test]
 fn typescript_sdk_over_stdio() {
     node_sdk();
-    run(&PathBuf::from("node"), "client.mjs", "stdio", 497);
+    run(&PathBuf::from("node"), "client.mjs", "stdio", 498);
 }
 
 #[test]
 fn typescript_sdk_over_streamable_http() {
     node_sdk();
-    run(&PathBuf::from("node"), "client.mjs", "http", 525);
+    run(&PathBuf::from("node"), "client.mjs", "http", 526);
 }
 
 #[test]

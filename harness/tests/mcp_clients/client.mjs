@@ -359,6 +359,8 @@ async function scenario(client) {
     const newtab = refOf(snap, 'link', 'Open in a new tab');
     const opened = await ok(client, 'page_action', { ref: newtab, op: 'click' });
     check(opened.structuredContent.newTabs, 'a tab the page opens is announced', j(opened.structuredContent).slice(0, 500));
+    check(String(opened.structuredContent.newTabs?.[0]?.url ?? '').endsWith('/second.html'), 'the announced tab names the URL it opens',
+        j(opened.structuredContent.newTabs));
     check(String(opened.structuredContent.snapshot?.freshness?.url ?? '').endsWith('/form.html'), 'the new tab is not followed');
     const tabs = await ok(client, 'page_tabs', { op: 'list' });
     check(tabs.structuredContent.tabs?.length >= 2, 'page_tabs lists the new tab', tabs.structuredContent);

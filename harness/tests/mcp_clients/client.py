@@ -329,6 +329,8 @@ async def scenario(session, leak_log, attached=False):
     newtab = ref_of(snap, "link", "Open in a new tab")
     opened = await ok(session, "page_action", {"ref": newtab, "op": "click"})
     check(opened.structured_content.get("newTabs"), "a tab the page opens is announced", json.dumps(opened.structured_content)[:500])
+    check(opened.structured_content["newTabs"][0]["url"].endswith("/second.html"), "the announced tab names the URL it opens",
+          json.dumps(opened.structured_content["newTabs"]))
     check(opened.structured_content["snapshot"]["freshness"]["url"].endswith("/form.html"), "the new tab is not followed")
     tabs = await ok(session, "page_tabs", {"op": "list"})
     check(len(tabs.structured_content["tabs"]) >= 2, "page_tabs lists the new tab")
