@@ -67,11 +67,15 @@ pub(crate) fn document_url(snapshot: &CaptureSnapshotReturns) -> Option<String> 
 }
 
 /// Elements whose scroll and client boxes a recording needs, by backend node
-/// id: scroll containers (computed `overflow-x` or `overflow-y` of `auto`,
-/// `scroll`, `hidden` or `overlay`) and frames, whose content box places
+/// id: the boxes a person can scroll (computed `overflow-x` or `overflow-y`
+/// of `auto`, `scroll` or `overlay`) and frames, whose content box places
 /// their document. Asking for these few instead of every element's DOM rects
-/// (`includeDOMRects`) halves the snapshot's cost. One list per document:
-/// a script can read the elements of one document (one JavaScript world) at once.
+/// (`includeDOMRects`) halves the snapshot's cost. `overflow: hidden` boxes
+/// are not asked for: only script scrolls them, the engine reads no scroll
+/// state of theirs (`analyze::scroll`), and pages hold hundreds of them (the
+/// 24-page spread: 208 on wikia, 155 on breitbart, of which 8 and 0 a person
+/// can scroll; one `DOM.resolveNode` each). One list per document: a script
+/// can read the elements of one document (one JavaScript world) at once.
 pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<Vec<i64>> {
     let strings = Strings(&snapshot.strings);
     let position = |name: &str| COMPUTED_STYLES.iter().position(|s| *s == name);
@@ -79,7 +83,7 @@ pub(crate) fn scroll_candidates(snapshot: &CaptureSnapshotReturns) -> Vec<Vec<i6
     else {
         return Vec::new();
     };
-    let scrolls = |value: &str| matches!(value, "auto" | "scroll" | "hidden" | "overlay");
+    let scrolls = |value: &str| matches!(value, "auto" | "scroll" | "overlay");
     let mut out = Vec::new();
     for doc in &snapshot.documents {
         let mut ids = Vec::new();
