@@ -49,6 +49,10 @@ pub(crate) struct TabHandle {
     dialogs: Dialogs,
     /// The documents it has shown (a failed call's navigation).
     documents: Documents,
+    /// What the capture's facts script read of the stylesheets (their hover
+    /// and focus rules), with the document count it was read at: offered
+    /// back to the script while the tab shows that document.
+    sheet_scan: std::sync::Mutex<Option<(u64, String)>>,
 }
 
 /// What a session hears from its tab, from the moment it is made: its
@@ -92,6 +96,28 @@ impl TabHandle {
             groups: AtomicU64::new(0),
             dialogs: heard.dialogs,
             documents: heard.documents,
+            sheet_scan: std::sync::Mutex::new(None),
+        }
+    }
+
+    /// The stylesheet scan kept for the document the tab shows now, if any.
+    pub(crate) fn sheet_scan(&self) -> Option<String> {
+        let now = self.documents.now();
+        let kept = self.sheet_scan.lock().ok()?;
+        kept.as_ref()
+            .filter(|(documents, _)| *documents == now)
+            .map(|(_, scan)| scan.clone())
+    }
+
+    /// The document count now, to be given back with a scan made from here on.
+    pub(crate) fn documents_now(&self) -> u64 {
+        self.documents.now()
+    }
+
+    /// Keeps `scan`, read of the document the tab showed at count `documents`.
+    pub(crate) fn keep_sheet_scan(&self, documents: u64, scan: String) {
+        if let Ok(mut kept) = self.sheet_scan.lock() {
+            *kept = Some((documents, scan));
         }
     }
 
