@@ -100,18 +100,16 @@ impl TabHandle {
         }
     }
 
-    /// The stylesheet scan kept for the document the tab shows now, if any.
-    pub(crate) fn sheet_scan(&self) -> Option<String> {
+    /// The document count now, and the stylesheet scan kept for that
+    /// document, if any (a scan made from here on is kept with this count).
+    pub(crate) fn sheet_scan(&self) -> (u64, Option<String>) {
         let now = self.documents.now();
-        let kept = self.sheet_scan.lock().ok()?;
-        kept.as_ref()
-            .filter(|(documents, _)| *documents == now)
-            .map(|(_, scan)| scan.clone())
-    }
-
-    /// The document count now, to be given back with a scan made from here on.
-    pub(crate) fn documents_now(&self) -> u64 {
-        self.documents.now()
+        let kept = self.sheet_scan.lock().ok().and_then(|kept| {
+            kept.as_ref()
+                .filter(|(documents, _)| *documents == now)
+                .map(|(_, scan)| scan.clone())
+        });
+        (now, kept)
     }
 
     /// Keeps `scan`, read of the document the tab showed at count `documents`.

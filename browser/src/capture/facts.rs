@@ -21,12 +21,13 @@ use crate::frames::Route;
 /// shape and the `:hover`/`:focus` selectors found in their rules) is `null`
 /// when the one given still holds: scanning every rule is most of the
 /// script's time (the script on wikia 23 ms, 7 without the scan; breitbart
-/// 17 and 9; youth 14 and 6), and the
-/// selectors are matched again at every capture. The stylesheets are taken to
-/// be the same while the tab shows the same document and every root's sheets
-/// keep their number, rule counts, URLs and `<style>` text lengths (a rule
-/// edited in place, keeping all of them, is not seen until the next document). The focused element
-/// follows focus into open shadow roots and same-origin frames; dialogs,
+/// 17 and 9; youth 14 and 6), and the selectors are matched again at every
+/// capture. The stylesheets are taken to be the same while the tab shows the
+/// same document and every root's sheets keep their number, rule counts,
+/// URLs and `<style>` text lengths (a rule edited in place, keeping all of
+/// them, is not seen until the next document).
+///
+/// The focused element follows focus into open shadow roots and same-origin frames; dialogs,
 /// hosts and hover targets are found in the document, its open shadow trees
 /// and its same-origin frames.
 ///
@@ -114,6 +115,10 @@ const FACTS_JS: &str = r#"((cached) => {
   // the scan of every rule is most of this script's time, so it is reused
   // while the stylesheets are the same ones (`sheets` below).
   const scan = (rules, r, entries, seen) => {
+    const note = (kind, head) => {
+      const key = kind + ' ' + r + ' ' + head;
+      if (head && !seen.has(key)) { seen.add(key); entries.push([kind, r, head]); }
+    };
     for (const rule of rules) {
       if (rule.cssRules && !rule.selectorText) { scan(rule.cssRules, r, entries, seen); continue; }
       const text = rule.selectorText;
@@ -126,10 +131,6 @@ const FACTS_JS: &str = r#"((cached) => {
         shows = reveals.has(rule.style[i]);
         moves = moves || rule.style[i] === 'position';
       }
-      const note = (kind, head) => {
-        const key = kind + ' ' + r + ' ' + head;
-        if (head && !seen.has(key)) { seen.add(key); entries.push([kind, r, head]); }
-      };
       if (focus && (shows || moves)) {
         for (const selector of split(text)) note(0, subject(selector.trim()));
       }
@@ -403,8 +404,8 @@ impl Capture<'_> {
         // the same document; a frame of another site (its own process)
         // scans every time.
         let own = *route == Route::TAB;
-        let documents = self.tab.documents_now();
-        let cached = own.then(|| self.tab.sheet_scan()).flatten();
+        let (documents, kept) = self.tab.sheet_scan();
+        let cached = kept.filter(|_| own);
         let properties = self
             .fact_properties(route, group, cached.as_deref(), calls)
             .await?;
@@ -431,7 +432,8 @@ impl Capture<'_> {
         let (modals, hosts, focus) = (count(2), count(3), count(5));
         // Elements to resolve: index 1 is the focused element (or null),
         // then (past the document at 4, the focus target count at 5 and the
-        // stylesheet scan at 6) the modal dialogs, the hosts, the focus targets and the hover targets.
+        // stylesheet scan at 6) the modal dialogs, the hosts, the focus
+        // targets and the hover targets.
         let elements: Vec<(usize, String)> = items
             .iter()
             .filter(|(index, _)| *index == 1 || *index >= FIRST_ELEMENT)

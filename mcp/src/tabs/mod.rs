@@ -263,7 +263,7 @@ impl Browsing {
         let tabs = self
             .chromium()
             .await?
-            .tabs_named(|t| !self.known_tabs.contains(&t.id))
+            .tabs_named(|t| self.is_mine(t) && !self.known_tabs.contains(&t.id))
             .await
             .map_err(|err| ToolError::new(Kind::Browser, format!("{err:#}")))?;
         Ok(tabs.into_iter().filter(|t| self.is_mine(t)).collect())
