@@ -6,6 +6,7 @@
 
 mod clipping;
 pub(crate) mod dom;
+mod grid;
 mod interactive;
 mod legibility;
 mod modal;

@@ -23,27 +23,18 @@
 //! with a negative `z-index` paints below the opaque backgrounds of its
 //! ancestors inside its stacking context, and is covered by them.
 //!
-//! Cost: occluders go into a uniform grid over their bounding box (about
-//! one cell per occluder, at most 65,536); each cell lists its occluders by descending paint order,
-//! so a point query stops at the first occluder painted before the element.
-//! Occluders spanning many cells (page-wide sections) sit in one extra list
-//! every query reads, so the grid stays small however many there are.
+//! Cost: occluders go into a [`Grid`] over their bounding box, whose cells
+//! list them by descending paint order, so a point query stops at the first
+//! occluder painted before the element.
 
 use super::Visibility;
+use super::grid::{Grid, Placed};
 use super::visibility::Clips;
 use crate::geom::Rect;
 use crate::page::{Element, Namespace, Node, NodeId, Page};
 
 /// Effective opacity and background alpha an occluder needs.
 const OPAQUE: f64 = 0.8;
-/// Most cells of the grid.
-const MAX_CELLS: usize = 1 << 16;
-/// Most cells of the grid on one axis.
-const MAX_AXIS_CELLS: usize = 4096;
-/// Smallest cell side in CSS pixels.
-const MIN_CELL: f64 = 32.0;
-/// Occluders spanning more cells than this are kept out of the cells.
-const BIG_CELLS: usize = 256;
 
 /// Per element: whether it is occluded for clicks, and whether its text is
 /// covered from sight.
@@ -110,7 +101,7 @@ pub(crate) fn compute(page: &Page, visibility: &[Visibility], clips: &Clips) -> 
             Some(grid) => {
                 let mut under = CLICKS | SOLID;
                 for (x, y) in test_points(&rect) {
-                    under &= grid.covers(page, &occluders, id, paint, x, y, under);
+                    under &= covers(grid, page, &occluders, id, paint, x, y, under);
                     if under == 0 {
                         break;
                     }
@@ -254,164 +245,54 @@ impl Occluder {
     }
 }
 
-/// A uniform grid over the occluders' bounding box; each cell holds the
-/// indices of the occluders overlapping it, by descending paint order.
-struct Grid {
-    x0: f64,
-    y0: f64,
-    cell_w: f64,
-    cell_h: f64,
-    cols: usize,
-    rows: usize,
-    /// Cell `c` holds `entries[starts[c]..starts[c + 1]]`.
-    starts: Vec<usize>,
-    entries: Vec<u32>,
-    /// Occluders spanning more than [`BIG_CELLS`] cells, by descending paint
-    /// order, checked by every query: this bounds the grid's size when many
-    /// page-sized boxes are stacked.
-    big: Vec<u32>,
+impl Placed for Occluder {
+    fn rect(&self) -> &Rect {
+        &self.rect
+    }
+    fn paint(&self) -> u32 {
+        self.paint
+    }
+    fn id(&self) -> NodeId {
+        self.id
+    }
 }
 
-impl Grid {
-    fn new(occluders: &[Occluder]) -> Option<Grid> {
-        let first = occluders.first()?;
-        let (mut x0, mut y0, mut x1, mut y1) = (
-            first.rect.x,
-            first.rect.y,
-            first.rect.right(),
-            first.rect.bottom(),
-        );
-        for o in occluders {
-            x0 = x0.min(o.rect.x);
-            y0 = y0.min(o.rect.y);
-            x1 = x1.max(o.rect.right());
-            y1 = y1.max(o.rect.bottom());
-        }
-        // About one cell per occluder, square-ish, so a cell holds a few
-        // boxes whatever the page's aspect ratio (long feeds are 1280×500000).
-        let (width, height) = ((x1 - x0).max(1.0), (y1 - y0).max(1.0));
-        let target = occluders.len().clamp(1, MAX_CELLS) as f64;
-        let side = (width * height / target).sqrt().max(MIN_CELL);
-        let cols = ((width / side).ceil() as usize).clamp(1, MAX_AXIS_CELLS);
-        let rows = ((height / side).ceil() as usize).clamp(1, MAX_AXIS_CELLS);
-        let (cell_w, cell_h) = (width / cols as f64, height / rows as f64);
-        let mut grid = Grid {
-            x0,
-            y0,
-            cell_w,
-            cell_h,
-            cols,
-            rows,
-            starts: vec![0; cols * rows + 1],
-            entries: Vec::new(),
-            big: Vec::new(),
-        };
-        // Counting sort into cells (compressed rows), then order each cell.
-        let mut counts = vec![0usize; cols * rows];
-        for (index, o) in occluders.iter().enumerate() {
-            let (c0, c1, r0, r1) = grid.cell_span(&o.rect);
-            if (c1 - c0 + 1) * (r1 - r0 + 1) > BIG_CELLS {
-                grid.big.push(index as u32);
-                continue;
-            }
-            for row in r0..=r1 {
-                for col in c0..=c1 {
-                    counts[row * cols + col] += 1;
-                }
-            }
-        }
-        let mut total = 0;
-        for (cell, count) in counts.iter().enumerate() {
-            grid.starts[cell] = total;
-            total += count;
-        }
-        grid.starts[cols * rows] = total;
-        grid.entries = vec![0; total];
-        let mut fill = grid.starts.clone();
-        for (index, o) in occluders.iter().enumerate() {
-            let (c0, c1, r0, r1) = grid.cell_span(&o.rect);
-            if (c1 - c0 + 1) * (r1 - r0 + 1) > BIG_CELLS {
-                continue;
-            }
-            for row in r0..=r1 {
-                for col in c0..=c1 {
-                    let cell = row * cols + col;
-                    grid.entries[fill[cell]] = index as u32;
-                    fill[cell] += 1;
-                }
-            }
-        }
-        let by_paint = |&index: &u32| {
+/// The kinds of cover among `wanted` ([`CLICKS`], [`SOLID`]) that some
+/// occluder painted after `paint`, neither an ancestor nor a descendant of
+/// `element`, gives the point.
+#[allow(clippy::too_many_arguments)]
+fn covers(
+    grid: &Grid,
+    page: &Page,
+    occluders: &[Occluder],
+    element: NodeId,
+    paint: u32,
+    x: f64,
+    y: f64,
+    wanted: u8,
+) -> u8 {
+    if !(x.is_finite() && y.is_finite()) {
+        return 0;
+    }
+    let mut found = 0;
+    for list in grid.lists(x, y) {
+        for &index in list {
             let o = &occluders[index as usize];
-            (std::cmp::Reverse(o.paint), o.id)
-        };
-        for cell in 0..cols * rows {
-            let (start, end) = (grid.starts[cell], grid.starts[cell + 1]);
-            grid.entries[start..end].sort_unstable_by_key(by_paint);
-        }
-        grid.big.sort_unstable_by_key(by_paint);
-        Some(grid)
-    }
-
-    fn col_of(&self, x: f64) -> usize {
-        (((x - self.x0) / self.cell_w).floor().max(0.0) as usize).min(self.cols - 1)
-    }
-
-    fn row_of(&self, y: f64) -> usize {
-        (((y - self.y0) / self.cell_h).floor().max(0.0) as usize).min(self.rows - 1)
-    }
-
-    /// Columns and rows (inclusive) a rectangle overlaps.
-    fn cell_span(&self, rect: &Rect) -> (usize, usize, usize, usize) {
-        (
-            self.col_of(rect.x),
-            self.col_of(rect.right()),
-            self.row_of(rect.y),
-            self.row_of(rect.bottom()),
-        )
-    }
-
-    /// The kinds of cover among `wanted` ([`CLICKS`], [`SOLID`]) that some
-    /// occluder painted after `paint`, neither an ancestor nor a descendant
-    /// of `element`, gives the point.
-    #[allow(clippy::too_many_arguments)]
-    fn covers(
-        &self,
-        page: &Page,
-        occluders: &[Occluder],
-        element: NodeId,
-        paint: u32,
-        x: f64,
-        y: f64,
-        wanted: u8,
-    ) -> u8 {
-        if !(x.is_finite() && y.is_finite()) {
-            return 0;
-        }
-        let cell = self.row_of(y) * self.cols + self.col_of(x);
-        let mut found = 0;
-        for list in [
-            &self.entries[self.starts[cell]..self.starts[cell + 1]],
-            &self.big[..],
-        ] {
-            for &index in list {
-                let o = &occluders[index as usize];
-                if o.paint <= paint {
-                    break;
-                }
-                let kinds = wanted & !found & o.kinds();
-                if kinds != 0
-                    && o.rect.contains(x, y)
-                    && !page.contains(o.id, element)
-                    && !page.contains(element, o.id)
-                {
-                    found |= kinds;
-                    if found == wanted {
-                        return found;
-                    }
+            if o.paint <= paint {
+                break;
+            }
+            let kinds = wanted & !found & o.kinds();
+            if kinds != 0
+                && o.rect.contains(x, y)
+                && !page.contains(o.id, element)
+                && !page.contains(element, o.id)
+            {
+                found |= kinds;
+                if found == wanted {
+                    return found;
                 }
             }
         }
-        found
     }
+    found
 }
