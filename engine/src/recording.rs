@@ -183,7 +183,9 @@ pub struct RecNode {
     /// text, every box under it blended (`DOMSnapshot`
     /// `blendedBackgroundColors`, what DevTools' contrast check reads);
     /// `None` for other elements, where an image, a gradient or video lies
-    /// behind, and in recordings made before it was captured.
+    /// behind. Captured from 2026-11-28 to 2026-11-30 only: a recording
+    /// without any is blended by the engine from its boxes
+    /// (`analyze::backdrop`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub backdrop: Option<String>,
     /// Chromium reports a click listener or a natively clickable element (CDP

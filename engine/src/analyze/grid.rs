@@ -155,3 +155,20 @@ impl Grid {
         ]
     }
 }
+
+/// The points of a box a query tests: its centre and its four corners,
+/// inset by 10% of the size (at most 2px), so boxes that merely touch it do
+/// not count.
+pub(super) fn test_points(rect: &Rect) -> [(f64, f64); 5] {
+    let dx = (rect.width * 0.1).min(2.0);
+    let dy = (rect.height * 0.1).min(2.0);
+    let (left, top) = (rect.x + dx, rect.y + dy);
+    let (right, bottom) = (rect.right() - dx, rect.bottom() - dy);
+    [
+        (rect.x + rect.width / 2.0, rect.y + rect.height / 2.0),
+        (left, top),
+        (right, top),
+        (left, bottom),
+        (right, bottom),
+    ]
+}

@@ -20,15 +20,18 @@
 //! - [`Hidden::Faint`]: the fill, painted over the colour behind the text,
 //!   contrasts with it less than [`MIN_CONTRAST`] (WCAG 2 ratio) and lies
 //!   within a few levels of it on every channel (a hue apart is seen). The
-//!   colour behind is Chromium's own blend of every box under the text
-//!   (`blendedBackgroundColors`); where an image, gradient or video lies
-//!   under the text Chromium reports none and nothing is judged. Text drawn
-//!   by shadow or stroke is not judged either.
+//!   colour behind is the blend of every box under the text
+//!   ([`super::backdrop`]), or Chromium's own (`blendedBackgroundColors`) in
+//!   a recording that carries it; where an image, gradient or video lies
+//!   under the text there is none and nothing is judged. Text drawn by
+//!   shadow or stroke is not judged either.
 //!
 //! A recording made before colours were captured (no `color`) is judged for
 //! cover only, which its paint order and backgrounds already told: its text
 //! is otherwise taken as readable, as it was then.
 
+use super::backdrop::Backdrops;
+use super::visibility::Clips;
 use super::{Hidden, Visibility};
 use crate::color::{self, Rgba};
 use crate::page::{Node, NodeId, Page};
@@ -49,16 +52,23 @@ pub const MIN_CONTRAST: f32 = 1.05;
 const MAX_FAINT_CHANNEL_DISTANCE: f32 = 24.0;
 
 /// Marks unreadable text runs in `visibility` (text nodes only), given each
-/// node's effective `opacity` and whether it is `covered`.
+/// node's effective `opacity`, whether it is `covered` and the `clips` on
+/// each element.
 pub(crate) fn compute(
     page: &Page,
     visibility: &mut [Visibility],
+    clips: &Clips,
     covered: &[bool],
     opacity: &[f64],
 ) {
     if !page.has_layout {
         return;
     }
+    // A recording that carries Chromium's blends (every capture until
+    // 2026-11-30) is judged by them, a text with none by none; the others'
+    // are blended here, from the boxes placed once, when first needed.
+    let recorded = page.ids().any(|id| page.layout(id).backdrop.is_some());
+    let mut placed: Option<Backdrops> = None;
     for id in page.ids() {
         let Node::Text(text) = page.node(id) else {
             continue;
@@ -80,7 +90,14 @@ pub(crate) fn compute(
         if style.color.is_empty() {
             continue;
         }
-        let backdrop = page.layout(element).backdrop.map(Rgba::unpack);
+        let backdrop = || {
+            if recorded {
+                return page.layout(element).backdrop.map(Rgba::unpack);
+            }
+            placed
+                .get_or_insert_with(|| Backdrops::new(page, visibility, clips, opacity))
+                .behind(page, clips, id, element)
+        };
         let clipped_background = || {
             std::iter::successors(Some(element), |&a| page.parent(a)).any(|a| {
                 page.layout(a)
@@ -110,13 +127,13 @@ fn shadow_alpha(shadow: &str) -> f64 {
 }
 
 /// The reason a run set in `style` cannot be read, if any: `opacity` is its
-/// element's effective opacity, `backdrop` what is painted behind it, and
-/// `clipped_background` says (asked only when it matters) whether a
-/// background image is clipped to its glyphs.
+/// element's effective opacity, `backdrop` what is painted behind it and
+/// `clipped_background` whether a background image is clipped to its glyphs
+/// (each asked only when it matters).
 fn judge(
     style: &Style,
     opacity: f32,
-    backdrop: Option<Rgba>,
+    backdrop: impl FnOnce() -> Option<Rgba>,
     clipped_background: impl FnOnce() -> bool,
 ) -> Option<Hidden> {
     if style.color.is_empty() {
@@ -148,7 +165,8 @@ fn judge(
     };
     let reason = if alpha < MIN_TEXT_ALPHA {
         Hidden::Unpainted
-    } else if let (Some(fill), Some(backdrop)) = (parsed, backdrop)
+    } else if let Some(fill) = parsed
+        && let Some(backdrop) = backdrop()
         && faint(fill, backdrop)
     {
         Hidden::Faint
@@ -175,7 +193,7 @@ mod tests {
 
     #[test]
     fn unpainted_tiny_and_faint_runs() {
-        let judged = |style: &Style| judge(style, 1.0, WHITE, || false);
+        let judged = |style: &Style| judge(style, 1.0, || WHITE, || false);
         assert_eq!(judged(&text("rgb(31, 41, 51)")), None);
         assert_eq!(judged(&text("rgba(0, 0, 0, 0)")), Some(Hidden::Unpainted));
         assert_eq!(judged(&text("rgb(255, 255, 255)")), Some(Hidden::Faint));
@@ -187,11 +205,11 @@ mod tests {
         assert_eq!(judged(&text("rgb(250, 250, 250)")), Some(Hidden::Faint));
         // Red on a grey of the same luminance: contrast 1, yet plainly seen.
         let grey = Rgba::parse("rgb(127, 127, 127)");
-        assert_eq!(judge(&text("rgb(255, 0, 64)"), 1.0, grey, || false), None);
+        assert_eq!(judge(&text("rgb(255, 0, 64)"), 1.0, || grey, || false), None);
         // A half-transparent backdrop is seen over the white canvas.
         let pink = Rgba::parse("rgba(204, 51, 0, 0.8)");
         assert_eq!(
-            judge(&text("rgba(204, 51, 0, 0.75)"), 1.0, pink, || false),
+            judge(&text("rgba(204, 51, 0, 0.75)"), 1.0, || pink, || false),
             None
         );
         let tiny = Style {
@@ -217,41 +235,41 @@ mod tests {
             text_shadow: "rgb(31, 41, 51) 0px 0px 0px".to_owned(),
             ..text("rgba(0, 0, 0, 0)")
         };
-        assert_eq!(judge(&shadowed, 1.0, WHITE, || false), None);
+        assert_eq!(judge(&shadowed, 1.0, || WHITE, || false), None);
         let no_shadow = Style {
             text_shadow: "rgba(0, 0, 0, 0) 0px 0px 0px".to_owned(),
             ..text("rgba(0, 0, 0, 0)")
         };
         assert_eq!(
-            judge(&no_shadow, 1.0, WHITE, || false),
+            judge(&no_shadow, 1.0, || WHITE, || false),
             Some(Hidden::Unpainted)
         );
         let stroked = Style {
             text_stroke: "1px".to_owned(),
             ..text("rgba(0, 0, 0, 0)")
         };
-        assert_eq!(judge(&stroked, 1.0, WHITE, || false), None);
-        assert_eq!(judge(&text("rgba(0, 0, 0, 0)"), 1.0, WHITE, || true), None);
+        assert_eq!(judge(&stroked, 1.0, || WHITE, || false), None);
+        assert_eq!(judge(&text("rgba(0, 0, 0, 0)"), 1.0, || WHITE, || true), None);
     }
 
     #[test]
     fn opacity_fades_the_fill_and_unknown_backdrops_judge_nothing() {
         assert_eq!(
-            judge(&text("rgb(0, 0, 0)"), 0.05, WHITE, || false),
+            judge(&text("rgb(0, 0, 0)"), 0.05, || WHITE, || false),
             Some(Hidden::Unpainted)
         );
         // White text with nothing known behind it (an image): not judged.
         assert_eq!(
-            judge(&text("rgb(255, 255, 255)"), 1.0, None, || false),
+            judge(&text("rgb(255, 255, 255)"), 1.0, || None, || false),
             None
         );
         // White on a dark backdrop reads.
         let dark = Rgba::parse("rgb(31, 58, 95)");
         assert_eq!(
-            judge(&text("rgb(255, 255, 255)"), 1.0, dark, || false),
+            judge(&text("rgb(255, 255, 255)"), 1.0, || dark, || false),
             None
         );
         // An old recording: no colour captured, nothing judged.
-        assert_eq!(judge(&Style::default(), 1.0, WHITE, || false), None);
+        assert_eq!(judge(&Style::default(), 1.0, || WHITE, || false), None);
     }
 }

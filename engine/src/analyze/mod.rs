@@ -4,6 +4,7 @@
 //! near-linear) passes; strategies only read these facts and never re-derive
 //! them. Every per-node fact is a `Vec` indexed by [`NodeId::index`].
 
+mod backdrop;
 mod clipping;
 pub(crate) mod dom;
 mod grid;
@@ -110,7 +111,7 @@ impl Analysis {
             covered,
             opacity,
         } = occlusion::compute(page, &visibility, &clips);
-        legibility::compute(page, &mut visibility, &covered, &opacity);
+        legibility::compute(page, &mut visibility, &clips, &covered, &opacity);
         let (names, descriptions) = name::compute(page, &dom, &roles, &visibility);
         let states = states::compute(page, &roles);
         let interactive = interactive::compute(page, &dom, &roles, &visibility, &states);

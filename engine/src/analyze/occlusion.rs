@@ -28,7 +28,7 @@
 //! occluder painted before the element.
 
 use super::Visibility;
-use super::grid::{Grid, Placed};
+use super::grid::{Grid, Placed, test_points};
 use super::visibility::Clips;
 use crate::geom::Rect;
 use crate::page::{Element, Namespace, Node, NodeId, Page};
@@ -182,21 +182,6 @@ fn tested_box(page: &Page, visibility: &[Visibility], clips: &Clips, id: NodeId)
     clips
         .visible_part(id, bounds)
         .filter(|b| b.width > 0.0 && b.height > 0.0)
-}
-
-/// Centre and corners, inset by 10% of the size (at most 2px).
-fn test_points(rect: &Rect) -> [(f64, f64); 5] {
-    let dx = (rect.width * 0.1).min(2.0);
-    let dy = (rect.height * 0.1).min(2.0);
-    let (left, top) = (rect.x + dx, rect.y + dy);
-    let (right, bottom) = (rect.right() - dx, rect.bottom() - dy);
-    [
-        (rect.x + rect.width / 2.0, rect.y + rect.height / 2.0),
-        (left, top),
-        (right, top),
-        (left, bottom),
-        (right, bottom),
-    ]
 }
 
 /// Elements that paint their own content over their background (HTML §15.4).

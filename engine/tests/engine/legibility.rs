@@ -225,6 +225,112 @@ fn paint_order_covers_text_and_images_do_not_count() {
     assert_eq!(hidden(&a, sunk_text), Some(Hidden::Covered));
 }
 
+#[test]
+fn backdrops_are_blended_from_the_boxes_under_the_text_when_the_capture_has_none() {
+    const DARK: &str = "rgb(31, 58, 95)";
+    let mut b = RecordingBuilder::new();
+    let body = b.body();
+    b.at(body).background(WHITE).color(INK);
+    // A paragraph at `y` in `parent` with white text (no recorded backdrop);
+    // returns its text node.
+    let white_text = |b: &mut RecordingBuilder, parent: usize, y: f64, token: &str| {
+        let p = b
+            .element(parent, "p", &[])
+            .bounds(10.0, y, 400.0, 20.0)
+            .color(WHITE)
+            .style(|s| s.font_size = Some(13.0))
+            .id();
+        b.text(p, token).bounds(10.0, y, 300.0, 16.0).id()
+    };
+    let on_page = white_text(&mut b, body, 10.0, "HT-white-on-white");
+    // A dark ancestor.
+    let dark = b
+        .element(body, "div", &[])
+        .bounds(0.0, 40.0, 800.0, 40.0)
+        .background(DARK)
+        .id();
+    let in_dark = white_text(&mut b, dark, 50.0, "VM-in-dark");
+    // A dark box that is no ancestor, painted before the text, under all of it.
+    b.element(body, "div", &[])
+        .bounds(0.0, 90.0, 800.0, 40.0)
+        .position("absolute")
+        .background(DARK);
+    let over_box = white_text(&mut b, body, 100.0, "VM-over-box");
+    // The same box painted after the text is above it, not behind it: the
+    // text is covered, not judged by the box's colour.
+    let above = white_text(&mut b, body, 150.0, "HT-under-box");
+    b.element(body, "div", &[])
+        .bounds(0.0, 140.0, 800.0, 40.0)
+        .position("absolute")
+        .background(DARK);
+    // An image, a gradient, a box under only half the run: not known.
+    b.element(body, "img", &[])
+        .bounds(0.0, 190.0, 800.0, 40.0)
+        .position("absolute");
+    let over_image = white_text(&mut b, body, 200.0, "VM-over-image");
+    let gradient = b
+        .element(body, "div", &[])
+        .bounds(0.0, 240.0, 800.0, 40.0)
+        .style(|s| s.background_image = "linear-gradient(black, navy)".into())
+        .id();
+    let over_gradient = white_text(&mut b, gradient, 250.0, "VM-over-gradient");
+    b.element(body, "div", &[])
+        .bounds(0.0, 290.0, 150.0, 40.0)
+        .position("absolute")
+        .background(DARK);
+    let half = white_text(&mut b, body, 300.0, "VM-half-dark");
+    // Half-transparent black over the white page is mid grey: a grey a
+    // level apart from it cannot be told from it, white can.
+    let veil = b
+        .element(body, "div", &[])
+        .bounds(0.0, 340.0, 800.0, 80.0)
+        .background("rgba(0, 0, 0, 0.5)")
+        .id();
+    let on_veil = white_text(&mut b, veil, 350.0, "VM-on-veil");
+    let grey = b
+        .element(veil, "p", &[])
+        .bounds(10.0, 390.0, 400.0, 20.0)
+        .color("rgb(128, 128, 128)")
+        .style(|s| s.font_size = Some(13.0))
+        .id();
+    let grey_on_veil = b.text(grey, "HT-grey-on-veil").bounds(10.0, 390.0, 300.0, 16.0).id();
+    // Chromium numbers paint by layer: a white card and the blue button in
+    // it share a number, and the button, later in the document, is on top.
+    let card = b
+        .element(body, "section", &[])
+        .bounds(0.0, 430.0, 800.0, 60.0)
+        .background(WHITE)
+        .paint_order(900)
+        .id();
+    let button = b
+        .element(card, "button", &[])
+        .bounds(10.0, 440.0, 200.0, 30.0)
+        .background("rgb(37, 99, 235)")
+        .color(WHITE)
+        .style(|s| s.font_size = Some(13.0))
+        .paint_order(900)
+        .id();
+    let on_button = b.text(button, "VM-button").bounds(20.0, 446.0, 100.0, 16.0).id();
+    let page = b.page();
+    let a = Analysis::new(&page);
+    assert_eq!(hidden(&a, on_button), None);
+    assert_eq!(hidden(&a, on_page), Some(Hidden::Faint));
+    assert_eq!(hidden(&a, in_dark), None);
+    assert_eq!(hidden(&a, over_box), None);
+    assert_eq!(hidden(&a, above), Some(Hidden::Covered));
+    assert_eq!(hidden(&a, over_image), None);
+    assert_eq!(hidden(&a, over_gradient), None);
+    assert_eq!(hidden(&a, half), None);
+    assert_eq!(hidden(&a, on_veil), None);
+    assert_eq!(hidden(&a, grey_on_veil), Some(Hidden::Faint));
+
+    // A recording that carries Chromium's blends is judged by them alone:
+    // text it gave none is not judged.
+    b.at(dark).backdrop(DARK);
+    let a = Analysis::new(&b.page());
+    assert_eq!(hidden(&a, on_page), None);
+}
+
 /// A page with a visible button, a link holding a transparent span, an icon
 /// button named by screen-reader-only text, and a transparent paragraph.
 fn injection_page() -> RecordingBuilder {

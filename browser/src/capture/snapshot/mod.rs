@@ -417,15 +417,6 @@ fn layout(
         .get(k)
         .and_then(|r| rect(r.inner()))
         .map(|r| moved(r, offset));
-    if rec.kind == NodeKind::Element {
-        rec.backdrop = layout
-            .blended_background_colors
-            .as_ref()
-            .and_then(|colors| colors.get(k))
-            .map(|color| strings.get(color))
-            .filter(|color| !color.is_empty())
-            .map(str::to_owned);
-    }
     if rec.kind != NodeKind::Element {
         return None;
     }
