@@ -312,8 +312,7 @@ impl Capture<'_> {
         // as much as the rest of the snapshot; `boxes` asks for the few needed.
         // No `includeBlendedBackgroundColors` (a fifth to a third of the
         // snapshot): the engine blends the backgrounds it has.
-        let mut params = CaptureSnapshotParams::builder()
-            .include_paint_order(true);
+        let mut params = CaptureSnapshotParams::builder().include_paint_order(true);
         for style in COMPUTED_STYLES {
             params = params.computed_style(*style);
         }

@@ -153,11 +153,7 @@ impl Backdrops {
             .layout(text)
             .bounds
             .or(page.layout(element).bounds)
-            .filter(|b| {
-                [b.x, b.y, b.width, b.height]
-                    .iter()
-                    .all(|v| v.is_finite())
-            })?;
+            .filter(|b| [b.x, b.y, b.width, b.height].iter().all(|v| v.is_finite()))?;
         let rect = clips
             .visible_part(element, bounds)
             .filter(|r| r.width > 0.0 && r.height > 0.0)?;

@@ -205,7 +205,10 @@ mod tests {
         assert_eq!(judged(&text("rgb(250, 250, 250)")), Some(Hidden::Faint));
         // Red on a grey of the same luminance: contrast 1, yet plainly seen.
         let grey = Rgba::parse("rgb(127, 127, 127)");
-        assert_eq!(judge(&text("rgb(255, 0, 64)"), 1.0, || grey, || false), None);
+        assert_eq!(
+            judge(&text("rgb(255, 0, 64)"), 1.0, || grey, || false),
+            None
+        );
         // A half-transparent backdrop is seen over the white canvas.
         let pink = Rgba::parse("rgba(204, 51, 0, 0.8)");
         assert_eq!(
@@ -249,7 +252,10 @@ mod tests {
             ..text("rgba(0, 0, 0, 0)")
         };
         assert_eq!(judge(&stroked, 1.0, || WHITE, || false), None);
-        assert_eq!(judge(&text("rgba(0, 0, 0, 0)"), 1.0, || WHITE, || true), None);
+        assert_eq!(
+            judge(&text("rgba(0, 0, 0, 0)"), 1.0, || WHITE, || true),
+            None
+        );
     }
 
     #[test]

@@ -293,7 +293,10 @@ fn backdrops_are_blended_from_the_boxes_under_the_text_when_the_capture_has_none
         .color("rgb(128, 128, 128)")
         .style(|s| s.font_size = Some(13.0))
         .id();
-    let grey_on_veil = b.text(grey, "HT-grey-on-veil").bounds(10.0, 390.0, 300.0, 16.0).id();
+    let grey_on_veil = b
+        .text(grey, "HT-grey-on-veil")
+        .bounds(10.0, 390.0, 300.0, 16.0)
+        .id();
     // Chromium numbers paint by layer: a white card and the blue button in
     // it share a number, and the button, later in the document, is on top.
     let card = b
@@ -310,7 +313,10 @@ fn backdrops_are_blended_from_the_boxes_under_the_text_when_the_capture_has_none
         .style(|s| s.font_size = Some(13.0))
         .paint_order(900)
         .id();
-    let on_button = b.text(button, "VM-button").bounds(20.0, 446.0, 100.0, 16.0).id();
+    let on_button = b
+        .text(button, "VM-button")
+        .bounds(20.0, 446.0, 100.0, 16.0)
+        .id();
     let page = b.page();
     let a = Analysis::new(&page);
     assert_eq!(hidden(&a, on_button), None);
