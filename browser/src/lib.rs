@@ -33,7 +33,7 @@ pub use action::{
     wait_of,
 };
 pub use capture::{
-    Call, CaptureTimings, Captured, Kept, Live, Mark, Needs, Paints, Png, Source, Timings,
+    Call, CaptureTimings, Captured, Kept, Live, Mark, Needs, Paints, Png, Shows, Source, Timings,
     now_rfc3339, reusable,
 };
 pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab, runtime};

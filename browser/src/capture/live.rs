@@ -11,7 +11,7 @@ use super::Capture;
 use super::state::Captured;
 use super::state::Needs;
 use super::timings::CaptureTimings;
-use super::watch::{Kept, reusable};
+use super::watch::{Kept, Shows, reusable};
 use crate::observe;
 
 /// One live observation and what it cost.
@@ -113,6 +113,12 @@ pub enum Source {
         /// How old that capture is.
         age: Duration,
     },
+    /// An earlier capture of the page as it is but for the document's
+    /// scroll, moved to where it now stands (`capture::rescroll`).
+    Scrolled {
+        /// How old that capture is.
+        age: Duration,
+    },
 }
 
 impl Capture<'_> {
@@ -132,12 +138,39 @@ impl Capture<'_> {
         } else {
             None
         };
-        if let Some(kept) = kept
+        let shows = kept
             .as_ref()
-            .filter(|kept| kept.still_shows(mark.as_ref(), needs))
-        {
-            let (observation, _) = self.render(&kept.captured, &kept.page, strategy, options)?;
-            return Ok((observation, Source::Reused { age: kept.age() }));
+            .map_or(Shows::Not, |kept| kept.shows(mark.as_ref(), needs));
+        match (shows, kept.as_mut()) {
+            (Shows::Same, Some(kept)) => {
+                let (observation, _) =
+                    self.render(&kept.captured, &kept.page, strategy, options)?;
+                return Ok((observation, Source::Reused { age: kept.age() }));
+            }
+            (Shows::Scrolled { to }, Some(kept)) => {
+                let at = Instant::now();
+                if let Some((recording, capture)) =
+                    self.rescroll(&kept.captured.recording, to).await?
+                {
+                    let analysed = tokio::task::block_in_place(|| observe::analyze(&recording));
+                    kept.captured = Captured {
+                        recording,
+                        screenshot: None,
+                    };
+                    kept.page = analysed.page;
+                    kept.mark = mark;
+                    let (observation, render) =
+                        self.render(&kept.captured, &kept.page, strategy, options)?;
+                    kept.timings = Timings {
+                        capture,
+                        analysis: analysed.elapsed,
+                        render,
+                        total: at.elapsed(),
+                    };
+                    return Ok((observation, Source::Scrolled { age: kept.age() }));
+                }
+            }
+            _ => {}
         }
         *kept = None;
         let at = Instant::now();

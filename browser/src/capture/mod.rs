@@ -6,6 +6,7 @@ mod live;
 mod oracle;
 pub(crate) mod paint;
 mod record;
+mod rescroll;
 mod snapshot;
 mod state;
 mod timings;
@@ -15,7 +16,7 @@ pub use live::{Live, Source, Timings};
 pub use paint::Paints;
 pub use state::{Captured, Needs, Png, now_rfc3339};
 pub use timings::{Call, CaptureTimings};
-pub use watch::{Kept, Mark, reusable};
+pub use watch::{Kept, Mark, Shows, reusable};
 
 use crate::frames::Frames;
 use crate::tab::TabHandle;

@@ -1,31 +1,61 @@
-//! Whether a tab is still in the state of an earlier capture: an in-page change counter and a mark taken before each capture, so an unchanged page is rendered again from that capture instead of captured anew.
+//! Whether a tab is still in the state of an earlier capture: an in-page change counter and a mark taken before each capture, so an unchanged page is rendered again from that capture instead of captured anew, and a page that only scrolled is moved there from it.
 //!
 //! The first [`crate::ChromiumSession::mark`] installs a tracker in the page (a
 //! `MutationObserver` on the whole document, and capturing listeners for
 //! the events that change what a capture sees without a DOM mutation:
-//! input, change, scroll, resize, resource loads and errors, focus,
-//! transitions and animations, toggles, history). Each of them bumps a
-//! counter. A mark is the tracker's random id (a new document has a new
-//! one), the counter, a hash of every form control's value, the scroll
-//! position, the viewport size and the focused element. It is taken *before*
-//! a capture, so anything that happens during the capture changes the next
-//! mark. A page still loading, or with a running animation or transition,
-//! has no mark (never reused). What the tracker cannot see — changes inside
-//! shadow roots and frames, CSSOM edits — is why a capture of a page with
-//! shadow roots or frames is never reused ([`reusable`]).
+//! input, change, the scroll of any box but the document, resize, resource
+//! loads and errors, focus, transitions and animations, toggles, history).
+//! Each of them bumps a counter. A mark is the tracker's random id (a new
+//! document has a new one), the counter, a hash of every form control's
+//! value, the viewport size and the focused element — its state — and apart
+//! from them the document's scroll position and the elements under the
+//! mouse. It is taken *before* a capture, so anything that happens during
+//! the capture changes the next mark. A page still loading, or with a
+//! running animation or transition, has no mark (never reused). What the
+//! tracker cannot see — changes inside shadow roots and frames, CSSOM edits
+//! — is why a capture of a page with shadow roots or frames is never reused
+//! ([`reusable`]).
+//!
+//! A page whose state is unchanged but whose document scrolled is shown by
+//! moving the kept capture ([`super::rescroll`]), unless the scroll may have
+//! changed what `:hover` shows: the capture holds a hover target and the
+//! elements under the mouse are not the same.
 
 use std::time::{Duration, Instant};
 
 use pagesnap_engine::analyze::Analyzed;
-use pagesnap_engine::recording::{NodeKind, Recording};
+use pagesnap_engine::recording::{NodeKind, Point, Recording};
 
 use super::Capture;
 use super::state::Captured;
 use super::state::Needs;
 
 /// The page's state as the tracker sees it; equal marks, unchanged page.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mark(String);
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// Everything but the scroll and the mouse: the tracker's id and count,
+    /// the form values, the viewport size, the focus.
+    state: String,
+    /// The document's scroll position (CSS pixels).
+    scroll: Point,
+    /// The elements under the mouse (`:hover`), by index among the
+    /// document's elements.
+    hovered: Vec<u32>,
+}
+
+/// What a kept capture is to a page's mark now.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shows {
+    /// The page as it is.
+    Same,
+    /// The page as it is but for the document's scroll, now at `to`.
+    Scrolled {
+        /// Where the document now stands.
+        to: Point,
+    },
+    /// Not the page as it is, or not what the observation needs.
+    Not,
+}
 
 /// Installs the tracker once per document and returns the mark, or `null`
 /// when the page is loading or animating.
@@ -34,7 +64,8 @@ const MARK_JS: &str = r#"(() => {
   let t = window[key];
   if (!t) {
     t = { id: Math.random().toString(36).slice(2) + Date.now().toString(36), epoch: 0 };
-    const bump = () => { t.epoch++; };
+    // The document's own scroll is the mark's position, not a change.
+    const bump = (e) => { if (!(e && e.type === 'scroll' && e.target === document)) t.epoch++; };
     new MutationObserver(bump).observe(document, {
       subtree: true, childList: true, attributes: true, characterData: true,
     });
@@ -58,12 +89,14 @@ const MARK_JS: &str = r#"(() => {
     for (let i = 0; i < v.length; i++) form = (Math.imul(form, 31) + v.charCodeAt(i)) | 0;
     form = (Math.imul(form, 31) + 7) | 0;
   }
+  const all = document.getElementsByTagName('*');
   const active = document.activeElement;
   let focus = -1;
   if (active && active !== document.body) {
-    focus = Array.prototype.indexOf.call(document.getElementsByTagName('*'), active);
+    focus = Array.prototype.indexOf.call(all, active);
   }
-  return [t.id, t.epoch, form, scrollX, scrollY, innerWidth, innerHeight, focus].join(':');
+  const hovered = Array.from(document.querySelectorAll(':hover'), (e) => Array.prototype.indexOf.call(all, e));
+  return [[t.id, t.epoch, form, innerWidth, innerHeight, focus].join(':'), scrollX, scrollY, hovered];
 })()"#;
 
 /// A capture kept for reuse, with the page built from it.
@@ -83,15 +116,30 @@ pub struct Kept {
 }
 
 impl Kept {
-    /// Whether this capture still shows the page marked `now` and holds what
-    /// `needs` asks for.
-    pub fn still_shows(&self, now: Option<&Mark>, needs: Needs) -> bool {
+    /// What this capture is to the page marked `now`, for an observation
+    /// that `needs` this: the page as it is, the page but for the
+    /// document's scroll (never for a screenshot, which shows the pixels of
+    /// its moment), or not.
+    pub fn shows(&self, now: Option<&Mark>, needs: Needs) -> Shows {
         let covers = needs.screenshot.is_none() || self.needs.screenshot.is_some();
-        covers
-            && !needs.oracle
-            && !needs.stable_counts
-            && now.is_some()
-            && self.mark.as_ref() == now
+        let (Some(now), Some(then)) = (now, self.mark.as_ref()) else {
+            return Shows::Not;
+        };
+        if !covers || needs.oracle || needs.stable_counts || now.state != then.state {
+            return Shows::Not;
+        }
+        if now.scroll == then.scroll {
+            return Shows::Same;
+        }
+        // The scroll moved the page under the mouse: what `:hover` shows
+        // may have changed without a mutation.
+        let hover_unchanged =
+            now.hovered == then.hovered || !self.captured.recording.nodes.iter().any(|n| n.hover);
+        if needs.screenshot.is_none() && hover_unchanged {
+            Shows::Scrolled { to: now.scroll }
+        } else {
+            Shows::Not
+        }
     }
 
     /// How old the capture is.
@@ -124,7 +172,7 @@ impl Capture<'_> {
     /// is no mark.
     pub(crate) async fn mark_unless_unanswered(&self) -> crate::Result<Option<Mark>> {
         match self.tab.eval(MARK_JS).await {
-            Ok(serde_json::Value::String(mark)) => Ok(Some(Mark(mark))),
+            Ok(value) if !value.is_null() => Ok(Mark::read(&value)),
             Err(err)
                 if err.is_gone() || matches!(err.tab(), Some(crate::TabError::NoAnswer { .. })) =>
             {
@@ -132,5 +180,26 @@ impl Capture<'_> {
             }
             _ => Ok(None),
         }
+    }
+}
+
+impl Mark {
+    /// The mark [`MARK_JS`] answered: `[state, scrollX, scrollY, hovered]`.
+    fn read(value: &serde_json::Value) -> Option<Mark> {
+        let [state, x, y, hovered] = value.as_array()?.as_slice() else {
+            return None;
+        };
+        Some(Mark {
+            state: state.as_str()?.to_owned(),
+            scroll: Point {
+                x: x.as_f64()?,
+                y: y.as_f64()?,
+            },
+            hovered: hovered
+                .as_array()?
+                .iter()
+                .map(|i| i.as_u64().and_then(|i| u32::try_from(i).ok()))
+                .collect::<Option<_>>()?,
+        })
     }
 }

@@ -402,8 +402,18 @@ impl Browsing {
         if !matches!(action, UserAction::Dialog { .. }) {
             self.refuse_while_dialog()?;
         }
-        // The action changes the page: the next observation captures it.
-        self.current_mut()?.kept = None;
+        // The action changes the page: the next observation captures it —
+        // but after a scroll of the page alone, the kept capture is moved
+        // to where it stands when nothing else changed (`Kept::shows`).
+        if !matches!(
+            action,
+            UserAction::Scroll {
+                backend_id: None,
+                ..
+            }
+        ) {
+            self.current_mut()?.kept = None;
+        }
         let tab = self.current()?;
         // A scroll's scroller, and where it stood before.
         let before = match &action {

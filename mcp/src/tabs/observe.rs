@@ -102,10 +102,11 @@ impl Browsing {
         };
         let recording = &kept.captured.recording;
         // Reused: the page has not changed since that capture (nothing in
-        // its DOM, form values, scroll, size, focus or animations).
+        // its DOM, form values, scroll, size, focus or animations). Scrolled:
+        // the capture moved to the page's scroll now is the page as it is.
         let age_ms = match source {
             Source::Reused { age } => Some(u64::try_from(age.as_millis()).unwrap_or(u64::MAX)),
-            Source::Captured => None,
+            Source::Captured | Source::Scrolled { .. } => None,
         };
         let freshness = Freshness {
             captured_at: recording.captured_at.clone(),
@@ -118,7 +119,7 @@ impl Browsing {
         observation.text = self.mask_known(&observation.text);
         let present = recording.nodes.iter().map(|n| n.backend_id).collect();
         let captured = match source {
-            Source::Captured => Some(kept.timings.clone()),
+            Source::Captured | Source::Scrolled { .. } => Some(kept.timings.clone()),
             Source::Reused { .. } => None,
         };
         let tab = self.current_mut()?;
