@@ -46,6 +46,53 @@ const SKIPPED: &str = r##"<!doctype html><title>skipped</title>
 <script>for (let i = 1; i <= 30; i++) document.write(`<p>Line ${i}</p>`);</script>
 <section><p>Far section</p></section>"##;
 
+/// A page whose image, far below, loads only as a scroll nears it
+/// (`loading=lazy`) and pushes the text after it 600 px down.
+const LAZY: &str = r##"<!doctype html><title>lazy</title>
+<style>body { margin: 0; font: 16px sans-serif } p { margin: 0; height: 60px }</style>
+<script>for (let i = 1; i <= 100; i++) document.write(`<p>Line ${i}</p>`);</script>
+<img loading="lazy" src="/tall.svg" alt="">
+<p>After the image <a href="#a">after link</a></p>
+<script>for (let i = 101; i <= 130; i++) document.write(`<p>Line ${i}</p>`);</script>"##;
+
+const TALL_SVG: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="600"><rect width="10" height="600" fill="#888"/></svg>"##;
+
+/// Serves [`LAZY`] at `/lazy.html` and [`TALL_SVG`] at `/tall.svg` over
+/// 127.0.0.1 (a lazy image's load shows in resource timing, as on the web);
+/// returns the port.
+fn serve_lazy() -> u16 {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let mut reader = BufReader::new(&stream);
+            let mut line = String::new();
+            if reader.read_line(&mut line).is_err() {
+                continue;
+            }
+            // The rest of the request head.
+            let mut header = String::new();
+            while reader.read_line(&mut header).is_ok_and(|n| n > 2) {
+                header.clear();
+            }
+            let (status, kind, body) = if line.contains("/lazy.html") {
+                ("200 OK", "text/html", LAZY)
+            } else if line.contains("/tall.svg") {
+                ("200 OK", "image/svg+xml", TALL_SVG)
+            } else {
+                ("404 Not Found", "text/plain", "")
+            };
+            let _ = write!(
+                &stream,
+                "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    port
+}
+
 fn scroll_down(screens: f64) -> UserAction {
     UserAction::Scroll {
         backend_id: None,
@@ -194,4 +241,41 @@ async fn content_the_scroll_loads_and_skipped_sections_are_captured_anew() {
         Source::Captured,
         "content-visibility: auto: a capture"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_image_the_scroll_loads_is_captured_anew() {
+    let port = serve_lazy();
+    let chromium = Chromium::launch(false).await.expect("Chromium starts");
+    let tab = chromium
+        .open(
+            &format!("http://127.0.0.1:{port}/lazy.html"),
+            &OpenOptions::default(),
+        )
+        .await
+        .expect("the page opens");
+    let loaded = "document.images[0].complete && document.images[0].naturalHeight > 0";
+    let mut kept = None;
+    let (_, source) = kept_view(&tab, "aria", &mut kept).await;
+    assert_eq!(source, Source::Captured);
+    assert_eq!(
+        tab.eval(loaded).await.unwrap(),
+        false,
+        "far from the viewport, not loaded"
+    );
+    tab.eval("window.scrollTo(0, 5600)").await.unwrap();
+    for _ in 0..100 {
+        if tab.eval(loaded).await.unwrap() == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(
+        tab.eval(loaded).await.unwrap(),
+        true,
+        "scrolled near, loaded"
+    );
+    let (moved, source) = kept_view(&tab, "aria", &mut kept).await;
+    assert_eq!(source, Source::Captured, "the image moved what follows it");
+    assert_eq!(moved, fresh_view(&tab, "aria").await);
 }

@@ -4,10 +4,13 @@
 //! `MutationObserver` on the whole document, and capturing listeners for
 //! the events that change what a capture sees without a DOM mutation:
 //! input, change, the scroll of any box but the document, resize, resource
-//! loads and errors, focus, transitions and animations, toggles, history).
-//! Each of them bumps a counter. A mark is the tracker's random id (a new
-//! document has a new one), the counter, a hash of every form control's
-//! value, the viewport size and the focused element — its state — and apart
+//! loads and errors, focus, transitions and animations, toggles, history),
+//! and a `PerformanceObserver` of finished resources (an image loaded as a
+//! scroll neared it changes the layout without a mutation, and its load
+//! event never reaches the window). Each of them bumps a counter. A mark is
+//! the tracker's random id (a new document has a new one), the counter, a
+//! hash of every form control's value, the viewport size, the document's
+//! scroll size and the focused element — its state — and apart
 //! from them the document's scroll position and the elements under the
 //! mouse. It is taken *before* a capture, so anything that happens during
 //! the capture changes the next mark. A page still loading, or with a
@@ -75,6 +78,12 @@ const MARK_JS: &str = r#"(() => {
       'pageshow', 'popstate', 'hashchange', 'fullscreenchange']) {
       window.addEventListener(type, bump, true);
     }
+    // A resource that finished (an image a scroll brought near, a font, a
+    // request) can change the layout without a mutation, and an element's
+    // load event never reaches the window.
+    if (window.PerformanceObserver) {
+      try { new PerformanceObserver(() => { t.epoch++; }).observe({ type: 'resource' }); } catch (_) {}
+    }
     if (document.fonts && document.fonts.addEventListener) {
       document.fonts.addEventListener('loadingdone', bump);
     }
@@ -96,7 +105,9 @@ const MARK_JS: &str = r#"(() => {
     focus = Array.prototype.indexOf.call(all, active);
   }
   const hovered = Array.from(document.querySelectorAll(':hover'), (e) => Array.prototype.indexOf.call(all, e));
-  return [[t.id, t.epoch, form, innerWidth, innerHeight, focus].join(':'), scrollX, scrollY, hovered];
+  const root = document.documentElement;
+  const size = root ? [root.scrollWidth, root.scrollHeight].join('x') : '';
+  return [[t.id, t.epoch, form, innerWidth, innerHeight, size, focus].join(':'), scrollX, scrollY, hovered];
 })()"#;
 
 /// A capture kept for reuse, with the page built from it.
