@@ -100,9 +100,9 @@ impl Backdrops {
             } else {
                 match Rgba::parse(&style.background_color) {
                     Some(color) if color.a * faded > 0.0 => Fill::Color(color.faded(faded)),
-                    // Transparent, or a colour the capture spelled in a way
-                    // not read here: nothing known is painted.
+                    // Transparent: it paints nothing.
                     Some(_) => continue,
+                    // A colour spelled in a way not read here: unknown.
                     None => Fill::Unknown,
                 }
             };
