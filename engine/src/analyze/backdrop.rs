@@ -33,6 +33,8 @@ use crate::page::{Element, Namespace, NodeId, Page};
 
 /// Alpha at or above which a blended colour hides what is under it.
 const SOLID: f32 = 0.999;
+/// A transparent background as Chromium computes it.
+const TRANSPARENT: &str = "rgba(0, 0, 0, 0)";
 
 /// What a box paints behind what lies over it.
 #[derive(Clone, Copy, Debug)]
@@ -95,6 +97,13 @@ impl Backdrops {
                 continue;
             };
             let faded = opacity[id.index()] as f32;
+            // Most boxes paint no background: told without parsing a colour.
+            if style.background_image.is_empty()
+                && style.background_color == TRANSPARENT
+                && !paints_pixels(element)
+            {
+                continue;
+            }
             let fill = if !style.background_image.is_empty() || paints_pixels(element) {
                 Fill::Unknown
             } else {
@@ -139,34 +148,44 @@ impl Backdrops {
         }
     }
 
-    /// The one colour painted behind text node `text`, set in `element`,
-    /// `None` when it is unknown or differs across the run.
-    pub(super) fn behind(
+    /// Whether text node `text`, set in `element`, is `faint` over what is
+    /// painted behind it: one colour at every point tested. The centre is
+    /// blended first; most text is not faint there, and the other points
+    /// are blended only to confirm it.
+    pub(super) fn faint_behind(
         &self,
         page: &Page,
         clips: &Clips,
         text: NodeId,
         element: NodeId,
-    ) -> Option<Rgba> {
-        let paint = page.layout(element).paint_order?;
-        let bounds = page
+        faint: impl Fn(Rgba) -> bool,
+    ) -> bool {
+        let Some(paint) = page.layout(element).paint_order else {
+            return false;
+        };
+        let Some(rect) = page
             .layout(text)
             .bounds
             .or(page.layout(element).bounds)
-            .filter(|b| [b.x, b.y, b.width, b.height].iter().all(|v| v.is_finite()))?;
-        let rect = clips
-            .visible_part(element, bounds)
-            .filter(|r| r.width > 0.0 && r.height > 0.0)?;
-        let mut seen: Option<[u8; 4]> = None;
+            .filter(|b| [b.x, b.y, b.width, b.height].iter().all(|v| v.is_finite()))
+            .and_then(|bounds| clips.visible_part(element, bounds))
+            .filter(|r| r.width > 0.0 && r.height > 0.0)
+        else {
+            return false;
+        };
         let mut stack = Vec::new();
-        for (x, y) in test_points(&rect) {
-            let color = self.at(page, element, paint, x, y, &mut stack)?.pack();
-            if seen.is_some_and(|s| s != color) {
-                return None;
-            }
-            seen = Some(color);
+        let [centre, corners @ ..] = test_points(&rect);
+        let Some(behind) = self.at(page, element, paint, centre, &mut stack) else {
+            return false;
+        };
+        if !faint(behind) {
+            return false;
         }
-        seen.map(Rgba::unpack)
+        let packed = behind.pack();
+        corners.into_iter().all(|point| {
+            self.at(page, element, paint, point, &mut stack)
+                .is_some_and(|c| c.pack() == packed)
+        })
     }
 
     /// The colour under point `(x, y)` of `element`'s text (painted at
@@ -176,8 +195,7 @@ impl Backdrops {
         page: &Page,
         element: NodeId,
         paint: u32,
-        x: f64,
-        y: f64,
+        (x, y): (f64, f64),
         stack: &mut Vec<(u32, NodeId, Fill)>,
     ) -> Option<Rgba> {
         stack.clear();
@@ -202,21 +220,18 @@ impl Backdrops {
         // and paint their backgrounds in document order, all before the
         // layer's text.
         stack.sort_unstable_by_key(|&(paint, id, _)| std::cmp::Reverse((paint, id)));
-        let fills = stack
-            .iter()
-            .map(|&(_, _, fill)| fill)
-            .chain(self.canvas.iter().copied());
         // Top down to the first opaque colour, then blended bottom up.
-        let mut colors = Vec::new();
-        for fill in fills {
+        let fill_at = |i: usize| match stack.get(i) {
+            Some(&(_, _, fill)) => Some(fill),
+            None => self.canvas.get(i - stack.len()).copied(),
+        };
+        let mut depth = 0;
+        while let Some(fill) = fill_at(depth) {
+            depth += 1;
             match fill {
                 Fill::Unknown => return None,
-                Fill::Color(color) => {
-                    colors.push(color);
-                    if color.a >= SOLID {
-                        break;
-                    }
-                }
+                Fill::Color(color) if color.a >= SOLID => break,
+                Fill::Color(_) => {}
             }
         }
         let transparent = Rgba {
@@ -224,10 +239,12 @@ impl Backdrops {
             ..Rgba::WHITE
         };
         Some(
-            colors
-                .iter()
+            (0..depth)
                 .rev()
-                .fold(transparent, |below, &above| above.over(below)),
+                .fold(transparent, |below, i| match fill_at(i) {
+                    Some(Fill::Color(above)) => above.over(below),
+                    _ => below,
+                }),
         )
     }
 }

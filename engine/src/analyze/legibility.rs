@@ -90,13 +90,17 @@ pub(crate) fn compute(
         if style.color.is_empty() {
             continue;
         }
-        let backdrop = || {
+        let faint_over_backdrop = |faint: &dyn Fn(Rgba) -> bool| {
             if recorded {
-                return page.layout(element).backdrop.map(Rgba::unpack);
+                return page
+                    .layout(element)
+                    .backdrop
+                    .map(Rgba::unpack)
+                    .is_some_and(faint);
             }
             placed
                 .get_or_insert_with(|| Backdrops::new(page, visibility, clips, opacity))
-                .behind(page, clips, id, element)
+                .faint_behind(page, clips, id, element, faint)
         };
         let clipped_background = || {
             std::iter::successors(Some(element), |&a| page.parent(a)).any(|a| {
@@ -107,7 +111,8 @@ pub(crate) fn compute(
             })
         };
         let faded = opacity[element.index()] as f32;
-        visibility[id.index()].hidden = judge(style, faded, backdrop, clipped_background);
+        visibility[id.index()].hidden =
+            judge(style, faded, faint_over_backdrop, clipped_background);
     }
 }
 
@@ -127,13 +132,14 @@ fn shadow_alpha(shadow: &str) -> f64 {
 }
 
 /// The reason a run set in `style` cannot be read, if any: `opacity` is its
-/// element's effective opacity, `backdrop` what is painted behind it and
+/// element's effective opacity, `over_backdrop` whether a test on a colour
+/// holds for what is painted behind it (false when that is unknown) and
 /// `clipped_background` whether a background image is clipped to its glyphs
 /// (each asked only when it matters).
 fn judge(
     style: &Style,
     opacity: f32,
-    backdrop: impl FnOnce() -> Option<Rgba>,
+    over_backdrop: impl FnOnce(&dyn Fn(Rgba) -> bool) -> bool,
     clipped_background: impl FnOnce() -> bool,
 ) -> Option<Hidden> {
     if style.color.is_empty() {
@@ -166,8 +172,7 @@ fn judge(
     let reason = if alpha < MIN_TEXT_ALPHA {
         Hidden::Unpainted
     } else if let Some(fill) = parsed
-        && let Some(backdrop) = backdrop()
-        && faint(fill, backdrop)
+        && over_backdrop(&|backdrop| faint(fill, backdrop))
     {
         Hidden::Faint
     } else {
@@ -191,9 +196,14 @@ mod tests {
 
     const WHITE: Option<Rgba> = Some(Rgba::WHITE);
 
+    /// What is painted behind, as `judge` asks about it.
+    fn over(backdrop: Option<Rgba>) -> impl FnOnce(&dyn Fn(Rgba) -> bool) -> bool {
+        move |test| backdrop.is_some_and(test)
+    }
+
     #[test]
     fn unpainted_tiny_and_faint_runs() {
-        let judged = |style: &Style| judge(style, 1.0, || WHITE, || false);
+        let judged = |style: &Style| judge(style, 1.0, over(WHITE), || false);
         assert_eq!(judged(&text("rgb(31, 41, 51)")), None);
         assert_eq!(judged(&text("rgba(0, 0, 0, 0)")), Some(Hidden::Unpainted));
         assert_eq!(judged(&text("rgb(255, 255, 255)")), Some(Hidden::Faint));
@@ -206,13 +216,13 @@ mod tests {
         // Red on a grey of the same luminance: contrast 1, yet plainly seen.
         let grey = Rgba::parse("rgb(127, 127, 127)");
         assert_eq!(
-            judge(&text("rgb(255, 0, 64)"), 1.0, || grey, || false),
+            judge(&text("rgb(255, 0, 64)"), 1.0, over(grey), || false),
             None
         );
         // A half-transparent backdrop is seen over the white canvas.
         let pink = Rgba::parse("rgba(204, 51, 0, 0.8)");
         assert_eq!(
-            judge(&text("rgba(204, 51, 0, 0.75)"), 1.0, || pink, || false),
+            judge(&text("rgba(204, 51, 0, 0.75)"), 1.0, over(pink), || false),
             None
         );
         let tiny = Style {
@@ -238,22 +248,22 @@ mod tests {
             text_shadow: "rgb(31, 41, 51) 0px 0px 0px".to_owned(),
             ..text("rgba(0, 0, 0, 0)")
         };
-        assert_eq!(judge(&shadowed, 1.0, || WHITE, || false), None);
+        assert_eq!(judge(&shadowed, 1.0, over(WHITE), || false), None);
         let no_shadow = Style {
             text_shadow: "rgba(0, 0, 0, 0) 0px 0px 0px".to_owned(),
             ..text("rgba(0, 0, 0, 0)")
         };
         assert_eq!(
-            judge(&no_shadow, 1.0, || WHITE, || false),
+            judge(&no_shadow, 1.0, over(WHITE), || false),
             Some(Hidden::Unpainted)
         );
         let stroked = Style {
             text_stroke: "1px".to_owned(),
             ..text("rgba(0, 0, 0, 0)")
         };
-        assert_eq!(judge(&stroked, 1.0, || WHITE, || false), None);
+        assert_eq!(judge(&stroked, 1.0, over(WHITE), || false), None);
         assert_eq!(
-            judge(&text("rgba(0, 0, 0, 0)"), 1.0, || WHITE, || true),
+            judge(&text("rgba(0, 0, 0, 0)"), 1.0, over(WHITE), || true),
             None
         );
     }
@@ -261,21 +271,21 @@ mod tests {
     #[test]
     fn opacity_fades_the_fill_and_unknown_backdrops_judge_nothing() {
         assert_eq!(
-            judge(&text("rgb(0, 0, 0)"), 0.05, || WHITE, || false),
+            judge(&text("rgb(0, 0, 0)"), 0.05, over(WHITE), || false),
             Some(Hidden::Unpainted)
         );
         // White text with nothing known behind it (an image): not judged.
         assert_eq!(
-            judge(&text("rgb(255, 255, 255)"), 1.0, || None, || false),
+            judge(&text("rgb(255, 255, 255)"), 1.0, over(None), || false),
             None
         );
         // White on a dark backdrop reads.
         let dark = Rgba::parse("rgb(31, 58, 95)");
         assert_eq!(
-            judge(&text("rgb(255, 255, 255)"), 1.0, || dark, || false),
+            judge(&text("rgb(255, 255, 255)"), 1.0, over(dark), || false),
             None
         );
         // An old recording: no colour captured, nothing judged.
-        assert_eq!(judge(&Style::default(), 1.0, || WHITE, || false), None);
+        assert_eq!(judge(&Style::default(), 1.0, over(WHITE), || false), None);
     }
 }
