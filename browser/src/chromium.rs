@@ -20,6 +20,7 @@ use crate::failure::TabError;
 use crate::gone::Watch;
 use crate::navigation::{OpenOptions, prepare};
 use crate::pulse::Pulse;
+use crate::readiness::LoadProbe;
 use crate::session::ChromiumSession;
 use crate::tab::{Heard, TabHandle};
 use crate::target::resolve_target;
@@ -533,14 +534,6 @@ impl Chromium {
         // that re-navigate during load), which would stall the recorder.
         let navigate_page = page.clone();
         let navigate_url = url.clone();
-        let navigation = tokio::spawn(async move {
-            // The navigation's own error (`net::ERR_…`), if it failed.
-            navigate_page
-                .execute(NavigateParams::new(navigate_url))
-                .await
-                .ok()
-                .and_then(|response| response.result.error_text)
-        });
         let tab = TabHandle::new(
             page,
             heard,
@@ -549,7 +542,28 @@ impl Chromium {
             options.timeout,
             Some(deadline),
         );
+        let load = match options.follow_load {
+            true => match LoadProbe::register(&tab).await {
+                Ok(load) => Some(load),
+                Err(err) => {
+                    let _ = tokio::time::timeout(waits::TAB_CLOSE, tab.close()).await;
+                    return Err(err);
+                }
+            },
+            false => None,
+        };
+        let navigation = tokio::spawn(async move {
+            // The navigation's own error (`net::ERR_…`), if it failed.
+            navigate_page
+                .execute(NavigateParams::new(navigate_url))
+                .await
+                .ok()
+                .and_then(|response| response.result.error_text)
+        });
         let ready = prepare(&tab, options, deadline, navigation, self.network).await;
+        if let Some(load) = load {
+            load.remove(&tab).await;
+        }
         match ready {
             Ok(()) => {}
             // The page waits on a dialog it opened while loading (only under

@@ -6,6 +6,7 @@ use crate::error::{Error, Result};
 
 use crate::documents::is_error_page;
 use crate::failure::{Phase, TabError};
+use crate::readiness::LoadProbe;
 use crate::tab::TabHandle;
 use crate::target::{display_url, resolve_target};
 use crate::waits;
@@ -207,6 +208,14 @@ pub struct OpenOptions {
     pub wait_for: Option<WaitFor>,
     /// Load (and wait-for) limit.
     pub timeout: Duration,
+    /// Whether a navigation ([`crate::ChromiumSession::navigate`],
+    /// [`crate::Chromium::open_in`]) arms the readiness probe in the new
+    /// document from its first script, so that the
+    /// [`crate::ChromiumSession::settle_to`] after it ends on evidence
+    /// rather than after the load's quiet time (`crate::readiness`); the
+    /// probe stays armed until that wait, or for the limit plus the load's
+    /// readiness budget and a spare.
+    pub follow_load: bool,
 }
 
 impl Default for OpenOptions {
@@ -217,6 +226,7 @@ impl Default for OpenOptions {
             scroll_y: None,
             wait_for: None,
             timeout: DEFAULT_TIMEOUT,
+            follow_load: false,
         }
     }
 }
@@ -249,6 +259,10 @@ impl Navigation<'_> {
             .is_some_and(|href| url.split('#').next() == Some(href) && url.contains('#'));
         self.tab.set_location(url.clone(), display_url);
         self.tab.set_limit(options.timeout);
+        let load = match options.follow_load && !same_document {
+            true => Some(LoadProbe::register(self.tab).await?),
+            false => None,
+        };
         let deadline = Instant::now() + options.timeout;
         self.tab.set_deadline(Some(deadline));
         self.tab.enter(Phase::Load);
@@ -275,6 +289,10 @@ impl Navigation<'_> {
             Ok(()) => prepare(self.tab, options, deadline, navigation, network).await,
             Err(err) => Err(err),
         };
+        // The new document, and any it was replaced by while loading, has its probe.
+        if let Some(load) = load {
+            load.remove(self.tab).await;
+        }
         self.tab.set_deadline(None);
         result
     }

@@ -10,11 +10,21 @@
 //! probe is polled from here (not by the page's own timers, which a tab in
 //! the background runs once a second): the page is settled when none of
 //! that is open and nothing changed for the readiness's quiet time — two
-//! frames for an action, 300 ms after a load (whose own work started before
-//! any probe could see it). When the budget runs out first, the page is
+//! frames for an action, 300 ms after a load no probe saw from its start
+//! (whose own work began before one could see it). When the budget runs out first, the page is
 //! taken as it is and the wait says what was still going on: never a hang.
 //! A document that replaced the probed one (the action navigated) is
 //! waited for until loaded and then given a load's readiness.
+//!
+//! A load settles on evidence too when the probe was there from the
+//! document's first script: while an action (or a navigation asked to)
+//! waits, a [`LoadProbe`] arms the probe in each new document of the tab
+//! before its own scripts run, following their timers (those of at most
+//! [`LOAD_TIMERS`]), requests, inserted scripts, animations and fonts; such
+//! a document is settled once loaded, with none of that open and two quiet
+//! frames, instead of after the load's 300 ms quiet time. Each probe has its
+//! own id, so a document that replaced the probed one is told apart even
+//! when it carries a probe of its own.
 //!
 //! The probe wraps `setTimeout`, `clearTimeout`, `fetch` and
 //! `XMLHttpRequest.prototype.send` only while it is armed, puts back
@@ -24,6 +34,12 @@
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
+
+use chromiumoxide::Page as CdpPage;
+use chromiumoxide::cdp::browser_protocol::page::{
+    AddScriptToEvaluateOnNewDocumentParams, RemoveScriptToEvaluateOnNewDocumentParams,
+    ScriptIdentifier,
+};
 
 use crate::action::{Outcome, UserAction};
 use crate::error::Result;
@@ -125,6 +141,10 @@ impl Readiness {
 /// not gone on are over.
 const ACTION_QUIET: Duration = Duration::from_millis(34);
 
+/// The longest timer of a loading page's own scripts a probe armed at the
+/// document's start follows: what the load's quiet time covered without one.
+pub(crate) const LOAD_TIMERS: Duration = Readiness::NAVIGATE.quiet;
+
 /// How a wait ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Settled {
@@ -157,13 +177,15 @@ impl Performed {
     }
 }
 
-/// Arms the probe (see the module docs): `(follow, max_delay_ms, lifetime_ms)`.
-const ARM_JS: &str = r#"(follow, maxDelay, lifetime) => {
+/// Arms the probe (see the module docs): `(follow, max_delay_ms,
+/// lifetime_ms, early)`, `early` when armed at the document's start; returns
+/// the probe's id.
+const ARM_JS: &str = r#"(follow, maxDelay, lifetime, early) => {
   const key = '__pagesnapSettle';
   if (window[key]) window[key].stop();
   const w = window, now = () => performance.now();
   const origSet = w.setTimeout, origClear = w.clearTimeout;
-  const p = { start: now(), last: now(), mutations: 0, requests: 0, open: 0, timers: new Set(), leaving: false, stopped: false };
+  const p = { id: Math.random().toString(36).slice(2) + now().toString(36), early, start: now(), last: now(), mutations: 0, requests: 0, open: 0, timers: new Set(), leaving: false, stopped: false };
   const touch = () => { p.last = now(); };
   const undo = [];
   const script = (node) => {
@@ -241,7 +263,8 @@ const ARM_JS: &str = r#"(follow, maxDelay, lifetime) => {
       if (timing && Number.isFinite(timing.endTime)) animations++;
     }
     const t = now();
-    return { age: t - p.last, waited: t - p.start, mutations: p.mutations, requests: p.requests,
+    return { id: p.id, early: p.early, loaded: document.readyState === 'complete',
+      age: t - p.last, waited: t - p.start, mutations: p.mutations, requests: p.requests,
       open: p.open, timers: p.timers.size, animations, leaving: p.leaving,
       fonts: !!(document.fonts && document.fonts.status === 'loading') };
   };
@@ -253,7 +276,7 @@ const ARM_JS: &str = r#"(follow, maxDelay, lifetime) => {
   };
   Object.defineProperty(w, key, { value: p, configurable: true, enumerable: false, writable: true });
   origSet.call(w, p.stop, lifetime);
-  return true;
+  return p.id;
 }"#;
 
 /// The armed probe's report, or `null` when this document has none.
@@ -267,6 +290,12 @@ const STOP_JS: &str =
 /// The probe's report.
 #[derive(Debug, Deserialize)]
 struct Report {
+    /// Which probe answered (each document's is another).
+    id: String,
+    /// Armed at the document's start (see [`LoadProbe`]).
+    early: bool,
+    /// The document has loaded.
+    loaded: bool,
     /// Milliseconds since the page last changed or followed work ended.
     age: f64,
     mutations: u64,
@@ -284,8 +313,20 @@ struct Report {
 }
 
 impl Report {
+    /// The quiet time a document asks of the readiness `quiet`: a probe
+    /// that saw the page's own work from its start needs only the frames.
+    fn quiet(&self, quiet: Duration) -> Duration {
+        if self.early {
+            quiet.min(ACTION_QUIET)
+        } else {
+            quiet
+        }
+    }
+
     fn settled(&self, quiet: Duration) -> bool {
-        self.age >= quiet.as_secs_f64() * 1000.0
+        let quiet = self.quiet(quiet);
+        (self.loaded || !self.early)
+            && self.age >= quiet.as_secs_f64() * 1000.0
             && self.open == 0
             && self.timers == 0
             && self.animations == 0
@@ -295,7 +336,11 @@ impl Report {
 
     /// What kept the page from settling.
     fn pending(&self, quiet: Duration, waited: Duration) -> String {
+        let quiet = self.quiet(quiet);
         let mut still = Vec::new();
+        if self.early && !self.loaded {
+            still.push("the document had not loaded".to_owned());
+        }
         if self.leaving {
             still.push("a navigation had begun and not arrived".to_owned());
         }
@@ -335,54 +380,65 @@ const DOCUMENTS: usize = 3;
 pub(crate) struct Settler<'a> {
     tab: &'a TabHandle,
     readiness: Readiness,
-    /// Whether this wait armed the probe itself (a missing probe then means
-    /// a new document).
-    armed: bool,
+    /// The id of the probe this wait follows: one it armed, or the first it
+    /// found (another id, or none, then means a new document).
+    probe: Option<String>,
+    /// Arms the probe in documents the action brings, from their start.
+    load: Option<LoadProbe>,
 }
 
 impl<'a> Settler<'a> {
-    /// Arms the probe on `tab` for `readiness` before an action; a
-    /// readiness that follows nothing arms nothing here (its quiet window
-    /// starts after the action).
+    /// Arms the probe on `tab` for `readiness` before an action, and in any
+    /// document the action brings from its start; a readiness that follows
+    /// nothing arms nothing here (its quiet window starts after the action).
     pub(crate) async fn arm(tab: &'a TabHandle, readiness: Readiness) -> Result<Settler<'a>> {
-        let mut settler = Settler {
-            tab,
-            readiness,
-            armed: false,
-        };
+        let mut settler = Settler::unarmed(tab, readiness);
         if readiness.follow {
-            settler.install(readiness).await?;
-            settler.armed = true;
+            let (probe, load) = tokio::join!(settler.install(readiness), LoadProbe::register(tab));
+            settler.probe = Some(probe?);
+            settler.load = Some(load?);
         }
         Ok(settler)
     }
 
     /// A wait that arms nothing before the action: answering a dialog
     /// (the page's script stands still until then, so nothing can be
-    /// evaluated) polls the probe the action that opened it armed, if any.
+    /// evaluated) polls the probe the action that opened it armed, if any;
+    /// after a navigation, the probe a [`LoadProbe`] armed.
     pub(crate) fn unarmed(tab: &'a TabHandle, readiness: Readiness) -> Settler<'a> {
         Settler {
             tab,
             readiness,
-            armed: false,
+            probe: None,
+            load: None,
         }
     }
 
-    async fn install(&self, readiness: Readiness) -> Result<()> {
+    /// Arms a probe for `readiness` now; its id.
+    async fn install(&self, readiness: Readiness) -> Result<String> {
         let lifetime = readiness.budget + waits::SETTLE_PROBE_SPARE;
-        self.tab
+        let id = self
+            .tab
             .eval(&format!(
-                "({ARM_JS})({}, {}, {})",
+                "({ARM_JS})({}, {}, {}, false)",
                 readiness.follow,
                 readiness.budget.as_millis(),
                 lifetime.as_millis()
             ))
-            .await
-            .map(drop)
+            .await?;
+        Ok(id.as_str().unwrap_or_default().to_owned())
     }
 
     /// Waits until the page has settled or the budget ran out.
     pub(crate) async fn settle(mut self) -> Result<Settled> {
+        let settled = self.wait().await;
+        if let Some(load) = self.load.take() {
+            load.remove(self.tab).await;
+        }
+        settled
+    }
+
+    async fn wait(&mut self) -> Result<Settled> {
         let started = Instant::now();
         if !self.readiness.waits() {
             self.tab.wait_loaded(self.tab.limit()).await?;
@@ -414,12 +470,12 @@ impl<'a> Settler<'a> {
                     navigated = true;
                     self.tab.wait_loaded(self.tab.limit()).await?;
                     self.tab.enter(Phase::Settle);
+                    // The new document's own probe, armed at its start, is
+                    // taken up by the next poll; without one, a load's quiet
+                    // time is armed there. A document replaced again
+                    // meanwhile is found by the poll after.
                     self.readiness = Readiness::NAVIGATE;
-                    // A document replaced again meanwhile is found by the next poll.
-                    match self.install(Readiness::NAVIGATE).await {
-                        Err(err) if err.is_gone() || err.is_dialog_open() => return Err(err),
-                        _ => self.armed = true,
-                    }
+                    self.probe = None;
                 }
             }
         }
@@ -438,16 +494,20 @@ impl<'a> Settler<'a> {
         let started = Instant::now();
         loop {
             let report = match self.tab.eval(REPORT_JS).await {
-                Ok(serde_json::Value::Null) if self.armed => return Ok(Poll::NewDocument),
-                // Nothing armed (a dialog's answer, or an unarmed quiet
-                // window): arm now and count quiet from here.
+                Ok(serde_json::Value::Null) if self.probe.is_some() => {
+                    return Ok(Poll::NewDocument);
+                }
+                // Nothing armed (a dialog's answer, an unarmed quiet window,
+                // a new document without a probe of its own): arm now and
+                // count quiet from here.
                 Ok(serde_json::Value::Null) => {
-                    self.install(Readiness {
-                        follow: false,
-                        ..self.readiness
-                    })
-                    .await?;
-                    self.armed = true;
+                    let id = self
+                        .install(Readiness {
+                            follow: false,
+                            ..self.readiness
+                        })
+                        .await?;
+                    self.probe = Some(id);
                     continue;
                 }
                 Ok(value) => serde_json::from_value::<Report>(value).ok(),
@@ -455,6 +515,13 @@ impl<'a> Settler<'a> {
                 // The probed document went away mid-call.
                 Err(_) => return Ok(Poll::NewDocument),
             };
+            if let Some(report) = &report {
+                match &self.probe {
+                    Some(id) if *id != report.id => return Ok(Poll::NewDocument),
+                    Some(_) => {}
+                    None => self.probe = Some(report.id.clone()),
+                }
+            }
             let waited = started.elapsed();
             match report {
                 Some(report) if report.settled(self.readiness.quiet) => {
@@ -478,6 +545,72 @@ impl<'a> Settler<'a> {
     }
 }
 
+/// Arms the readiness probe in every new document of a tab from its first
+/// script (`Page.addScriptToEvaluateOnNewDocument`, the top frame only)
+/// while it is registered: a load that follows an action or a navigation
+/// then settles on evidence (see the module docs). Removed when the wait
+/// ends, or, should it be dropped on an error, soon after.
+pub(crate) struct LoadProbe {
+    page: CdpPage,
+    identifier: Option<ScriptIdentifier>,
+}
+
+impl LoadProbe {
+    /// Registers the probe on `tab`, for documents loading within its limit.
+    pub(crate) async fn register(tab: &TabHandle) -> Result<LoadProbe> {
+        let lifetime = tab.limit() + Readiness::NAVIGATE.budget + waits::SETTLE_PROBE_SPARE;
+        let source = format!(
+            "(() => {{ try {{ if (window !== window.top) return; }} catch (e) {{ return; }} \
+             ({ARM_JS})(true, {}, {}, true); }})()",
+            LOAD_TIMERS.as_millis(),
+            lifetime.as_millis()
+        );
+        let identifier = tab
+            .call(
+                "Page.addScriptToEvaluateOnNewDocument",
+                tab.page()
+                    .execute(AddScriptToEvaluateOnNewDocumentParams::new(source)),
+            )
+            .await?
+            .result
+            .identifier;
+        Ok(LoadProbe {
+            page: tab.page().clone(),
+            identifier: Some(identifier),
+        })
+    }
+
+    /// No longer armed in new documents of `tab` (a probe armed stays until
+    /// stopped or its lifetime ends).
+    pub(crate) async fn remove(mut self, tab: &TabHandle) {
+        if let Some(identifier) = self.identifier.take() {
+            let _ = tab
+                .call(
+                    "Page.removeScriptToEvaluateOnNewDocument",
+                    tab.page()
+                        .execute(RemoveScriptToEvaluateOnNewDocumentParams::new(identifier)),
+                )
+                .await;
+        }
+    }
+}
+
+impl Drop for LoadProbe {
+    fn drop(&mut self) {
+        let Some(identifier) = self.identifier.take() else {
+            return;
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let page = self.page.clone();
+            runtime.spawn(async move {
+                let _ = page
+                    .execute(RemoveScriptToEvaluateOnNewDocumentParams::new(identifier))
+                    .await;
+            });
+        }
+    }
+}
+
 /// How one document's wait ended.
 enum Poll {
     Settled,
@@ -491,6 +624,9 @@ mod tests {
 
     fn report(age: f64) -> Report {
         Report {
+            id: "p".to_owned(),
+            early: false,
+            loaded: true,
             age,
             mutations: 3,
             requests: 1,
@@ -531,6 +667,35 @@ mod tests {
         ] {
             assert!(!open.settled(quiet), "{open:?}");
         }
+    }
+
+    /// A probe armed at the document's start saw the page's own work: its
+    /// load needs two quiet frames, not the load's quiet time, but the load.
+    #[test]
+    fn an_early_probe_settles_a_load_on_evidence() {
+        let quiet = Readiness::NAVIGATE.quiet;
+        assert!(!report(100.0).settled(quiet));
+        let early = Report {
+            early: true,
+            ..report(40.0)
+        };
+        assert!(early.settled(quiet));
+        assert!(!Report { age: 20.0, ..early }.settled(quiet));
+        let loading = Report {
+            loaded: false,
+            ..report(400.0)
+        };
+        assert!(loading.settled(quiet), "a late probe does not ask for load");
+        let loading = Report {
+            early: true,
+            ..loading
+        };
+        assert!(!loading.settled(quiet));
+        assert!(
+            loading
+                .pending(quiet, Duration::from_millis(3000))
+                .contains("the document had not loaded")
+        );
     }
 
     #[test]

@@ -73,6 +73,22 @@ fn page(name: &str) -> Option<String> {
 <button onclick="out.textContent = 'LONG'; out.animate([{opacity: 1}, {opacity: 0.9}], 4000)">Long</button>
 <button onclick="setTimeout(() => report('native ' + [setTimeout, clearTimeout, fetch, XMLHttpRequest.prototype.send].every(f => /\[native code\]/.test(Function.prototype.toString.call(f))) + ' ' + ('__pagesnapSettle' in window)), 2000)">Check</button>"#
         }
+        // A link to a page whose own script, as it loads, asks the server
+        // for its content (600 ms): the load is over when that has come.
+        "departs" => r#"<h1>Departs</h1><a href="/arrives">Onward</a>"#,
+        "arrives" => {
+            r#"<h1>Arrives</h1>
+<p id="out">waiting</p>
+<script>fetch('/slower').then(r => r.text()).then(t => { out.textContent = 'ARRIVED-' + t; });</script>
+<button onclick="setTimeout(() => location.assign('/probed'), 1600)">Leave</button>"#
+        }
+        // Loaded by the page itself after every wait has ended: it reports
+        // whether a readiness probe came with it, and whether its timers are
+        // the browser's own.
+        "probed" => {
+            r#"<h1>Probed</h1>
+<script>report('probed ' + ('__pagesnapSettle' in window) + ' ' + /\[native code\]/.test(Function.prototype.toString.call(setTimeout)))</script>"#
+        }
         "hung" => {
             r#"<h1>Spinning</h1>
 <button onclick="report('spinning'); setTimeout(() => { while (true) {} }, 2000)">Spin</button>"#
@@ -131,6 +147,13 @@ impl Pages {
                 "/slow",
                 get(|| async {
                     tokio::time::sleep(Duration::from_millis(300)).await;
+                    "OK"
+                }),
+            )
+            .route(
+                "/slower",
+                get(|| async {
+                    tokio::time::sleep(Duration::from_millis(600)).await;
                     "OK"
                 }),
             )
@@ -575,6 +598,39 @@ async fn page_wait_returns_once_the_text_shows() {
 /// transitions), not after a fixed window; work that outlasts the budget is
 /// answered `incomplete` with what was still running; and the page keeps
 /// none of the probe's wrappers afterwards.
+/// A load is answered once the work the new document's own scripts started
+/// is done, followed from its first script (the load's fixed quiet time
+/// ended before a 600 ms request did) — whether the agent navigated or
+/// clicked a link; and a document the page loads later, after every wait
+/// ended, comes without the probe.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_load_is_answered_once_its_own_requests_are_done() {
+    let session = Session::start().await;
+    // The first page opens the tab; the next navigations reuse it.
+    session.open("departs").await;
+    let arrived = session.open("arrives").await;
+    assert!(arrived.contains("ARRIVED-OK"), "{arrived}");
+    let shown = session.open("departs").await;
+    let (answer, structured) = session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "link", "Onward"), "op": "click"}),
+        )
+        .await;
+    assert!(answer.contains("ARRIVED-OK"), "{answer}");
+    let typed: ActionAnswer =
+        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
+    assert!(!typed.incomplete, "{:?}", typed.pending);
+    session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&answer, "button", "Leave"), "op": "click"}),
+        )
+        .await;
+    session.pages.reported("probed false true").await;
+    session.end().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_action_is_answered_once_the_work_it_started_is_done() {
     let session = Session::start().await;

@@ -280,6 +280,7 @@ impl BrowserArgs {
             scroll_y: self.scroll_y,
             wait_for: self.wait_for.as_deref().map(WaitFor::parse),
             timeout: self.timeout(),
+            follow_load: false,
         }
     }
 }

@@ -414,6 +414,7 @@ fn manifest_jobs(
                 scroll_y: entry.scroll_y,
                 wait_for: entry.wait_for.as_deref().map(WaitFor::parse),
                 timeout,
+                follow_load: false,
             },
             then,
             caps: Caps::default(),

@@ -125,6 +125,7 @@ fn live_observations_equal_recorded_renders_on_every_fixture_site() {
                 // This test bounds no time: in the debug build, on a loaded
                 // machine, data_table's capture (27,000 rows) took over 30 s.
                 timeout: Duration::from_secs(120),
+                ..OpenOptions::default()
             };
             let target = if entry.get("served").and_then(toml::Value::as_bool) == Some(true) {
                 server.url(&format!("{site}/{page}"))

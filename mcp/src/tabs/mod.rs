@@ -296,7 +296,12 @@ impl Browsing {
     pub async fn navigate(&mut self, url: &str) -> Result<Option<String>, ToolError> {
         policy::check_url(url, self.config().allow_file_urls)?;
         self.refuse_while_dialog()?;
-        let options = self.config().open.clone();
+        // The load settles on evidence: the probe is armed from the
+        // document's start for the `settle_to` below.
+        let options = OpenOptions {
+            follow_load: true,
+            ..self.config().open.clone()
+        };
         // The browser's own offline hint names a recorder's flag; the
         // server says its own below.
         let network = true;
