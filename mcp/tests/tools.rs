@@ -593,11 +593,6 @@ async fn page_wait_returns_once_the_text_shows() {
     session.end().await;
 }
 
-/// The answer to an action comes once the work the action started is done
-/// (timers and the timers they set, fetch, XHR, inserted scripts, CSS
-/// transitions), not after a fixed window; work that outlasts the budget is
-/// answered `incomplete` with what was still running; and the page keeps
-/// none of the probe's wrappers afterwards.
 /// A load is answered once the work the new document's own scripts started
 /// is done, followed from its first script (the load's fixed quiet time
 /// ended before a 600 ms request did) — whether the agent navigated or
@@ -631,6 +626,11 @@ async fn a_load_is_answered_once_its_own_requests_are_done() {
     session.end().await;
 }
 
+/// The answer to an action comes once the work the action started is done
+/// (timers and the timers they set, fetch, XHR, inserted scripts, CSS
+/// transitions), not after a fixed window; work that outlasts the budget is
+/// answered `incomplete` with what was still running; and the page keeps
+/// none of the probe's wrappers afterwards.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_action_is_answered_once_the_work_it_started_is_done() {
     let session = Session::start().await;
