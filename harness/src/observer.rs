@@ -8,11 +8,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use pagesnap_engine::observation::{Item, Meta, Observation};
+use pagesnap_engine::observation::Observation;
 use pagesnap_engine::strategy::{Options, Strategy};
 
 use crate::external::{self, External, Program};
-use crate::peer::{Connection, Peer};
+use crate::peer::transcript::Transcript;
+use crate::peer::{Connection, Mapping, Peer};
 use crate::results::{ExternalStep, PeerStep};
 use pagesnap_browser::{Captured, ChromiumSession};
 
@@ -148,39 +149,20 @@ pub async fn observe(
             let answer = connection.call(snapshot, &[]).await?;
             // A server that refuses to snapshot while a dialog waits names the
             // dialog in its error: that is what the agent sees, and answers.
-            let dialog = peer.mapping.dialog_in(&answer.text);
-            if answer.is_error && dialog.is_none() {
+            if answer.is_error && peer.mapping.dialog_in(&answer.text).is_none() {
                 bail!("{}: {} failed: {}", peer.name, snapshot.tool, answer.text);
             }
-            let items: Vec<Item> = peer
-                .mapping
-                .refs_in(&answer.text)
-                .into_iter()
-                .map(|reference| Item {
-                    reference,
-                    ..Item::default()
-                })
-                .collect();
-            let mut meta = Meta {
-                strategy: peer.name.clone(),
-                items,
-                dialog,
-                ..Meta::default()
-            };
-            meta.counts.interactive = meta.items.len();
+            let refs = peer.mapping.refs_in(&answer.text);
+            let dialog = peer.mapping.dialog_in(&answer.text);
             let step = PeerStep {
                 tool_calls: 1,
                 round_trip_ms: answer.ms,
                 result_tokens: crate::tokens::o200k(&answer.text),
+                result_chars: answer.text.chars().count(),
                 definition_tokens: 0,
             };
             Ok(Seen {
-                observation: Observation {
-                    text: answer.text,
-                    image: None,
-                    refs: Vec::new(),
-                    meta,
-                },
+                observation: Mapping::observation(&peer.name, answer.text, refs, dialog),
                 captured: None,
                 capture: Duration::from_secs_f64(answer.ms / 1000.0),
                 engine: Duration::ZERO,
@@ -188,5 +170,19 @@ pub async fn observe(
                 peer: Some(step),
             })
         }
+    }
+}
+
+/// What a client that reads action answers has in front of it
+/// ([`Transcript`]): no call made, nothing new read (the answers were
+/// counted on the steps that acted).
+pub fn reread(peer: &Peer, transcript: &Transcript) -> Seen {
+    Seen {
+        observation: transcript.observation(&peer.name),
+        captured: None,
+        capture: Duration::ZERO,
+        engine: Duration::ZERO,
+        external: None,
+        peer: Some(PeerStep::default()),
     }
 }

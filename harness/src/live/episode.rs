@@ -22,7 +22,8 @@ use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
 use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
 use crate::observer::{self, Attached, Observer};
-use crate::peer::mapping::{ActionKey, Arg};
+use crate::peer::mapping::{ActionKey, AfterAction, Arg};
+use crate::peer::transcript::Transcript;
 use crate::peer::{Connection, Peer};
 use crate::results::{EndedBy, Episode, StepLog, StepOutcome, ms};
 use crate::suite::live::{LiveTask, Source};
@@ -188,6 +189,8 @@ async fn drive(
         connection.choose_tab(&peer.mapping, &url).await?;
     }
     let mut previous: Option<Observation> = None;
+    // What a client reading action answers has read, from the first snapshot on.
+    let mut transcript: Option<Transcript> = None;
     let mut history: Vec<Action> = Vec::new();
     // Each action with the element it named and its outcome (task judge).
     let mut trail: Vec<(Action, Option<String>, StepOutcome)> = Vec::new();
@@ -195,13 +198,14 @@ async fn drive(
     let mut pending: Option<Pending> = None;
     let mut ended_by = EndedBy::Steps;
     for n in 1..=spec.max_steps {
-        let live = observer::observe(
+        let live = look(
             session,
             strategy,
             previous.as_ref(),
             attached.as_deref_mut(),
             n,
             (setting.open.width, setting.open.height),
+            &mut transcript,
         )
         .await?;
         if let Some(captured) = &live.captured {
@@ -231,7 +235,9 @@ async fn drive(
             step: n,
             refs: size.refs,
             new_refs: observation.meta.items.iter().filter(|i| i.new).count(),
-            obs_tokens: size.o200k,
+            // A tool server's: what the model newly reads (nothing when it
+            // rereads the answers it has).
+            obs_tokens: live.peer.as_ref().map_or(size.o200k, |p| p.result_tokens),
             image_tokens: size.image,
             input_tokens: response.input_tokens,
             output_tokens: response.output_tokens,
@@ -250,7 +256,7 @@ async fn drive(
             external: live.external.clone(),
             peer: live.peer.clone(),
         };
-        episode.obs_tokens += size.o200k;
+        episode.obs_tokens += log.obs_tokens;
         // A model is shown a tool server's definitions once per episode.
         if n == 1
             && let (Some(step), Some(Attached::Server(connection))) =
@@ -293,8 +299,18 @@ async fn drive(
                             step.tool_calls += done.calls;
                             step.round_trip_ms += done.ms;
                             step.result_tokens += done.tokens;
+                            step.result_chars += done
+                                .answers
+                                .iter()
+                                .map(|(a, _)| a.chars().count())
+                                .sum::<usize>();
                             log.obs_tokens += done.tokens;
                             episode.obs_tokens += done.tokens;
+                        }
+                        if let (Ok(done), Some(read)) = (&ran, transcript.as_mut()) {
+                            for (answer, failed) in &done.answers {
+                                read.read(&peer.mapping, answer, *failed);
+                            }
                         }
                         ran.map(|done| (done.outcome, done.element, None))
                     }
@@ -370,13 +386,14 @@ async fn drive(
     episode.ended_by = ended_by;
     // The page at the end: the "after" of the last action, the trace's last
     // state and what the task judge reads.
-    let last = observer::observe(
+    let last = look(
         session,
         strategy,
         previous.as_ref(),
         attached,
         episode.steps + 1,
         (setting.open.width, setting.open.height),
+        &mut transcript,
     )
     .await?;
     if let Some(captured) = &last.captured {
@@ -408,6 +425,31 @@ async fn drive(
         episode.judge_reason = Some(verdict.reason);
     }
     Ok(())
+}
+
+/// The step's observation: the observer's, or for a client reading action
+/// answers ([`AfterAction::Answer`]) once it has read the first snapshot,
+/// what it has read since ([`Transcript`]).
+async fn look(
+    session: &ChromiumSession,
+    strategy: &Observer,
+    previous: Option<&Observation>,
+    attached: Option<&mut Attached<'_>>,
+    step: usize,
+    viewport: (u32, u32),
+    transcript: &mut Option<Transcript>,
+) -> Result<observer::Seen> {
+    let answers = strategy
+        .peer()
+        .filter(|peer| peer.mapping.after_action == AfterAction::Answer);
+    if let (Some(peer), Some(read)) = (answers, transcript.as_ref()) {
+        return Ok(observer::reread(peer, read));
+    }
+    let seen = observer::observe(session, strategy, previous, attached, step, viewport).await?;
+    if let Some(peer) = answers {
+        *transcript = Some(Transcript::start(&peer.mapping, &seen.observation.text));
+    }
+    Ok(seen)
 }
 
 fn judge_step(
@@ -448,6 +490,9 @@ struct PeerDone {
     ms: f64,
     /// o200k tokens of the tool's answer (the model reads it).
     tokens: usize,
+    /// The answers' text, in turn, each with whether it was the tool's
+    /// error (a client reading answers reads them).
+    answers: Vec<(String, bool)>,
 }
 
 /// Runs an agent's action through the tool server's own tool, with the
@@ -528,6 +573,7 @@ async fn peer_act(
                 calls: 0,
                 ms: 0.0,
                 tokens: 0,
+                answers: Vec::new(),
             }));
         }
     };
@@ -551,18 +597,23 @@ async fn peer_act(
         calls: 0,
         ms: 0.0,
         tokens: 0,
+        answers: Vec::new(),
     };
     for (call, filled) in arguments {
         let answer = connection.send(&call.tool, filled).await?;
         done.calls += 1;
         done.ms += answer.ms;
         done.tokens += crate::tokens::o200k(&answer.text);
-        if answer.is_error {
+        let failed = answer.is_error;
+        if failed {
             // The calls after a failed one are not made.
             done.outcome = Outcome::Failed {
                 kind: Failure::Failed,
                 message: format!("{}: {}", call.tool, answer.text.trim()),
             };
+        }
+        done.answers.push((answer.text, failed));
+        if failed {
             break;
         }
     }

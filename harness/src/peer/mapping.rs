@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 pub use super::action_key::{ActionKey, Variant};
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::dialog::{Dialog, DialogKind};
+use pagesnap_engine::observation::{Item, Meta, Observation};
 use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
@@ -42,6 +43,27 @@ struct SnapshotFile {
     refs: String,
     #[serde(default)]
     dialog: Option<String>,
+    #[serde(default)]
+    after_action: AfterAction,
+    #[serde(default)]
+    whole: Option<String>,
+    #[serde(default)]
+    removed: Option<String>,
+}
+
+/// What the agent reads after an action: what a tool server's client does
+/// between acting and reading the page again.
+#[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AfterAction {
+    /// The snapshot tool is called again (a client that snapshots after
+    /// every action reads both the action's answer and the snapshot).
+    #[default]
+    Snapshot,
+    /// The action's answer, read after what the model read before: the
+    /// last whole view and every answer since ([`super::transcript`]); the
+    /// snapshot tool is called only on an episode's first step.
+    Answer,
 }
 
 #[derive(Debug, Deserialize)]
@@ -77,6 +99,15 @@ pub struct Mapping {
     /// Where the snapshot's answer (or its error) names a pending dialog
     /// (groups `kind` and `message`).
     pub dialog: Option<Regex>,
+    /// What the agent reads after an action.
+    pub after_action: AfterAction,
+    /// Where an action's answer shows the whole page (not only what
+    /// changed): the transcript starts again from that answer. Required
+    /// with `after_action = "answer"`.
+    pub whole: Option<Regex>,
+    /// Where an action's answer names the refs that left the page (group 1:
+    /// refs separated by commas or spaces): no longer offered to the agent.
+    pub removed: Option<Regex>,
     /// The call listing tabs.
     pub list_tabs: Call,
     /// The call choosing a tab (`{tab}`).
@@ -146,10 +177,22 @@ impl Mapping {
         if !actions.contains_key(&ActionKey::CLICK) {
             bail!("{origin}: [actions.click] is missing: an agent must be able to click");
         }
-        Ok(Mapping {
+        let whole = match &file.snapshot.whole {
+            Some(pattern) => Some(Regex::new(pattern).with_context(|| {
+                format!("{origin}: snapshot.whole = {pattern:?} is not a regex")
+            })?),
+            None => None,
+        };
+        let removed = match &file.snapshot.removed {
+            Some(pattern) => Some(regex("snapshot.removed", pattern)?),
+            None => None,
+        };
+        Mapping {
             navigate: file.navigate,
             refs: regex("snapshot.refs", &file.snapshot.refs)?,
             dialog,
+            whole,
+            removed,
             snapshot: Call {
                 tool: file.snapshot.tool,
                 arguments: file.snapshot.arguments,
@@ -164,7 +207,22 @@ impl Mapping {
             list_tabs: file.tabs.list,
             select_tab: file.tabs.select,
             actions,
-        })
+            after_action: AfterAction::Snapshot,
+        }
+        .reading(file.snapshot.after_action, origin)
+    }
+
+    /// The mapping with the agent reading `after_action` after an action;
+    /// reading answers needs `snapshot.whole`.
+    pub fn reading(mut self, after_action: AfterAction, origin: &str) -> Result<Mapping> {
+        if after_action == AfterAction::Answer && self.whole.is_none() {
+            bail!(
+                "{origin}: snapshot.after_action = \"answer\" needs snapshot.whole (where an \
+                 answer shows the whole page, superseding what the agent read before)"
+            );
+        }
+        self.after_action = after_action;
+        Ok(self)
     }
 
     /// Every tool the mapping calls, each once.
@@ -191,6 +249,51 @@ impl Mapping {
             }
         }
         refs
+    }
+
+    /// The refs an action's answer says left the page (none when the
+    /// mapping does not read removals).
+    pub fn removed_in(&self, answer: &str) -> Vec<String> {
+        let Some(removed) = &self.removed else {
+            return Vec::new();
+        };
+        removed
+            .captures_iter(answer)
+            .filter_map(|c| c.get(1))
+            .flat_map(|m| m.as_str().split([',', ' ']))
+            .filter(|r| !r.is_empty())
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// The observation of a tool server's `text` (named `strategy`): the
+    /// refs it offers as items, and the dialog the page waits on.
+    pub fn observation(
+        strategy: &str,
+        text: String,
+        refs: Vec<String>,
+        dialog: Option<Dialog>,
+    ) -> Observation {
+        let items: Vec<Item> = refs
+            .into_iter()
+            .map(|reference| Item {
+                reference,
+                ..Item::default()
+            })
+            .collect();
+        let mut meta = Meta {
+            strategy: strategy.to_owned(),
+            items,
+            dialog,
+            ..Meta::default()
+        };
+        meta.counts.interactive = meta.items.len();
+        Observation {
+            text,
+            image: None,
+            refs: Vec::new(),
+            meta,
+        }
     }
 
     /// The line of a snapshot's text that writes the ref `reference` (as
@@ -654,6 +757,25 @@ mod tests {
         assert!(
             err(&format!("{good}[actions]\nclick = []"))
                 .contains("[actions.click] is an empty list")
+        );
+        let answers = good.replace("refs = '(x)'", "refs = '(x)'\nafter_action = \"answer\"");
+        assert!(
+            err(&format!("{answers}[actions.click]\ntool = \"c\""))
+                .contains("m.toml: snapshot.after_action = \"answer\" needs snapshot.whole")
+        );
+        let later = good.replace("refs = '(x)'", "refs = '(x)'\nafter_action = \"later\"");
+        assert!(
+            format!(
+                "{:?}",
+                Mapping::parse(&format!("{later}[actions.click]\ntool = \"c\""), "m.toml")
+                    .unwrap_err()
+            )
+            .contains("unknown variant `later`, expected `snapshot` or `answer`")
+        );
+        let removed = good.replace("refs = '(x)'", "refs = '(x)'\nremoved = 'gone'");
+        assert!(
+            err(&format!("{removed}[actions.click]\ntool = \"c\""))
+                .contains("snapshot.removed = \"gone\" needs a group")
         );
         let with_dialog = good.replace("refs = '(x)'", "refs = '(x)'\ndialog = '(?P<kind>a) (.*)'");
         assert!(

@@ -15,6 +15,7 @@
 mod action_key;
 pub mod connection;
 pub mod mapping;
+pub mod transcript;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -22,7 +23,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 
 pub use connection::Connection;
-pub use mapping::Mapping;
+pub use mapping::{AfterAction, Mapping};
 
 use crate::results::MCP_PREFIX as PREFIX;
 
@@ -35,6 +36,9 @@ pub struct Shipped {
     pub launch: Launch,
     /// Its mapping file's text.
     pub mapping: &'static str,
+    /// What the agent reads after an action, instead of what the mapping
+    /// says (a second name for a server read another way).
+    pub after_action: Option<AfterAction>,
     /// One line for the help.
     pub summary: &'static str,
 }
@@ -45,25 +49,36 @@ pub const SHIPPED: &[Shipped] = &[
         name: "playwright",
         launch: Launch::Playwright,
         mapping: include_str!("../../mcp-servers/playwright.toml"),
+        after_action: None,
         summary: "Playwright MCP (npm @playwright/mcp, pinned in scripts/mcp): browser_snapshot, browser_click, browser_type, …",
     },
     Shipped {
         name: "chrome-devtools",
         launch: Launch::ChromeDevtools,
         mapping: include_str!("../../mcp-servers/chrome-devtools.toml"),
+        after_action: None,
         summary: "Chrome DevTools MCP (npm chrome-devtools-mcp, pinned in scripts/mcp): take_snapshot, click, fill, …",
     },
     Shipped {
         name: "agent-browser",
         launch: Launch::AgentBrowser,
         mapping: include_str!("../../mcp-servers/agent-browser.toml"),
+        after_action: None,
         summary: "agent-browser (npm agent-browser, pinned in scripts/mcp): agent_browser_snapshot, agent_browser_click, agent_browser_fill, …",
     },
     Shipped {
         name: "pagesnap",
         launch: Launch::Pagesnap,
         mapping: include_str!("../../mcp-servers/pagesnap.toml"),
+        after_action: None,
         summary: "pagesnap's own tool server (pagesnap mcp): page_snapshot, page_action, page_scroll",
+    },
+    Shipped {
+        name: "pagesnap-answers",
+        launch: Launch::Pagesnap,
+        mapping: include_str!("../../mcp-servers/pagesnap.toml"),
+        after_action: Some(AfterAction::Answer),
+        summary: "pagesnap's own tool server read as a client that reads each action's answer (the changed lines) instead of snapshotting again",
     },
 ];
 
@@ -77,7 +92,12 @@ pub fn shipped_mapping(bare: &str) -> Result<Mapping> {
     let Some(server) = shipped(bare) else {
         bail!("no mapping is shipped for {PREFIX}{bare}");
     };
-    Mapping::parse(server.mapping, &format!("harness/mcp-servers/{bare}.toml"))
+    let origin = format!("harness/mcp-servers/{bare}.toml");
+    let mapping = Mapping::parse(server.mapping, &origin)?;
+    match server.after_action {
+        Some(after_action) => mapping.reading(after_action, &origin),
+        None => Ok(mapping),
+    }
 }
 
 /// How a server is started; `{cdp}` in an argument is the browser's CDP endpoint.

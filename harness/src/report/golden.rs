@@ -163,6 +163,7 @@ fn step(n: usize, strategy: &str) -> StepLog {
             tool_calls: 2 + n % 2,
             round_trip_ms: 55.0 + n as f64,
             result_tokens: 700 + 23 * n,
+            result_chars: 2800 + 90 * n,
             definition_tokens: if n % 3 == 0 { 2400 } else { 0 },
         }),
     }

@@ -145,6 +145,9 @@ pub struct PeerStep {
     pub round_trip_ms: f64,
     /// o200k tokens of every tool result read.
     pub result_tokens: usize,
+    /// Characters of every tool result read (absent from files written before).
+    #[serde(default)]
+    pub result_chars: usize,
     /// The server's tool definitions in o200k tokens, on an episode's first
     /// step (a model is shown them once per episode); 0 after.
     #[serde(default, skip_serializing_if = "is_zero")]

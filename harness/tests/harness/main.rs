@@ -4,6 +4,7 @@
 mod support;
 
 mod analysis_once;
+mod answers;
 mod cli;
 mod corpus;
 mod corpus_suite;

@@ -46,7 +46,7 @@ pub fn page(report: &LiveReport, tables: &LiveTables) -> String {
         table(&mut out, external);
     }
     if let Some(tool_servers) = &tables.tool_servers {
-        out.push_str("\n## Tool servers: calls and what a model reads\n\nA tool server's episode is observed and acted on through its own tools. Its obs tokens are every tool result the model reads (snapshots and action answers) plus the tool definitions, shown once per episode; capture ms is the snapshot call's round trip.\n\n");
+        out.push_str("\n## Tool servers: calls and what a model reads\n\nA tool server's episode is observed and acted on through its own tools. Its obs tokens are every tool result the model reads (snapshots and action answers) plus the tool definitions, shown once per episode; result tokens and characters per episode are the tool results alone. A client that reads each action's answer instead of snapshotting again (`after_action = \"answer\"`) reads its first snapshot, then the answers only; capture ms is the snapshot call's round trip.\n\n");
         table(&mut out, tool_servers);
     }
     if let Some(calibration) = &tables.calibration {

@@ -107,6 +107,10 @@ pub struct ToolServerSummary {
     pub definition_tokens: usize,
     /// Tokens of every tool result per step (snapshot and action answer): mean, median, p90.
     pub result_tokens_per_step: Spread,
+    /// Tokens of every tool result per episode (mean; the tool definitions not counted).
+    pub result_tokens_per_episode: f64,
+    /// Characters of every tool result per episode (mean).
+    pub result_chars_per_episode: f64,
     /// Round trips of a step's calls, ms (wall-clock).
     pub round_trip_ms: Spread,
 }
@@ -401,12 +405,15 @@ fn tool_server_summary(
     if peer.is_empty() {
         return None;
     }
+    let per_episode = |of: fn(&crate::results::PeerStep) -> usize| {
+        round(peer.iter().map(|p| of(p) as f64).sum::<f64>() / episodes.len().max(1) as f64)
+    };
     Some(ToolServerSummary {
-        tool_calls_per_episode: round(
-            peer.iter().map(|p| p.tool_calls as f64).sum::<f64>() / episodes.len().max(1) as f64,
-        ),
+        tool_calls_per_episode: per_episode(|p| p.tool_calls),
         definition_tokens: peer.iter().map(|p| p.definition_tokens).max().unwrap_or(0),
         result_tokens_per_step: Spread::of(peer.iter().map(|p| p.result_tokens as f64)),
+        result_tokens_per_episode: per_episode(|p| p.result_tokens),
+        result_chars_per_episode: per_episode(|p| p.result_chars),
         round_trip_ms: Spread::of(peer.iter().map(|p| p.round_trip_ms)),
     })
 }

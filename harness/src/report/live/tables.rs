@@ -208,6 +208,8 @@ fn tool_servers(summaries: &[LiveSummary]) -> Table {
         Column::label("tool calls / episode"),
         Column::label("tool definitions (tokens)"),
         Column::label("result tokens / step (median)"),
+        Column::label("result tokens / episode"),
+        Column::label("result characters / episode"),
         Column::label("round trips / step median (ms)")
             .html(Head::Label("round trips / step (median ms)")),
         Column::label("episodes / min (one worker)"),
@@ -219,6 +221,8 @@ fn tool_servers(summaries: &[LiveSummary]) -> Table {
             Cell::Fixed(x.tool_calls_per_episode, 2),
             Cell::count(x.definition_tokens),
             Cell::Fixed(x.result_tokens_per_step.median, 0),
+            Cell::Fixed(x.result_tokens_per_episode, 0),
+            Cell::Fixed(x.result_chars_per_episode, 0),
             Cell::Fixed(x.round_trip_ms.median, 1),
             // One worker runs episodes back to back; a run of 0 ms counts as 1.
             Cell::Fixed(60_000.0 / s.timing.episode_ms.mean.max(1.0), 1),
