@@ -13,7 +13,7 @@ use pagesnap_engine::strategy::{Options, Strategy};
 
 use crate::external::{self, External, Program};
 use crate::peer::transcript::Transcript;
-use crate::peer::{Connection, Mapping, Peer};
+use crate::peer::{Connection, Peer};
 use crate::results::{ExternalStep, PeerStep};
 use pagesnap_browser::{Captured, ChromiumSession};
 
@@ -162,7 +162,7 @@ pub async fn observe(
                 definition_tokens: 0,
             };
             Ok(Seen {
-                observation: Mapping::observation(&peer.name, answer.text, refs, dialog),
+                observation: crate::peer::observation(&peer.name, answer.text, refs, dialog),
                 captured: None,
                 capture: Duration::from_secs_f64(answer.ms / 1000.0),
                 engine: Duration::ZERO,

@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 pub use super::action_key::{ActionKey, Variant};
 use anyhow::{Context, Result, bail};
 use pagesnap_engine::dialog::{Dialog, DialogKind};
-use pagesnap_engine::observation::{Item, Meta, Observation};
 use regex::Regex;
 use serde::Deserialize;
 use serde_json::Value;
@@ -264,36 +263,6 @@ impl Mapping {
             .filter(|r| !r.is_empty())
             .map(str::to_owned)
             .collect()
-    }
-
-    /// The observation of a tool server's `text` (named `strategy`): the
-    /// refs it offers as items, and the dialog the page waits on.
-    pub fn observation(
-        strategy: &str,
-        text: String,
-        refs: Vec<String>,
-        dialog: Option<Dialog>,
-    ) -> Observation {
-        let items: Vec<Item> = refs
-            .into_iter()
-            .map(|reference| Item {
-                reference,
-                ..Item::default()
-            })
-            .collect();
-        let mut meta = Meta {
-            strategy: strategy.to_owned(),
-            items,
-            dialog,
-            ..Meta::default()
-        };
-        meta.counts.interactive = meta.items.len();
-        Observation {
-            text,
-            image: None,
-            refs: Vec::new(),
-            meta,
-        }
     }
 
     /// The line of a snapshot's text that writes the ref `reference` (as

@@ -21,6 +21,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
+use pagesnap_engine::dialog::Dialog;
+use pagesnap_engine::observation::{Item, Meta, Observation};
 
 pub use connection::Connection;
 pub use mapping::{AfterAction, Mapping};
@@ -97,6 +99,36 @@ pub fn shipped_mapping(bare: &str) -> Result<Mapping> {
     match server.after_action {
         Some(after_action) => mapping.reading(after_action, &origin),
         None => Ok(mapping),
+    }
+}
+
+/// The observation of a tool server's `text` (named `strategy`): the
+/// refs it offers as items, and the dialog the page waits on.
+pub fn observation(
+    strategy: &str,
+    text: String,
+    refs: Vec<String>,
+    dialog: Option<Dialog>,
+) -> Observation {
+    let items: Vec<Item> = refs
+        .into_iter()
+        .map(|reference| Item {
+            reference,
+            ..Item::default()
+        })
+        .collect();
+    let mut meta = Meta {
+        strategy: strategy.to_owned(),
+        items,
+        dialog,
+        ..Meta::default()
+    };
+    meta.counts.interactive = meta.items.len();
+    Observation {
+        text,
+        image: None,
+        refs: Vec::new(),
+        meta,
     }
 }
 

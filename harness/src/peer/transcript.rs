@@ -66,7 +66,7 @@ impl Transcript {
     /// The observation the agent is shown (named `strategy`): the text, its
     /// refs, and the dialog still waiting.
     pub fn observation(&self, strategy: &str) -> Observation {
-        Mapping::observation(
+        super::observation(
             strategy,
             self.text(),
             self.refs.clone(),
