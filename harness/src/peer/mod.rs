@@ -7,7 +7,8 @@
 //! strategy. Which tool does what is a small mapping file ([`mapping`]):
 //! shipped for Playwright MCP (`mcp:playwright`), Chrome DevTools MCP
 //! (`mcp:chrome-devtools`), agent-browser (`mcp:agent-browser`) and pagesnap's own server
-//! (`mcp:pagesnap`); `--mcp NAME=COMMAND` with `--mcp-mapping NAME=FILE`
+//! (`mcp:pagesnap`, and `mcp:pagesnap-answers`: the same server read by a client that reads
+//! each action's answer instead of snapshotting again, [`transcript`]); `--mcp NAME=COMMAND` with `--mcp-mapping NAME=FILE`
 //! adds any other. A server that dies, hangs past its limit or answers
 //! garbage fails the episode with an error naming it; the next episode
 //! starts it again.
