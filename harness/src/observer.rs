@@ -149,11 +149,11 @@ pub async fn observe(
             let answer = connection.call(snapshot, &[]).await?;
             // A server that refuses to snapshot while a dialog waits names the
             // dialog in its error: that is what the agent sees, and answers.
-            if answer.is_error && peer.mapping.dialog_in(&answer.text).is_none() {
+            let dialog = peer.mapping.dialog_in(&answer.text);
+            if answer.is_error && dialog.is_none() {
                 bail!("{}: {} failed: {}", peer.name, snapshot.tool, answer.text);
             }
             let refs = peer.mapping.refs_in(&answer.text);
-            let dialog = peer.mapping.dialog_in(&answer.text);
             let step = PeerStep {
                 tool_calls: 1,
                 round_trip_ms: answer.ms,

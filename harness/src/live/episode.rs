@@ -299,11 +299,7 @@ async fn drive(
                             step.tool_calls += done.calls;
                             step.round_trip_ms += done.ms;
                             step.result_tokens += done.tokens;
-                            step.result_chars += done
-                                .answers
-                                .iter()
-                                .map(|(a, _)| a.chars().count())
-                                .sum::<usize>();
+                            step.result_chars += done.chars;
                             log.obs_tokens += done.tokens;
                             episode.obs_tokens += done.tokens;
                         }
@@ -490,6 +486,8 @@ struct PeerDone {
     ms: f64,
     /// o200k tokens of the tool's answer (the model reads it).
     tokens: usize,
+    /// Its characters.
+    chars: usize,
     /// The answers' text, in turn, each with whether it was the tool's
     /// error (a client reading answers reads them).
     answers: Vec<(String, bool)>,
@@ -573,6 +571,7 @@ async fn peer_act(
                 calls: 0,
                 ms: 0.0,
                 tokens: 0,
+                chars: 0,
                 answers: Vec::new(),
             }));
         }
@@ -597,6 +596,7 @@ async fn peer_act(
         calls: 0,
         ms: 0.0,
         tokens: 0,
+        chars: 0,
         answers: Vec::new(),
     };
     for (call, filled) in arguments {
@@ -604,6 +604,7 @@ async fn peer_act(
         done.calls += 1;
         done.ms += answer.ms;
         done.tokens += crate::tokens::o200k(&answer.text);
+        done.chars += answer.text.chars().count();
         let failed = answer.is_error;
         if failed {
             // The calls after a failed one are not made.
