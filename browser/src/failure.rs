@@ -211,7 +211,8 @@ impl Phase {
             "DOMSnapshot.captureSnapshot"
             | "Page.getLayoutMetrics"
             | "page facts (Runtime.evaluate)"
-            | "Runtime.getProperties"
+            | "document (Runtime.evaluate)"
+            | "DOMDebugger.getEventListeners"
             | "DOM.describeNode"
             | "DOM.resolveNode"
             | "Runtime.callFunctionOn" => Some(Phase::Snapshot),

@@ -50,9 +50,48 @@ pub(crate) struct TabHandle {
     /// The documents it has shown (a failed call's navigation).
     documents: Documents,
     /// What the capture's facts script read of the stylesheets (their hover
-    /// and focus rules), with the document count it was read at: offered
-    /// back to the script while the tab shows that document.
-    sheet_scan: std::sync::Mutex<Option<(u64, String)>>,
+    /// and focus rules): offered back to the script while the tab shows that
+    /// document.
+    sheet_scan: PerDocument<String>,
+    /// A handle on the document (in [`DOCUMENT_GROUP`]), for the capture's
+    /// listener call: asked once per document.
+    document: PerDocument<RemoteObjectId>,
+}
+
+/// The object group of the tab's document handle ([`TabHandle::document`]):
+/// kept across captures, where each capture's own group is released.
+pub(crate) const DOCUMENT_GROUP: &str = "pagesnap-document";
+
+/// A value read of one document, with the document count it was read at:
+/// given back while the tab shows that document.
+struct PerDocument<T>(std::sync::Mutex<Option<(u64, T)>>);
+
+impl<T: Clone> PerDocument<T> {
+    fn new() -> PerDocument<T> {
+        PerDocument(std::sync::Mutex::new(None))
+    }
+
+    /// The value kept for the document shown at count `now`.
+    fn get(&self, now: u64) -> Option<T> {
+        let kept = self.0.lock().ok()?;
+        kept.as_ref()
+            .filter(|(documents, _)| *documents == now)
+            .map(|(_, value)| value.clone())
+    }
+
+    /// Keeps `value`, read of the document shown at count `documents`.
+    fn keep(&self, documents: u64, value: T) {
+        if let Ok(mut kept) = self.0.lock() {
+            *kept = Some((documents, value));
+        }
+    }
+
+    /// Forgets the kept value.
+    fn forget(&self) {
+        if let Ok(mut kept) = self.0.lock() {
+            *kept = None;
+        }
+    }
 }
 
 /// What a session hears from its tab, from the moment it is made: its
@@ -96,7 +135,8 @@ impl TabHandle {
             groups: AtomicU64::new(0),
             dialogs: heard.dialogs,
             documents: heard.documents,
-            sheet_scan: std::sync::Mutex::new(None),
+            sheet_scan: PerDocument::new(),
+            document: PerDocument::new(),
         }
     }
 
@@ -104,19 +144,29 @@ impl TabHandle {
     /// document, if any (a scan made from here on is kept with this count).
     pub(crate) fn sheet_scan(&self) -> (u64, Option<String>) {
         let now = self.documents.now();
-        let kept = self.sheet_scan.lock().ok().and_then(|kept| {
-            kept.as_ref()
-                .filter(|(documents, _)| *documents == now)
-                .map(|(_, scan)| scan.clone())
-        });
-        (now, kept)
+        (now, self.sheet_scan.get(now))
     }
 
     /// Keeps `scan`, read of the document the tab showed at count `documents`.
     pub(crate) fn keep_sheet_scan(&self, documents: u64, scan: String) {
-        if let Ok(mut kept) = self.sheet_scan.lock() {
-            *kept = Some((documents, scan));
-        }
+        self.sheet_scan.keep(documents, scan);
+    }
+
+    /// The document count now, and the handle on that document kept in
+    /// [`DOCUMENT_GROUP`], if any.
+    pub(crate) fn document(&self) -> (u64, Option<RemoteObjectId>) {
+        let now = self.documents.now();
+        (now, self.document.get(now))
+    }
+
+    /// Keeps `handle`, on the document the tab showed at count `documents`.
+    pub(crate) fn keep_document(&self, documents: u64, handle: RemoteObjectId) {
+        self.document.keep(documents, handle);
+    }
+
+    /// Forgets the kept document handle (a call through it failed).
+    pub(crate) fn forget_document(&self) {
+        self.document.forget();
     }
 
     /// The CDP page every call goes through.

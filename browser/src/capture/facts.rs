@@ -2,10 +2,10 @@
 
 use std::collections::HashMap;
 
-use chromiumoxide::cdp::browser_protocol::dom::DescribeNodeParams;
 use chromiumoxide::cdp::browser_protocol::dom_debugger::{EventListener, GetEventListenersParams};
 use chromiumoxide::cdp::js_protocol::runtime::{
-    CallArgument, CallFunctionOnParams, EvaluateParams, GetPropertiesParams, PropertyDescriptor,
+    CallArgument, CallFunctionOnParams, EvaluateParams, RemoteObjectId, SerializationOptions,
+    SerializationOptionsSerialization,
 };
 
 use super::Capture;
@@ -15,9 +15,10 @@ use crate::error::{Error, Result};
 use crate::frames::Route;
 
 /// A function of the stylesheet scan it made before (or `null`) building the
-/// page facts: `[title, focused, modal count, host count, document, focus
-/// target count, stylesheet scan, …modal dialogs, …shadow hosts, …focus
-/// targets, …hover targets]`. The stylesheet scan (JSON: the stylesheets'
+/// page facts: `[title, focused, modal count, host count, focus target
+/// count, stylesheet scan, …modal dialogs, …shadow hosts, …focus targets,
+/// …hover targets]`, answered deep-serialised (each element with its
+/// backend node id). The stylesheet scan (JSON: the stylesheets'
 /// shape and the `:hover`/`:focus` selectors found in their rules) is `null`
 /// when the one given still holds: scanning every rule is most of the
 /// script's time (the script on wikia 23 ms, 7 without the scan; breitbart
@@ -192,8 +193,8 @@ const FACTS_JS: &str = r#"((cached) => {
     break;
   }
   const focused = (el && el !== document.body && el !== document.documentElement) ? el : null;
-  return [String(document.title), focused, modals.length, hosts.length, document, focusables.size,
-    scanned, ...modals, ...hosts, ...focusables, ...hovers];
+  return [String(document.title), focused, modals.length, hosts.length, focusables.size, scanned,
+    ...modals, ...hosts, ...focusables, ...hovers];
 })"#;
 
 /// The properties whose change under `:hover` reveals content (longhands, as
@@ -230,9 +231,9 @@ const PRESS_EVENTS: &[&str] = &["mousedown", "pointerdown", "touchstart"];
 /// The events whose listener on an element makes it a drop target.
 const DROP_EVENTS: &[&str] = &["dragover", "dragenter", "drop"];
 
-/// The index of the facts array's first listed element (past the counts
-/// and the document).
-const FIRST_ELEMENT: usize = 7;
+/// The index of the facts array's first listed element (past the title,
+/// the focused element, the counts and the stylesheet scan).
+const FIRST_ELEMENT: usize = 6;
 
 /// The most hover targets (and focus targets) one document reports.
 const HOVER_LIMIT: usize = 500;
@@ -262,11 +263,16 @@ pub(super) struct Facts {
 }
 
 impl Capture<'_> {
-    /// Runs the facts script, then reads its array and resolves its elements
-    /// to backend node ids (all at once).
-    pub(super) async fn facts(&self, route: &Route, group: &str) -> (Result<Facts>, Vec<Call>) {
+    /// Runs the facts script and reads the document's listeners (through
+    /// `document`, a handle from [`Self::document_handle`]), both sent at once.
+    pub(super) async fn facts(
+        &self,
+        route: &Route,
+        group: &str,
+        document: Option<&(RemoteObjectId, bool)>,
+    ) -> (Result<Facts>, Vec<Call>) {
         let mut calls = Vec::new();
-        let result = self.facts_inner(route, group, &mut calls).await;
+        let result = self.facts_inner(route, group, document, &mut calls).await;
         (result, calls)
     }
     /// Scroll and client boxes of `elements` (backend node ids of one
@@ -336,68 +342,173 @@ impl Capture<'_> {
             .filter_map(|(id, boxes)| Some((id, boxes?)))
             .collect())
     }
-    /// Runs the facts script and reads the array it returns, element by
-    /// element (its elements stay handles in `group`).
-    async fn fact_properties(
+    /// Runs the facts script, its array answered deep-serialised: each
+    /// element comes with its backend node id, so no call follows it.
+    async fn fact_items(
         &self,
         route: &Route,
         group: &str,
         cached: Option<&str>,
-        calls: &mut Vec<Call>,
-    ) -> Result<Vec<PropertyDescriptor>> {
+    ) -> (Result<Vec<Item>>, Call) {
         let expression = format!("({})({})", FACTS.as_str(), cached.unwrap_or("null"));
-        let params = EvaluateParams::builder()
+        // Depth 1: the array's items; an element's own children and shadow
+        // tree are left out.
+        let serialization = SerializationOptions {
+            serialization: SerializationOptionsSerialization::Deep,
+            max_depth: Some(1),
+            additional_parameters: Some(serde_json::json!({
+                "maxNodeDepth": 0,
+                "includeShadowTree": "none",
+            })),
+        };
+        let params = match EvaluateParams::builder()
             .expression(expression)
             .object_group(group)
-            .return_by_value(false)
+            .serialization_options(serialization)
             .build()
-            .map_err(|err| self.tab.unbuilt("Runtime.evaluate", err))?;
+        {
+            Ok(params) => params,
+            Err(err) => {
+                let call = Call {
+                    name: "page facts (Runtime.evaluate)",
+                    elapsed: std::time::Duration::ZERO,
+                };
+                return (Err(self.tab.unbuilt("Runtime.evaluate", err)), call);
+            }
+        };
         let (evaluated, elapsed) = timed(self.tab.call(
             "page facts (Runtime.evaluate)",
             route.execute(self.tab.page(), params),
         ))
         .await;
-        calls.push(Call {
+        let call = Call {
             name: "page facts (Runtime.evaluate)",
             elapsed,
+        };
+        let items = evaluated.map_err(Error::from).and_then(|evaluated| {
+            let evaluated = evaluated.result;
+            if let Some(exception) = &evaluated.exception_details {
+                return Err(Error::Script {
+                    url: self.tab.url().to_owned(),
+                    message: format!("the page facts script: {}", exception.text),
+                });
+            }
+            let value = evaluated
+                .result
+                .deep_serialized_value
+                .and_then(|deep| deep.value)
+                .unwrap_or_default();
+            serde_json::from_value::<Vec<Item>>(value).map_err(|err| Error::Answer {
+                url: self.tab.url().to_owned(),
+                message: format!("the page facts script returned no array: {err}"),
+            })
         });
-        let evaluated = evaluated?.result;
-        if let Some(exception) = &evaluated.exception_details {
-            return Err(Error::Script {
-                url: self.tab.url().to_owned(),
-                message: format!("the page facts script: {}", exception.text),
-            });
-        }
-        let array = evaluated
-            .result
-            .object_id
-            .clone()
-            .ok_or_else(|| Error::Answer {
-                url: self.tab.url().to_owned(),
-                message: "the page facts script returned no array".to_owned(),
-            })?;
-        let params = GetPropertiesParams::builder()
-            .object_id(array)
-            .own_properties(true)
+        (items, call)
+    }
+
+    /// The listeners of the document behind `document` (a handle from
+    /// [`Self::document_handle`]) and its tree: `None` when they cannot be
+    /// read (they are a hint; an error only when the tab is gone).
+    async fn listeners(
+        &self,
+        route: &Route,
+        document: &RemoteObjectId,
+    ) -> (Result<Option<Vec<EventListener>>>, Call) {
+        let (listeners, elapsed) = match GetEventListenersParams::builder()
+            .object_id(document.clone())
+            .depth(-1)
+            .pierce(true)
             .build()
-            .map_err(|err| self.tab.unbuilt("Runtime.getProperties", err))?;
-        let (properties, elapsed) = timed(self.tab.call(
-            "Runtime.getProperties",
+        {
+            Ok(params) => {
+                timed(self.tab.call(
+                    "DOMDebugger.getEventListeners",
+                    route.execute(self.tab.page(), params),
+                ))
+                .await
+            }
+            Err(err) => {
+                return (
+                    Err(self.tab.unbuilt("DOMDebugger.getEventListeners", err)),
+                    Call {
+                        name: "DOMDebugger.getEventListeners",
+                        elapsed: std::time::Duration::ZERO,
+                    },
+                );
+            }
+        };
+        let call = Call {
+            name: "DOMDebugger.getEventListeners",
+            elapsed,
+        };
+        let listeners = match listeners {
+            Ok(listeners) => Ok(Some(listeners.result.listeners)),
+            Err(err) if err.is_gone() => Err(err.into()),
+            Err(_) => Ok(None),
+        };
+        (listeners, call)
+    }
+
+    /// A handle on the document `route` leads to, for [`Self::facts`]'
+    /// listener call, and whether it was kept from an earlier capture; `None`
+    /// when it cannot be had (the listeners are a hint; an error only when the
+    /// tab is gone). The tab's own document's handle is asked once per
+    /// document and kept ([`crate::tab::DOCUMENT_GROUP`]); a frame of another
+    /// site's, in `group`, at every capture. Asked before the snapshot, so
+    /// that the listeners and the facts script are sent ahead of it: the
+    /// renderer answers in order, and an answer queued behind the snapshot
+    /// waits for it and for its megabytes to be read.
+    pub(super) async fn document_handle(
+        &self,
+        route: &Route,
+        group: &str,
+    ) -> (Result<Option<(RemoteObjectId, bool)>>, Option<Call>) {
+        let own = *route == Route::TAB;
+        let (documents, kept) = self.tab.document();
+        if let Some(kept) = kept.filter(|_| own) {
+            return (Ok(Some((kept, true))), None);
+        }
+        let group = if own {
+            crate::tab::DOCUMENT_GROUP
+        } else {
+            group
+        };
+        let params = match EvaluateParams::builder()
+            .expression("document")
+            .object_group(group)
+            .build()
+        {
+            Ok(params) => params,
+            Err(err) => return (Err(self.tab.unbuilt("Runtime.evaluate", err)), None),
+        };
+        let (evaluated, elapsed) = timed(self.tab.call(
+            "document (Runtime.evaluate)",
             route.execute(self.tab.page(), params),
         ))
         .await;
-        calls.push(Call {
-            name: "Runtime.getProperties",
+        let call = Call {
+            name: "document (Runtime.evaluate)",
             elapsed,
-        });
-        Ok(properties?.result.result)
+        };
+        let handle = match evaluated {
+            Ok(evaluated) => evaluated.result.result.object_id,
+            Err(err) if err.is_gone() => return (Err(err.into()), Some(call)),
+            Err(_) => None,
+        };
+        if own && let Some(handle) = &handle {
+            self.tab.keep_document(documents, handle.clone());
+        }
+        (Ok(handle.map(|handle| (handle, false))), Some(call))
     }
 
-    /// [`Self::facts`], its calls noted in `calls` as they end.
+    /// [`Self::facts`], its calls noted in `calls` as they end. The
+    /// listeners and the facts script are sent together, on this future's
+    /// first poll.
     async fn facts_inner(
         &self,
         route: &Route,
         group: &str,
+        document: Option<&(RemoteObjectId, bool)>,
         calls: &mut Vec<Call>,
     ) -> Result<Facts> {
         // The tab's own document reuses its stylesheet scan while it shows
@@ -406,114 +517,105 @@ impl Capture<'_> {
         let own = *route == Route::TAB;
         let (documents, kept) = self.tab.sheet_scan();
         let cached = kept.filter(|_| own);
-        let properties = self
-            .fact_properties(route, group, cached.as_deref(), calls)
-            .await?;
-        let mut items: Vec<(
-            usize,
-            &chromiumoxide::cdp::js_protocol::runtime::RemoteObject,
-        )> = properties
-            .iter()
-            .filter_map(|p| Some((p.name.parse::<usize>().ok()?, p.value.as_ref()?)))
-            .collect();
-        items.sort_by_key(|(index, _)| *index);
-        let value = |k: usize| items.get(k).and_then(|(_, v)| v.value.as_ref());
+        let listeners = async {
+            let (handle, _) = document?;
+            Some(self.listeners(route, handle).await)
+        };
+        let ((items, facts_call), listeners) =
+            tokio::join!(self.fact_items(route, group, cached.as_deref()), listeners,);
+        calls.push(facts_call);
+        let mut listeners = match listeners {
+            Some((listeners, call)) => {
+                calls.push(call);
+                listeners?
+            }
+            None => None,
+        };
+        // A kept handle that no longer answers (its document replaced before
+        // the tab heard of it) is forgotten and asked again, once.
+        if listeners.is_none() && document.is_some_and(|(_, kept)| *kept) {
+            self.tab.forget_document();
+            let (handle, call) = self.document_handle(route, group).await;
+            calls.extend(call);
+            if let Some((handle, _)) = handle? {
+                let (again, call) = self.listeners(route, &handle).await;
+                calls.push(call);
+                listeners = again?;
+            }
+        }
+        let items = items?;
         let mut facts = Facts {
-            title: value(0)
-                .and_then(|v| v.as_str())
+            title: items
+                .first()
+                .and_then(Item::string)
                 .unwrap_or_default()
                 .to_owned(),
             ..Facts::default()
         };
-        if own && let Some(scan) = value(6).and_then(serde_json::Value::as_str) {
+        if own && let Some(scan) = items.get(5).and_then(Item::string) {
             self.tab.keep_sheet_scan(documents, scan.to_owned());
         }
-        let count = |k| value(k).and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
-        let (modals, hosts, focus) = (count(2), count(3), count(5));
-        // Elements to resolve: index 1 is the focused element (or null),
-        // then (past the document at 4, the focus target count at 5 and the
-        // stylesheet scan at 6) the modal dialogs, the hosts, the focus
-        // targets and the hover targets.
-        let elements: Vec<(usize, String)> = items
+        note_listeners(&mut facts.extras, listeners.as_deref().unwrap_or_default());
+        let count = |k: usize| items.get(k).and_then(Item::count).unwrap_or(0);
+        let (modals, hosts, focus) = (count(2), count(3), count(4));
+        // An element met twice in the array (a focus target that is also a
+        // hover target) is serialised once; its other places name it by
+        // reference.
+        let referenced: HashMap<i64, i64> = items
             .iter()
-            .filter(|(index, _)| *index == 1 || *index >= FIRST_ELEMENT)
-            .filter_map(|(index, v)| Some((*index, v.object_id.clone()?.inner().clone())))
+            .filter_map(|item| Some((item.reference?, item.backend()?)))
             .collect();
-        let listeners = async {
-            let document = items
-                .iter()
-                .find(|(index, _)| *index == 4)
-                .and_then(|(_, v)| v.object_id.clone())?;
-            let params = GetEventListenersParams::builder()
-                .object_id(document)
-                .depth(-1)
-                .pierce(true)
-                .build()
-                .ok()?;
-            Some(
-                timed(self.tab.call(
-                    "DOMDebugger.getEventListeners",
-                    route.execute(self.tab.page(), params),
-                ))
-                .await,
-            )
+        let backend = |item: &Item| {
+            item.backend()
+                .or_else(|| referenced.get(&item.reference?).copied())
         };
-        let described = timed(futures::future::join_all(elements.iter().map(
-            |(_, object)| {
-                self.tab.call(
-                    "DOM.describeNode",
-                    route.execute(
-                        self.tab.page(),
-                        DescribeNodeParams::builder()
-                            .object_id(
-                                chromiumoxide::cdp::js_protocol::runtime::RemoteObjectId::new(
-                                    object.clone(),
-                                ),
-                            )
-                            .build(),
-                    ),
-                )
-            },
-        )));
-        let ((described, elapsed), listeners) = tokio::join!(described, listeners);
-        // Hover listeners are a hint: a page whose listeners cannot be read
-        // is captured without them.
-        if let Some((listeners, elapsed)) = listeners {
-            calls.push(Call {
-                name: "DOMDebugger.getEventListeners",
-                elapsed,
-            });
-            match listeners {
-                Ok(listeners) => note_listeners(&mut facts.extras, &listeners.result.listeners),
-                Err(err) if err.is_gone() => return Err(err.into()),
-                Err(_) => {}
-            }
-        }
-        if !elements.is_empty() {
-            calls.push(Call {
-                name: "DOM.describeNode",
-                elapsed,
-            });
-        }
-        for ((index, _), node) in elements.iter().zip(described) {
-            let backend = *node?.result.node.backend_node_id.inner();
-            match *index {
-                1 => facts.focused = Some(backend),
-                k if k < FIRST_ELEMENT + modals => {
-                    facts.extras.modal.insert(backend);
-                }
-                k if k < FIRST_ELEMENT + modals + hosts => {
-                    facts.extras.hosts.insert(backend);
-                }
-                k if k < FIRST_ELEMENT + modals + hosts + focus => {
-                    facts.extras.focus.insert(backend);
-                }
-                _ => {
-                    facts.extras.hover.insert(backend);
-                }
-            }
+        facts.focused = items.get(1).and_then(backend);
+        for (k, item) in items.iter().enumerate().skip(FIRST_ELEMENT) {
+            let Some(backend) = backend(item) else {
+                continue;
+            };
+            let set = match k - FIRST_ELEMENT {
+                k if k < modals => &mut facts.extras.modal,
+                k if k < modals + hosts => &mut facts.extras.hosts,
+                k if k < modals + hosts + focus => &mut facts.extras.focus,
+                _ => &mut facts.extras.hover,
+            };
+            set.insert(backend);
         }
         Ok(facts)
+    }
+}
+
+/// One item of the facts script's array, deep-serialised.
+#[derive(Debug, serde::Deserialize)]
+struct Item {
+    /// `string`, `number`, `null`, `node`, ….
+    #[serde(rename = "type")]
+    kind: String,
+    /// A string's or number's value; a node's description (with its
+    /// `backendNodeId`), absent where the node was serialised before.
+    #[serde(default)]
+    value: Option<serde_json::Value>,
+    /// Names a value met more than once in the array.
+    #[serde(rename = "weakLocalObjectReference", default)]
+    reference: Option<i64>,
+}
+
+impl Item {
+    fn string(&self) -> Option<&str> {
+        self.value.as_ref()?.as_str()
+    }
+
+    fn count(&self) -> Option<usize> {
+        usize::try_from(self.value.as_ref()?.as_u64()?).ok()
+    }
+
+    /// A node's backend id, when this place holds its description.
+    fn backend(&self) -> Option<i64> {
+        if self.kind != "node" {
+            return None;
+        }
+        self.value.as_ref()?.get("backendNodeId")?.as_i64()
     }
 }
 

@@ -238,12 +238,23 @@ impl Capture<'_> {
                 _ => None,
             }
         };
-        let ((snap, mut counts, mut calls), (facts, facts_calls), oracle, frame_counts) = tokio::join!(
+        // The document's handle first, then the facts (listeners and script)
+        // polled before the snapshot: both are sent ahead of it.
+        let (document, document_call) = self.document_handle(&route, group).await;
+        let mut calls: Vec<Call> = document_call.into_iter().collect();
+        let document = match document {
+            Ok(document) => document,
+            Err(err) => return (Err(err), calls),
+        };
+        let ((facts, facts_calls), (snap, mut counts, snap_calls), oracle, frame_counts) = tokio::join!(
+            // Boxed: with the snapshot's future beside it, the capture's future
+            // outgrew a worker's stack in the debug build.
+            Box::pin(self.facts(&route, group, document.as_ref())),
             self.dom_snapshot(&route, stable),
-            self.facts(&route, group),
             oracle,
             frame_counts,
         );
+        calls.extend(snap_calls);
         calls.extend(facts_calls);
         if let Some((frame_counts, elapsed)) = frame_counts {
             calls.push(Call {
