@@ -269,7 +269,7 @@ impl Capture<'_> {
         &self,
         route: &Route,
         group: &str,
-        document: Option<&(RemoteObjectId, bool)>,
+        document: Option<&DocumentHandle>,
     ) -> (Result<Facts>, Vec<Call>) {
         let mut calls = Vec::new();
         let result = self.facts_inner(route, group, document, &mut calls).await;
@@ -462,11 +462,17 @@ impl Capture<'_> {
         &self,
         route: &Route,
         group: &str,
-    ) -> (Result<Option<(RemoteObjectId, bool)>>, Option<Call>) {
+    ) -> (Result<Option<DocumentHandle>>, Option<Call>) {
         let own = *route == Route::TAB;
         let (documents, kept) = self.tab.document();
         if let Some(kept) = kept.filter(|_| own) {
-            return (Ok(Some((kept, true))), None);
+            return (
+                Ok(Some(DocumentHandle {
+                    id: kept,
+                    kept: true,
+                })),
+                None,
+            );
         }
         let group = if own {
             crate::tab::DOCUMENT_GROUP
@@ -498,7 +504,10 @@ impl Capture<'_> {
         if own && let Some(handle) = &handle {
             self.tab.keep_document(documents, handle.clone());
         }
-        (Ok(handle.map(|handle| (handle, false))), Some(call))
+        (
+            Ok(handle.map(|id| DocumentHandle { id, kept: false })),
+            Some(call),
+        )
     }
 
     /// [`Self::facts`], its calls noted in `calls` as they end. The
@@ -508,7 +517,7 @@ impl Capture<'_> {
         &self,
         route: &Route,
         group: &str,
-        document: Option<&(RemoteObjectId, bool)>,
+        document: Option<&DocumentHandle>,
         calls: &mut Vec<Call>,
     ) -> Result<Facts> {
         // The tab's own document reuses its stylesheet scan while it shows
@@ -517,12 +526,9 @@ impl Capture<'_> {
         let own = *route == Route::TAB;
         let (documents, kept) = self.tab.sheet_scan();
         let cached = kept.filter(|_| own);
-        let listeners = async {
-            let (handle, _) = document?;
-            Some(self.listeners(route, handle).await)
-        };
+        let listeners = async { Some(self.listeners(route, &document?.id).await) };
         let ((items, facts_call), listeners) =
-            tokio::join!(self.fact_items(route, group, cached.as_deref()), listeners,);
+            tokio::join!(self.fact_items(route, group, cached.as_deref()), listeners);
         calls.push(facts_call);
         let mut listeners = match listeners {
             Some((listeners, call)) => {
@@ -533,12 +539,12 @@ impl Capture<'_> {
         };
         // A kept handle that no longer answers (its document replaced before
         // the tab heard of it) is forgotten and asked again, once.
-        if listeners.is_none() && document.is_some_and(|(_, kept)| *kept) {
+        if listeners.is_none() && document.is_some_and(|document| document.kept) {
             self.tab.forget_document();
             let (handle, call) = self.document_handle(route, group).await;
             calls.extend(call);
-            if let Some((handle, _)) = handle? {
-                let (again, call) = self.listeners(route, &handle).await;
+            if let Some(handle) = handle? {
+                let (again, call) = self.listeners(route, &handle.id).await;
                 calls.push(call);
                 listeners = again?;
             }
@@ -584,6 +590,14 @@ impl Capture<'_> {
         }
         Ok(facts)
     }
+}
+
+/// A handle on a document, for its listener call.
+pub(super) struct DocumentHandle {
+    id: RemoteObjectId,
+    /// Kept from an earlier capture of the same document (asked again when
+    /// it no longer answers).
+    kept: bool,
 }
 
 /// One item of the facts script's array, deep-serialised.
