@@ -54,6 +54,11 @@ const AGENT_BROWSER_SESSION: &str = "pagesnap";
 /// file: ended when dropped, with the connection.
 struct Daemon(std::path::PathBuf);
 
+/// How long a daemon has to end after SIGTERM before it is killed: on a
+/// loaded machine agent-browser's took over 5 s once (CI, beside the
+/// Chromium tests), and outlived the run.
+const DAEMON_GRACE: Duration = Duration::from_secs(2);
+
 impl Drop for Daemon {
     fn drop(&mut self) {
         let Some(pid) = std::fs::read_to_string(&self.0)
@@ -62,11 +67,24 @@ impl Drop for Daemon {
         else {
             return;
         };
-        // SIGTERM; a daemon already gone is no error.
-        let _ = std::process::Command::new("kill")
-            .arg(pid.to_string())
-            .stderr(std::process::Stdio::null())
-            .status();
+        let signal = |signal: &str| {
+            // A daemon already gone is no error.
+            let _ = std::process::Command::new("kill")
+                .args([signal, &pid.to_string()])
+                .stderr(std::process::Stdio::null())
+                .status();
+        };
+        // Running while its command line can be read (a zombie's is empty).
+        let running =
+            || std::fs::read(format!("/proc/{pid}/cmdline")).is_ok_and(|line| !line.is_empty());
+        signal("-TERM");
+        let deadline = Instant::now() + DAEMON_GRACE;
+        while running() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        if running() {
+            signal("-KILL");
+        }
     }
 }
 
