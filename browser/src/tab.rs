@@ -53,14 +53,11 @@ pub(crate) struct TabHandle {
     /// and focus rules): offered back to the script while the tab shows that
     /// document.
     sheet_scan: PerDocument<String>,
-    /// A handle on the document (in [`DOCUMENT_GROUP`]), for the capture's
+    /// A handle on the document (in no object group: kept across captures,
+    /// where each capture's own group is released), for the capture's
     /// listener call: asked once per document.
     document: PerDocument<RemoteObjectId>,
 }
-
-/// The object group of the tab's document handle ([`TabHandle::document`]):
-/// kept across captures, where each capture's own group is released.
-pub(crate) const DOCUMENT_GROUP: &str = "pagesnap-document";
 
 /// A value read of one document, with the document count it was read at:
 /// given back while the tab shows that document.
@@ -152,8 +149,7 @@ impl TabHandle {
         self.sheet_scan.keep(documents, scan);
     }
 
-    /// The document count now, and the handle on that document kept in
-    /// [`DOCUMENT_GROUP`], if any.
+    /// The document count now, and the handle on that document kept, if any.
     pub(crate) fn document(&self) -> (u64, Option<RemoteObjectId>) {
         let now = self.documents.now();
         (now, self.document.get(now))

@@ -453,8 +453,8 @@ impl Capture<'_> {
     /// listener call, and whether it was kept from an earlier capture; `None`
     /// when it cannot be had (the listeners are a hint; an error only when the
     /// tab is gone). The tab's own document's handle is asked once per
-    /// document and kept ([`crate::tab::DOCUMENT_GROUP`]); a frame of another
-    /// site's, in `group`, at every capture. Asked before the snapshot, so
+    /// document and kept (in no object group); a frame of another site's, in
+    /// `group`, at every capture. Asked before the snapshot, so
     /// that the listeners and the facts script are sent ahead of it: the
     /// renderer answers in order, and an answer queued behind the snapshot
     /// waits for it and for its megabytes to be read.
@@ -474,16 +474,18 @@ impl Capture<'_> {
                 None,
             );
         }
-        let group = if own {
-            crate::tab::DOCUMENT_GROUP
-        } else {
-            group
-        };
-        let params = match EvaluateParams::builder()
-            .expression("document")
-            .object_group(group)
-            .build()
-        {
+        // The tab's own handle is in no object group: the listener call
+        // wraps each listener's handler functions into the group of the
+        // handle it is given, and in a kept group they would pile up, one
+        // pair per listener at every capture, for as long as the document
+        // lives (and cost their descriptions each time). Without a group
+        // the answer names each listener's node and no handler. A frame's
+        // handle is in the capture's group, released after it.
+        let mut params = EvaluateParams::builder().expression("document");
+        if !own {
+            params = params.object_group(group);
+        }
+        let params = match params.build() {
             Ok(params) => params,
             Err(err) => return (Err(self.tab.unbuilt("Runtime.evaluate", err)), None),
         };
