@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use crate::capture::{DOCUMENT_CALL, FACTS_CALL, LISTENERS_CALL};
+
 /// Why a live tab could not be observed. Every variant names the page.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -210,9 +212,9 @@ impl Phase {
         match call {
             "DOMSnapshot.captureSnapshot"
             | "Page.getLayoutMetrics"
-            | "page facts (Runtime.evaluate)"
-            | "document (Runtime.evaluate)"
-            | "DOMDebugger.getEventListeners"
+            | FACTS_CALL
+            | DOCUMENT_CALL
+            | LISTENERS_CALL
             | "DOM.describeNode"
             | "DOM.resolveNode"
             | "Runtime.callFunctionOn" => Some(Phase::Snapshot),

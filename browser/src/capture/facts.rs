@@ -254,6 +254,13 @@ const BOXES_JS: &str = "function (...elements) { return elements.map((e) => e in
     ? [e.scrollLeft, e.scrollTop, e.scrollWidth, e.scrollHeight, \
        e.clientLeft, e.clientTop, e.clientWidth, e.clientHeight] : null); }";
 
+/// The facts script's call, as timings and errors name it.
+pub(crate) const FACTS_CALL: &str = "page facts (Runtime.evaluate)";
+/// The document's listener call.
+pub(crate) const LISTENERS_CALL: &str = "DOMDebugger.getEventListeners";
+/// The call asking a handle on the document, for the listener call.
+pub(crate) const DOCUMENT_CALL: &str = "document (Runtime.evaluate)";
+
 /// Title, focus, modal dialogs and shadow hosts, by backend node id.
 #[derive(Default)]
 pub(super) struct Facts {
@@ -370,19 +377,19 @@ impl Capture<'_> {
             Ok(params) => params,
             Err(err) => {
                 let call = Call {
-                    name: "page facts (Runtime.evaluate)",
+                    name: FACTS_CALL,
                     elapsed: std::time::Duration::ZERO,
                 };
                 return (Err(self.tab.unbuilt("Runtime.evaluate", err)), call);
             }
         };
-        let (evaluated, elapsed) = timed(self.tab.call(
-            "page facts (Runtime.evaluate)",
-            route.execute(self.tab.page(), params),
-        ))
+        let (evaluated, elapsed) = timed(
+            self.tab
+                .call(FACTS_CALL, route.execute(self.tab.page(), params)),
+        )
         .await;
         let call = Call {
-            name: "page facts (Runtime.evaluate)",
+            name: FACTS_CALL,
             elapsed,
         };
         let items = evaluated.map_err(Error::from).and_then(|evaluated| {
@@ -421,24 +428,24 @@ impl Capture<'_> {
             .build()
         {
             Ok(params) => {
-                timed(self.tab.call(
-                    "DOMDebugger.getEventListeners",
-                    route.execute(self.tab.page(), params),
-                ))
+                timed(
+                    self.tab
+                        .call(LISTENERS_CALL, route.execute(self.tab.page(), params)),
+                )
                 .await
             }
             Err(err) => {
                 return (
-                    Err(self.tab.unbuilt("DOMDebugger.getEventListeners", err)),
+                    Err(self.tab.unbuilt(LISTENERS_CALL, err)),
                     Call {
-                        name: "DOMDebugger.getEventListeners",
+                        name: LISTENERS_CALL,
                         elapsed: std::time::Duration::ZERO,
                     },
                 );
             }
         };
         let call = Call {
-            name: "DOMDebugger.getEventListeners",
+            name: LISTENERS_CALL,
             elapsed,
         };
         let listeners = match listeners {
@@ -489,13 +496,13 @@ impl Capture<'_> {
             Ok(params) => params,
             Err(err) => return (Err(self.tab.unbuilt("Runtime.evaluate", err)), None),
         };
-        let (evaluated, elapsed) = timed(self.tab.call(
-            "document (Runtime.evaluate)",
-            route.execute(self.tab.page(), params),
-        ))
+        let (evaluated, elapsed) = timed(
+            self.tab
+                .call(DOCUMENT_CALL, route.execute(self.tab.page(), params)),
+        )
         .await;
         let call = Call {
-            name: "document (Runtime.evaluate)",
+            name: DOCUMENT_CALL,
             elapsed,
         };
         let handle = match evaluated {
