@@ -133,7 +133,9 @@ impl<T: EventMessage + Unpin> Stream for Connection<T> {
                 // pagesnap patch: lone surrogate escapes would fail the parse
                 // and lose the answer (see `surrogates`).
                 let repaired = crate::surrogates::repair(text.as_str());
-                let ready = match serde_json::from_str::<Message<T>>(&repaired) {
+                // pagesnap patch: parsed without the untagged enum's buffered
+                // copy (see `parse`).
+                let ready = match crate::parse::message::<T>(&repaired) {
                     Ok(msg) => {
                         tracing::trace!("Received {:?}", msg);
                         Ok(msg)

@@ -94,6 +94,8 @@ pub mod keys;
 pub mod layout;
 pub mod listeners;
 pub mod page;
+// pagesnap patch: messages parsed without a buffered copy.
+mod parse;
 pub mod surrogates;
 pub(crate) mod utils;
 
