@@ -14,7 +14,7 @@ use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
 use chromiumoxide::cdp::js_protocol::runtime::{
-    EvaluateParams, ReleaseObjectGroupParams, RemoteObjectId,
+    EvaluateParams, ReleaseObjectGroupParams, ReleaseObjectParams, RemoteObjectId,
 };
 use pagesnap_engine::dialog::Dialog;
 
@@ -301,6 +301,15 @@ impl TabHandle {
     /// Releases `group`'s handles in `route`'s session without waiting for the answer.
     pub(crate) fn release_group(&self, route: &Route, group: String) {
         let release = route.execute(&self.page, ReleaseObjectGroupParams::new(group));
+        tokio::spawn(async move {
+            let _ = release.await;
+        });
+    }
+
+    /// Releases one handle (in no object group) in `route`'s session without
+    /// waiting for the answer.
+    pub(crate) fn release_object(&self, route: &Route, object: RemoteObjectId) {
+        let release = route.execute(&self.page, ReleaseObjectParams::new(object));
         tokio::spawn(async move {
             let _ = release.await;
         });

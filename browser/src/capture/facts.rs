@@ -460,15 +460,14 @@ impl Capture<'_> {
     /// listener call, and whether it was kept from an earlier capture; `None`
     /// when it cannot be had (the listeners are a hint; an error only when the
     /// tab is gone). The tab's own document's handle is asked once per
-    /// document and kept (in no object group); a frame of another site's, in
-    /// `group`, at every capture. Asked before the snapshot, so
+    /// document and kept; a frame of another site's at every capture, and
+    /// released after it. Both are in no object group. Asked before the snapshot, so
     /// that the listeners and the facts script are sent ahead of it: the
     /// renderer answers in order, and an answer queued behind the snapshot
     /// waits for it and for its megabytes to be read.
     pub(super) async fn document_handle(
         &self,
         route: &Route,
-        group: &str,
     ) -> (Result<Option<DocumentHandle>>, Option<Call>) {
         let own = *route == Route::TAB;
         let (documents, kept) = self.tab.document();
@@ -481,18 +480,14 @@ impl Capture<'_> {
                 None,
             );
         }
-        // The tab's own handle is in no object group: the listener call
-        // wraps each listener's handler functions into the group of the
-        // handle it is given, and in a kept group they would pile up, one
-        // pair per listener at every capture, for as long as the document
-        // lives (and cost their descriptions each time). Without a group
-        // the answer names each listener's node and no handler. A frame's
-        // handle is in the capture's group, released after it.
-        let mut params = EvaluateParams::builder().expression("document");
-        if !own {
-            params = params.object_group(group);
-        }
-        let params = match params.build() {
+        // In no object group: the listener call wraps each listener's
+        // handler functions (with their source text as descriptions) into
+        // the group of the handle it is given; in the tab's kept group they
+        // would pile up, a pair per listener at every capture, for as long as
+        // the document lives. Without a group the answer names each
+        // listener's node and no handler. A frame's handle is released after
+        // its capture ([`Self::release_frame_document`]).
+        let params = match EvaluateParams::builder().expression("document").build() {
             Ok(params) => params,
             Err(err) => return (Err(self.tab.unbuilt("Runtime.evaluate", err)), None),
         };
@@ -517,6 +512,14 @@ impl Capture<'_> {
             Ok(handle.map(|id| DocumentHandle { id, kept: false })),
             Some(call),
         )
+    }
+
+    /// Releases the document handle of a frame of another site, asked for
+    /// one capture ([`Self::document_handle`]); the tab's own is kept.
+    pub(super) fn release_frame_document(&self, route: &Route, document: Option<DocumentHandle>) {
+        if let Some(document) = document.filter(|_| *route != Route::TAB) {
+            self.tab.release_object(route, document.id);
+        }
     }
 
     /// [`Self::facts`], its calls noted in `calls` as they end. The
@@ -550,7 +553,7 @@ impl Capture<'_> {
         // the tab heard of it) is forgotten and asked again, once.
         if listeners.is_none() && document.is_some_and(|document| document.kept) {
             self.tab.forget_document();
-            let (handle, call) = self.document_handle(route, group).await;
+            let (handle, call) = self.document_handle(route).await;
             calls.extend(call);
             if let Some(handle) = handle? {
                 let (again, call) = self.listeners(route, &handle.id).await;

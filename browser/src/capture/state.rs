@@ -240,7 +240,7 @@ impl Capture<'_> {
         };
         // The document's handle first, then the facts (listeners and script)
         // polled before the snapshot: both are sent ahead of it.
-        let (document, document_call) = self.document_handle(&route, group).await;
+        let (document, document_call) = self.document_handle(&route).await;
         let mut calls: Vec<Call> = document_call.into_iter().collect();
         let document = match document {
             Ok(document) => document,
@@ -254,6 +254,7 @@ impl Capture<'_> {
             oracle,
             frame_counts,
         );
+        self.release_frame_document(&route, document);
         calls.extend(snap_calls);
         calls.extend(facts_calls);
         if let Some((frame_counts, elapsed)) = frame_counts {

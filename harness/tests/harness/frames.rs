@@ -1,4 +1,4 @@
-//! Frames from another site in real Chromium (`localhost` framed by `127.0.0.1`, rendered out of process): captured under their `<iframe>` with refs and the oracle, typed into, chosen in and clicked, redacted, covered frames refused by name, nested frames, and refs that stay stable across steps.
+//! Frames from another site in real Chromium (`localhost` framed by `127.0.0.1`, rendered out of process): captured under their `<iframe>` with refs and the oracle, typed into, chosen in and clicked, redacted, covered frames refused by name, nested frames, refs that stay stable across steps, and a frame's own listeners read at every capture.
 
 use std::path::Path;
 
@@ -301,6 +301,58 @@ fn covered_frames_nested_frames_and_frames_that_leave_are_handled_by_name() {
         // Refs stay where they were across steps.
         assert_eq!(key_of(&aria(&nested).await, "button", "Go inside"), go);
         nested.close().await;
+        session.close().await;
+        chromium.close().await.unwrap();
+    });
+}
+
+/// A frame of another site has its own listeners read at every capture
+/// (through a handle on its document asked for that capture and released
+/// after it): the element a script made a hover target there is one, in the
+/// first capture and the next.
+#[test]
+fn a_frame_of_another_site_has_its_listeners_read_at_every_capture() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("listened.html"),
+        r#"<!DOCTYPE html><title>listened</title>
+<div id="menu">Menu</div><div id="plain">Plain</div>
+<script>document.getElementById('menu').addEventListener('mouseenter', () => {});</script>"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("host.html"),
+        r#"<!DOCTYPE html><title>host</title>
+<iframe id="f" title="Other site" style="width:400px; height:200px"></iframe>
+<script>
+  const url = new URL('listened.html', location.href); url.hostname = 'localhost';
+  document.getElementById('f').src = url.href;
+</script>"#,
+    )
+    .unwrap();
+    let server = Server::start(dir.path()).unwrap();
+    let runtime = capture::runtime().unwrap();
+    runtime.block_on(async {
+        let chromium = Chromium::launch(false).await.unwrap();
+        let session = chromium
+            .open(&server.url("host.html"), &OpenOptions::default())
+            .await
+            .unwrap();
+        for capture in ["first", "second"] {
+            let recording = session.capture().await.unwrap().recording;
+            let hovered: Vec<&str> = recording
+                .nodes
+                .iter()
+                .filter(|node| node.hover)
+                .filter_map(|node| {
+                    node.attrs
+                        .iter()
+                        .find(|(name, _)| name == "id")
+                        .map(|(_, value)| value.as_str())
+                })
+                .collect();
+            assert_eq!(hovered, ["menu"], "the {capture} capture's hover targets");
+        }
         session.close().await;
         chromium.close().await.unwrap();
     });
