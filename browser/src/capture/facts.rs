@@ -461,10 +461,10 @@ impl Capture<'_> {
     /// when it cannot be had (the listeners are a hint; an error only when the
     /// tab is gone). The tab's own document's handle is asked once per
     /// document and kept; a frame of another site's at every capture, and
-    /// released after it. Both are in no object group. Asked before the snapshot, so
-    /// that the listeners and the facts script are sent ahead of it: the
-    /// renderer answers in order, and an answer queued behind the snapshot
-    /// waits for it and for its megabytes to be read.
+    /// released after it; both in no object group. Asked before the
+    /// snapshot, so that the listeners and the facts script are sent ahead of
+    /// it: the renderer answers in order, and an answer queued behind the
+    /// snapshot waits for it and for its megabytes to be read.
     pub(super) async fn document_handle(
         &self,
         route: &Route,
