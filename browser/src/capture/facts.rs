@@ -1,15 +1,14 @@
-//! The page facts a DOM snapshot lacks: title, focus, modal dialogs, shadow hosts, hover, press and drop targets (one script and the calls resolving its elements), and the scroll boxes of the few elements that need them.
+//! The page facts a DOM snapshot lacks: title, focus, modal dialogs, shadow hosts, hover, press and drop targets (one script and the listener call).
 
 use std::collections::HashMap;
 
 use chromiumoxide::cdp::browser_protocol::dom_debugger::{EventListener, GetEventListenersParams};
 use chromiumoxide::cdp::js_protocol::runtime::{
-    CallArgument, CallFunctionOnParams, EvaluateParams, RemoteObjectId, SerializationOptions,
-    SerializationOptionsSerialization,
+    EvaluateParams, RemoteObjectId, SerializationOptions, SerializationOptionsSerialization,
 };
 
 use super::Capture;
-use super::snapshot::{Boxes, Extras};
+use super::snapshot::Extras;
 use super::timings::{Call, timed};
 use crate::error::{Error, Result};
 use crate::frames::Route;
@@ -248,12 +247,6 @@ static FACTS: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
         .replace("HOVER_LIMIT", &HOVER_LIMIT.to_string())
 });
 
-/// Reads `[scrollLeft, scrollTop, scrollWidth, scrollHeight, clientLeft,
-/// clientTop, clientWidth, clientHeight]` of each element argument.
-const BOXES_JS: &str = "function (...elements) { return elements.map((e) => e instanceof Element \
-    ? [e.scrollLeft, e.scrollTop, e.scrollWidth, e.scrollHeight, \
-       e.clientLeft, e.clientTop, e.clientWidth, e.clientHeight] : null); }";
-
 /// The facts script's call, as timings and errors name it.
 pub(crate) const FACTS_CALL: &str = "page facts (Runtime.evaluate)";
 /// The document's listener call.
@@ -281,73 +274,6 @@ impl Capture<'_> {
         let mut calls = Vec::new();
         let result = self.facts_inner(route, group, document, &mut calls).await;
         (result, calls)
-    }
-    /// Scroll and client boxes of `elements` (backend node ids of one
-    /// document): each is resolved to a handle (all at once), then one
-    /// function reads them all.
-    /// An element gone since the snapshot is left out.
-    pub(super) async fn boxes(
-        &self,
-        route: &Route,
-        elements: &[i64],
-        group: &str,
-    ) -> Result<HashMap<i64, Boxes>> {
-        let resolved = futures::future::join_all(
-            elements
-                .iter()
-                .map(|&id| self.tab.resolve_node(route, id, group)),
-        )
-        .await;
-        let mut kept = Vec::new();
-        let mut arguments = Vec::new();
-        for (&id, resolved) in elements.iter().zip(resolved) {
-            match resolved {
-                Ok(Some(object)) => {
-                    kept.push(id);
-                    arguments.push(CallArgument::builder().object_id(object).build());
-                }
-                Ok(None) => {}
-                Err(err) if err.is_gone() => return Err(err.into()),
-                Err(_) => {}
-            }
-        }
-        let Some(this) = arguments.first().and_then(|a| a.object_id.clone()) else {
-            return Ok(HashMap::new());
-        };
-        let params = CallFunctionOnParams::builder()
-            .function_declaration(BOXES_JS)
-            .object_id(this)
-            .arguments(arguments)
-            .return_by_value(true)
-            .object_group(group)
-            .build()
-            .map_err(|err| self.tab.unbuilt("Runtime.callFunctionOn", err))?;
-        let result = self
-            .tab
-            .call(
-                "Runtime.callFunctionOn",
-                route.execute(self.tab.page(), params),
-            )
-            .await?
-            .result;
-        if let Some(exception) = &result.exception_details {
-            return Err(Error::Script {
-                url: self.tab.url().to_owned(),
-                message: format!("reading scroll boxes: {}", exception.text),
-            });
-        }
-        let values: Vec<Option<Boxes>> =
-            serde_json::from_value(result.result.value.unwrap_or_default()).map_err(|err| {
-                Error::Answer {
-                    url: self.tab.url().to_owned(),
-                    message: format!("the scroll boxes script returned no list of boxes: {err}"),
-                }
-            })?;
-        Ok(kept
-            .into_iter()
-            .zip(values)
-            .filter_map(|(id, boxes)| Some((id, boxes?)))
-            .collect())
     }
     /// Runs the facts script, its array answered deep-serialised: each
     /// element comes with its backend node id, so no call follows it.

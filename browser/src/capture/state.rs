@@ -271,20 +271,9 @@ impl Capture<'_> {
         let result = async {
             let snap = snap?;
             let mut facts = facts?;
-            let candidates = snapshot::scroll_candidates(&snap);
-            if !candidates.is_empty() {
-                let (boxes, elapsed) = timed(futures::future::join_all(
-                    candidates.iter().map(|ids| self.boxes(&route, ids, group)),
-                ))
-                .await;
-                calls.push(Call {
-                    name: "scroll boxes (DOM.resolveNode, Runtime.callFunctionOn)",
-                    elapsed,
-                });
-                for boxes in boxes {
-                    facts.extras.boxes.extend(boxes?);
-                }
-            }
+            let (boxes, call) = self.scroll_boxes(&route, &snap, group).await;
+            calls.extend(call);
+            facts.extras.boxes.extend(boxes?);
             let ax = match oracle {
                 Some((ax, elapsed)) => {
                     calls.push(Call {
