@@ -7,6 +7,7 @@
 //! way whichever part made the call.
 
 use std::future::Future;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -18,6 +19,7 @@ use chromiumoxide::cdp::js_protocol::runtime::{
 };
 use pagesnap_engine::dialog::Dialog;
 
+use crate::capture::KeptBoxes;
 use crate::dialogs::{DialogPolicy, Dialogs};
 use crate::documents::Documents;
 use crate::error::{Error, Result};
@@ -57,6 +59,9 @@ pub(crate) struct TabHandle {
     /// where each capture's own group is released), for the capture's
     /// listener call: asked once per document.
     document: PerDocument<RemoteObjectId>,
+    /// Handles on the elements whose scroll boxes the last capture read, for
+    /// the next capture of the same document to read them before its snapshot.
+    boxes: PerDocument<Arc<KeptBoxes>>,
 }
 
 /// A value read of one document, with the document count it was read at:
@@ -134,6 +139,7 @@ impl TabHandle {
             documents: heard.documents,
             sheet_scan: PerDocument::new(),
             document: PerDocument::new(),
+            boxes: PerDocument::new(),
         }
     }
 
@@ -163,6 +169,24 @@ impl TabHandle {
     /// Forgets the kept document handle (a call through it failed).
     pub(crate) fn forget_document(&self) {
         self.document.forget();
+    }
+
+    /// The document count now, and the scroll-box handles kept for that
+    /// document, if any.
+    pub(crate) fn kept_boxes(&self) -> (u64, Option<Arc<KeptBoxes>>) {
+        let now = self.documents.now();
+        (now, self.boxes.get(now))
+    }
+
+    /// Keeps `boxes`, resolved in the document the tab showed at count `documents`.
+    pub(crate) fn keep_boxes(&self, documents: u64, boxes: Arc<KeptBoxes>) {
+        self.boxes.keep(documents, boxes);
+    }
+
+    /// Forgets the kept scroll-box handles (their elements changed, or they
+    /// no longer answer).
+    pub(crate) fn forget_boxes(&self) {
+        self.boxes.forget();
     }
 
     /// The CDP page every call goes through.

@@ -1,6 +1,7 @@
 //! Capture: reading a tab's state into a recording, and the live observations built on it — a part of the session that borrows its tab handle and its frames.
 
 mod boxes;
+pub(crate) use boxes::KeptBoxes;
 mod facts;
 pub(crate) use facts::{DOCUMENT_CALL, FACTS_CALL, LISTENERS_CALL};
 mod frames;

@@ -239,17 +239,19 @@ impl Capture<'_> {
             }
         };
         // The document's handle first, then the facts (listeners and script)
-        // polled before the snapshot: both are sent ahead of it.
+        // and the scroll boxes through kept handles polled before the
+        // snapshot: all are sent ahead of it.
         let (document, document_call) = self.document_handle(&route).await;
         let mut calls: Vec<Call> = document_call.into_iter().collect();
         let document = match document {
             Ok(document) => document,
             Err(err) => return (Err(err), calls),
         };
-        let ((facts, facts_calls), (snap, mut counts, snap_calls), oracle, frame_counts) = tokio::join!(
+        let ((facts, facts_calls), early, (snap, mut counts, snap_calls), oracle, frame_counts) = tokio::join!(
             // Boxed: with the snapshot's future beside it, the capture's future
             // outgrew a worker's stack in the debug build.
             Box::pin(self.facts(&route, group, document.as_ref())),
+            self.early_boxes(&route),
             self.dom_snapshot(&route, stable),
             oracle,
             frame_counts,
@@ -271,7 +273,7 @@ impl Capture<'_> {
         let result = async {
             let snap = snap?;
             let mut facts = facts?;
-            let (boxes, call) = self.scroll_boxes(&route, &snap, group).await;
+            let (boxes, call) = self.scroll_boxes(&route, &snap, group, early).await;
             calls.extend(call);
             facts.extras.boxes.extend(boxes?);
             let ax = match oracle {
