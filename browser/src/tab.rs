@@ -88,6 +88,20 @@ impl<T: Clone> PerDocument<T> {
         }
     }
 
+    /// Takes out a value kept for another document than the one shown at
+    /// count `now` (to release what it holds).
+    fn take_stale(&self, now: u64) -> Option<T> {
+        let mut kept = self.0.lock().ok()?;
+        if kept
+            .as_ref()
+            .is_some_and(|(documents, _)| *documents != now)
+        {
+            kept.take().map(|(_, value)| value)
+        } else {
+            None
+        }
+    }
+
     /// Forgets the kept value.
     fn forget(&self) {
         if let Ok(mut kept) = self.0.lock() {
@@ -155,10 +169,13 @@ impl TabHandle {
         self.sheet_scan.keep(documents, scan);
     }
 
-    /// The document count now, and the handle on that document kept, if any.
-    pub(crate) fn document(&self) -> (u64, Option<RemoteObjectId>) {
+    /// The document count now, the handle on that document kept, if any,
+    /// and one kept at an earlier count (taken out, to be released: a frame's
+    /// navigation moves the count while the document stays).
+    pub(crate) fn document(&self) -> (u64, Option<RemoteObjectId>, Option<RemoteObjectId>) {
         let now = self.documents.now();
-        (now, self.document.get(now))
+        let stale = self.document.take_stale(now);
+        (now, self.document.get(now), stale)
     }
 
     /// Keeps `handle`, on the document the tab showed at count `documents`.
@@ -171,11 +188,14 @@ impl TabHandle {
         self.document.forget();
     }
 
-    /// The document count now, and the scroll-box handles kept for that
-    /// document, if any.
-    pub(crate) fn kept_boxes(&self) -> (u64, Option<Arc<KeptBoxes>>) {
+    /// The document count now, the scroll-box handles kept for that
+    /// document, if any, and those kept for an earlier one (taken out, to be
+    /// released: a frame's navigation moves the count while the document
+    /// and its handles stay).
+    pub(crate) fn kept_boxes(&self) -> (u64, Option<Arc<KeptBoxes>>, Option<Arc<KeptBoxes>>) {
         let now = self.documents.now();
-        (now, self.boxes.get(now))
+        let stale = self.boxes.take_stale(now);
+        (now, self.boxes.get(now), stale)
     }
 
     /// Keeps `boxes`, resolved in the document the tab showed at count `documents`.

@@ -1,4 +1,4 @@
-//! The scroll boxes of a document's scroll containers are read, at the next capture of the same document, through the handles the last one kept, before the snapshot (issue 59 item 6) — and still show where each box stands now; a scroller added or removed, or a new document, resolves the elements anew.
+//! The scroll boxes of a document's scroll containers are read, at the next capture of the same document, through the handles the last one kept, before the snapshot (issue 59 item 6) — and still show where each box stands now; a scroller added or removed, a frame's navigation or a new document resolves the elements anew.
 #![allow(clippy::unwrap_used, clippy::expect_used, reason = "tests fail loudly")]
 
 use pagesnap_browser::{CaptureTimings, Chromium, ChromiumSession, Needs, OpenOptions};
@@ -49,6 +49,21 @@ async fn capture(tab: &ChromiumSession) -> (Recording, Read) {
     };
     let (captured, timings) = tab.capture_with(needs).await.expect("the page is captured");
     (captured.recording, read(&timings))
+}
+
+/// Waits until the frame shows `text`.
+async fn loaded(tab: &ChromiumSession, text: &str) {
+    for _ in 0..100 {
+        let shown = tab
+            .eval("document.getElementById('frame')?.contentDocument?.body?.textContent ?? ''")
+            .await
+            .unwrap();
+        if shown.as_str() == Some(text) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("the frame never showed {text:?}");
 }
 
 /// The scroll state of the element with `id`, if it has one.
@@ -131,6 +146,30 @@ async fn scroll_boxes_are_read_through_kept_handles_until_the_scrollers_change()
         .unwrap();
     let (_, how) = capture(&tab).await;
     assert_eq!(how, Read::Neither);
+
+    // A frame added (its box is read too: it places its document), then
+    // navigated by the page: the tab counts a new document while its own
+    // stays, so the handles kept before are let go and the boxes resolved
+    // anew, then kept again.
+    tab.eval(
+        "const f = document.createElement('iframe'); f.id = 'frame'; f.srcdoc = '<p>one</p>'; \
+         document.body.append(f)",
+    )
+    .await
+    .unwrap();
+    loaded(&tab, "one").await;
+    let (_, how) = capture(&tab).await;
+    assert_eq!(how, Read::Resolved);
+    let (_, how) = capture(&tab).await;
+    assert_eq!(how, Read::Kept);
+    tab.eval("document.getElementById('frame').srcdoc = '<p>two</p>'")
+        .await
+        .unwrap();
+    loaded(&tab, "two").await;
+    let (_, how) = capture(&tab).await;
+    assert_eq!(how, Read::Resolved);
+    let (_, how) = capture(&tab).await;
+    assert_eq!(how, Read::Kept);
 
     // A new document: its own elements, resolved at its first capture.
     tab.navigate(page.to_str().unwrap(), &OpenOptions::default(), false)

@@ -66,7 +66,10 @@ impl Capture<'_> {
         if *route != Route::TAB {
             return None;
         }
-        let (documents, kept) = self.tab.kept_boxes();
+        let (documents, kept, stale) = self.tab.kept_boxes();
+        if let Some(stale) = stale {
+            self.tab.release_group(route, stale.group.clone());
+        }
         let read = match &kept {
             Some(kept) => Some(timed(self.read_kept(route, kept)).await),
             None => None,

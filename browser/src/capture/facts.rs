@@ -396,7 +396,11 @@ impl Capture<'_> {
         route: &Route,
     ) -> (Result<Option<DocumentHandle>>, Option<Call>) {
         let own = *route == Route::TAB;
-        let (documents, kept) = self.tab.document();
+        let (documents, kept, stale) = self.tab.document();
+        // The tab's own, whichever document this capture asks for.
+        if let Some(stale) = stale {
+            self.tab.release_object(&Route::TAB, stale);
+        }
         if let Some(kept) = kept.filter(|_| own) {
             return (
                 Ok(Some(DocumentHandle {
