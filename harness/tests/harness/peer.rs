@@ -568,7 +568,11 @@ fn tool_servers_upload_wait_and_answer_dialogs_through_their_own_tools() {
                 assert!(!e.success, "{bare} {}: {:#?}", e.task, e.step_log);
                 continue;
             }
-            assert!(e.success, "{bare} {}: {:#?}", e.task, e.step_log);
+            assert!(
+                e.success,
+                "{bare} {}: the page did not report success ({:?}; ended by {:?}): {:#?}",
+                e.task, e.reason, e.ended_by, e.step_log
+            );
             assert!(
                 e.step_log
                     .iter()
