@@ -15,7 +15,8 @@ use chromiumoxide::Page as CdpPage;
 use chromiumoxide::cdp::browser_protocol::dom::{BackendNodeId, ResolveNodeParams};
 use chromiumoxide::cdp::browser_protocol::target::TargetId;
 use chromiumoxide::cdp::js_protocol::runtime::{
-    EvaluateParams, ReleaseObjectGroupParams, ReleaseObjectParams, RemoteObjectId,
+    CallFunctionOnParams, EvaluateParams, ReleaseObjectGroupParams, ReleaseObjectParams,
+    RemoteObjectId,
 };
 use pagesnap_engine::dialog::Dialog;
 
@@ -289,6 +290,29 @@ impl TabHandle {
             )
             .await?;
         Ok(resolved.result.object.object_id)
+    }
+
+    /// Calls a function on a handle (`params`, answered by value) in
+    /// `route`'s session: its value (`null` when it returned nothing), or
+    /// the exception it threw as [`Error::Script`], its message led by
+    /// `what`.
+    pub(crate) async fn call_function(
+        &self,
+        route: &Route,
+        params: CallFunctionOnParams,
+        what: &str,
+    ) -> Result<serde_json::Value> {
+        let result = self
+            .call("Runtime.callFunctionOn", route.execute(&self.page, params))
+            .await?
+            .result;
+        if let Some(exception) = &result.exception_details {
+            return Err(Error::Script {
+                url: self.url.clone(),
+                message: format!("{what}: {}", exception.text),
+            });
+        }
+        Ok(result.result.value.unwrap_or(serde_json::Value::Null))
     }
 
     /// How a URL the tab shows is stored: the target as given when it is the

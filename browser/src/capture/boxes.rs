@@ -71,7 +71,7 @@ impl Capture<'_> {
             self.tab.release_group(route, stale.group.clone());
         }
         let read = match &kept {
-            Some(kept) => Some(timed(self.read_kept(route, kept)).await),
+            Some(kept) => Some(timed(self.read_lists(route, &kept.lists, &kept.group)).await),
             None => None,
         };
         Some(Early {
@@ -81,13 +81,16 @@ impl Capture<'_> {
         })
     }
 
-    async fn read_kept(&self, route: &Route, kept: &KeptBoxes) -> Result<HashMap<i64, Boxes>> {
-        let read = futures::future::join_all(
-            kept.lists
-                .iter()
-                .map(|list| self.read(route, list, &kept.group)),
-        )
-        .await;
+    /// The boxes of every list of handles (one list per document, each
+    /// read by one call, all at once).
+    async fn read_lists(
+        &self,
+        route: &Route,
+        lists: &[Vec<(i64, RemoteObjectId)>],
+        group: &str,
+    ) -> Result<HashMap<i64, Boxes>> {
+        let read =
+            futures::future::join_all(lists.iter().map(|list| self.read(route, list, group))).await;
         let mut boxes = HashMap::new();
         for read in read {
             boxes.extend(read?);
@@ -145,13 +148,7 @@ impl Capture<'_> {
             for list in resolved {
                 lists.push(list?);
             }
-            let mut boxes = HashMap::new();
-            let read =
-                futures::future::join_all(lists.iter().map(|list| self.read(route, list, into)))
-                    .await;
-            for read in read {
-                boxes.extend(read?);
-            }
+            let boxes = self.read_lists(route, &lists, into).await?;
             Ok((lists, boxes))
         })
         .await;
@@ -232,26 +229,14 @@ impl Capture<'_> {
             .object_group(group)
             .build()
             .map_err(|err| self.tab.unbuilt("Runtime.callFunctionOn", err))?;
-        let result = self
+        let value = self
             .tab
-            .call(
-                "Runtime.callFunctionOn",
-                route.execute(self.tab.page(), params),
-            )
-            .await?
-            .result;
-        if let Some(exception) = &result.exception_details {
-            return Err(Error::Script {
-                url: self.tab.url().to_owned(),
-                message: format!("reading scroll boxes: {}", exception.text),
-            });
-        }
+            .call_function(route, params, "reading scroll boxes")
+            .await?;
         let values: Vec<Option<Boxes>> =
-            serde_json::from_value(result.result.value.unwrap_or_default()).map_err(|err| {
-                Error::Answer {
-                    url: self.tab.url().to_owned(),
-                    message: format!("the scroll boxes script returned no list of boxes: {err}"),
-                }
+            serde_json::from_value(value).map_err(|err| Error::Answer {
+                url: self.tab.url().to_owned(),
+                message: format!("the scroll boxes script returned no list of boxes: {err}"),
             })?;
         Ok(elements
             .iter()

@@ -1,6 +1,6 @@
-//! Calls on one node of a frame's document: its backend node id resolved to a handle in an object group, and a function called with `this` bound to it — the plumbing the capture (scroll boxes) and the actions share.
+//! Calls on one node of a frame's document: its backend node id resolved to a handle in an object group, and a function called with `this` bound to it (`TabHandle::call_function`, which the capture's scroll boxes call too) — the actions' plumbing.
 
-use crate::error::{Error, Result};
+use crate::error::Result;
 use chromiumoxide::cdp::js_protocol::runtime::{CallArgument, CallFunctionOnParams};
 
 use super::Input;
@@ -44,21 +44,11 @@ impl Input<'_> {
             .await_promise(true)
             .build()
             .map_err(|err| self.tab.unbuilt("Runtime.callFunctionOn", err))?;
-        let result = self
+        let value = self
             .tab
-            .call(
-                "Runtime.callFunctionOn",
-                route.execute(self.tab.page(), params),
-            )
+            .call_function(&route, params, &format!("on node {backend_id}"))
             .await;
         self.tab.release_group(&route, group);
-        let result = result?.result;
-        if let Some(exception) = &result.exception_details {
-            return Err(Error::Script {
-                url: self.tab.url().to_owned(),
-                message: format!("on node {backend_id}: {}", exception.text),
-            });
-        }
-        Ok(Some(result.result.value.unwrap_or(serde_json::Value::Null)))
+        value.map(Some)
     }
 }
