@@ -23,7 +23,7 @@ use crate::pulse::Pulse;
 use crate::readiness::LoadProbe;
 use crate::session::ChromiumSession;
 use crate::tab::{Heard, TabHandle};
-use crate::target::resolve_target;
+use crate::target::{BLANK, resolve_target};
 use crate::waits;
 
 /// The async runtime Chromium sessions run on: four worker threads, timers
@@ -501,7 +501,7 @@ impl Chromium {
                 limit: options.timeout,
             }
         };
-        let mut blank = CreateTargetParams::new("about:blank");
+        let mut blank = CreateTargetParams::new(BLANK);
         blank.browser_context_id = context.map(BrowserContextId::new);
         blank.new_window = Some(window == Window::Own);
         let page = tokio::time::timeout_at(deadline.into(), self.browser.new_page(blank))

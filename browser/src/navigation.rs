@@ -2,13 +2,15 @@
 
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::page::GetNavigationHistoryParams;
+
 use crate::error::{Error, Result};
 
 use crate::documents::is_error_page;
 use crate::failure::{Phase, TabError};
-use crate::readiness::LoadProbe;
+use crate::readiness::{LoadProbe, Readiness, Settled, Settler};
 use crate::tab::TabHandle;
-use crate::target::{display_url, resolve_target};
+use crate::target::{BLANK, display_url, resolve_target};
 use crate::waits;
 
 /// How long a navigation's answer is awaited once the page has loaded (or
@@ -317,33 +319,60 @@ impl Navigation<'_> {
         }
     }
 
-    /// [`crate::ChromiumSession::back`]'s work.
-    pub(crate) async fn back(&mut self, limit: Duration) -> Result<bool> {
-        let before = self.tab.eval("[location.href, history.length]").await?;
+    /// [`crate::ChromiumSession::back`]'s work: the readiness probe is armed
+    /// before `history.back()`, as before an action, so that what going back
+    /// starts (a `popstate` handler's work, a document loading again) is
+    /// followed to its end.
+    pub(crate) async fn back(&mut self, limit: Duration) -> Result<Option<Settled>> {
+        let history = self
+            .tab
+            .call(
+                "Page.getNavigationHistory",
+                self.tab
+                    .page()
+                    .execute(GetNavigationHistoryParams::default()),
+            )
+            .await?
+            .result;
+        // The tab starts on `about:blank`, the entry before its first page:
+        // no page a person went back to.
+        let earlier = usize::try_from(history.current_index)
+            .ok()
+            .and_then(|current| current.checked_sub(1))
+            .and_then(|earlier| history.entries.get(earlier).map(|entry| (earlier, entry)));
+        let Some((_, earlier)) = earlier.filter(|(at, entry)| *at > 0 || entry.url != BLANK) else {
+            return Ok(None);
+        };
+        // Chromium's blank page never reports loading; asked for, it is there.
+        if earlier.url == BLANK {
+            self.tab.set_location(BLANK.to_owned(), display_url(BLANK));
+        }
+        let href = self.tab.eval("location.href").await?;
+        let href = href.as_str().unwrap_or_default().to_owned();
+        let settler = Settler::arm(self.tab, Readiness::BACK).await?;
         self.tab.eval("history.back(); true").await?;
-        let href = before
-            .get(0)
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
         let started = Instant::now();
-        // history.back() is asynchronous; a page with no earlier entry stays.
-        loop {
+        // history.back() is asynchronous; the URL may also stay (a frame's
+        // own earlier entry, or one of the same URL): taken as no move.
+        let moved = loop {
             tokio::time::sleep(waits::WAIT_POLL).await;
             match self.tab.eval("location.href").await {
-                Ok(now) if now.as_str() != Some(href.as_str()) => break,
+                Ok(now) if now.as_str() != Some(href.as_str()) => break true,
                 Err(err) if err.is_dialog_open() => return Err(err),
                 Ok(_) | Err(_) if started.elapsed() < waits::BACK_GRACE.min(limit) => {}
-                Ok(_) => return Ok(false),
+                Ok(_) => break false,
                 Err(err) if err.is_navigated() => {}
                 Err(err) => return Err(err),
             }
+        };
+        if !moved {
+            settler.abandon().await;
+            self.refresh_url().await;
+            return Ok(None);
         }
-        let left = limit.saturating_sub(started.elapsed());
-        self.tab.wait_loaded(left).await?;
-        self.tab.settle().await?;
+        let settled = settler.settle().await?;
         self.refresh_url().await;
-        Ok(true)
+        Ok(Some(settled))
     }
 
     /// [`crate::ChromiumSession::refresh_url`]'s work.

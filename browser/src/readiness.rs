@@ -82,6 +82,14 @@ impl Readiness {
         budget: Duration::from_millis(1500),
         follow: true,
     };
+    /// After going back in the tab's history: the page returned to may
+    /// restore its view by script (a `popstate` handler's request) or load
+    /// again, and is then given a load's readiness.
+    pub const BACK: Readiness = Readiness {
+        quiet: ACTION_QUIET,
+        budget: Duration::from_millis(1500),
+        follow: true,
+    };
     /// After choosing an option, uploading or filling a form.
     pub const SELECT: Readiness = Readiness {
         quiet: ACTION_QUIET,
@@ -436,6 +444,15 @@ impl<'a> Settler<'a> {
             load.remove(self.tab).await;
         }
         settled
+    }
+
+    /// Ends the wait without waiting: the action did nothing (going back
+    /// with no earlier page), so the probe is stopped and unregistered.
+    pub(crate) async fn abandon(mut self) {
+        self.stop().await;
+        if let Some(load) = self.load.take() {
+            load.remove(self.tab).await;
+        }
     }
 
     async fn wait(&mut self) -> Result<Settled> {

@@ -176,9 +176,11 @@ impl ChromiumSession {
         self.navigation().navigate(target, options, network).await
     }
 
-    /// Goes back one entry in the tab's history, then waits for load and
-    /// settling within `limit`. `Ok(false)`: there was nothing to go back to.
-    pub async fn back(&mut self, limit: Duration) -> Result<bool> {
+    /// Goes back one entry in the tab's history, then waits for the page
+    /// to settle as after an action ([`Readiness::BACK`]; a document loaded
+    /// again is given a load's readiness), within `limit`: how that wait
+    /// ended. `Ok(None)`: there was nothing to go back to.
+    pub async fn back(&mut self, limit: Duration) -> Result<Option<Settled>> {
         self.navigation().back(limit).await
     }
 

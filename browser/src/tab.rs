@@ -27,6 +27,7 @@ use crate::error::{Error, Result};
 use crate::failure::{Phase, TabError};
 use crate::frames::Route;
 use crate::gone::{Gone, Watch};
+use crate::target::BLANK;
 use crate::waits;
 
 /// One open tab as every call sees it.
@@ -601,7 +602,7 @@ impl TabHandle {
             {
                 Ok(state) if state.as_str() == Some("complete") => return Ok(()),
                 // `about:blank` asked for: it is there.
-                Ok(state) if state.as_str() == Some("blank") && self.url == "about:blank" => {
+                Ok(state) if state.as_str() == Some("blank") && self.url == BLANK => {
                     return Ok(());
                 }
                 // Gone, or waiting on a dialog's answer: polling cannot help.

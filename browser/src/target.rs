@@ -4,6 +4,9 @@ use std::path::Path;
 
 use crate::error::{Error, Result};
 
+/// The blank page a tab starts on, before its first page.
+pub(crate) const BLANK: &str = "about:blank";
+
 /// Turns a CLI target into the URL to load and the URL to store. Local files
 /// are stored relative to the working directory (`file:fixtures/sites/…`) so
 /// recordings do not depend on where the repository was cloned.

@@ -89,6 +89,15 @@ fn page(name: &str) -> Option<String> {
             r#"<h1>Probed</h1>
 <script>report('probed ' + ('__pagesnapSettle' in window) + ' ' + /\[native code\]/.test(Function.prototype.toString.call(setTimeout)))</script>"#
         }
+        // A list whose messages open in place (`history.pushState`); going
+        // back restores the list by asking the server for it (300 ms) in
+        // the `popstate` handler, as single-page apps do.
+        "inbox" => {
+            r#"<h1>Inbox</h1>
+<p id="view">LIST-FIRST</p>
+<button onclick="history.pushState({}, '', '/inbox/message'); view.textContent = 'MESSAGE-OPEN'">Open message</button>
+<script>addEventListener('popstate', () => fetch('/slow').then(r => r.text()).then(t => { view.textContent = 'LIST-RESTORED-' + t; }));</script>"#
+        }
         "hung" => {
             r#"<h1>Spinning</h1>
 <button onclick="report('spinning'); setTimeout(() => { while (true) {} }, 2000)">Spin</button>"#
@@ -692,6 +701,50 @@ async fn an_action_is_answered_once_the_work_it_started_is_done() {
         )
         .await;
     session.pages.reported("native true false").await;
+    session.end().await;
+}
+
+/// `page_back` is answered as an action is: once the page it returns to has
+/// done what going back started — a `popstate` handler's request, a page
+/// loaded again with its own — not as soon as the URL changed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
+    let session = Session::start().await;
+    let shown = session.open("inbox").await;
+    // The tab's first page has none before it: the answer says so, at once.
+    let (stayed, structured) = session.ok("page_back", json!({})).await;
+    assert!(
+        stayed.contains("there is no earlier page") && stayed.contains("LIST-FIRST"),
+        "{stayed}"
+    );
+    let typed: ActionAnswer =
+        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
+    assert!(!typed.incomplete, "{:?}", typed.pending);
+    let (opened, _) = session
+        .ok(
+            "page_action",
+            json!({"ref": reference(&shown, "button", "Open message"), "op": "click"}),
+        )
+        .await;
+    assert!(opened.contains("MESSAGE-OPEN"), "{opened}");
+    let (back, structured) = session.ok("page_back", json!({})).await;
+    assert!(back.contains("LIST-RESTORED-OK"), "{back}");
+    let typed: ActionAnswer =
+        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
+    assert!(!typed.incomplete, "{:?}", typed.pending);
+    assert!(typed.timings.settle_ms >= 250.0, "{:?}", typed.timings);
+    // Back across documents: the page returned to shows its content (kept
+    // in the back-forward cache, or loaded again and followed to the end of
+    // its 600 ms request).
+    let arrived = session.open("arrives").await;
+    assert!(arrived.contains("ARRIVED-OK"), "{arrived}");
+    session.open("departs").await;
+    let (back, structured) = session.ok("page_back", json!({})).await;
+    assert!(back.contains("heading \"Arrives\""), "{back}");
+    assert!(back.contains("ARRIVED-OK"), "{back}");
+    let typed: ActionAnswer =
+        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
+    assert!(!typed.incomplete, "{:?}", typed.pending);
     session.end().await;
 }
 

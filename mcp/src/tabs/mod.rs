@@ -369,16 +369,18 @@ impl Browsing {
         }
     }
 
-    /// Goes back in the current tab; `false` when there was nothing to go back to.
-    pub async fn back(&mut self) -> Result<bool, ToolError> {
+    /// Goes back in the current tab: how the page's settling ended (a
+    /// dialog that opened meanwhile counts as settled: the snapshot shows
+    /// it); `None` when there was nothing to go back to.
+    pub async fn back(&mut self) -> Result<Option<Settled>, ToolError> {
         self.refuse_while_dialog()?;
         let limit = self.config().open.timeout;
         let tab = self.current_mut()?;
         tab.last = None;
         tab.kept = None;
         match tab.session.back(limit).await {
-            Ok(moved) => Ok(moved),
-            Err(err) if err.is_dialog_open() => Ok(true),
+            Ok(settled) => Ok(settled),
+            Err(err) if err.is_dialog_open() => Ok(Some(Settled::default())),
             Err(err) => Err(self.failed(&err).await),
         }
     }

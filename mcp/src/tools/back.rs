@@ -1,6 +1,6 @@
 //! `page_back`: one page back in the current tab's history, answered with the page.
 
-use std::time::Duration;
+use std::time::Instant;
 
 use rmcp::model::{CallToolResult, JsonObject};
 use rmcp::{tool, tool_router};
@@ -30,13 +30,16 @@ impl Server {
 }
 
 async fn back(browsing: &mut Browsing, _args: NoArgs) -> Result<CallToolResult, ToolError> {
-    let moved = browsing.back().await?;
+    let started = Instant::now();
+    let settled = browsing.back().await?;
+    let moved = settled.is_some();
+    let settled = settled.unwrap_or_default();
     let acted = Acted {
         note: (!moved).then(|| "there is no earlier page in this tab's history".to_owned()),
-        pending: None,
+        pending: settled.pending.map(|pending| browsing.mask(&pending)),
         scroll: None,
-        took: Duration::ZERO,
-        settled_in: Duration::ZERO,
+        took: started.elapsed(),
+        settled_in: settled.waited,
         navigated: true,
     };
     let report = |_: &Browsing, _: &Acted, _: &Seen| ActionReport {
