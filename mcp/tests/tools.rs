@@ -317,6 +317,18 @@ impl Session {
         (text, result.structured_content)
     }
 
+    /// Clicks the element `role "name"` of `snapshot` by its ref and expects
+    /// success; the answer's text and its structured form.
+    async fn click(&self, snapshot: &str, role: &str, name: &str) -> (String, ActionAnswer) {
+        let (text, structured) = self
+            .ok(
+                "page_action",
+                json!({"ref": reference(snapshot, role, name), "op": "click"}),
+            )
+            .await;
+        (text, action_answer(structured))
+    }
+
     async fn open(&self, name: &str) -> String {
         self.ok("page_navigate", json!({"url": self.pages.url(name)}))
             .await
@@ -341,6 +353,11 @@ fn text(result: &CallToolResult) -> String {
         .filter_map(|block| block.as_text().map(|t| t.text.clone()))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// An acting tool's structured answer.
+fn action_answer(structured: Option<Value>) -> ActionAnswer {
+    serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer")
 }
 
 /// The ref an aria snapshot gives the element `role "name"`.
@@ -392,8 +409,7 @@ async fn page_action_types_selects_checks_and_clicks_as_the_page_reports() {
         )
         .await;
     assert!(answer.contains("type"), "{answer}");
-    let typed: ActionAnswer =
-        serde_json::from_value(structured.expect("a structured answer")).expect("an ActionAnswer");
+    let typed = action_answer(structured);
     assert_eq!(typed.action.op, "type");
     session
         .ok(
@@ -445,12 +461,7 @@ async fn page_fill_sets_every_field_in_one_call() {
         {"ref": reference(&shown, "checkbox", "Gift wrap"), "value": "true"},
     ]);
     session.ok("page_fill", json!({"fields": fields})).await;
-    session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "button", "Save"), "op": "click"}),
-        )
-        .await;
+    session.click(&shown, "button", "Save").await;
     session.pages.reported("saved Grace|Large|true").await;
     session.end().await;
 }
@@ -565,8 +576,7 @@ async fn page_scroll_moves_the_page_and_says_so() {
     let (_, structured) = session
         .ok("page_scroll", json!({"direction": "down"}))
         .await;
-    let answer: ActionAnswer =
-        serde_json::from_value(structured.expect("a structured answer")).expect("an ActionAnswer");
+    let answer = action_answer(structured);
     let scrolled = serde_json::to_value(&answer.action).expect("the action")["scrolled_px"]
         .as_f64()
         .expect("scrolled_px");
@@ -586,12 +596,7 @@ async fn page_scroll_moves_the_page_and_says_so() {
 async fn page_wait_returns_once_the_text_shows() {
     let session = Session::start().await;
     let shown = session.open("wait").await;
-    session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "button", "Build report"), "op": "click"}),
-        )
-        .await;
+    session.click(&shown, "button", "Build report").await;
     let (after, _) = session
         .ok("page_wait", json!({"text": "Report ready"}))
         .await;
@@ -615,22 +620,10 @@ async fn a_load_is_answered_once_its_own_requests_are_done() {
     let arrived = session.open("arrives").await;
     assert!(arrived.contains("ARRIVED-OK"), "{arrived}");
     let shown = session.open("departs").await;
-    let (answer, structured) = session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "link", "Onward"), "op": "click"}),
-        )
-        .await;
+    let (answer, typed) = session.click(&shown, "link", "Onward").await;
     assert!(answer.contains("ARRIVED-OK"), "{answer}");
-    let typed: ActionAnswer =
-        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
     assert!(!typed.incomplete, "{:?}", typed.pending);
-    session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&answer, "button", "Leave"), "op": "click"}),
-        )
-        .await;
+    session.click(&answer, "button", "Leave").await;
     session.pages.reported("probed false true").await;
     session.end().await;
 }
@@ -651,15 +644,8 @@ async fn an_action_is_answered_once_the_work_it_started_is_done() {
         ("Script", "SCRIPT-DONE"),
         ("Fade", "FADED"),
     ] {
-        let (answer, structured) = session
-            .ok(
-                "page_action",
-                json!({"ref": reference(&shown, "button", button), "op": "click"}),
-            )
-            .await;
+        let (answer, typed) = session.click(&shown, "button", button).await;
         assert!(answer.contains(shows), "{button}: {answer}");
-        let typed: ActionAnswer =
-            serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
         assert!(!typed.incomplete, "{button}: {:?}", typed.pending);
         // One line changed: the answer is that line, not the page.
         assert!(
@@ -680,26 +666,14 @@ async fn an_action_is_answered_once_the_work_it_started_is_done() {
             typed.timings
         );
     }
-    let (_, structured) = session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "button", "Long"), "op": "click"}),
-        )
-        .await;
-    let typed: ActionAnswer =
-        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
+    let (_, typed) = session.click(&shown, "button", "Long").await;
     assert!(
         typed.incomplete,
         "a 4 s animation outlasts a click's budget"
     );
     let pending = typed.pending.unwrap_or_default();
     assert!(pending.contains("1 animations running"), "{pending}");
-    session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "button", "Check"), "op": "click"}),
-        )
-        .await;
+    session.click(&shown, "button", "Check").await;
     session.pages.reported("native true false").await;
     session.end().await;
 }
@@ -717,20 +691,13 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
         stayed.contains("there is no earlier page") && stayed.contains("LIST-FIRST"),
         "{stayed}"
     );
-    let typed: ActionAnswer =
-        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
+    let typed = action_answer(structured);
     assert!(!typed.incomplete, "{:?}", typed.pending);
-    let (opened, _) = session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "button", "Open message"), "op": "click"}),
-        )
-        .await;
+    let (opened, _) = session.click(&shown, "button", "Open message").await;
     assert!(opened.contains("MESSAGE-OPEN"), "{opened}");
     let (back, structured) = session.ok("page_back", json!({})).await;
     assert!(back.contains("LIST-RESTORED-OK"), "{back}");
-    let typed: ActionAnswer =
-        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
+    let typed = action_answer(structured);
     assert!(!typed.incomplete, "{:?}", typed.pending);
     assert!(typed.timings.settle_ms >= 250.0, "{:?}", typed.timings);
     // Back across documents: the page returned to shows its content (kept
@@ -742,8 +709,7 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
     let (back, structured) = session.ok("page_back", json!({})).await;
     assert!(back.contains("heading \"Arrives\""), "{back}");
     assert!(back.contains("ARRIVED-OK"), "{back}");
-    let typed: ActionAnswer =
-        serde_json::from_value(structured.expect("structured")).expect("an ActionAnswer");
+    let typed = action_answer(structured);
     assert!(!typed.incomplete, "{:?}", typed.pending);
     session.end().await;
 }
@@ -763,12 +729,7 @@ async fn page_click_at_clicks_the_point() {
 async fn page_dialog_answers_what_the_page_asked() {
     let session = Session::start().await;
     let shown = session.open("dialog").await;
-    let (with_dialog, _) = session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "button", "Delete"), "op": "click"}),
-        )
-        .await;
+    let (with_dialog, _) = session.click(&shown, "button", "Delete").await;
     assert!(with_dialog.contains("Delete the file?"), "{with_dialog}");
     // Nothing else runs while the dialog waits.
     let refused = session
@@ -831,12 +792,7 @@ async fn an_observer_sees_the_owners_page_and_leaves_it_as_it_was() {
     // The owner's click opens a dialog; the observer's snapshot meanwhile
     // answers it not: the owner does, and the page says how.
     let (shown, _) = owner.ok("page_snapshot", json!({})).await;
-    owner
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "button", "Check"), "op": "click"}),
-        )
-        .await;
+    owner.click(&shown, "button", "Check").await;
     call("page_snapshot", json!({})).await;
     owner.ok("page_dialog", json!({"accept": true})).await;
     owner.pages.reported("tracker false confirm true").await;
@@ -848,24 +804,14 @@ async fn an_observer_sees_the_owners_page_and_leaves_it_as_it_was() {
 async fn page_back_and_page_tabs_move_between_pages_and_tabs() {
     let session = Session::start().await;
     let shown = session.open("form").await;
-    session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "link", "Next page"), "op": "click"}),
-        )
-        .await;
+    session.click(&shown, "link", "Next page").await;
     let (click_page, _) = session.ok("page_snapshot", json!({})).await;
     assert!(click_page.contains("heading \"Click\""), "{click_page}");
     let (back, _) = session.ok("page_back", json!({})).await;
     assert!(back.contains("heading \"Order\""), "{back}");
     // A tab the page opens is listed, chosen and closed through page_tabs.
     let shown = session.open("click").await;
-    session
-        .ok(
-            "page_action",
-            json!({"ref": reference(&shown, "button", "Open the form"), "op": "click"}),
-        )
-        .await;
+    session.click(&shown, "button", "Open the form").await;
     let (_, listed) = session.ok("page_tabs", json!({"op": "list"})).await;
     let listed = listed.expect("a structured listing");
     let tabs = listed["tabs"].as_array().expect("tabs");
