@@ -48,7 +48,8 @@ fn copy_loadable(from: &Path, to: &Path, below: &Path) {
 /// the recorder for the whole limit), each recording's element counts (main
 /// document, open shadow trees, iframes) equal what the page's own
 /// `querySelectorAll('*')` reported at capture, and the engine's roles and
-/// names agree with Chromium's accessibility tree above the floors. The
+/// names agree with Chromium's accessibility tree above the floors; then
+/// the corpus suite runs on these recordings (`corpus_suite.rs`). The
 /// page limit is 90 s: the largest page (`readability/wikipedia-2.html`,
 /// 5 s alone) ran out of 10 s, then of 20 s, on loaded machines (three
 /// Chromium-heavy tests at once on two cores); this test bounds no time.
@@ -143,4 +144,6 @@ fn records_the_whole_corpus_with_matching_counts_and_validates() {
         stdout.contains("role agreement") && stdout.contains("excluded:"),
         "{stdout}"
     );
+
+    crate::corpus_suite::runs_on_the_recorded_corpus(dir.path());
 }
