@@ -688,7 +688,7 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
     // The tab's first page has none before it: the answer says so, at once.
     let (stayed, structured) = session.ok("page_back", json!({})).await;
     assert!(
-        stayed.contains("there is no earlier page") && stayed.contains("LIST-FIRST"),
+        stayed.contains("there is no earlier page") && stayed.contains("### Unchanged"),
         "{stayed}"
     );
     let typed = action_answer(structured);
@@ -696,10 +696,16 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
     let (opened, _) = session.click(&shown, "button", "Open message").await;
     assert!(opened.contains("MESSAGE-OPEN"), "{opened}");
     let (back, structured) = session.ok("page_back", json!({})).await;
-    assert!(back.contains("LIST-RESTORED-OK"), "{back}");
     let typed = action_answer(structured);
     assert!(!typed.incomplete, "{:?}", typed.pending);
     assert!(typed.timings.settle_ms >= 250.0, "{:?}", typed.timings);
+    // The document stayed: the answer is the line that changed.
+    assert!(
+        back.contains("### Changed lines") && !back.contains("### Page"),
+        "{back}"
+    );
+    assert!(back.contains("+ - paragraph: LIST-RESTORED-OK"), "{back}");
+    assert!(back.contains("- - paragraph: MESSAGE-OPEN"), "{back}");
     // Back across documents: the page returned to shows its content (kept
     // in the back-forward cache, or loaded again and followed to the end of
     // its 600 ms request).
@@ -707,6 +713,8 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
     assert!(arrived.contains("ARRIVED-OK"), "{arrived}");
     session.open("departs").await;
     let (back, structured) = session.ok("page_back", json!({})).await;
+    // Another document: the whole page.
+    assert!(back.contains("### Page"), "{back}");
     assert!(back.contains("heading \"Arrives\""), "{back}");
     assert!(back.contains("ARRIVED-OK"), "{back}");
     let typed = action_answer(structured);

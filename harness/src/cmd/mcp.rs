@@ -15,7 +15,7 @@ use pagesnap_mcp::{Config, Transport};
 #[command(
     after_help = "Tools: page_navigate {url}, page_snapshot {strategy?, full_page?, max_tokens?, layers?, ref?}, \
 page_find {text | regex}, page_scroll {direction, screens?, ref?}, page_action {ref?, op, value?, to?, paths?}, \
-page_fill {fields}, page_wait {text | gone | ms}, page_click_at {x, y}, page_dialog {accept, text?}, page_back {}, \
+page_fill {fields}, page_wait {text | gone | ms}, page_click_at {x, y}, page_dialog {accept, text?}, page_back {brief?}, \
 page_tabs {op, id?}.\n\nExamples:\n  \
 pagesnap mcp                                   # stdio, its own headless Chromium\n  \
 pagesnap mcp --port 8931                       # Streamable HTTP: each session its own browser context\n  \
