@@ -9,7 +9,7 @@ use crate::error::{Error, Result};
 use crate::documents::is_error_page;
 use crate::failure::{Phase, TabError};
 use crate::readiness::{LoadProbe, Readiness, Settled, Settler};
-use crate::tab::TabHandle;
+use crate::tab::{Blank, TabHandle};
 use crate::target::{BLANK, display_url, resolve_target};
 use crate::waits;
 
@@ -40,7 +40,10 @@ pub(crate) async fn prepare(
     network: bool,
 ) -> Result<()> {
     let loaded = tab
-        .wait_loaded(deadline.saturating_duration_since(Instant::now()))
+        .wait_loaded(
+            deadline.saturating_duration_since(Instant::now()),
+            Blank::BeforeCommit,
+        )
         .await;
     // The navigation's answer names why a page failed (ERR_NAME_NOT_RESOLVED,
     // …); on a busy machine it can arrive a moment after Chromium's error
@@ -340,12 +343,8 @@ impl Navigation<'_> {
             .ok()
             .and_then(|current| current.checked_sub(1))
             .and_then(|earlier| history.entries.get(earlier).map(|entry| (earlier, entry)));
-        let Some((_, earlier)) = earlier.filter(|(at, entry)| *at > 0 || entry.url != BLANK) else {
+        if !earlier.is_some_and(|(at, entry)| at > 0 || entry.url != BLANK) {
             return Ok(None);
-        };
-        // Chromium's blank page never reports loading; asked for, it is there.
-        if earlier.url == BLANK {
-            self.tab.set_location(BLANK.to_owned(), display_url(BLANK));
         }
         let href = self.tab.eval("location.href").await?;
         let href = href.as_str().unwrap_or_default().to_owned();

@@ -29,7 +29,8 @@
 //! The probe wraps `setTimeout`, `clearTimeout`, `fetch` and
 //! `XMLHttpRequest.prototype.send` only while it is armed, puts back
 //! whatever it wrapped when the wait ends, and stops itself should no one
-//! end it.
+//! end it, or when its page is left (one kept in the back-forward cache
+//! would come back with a probe of a wait long over).
 
 use std::time::{Duration, Instant};
 
@@ -44,7 +45,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use crate::action::{Outcome, UserAction};
 use crate::error::Result;
 use crate::failure::Phase;
-use crate::tab::TabHandle;
+use crate::tab::{Blank, TabHandle};
 use crate::waits;
 
 /// What the page is given time for after an action.
@@ -213,6 +214,11 @@ const ARM_JS: &str = r#"(follow, maxDelay, lifetime, early) => {
     net.observe({ type: 'resource', buffered: false });
     undo.push(() => net.disconnect());
   } catch (e) {}
+  // A page left for the back-forward cache keeps its script state: a probe
+  // restored with it would report a wait long over.
+  const hide = () => p.stop();
+  w.addEventListener('pagehide', hide, true);
+  undo.push(() => w.removeEventListener('pagehide', hide, true));
   const before = new WeakSet(document.getAnimations ? document.getAnimations() : []);
   if (follow) {
     let generation = 0;
@@ -458,7 +464,9 @@ impl<'a> Settler<'a> {
     async fn wait(&mut self) -> Result<Settled> {
         let started = Instant::now();
         if !self.readiness.waits() {
-            self.tab.wait_loaded(self.tab.limit()).await?;
+            self.tab
+                .wait_loaded(self.tab.limit(), Blank::Loaded)
+                .await?;
             self.tab.settle().await?;
             return Ok(Settled {
                 waited: started.elapsed(),
@@ -485,7 +493,9 @@ impl<'a> Settler<'a> {
                 }
                 Poll::NewDocument => {
                     navigated = true;
-                    self.tab.wait_loaded(self.tab.limit()).await?;
+                    self.tab
+                        .wait_loaded(self.tab.limit(), Blank::Loaded)
+                        .await?;
                     self.tab.enter(Phase::Settle);
                     // The new document's own probe, armed at its start, is
                     // taken up by the next poll; without one, a load's quiet

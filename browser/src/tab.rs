@@ -30,6 +30,18 @@ use crate::gone::{Gone, Watch};
 use crate::target::BLANK;
 use crate::waits;
 
+/// What Chromium's blank page (`about:blank`) means to
+/// [`TabHandle::wait_loaded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Blank {
+    /// The tab before the navigation asked for has committed (a tab
+    /// starts blank): waited on, unless it is the page asked for.
+    BeforeCommit,
+    /// A document that replaced the one acted on: the page took itself
+    /// there (`location.href = 'about:blank'`), and it is loaded.
+    Loaded,
+}
+
 /// One open tab as every call sees it.
 pub(crate) struct TabHandle {
     page: CdpPage,
@@ -342,7 +354,7 @@ impl TabHandle {
         tokio::time::sleep(waits::AFTER_NAVIGATION).await;
         let phase = self.current_phase();
         let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() || self.wait_loaded(left).await.is_err() {
+        if left.is_zero() || self.wait_loaded(left, Blank::BeforeCommit).await.is_err() {
             return Err(kept().into());
         }
         match self.settle().await {
@@ -591,18 +603,22 @@ impl TabHandle {
             .unwrap_or(serde_json::Value::Null))
     }
 
-    pub(crate) async fn wait_loaded(&self, limit: Duration) -> Result<()> {
+    /// Waits until the document the tab shows has loaded, within `limit`;
+    /// `blank` says what Chromium's blank page is then.
+    pub(crate) async fn wait_loaded(&self, limit: Duration, blank: Blank) -> Result<()> {
         let started = Instant::now();
         loop {
             // A page that navigates away mid-poll destroys the context; retry.
-            // `about:blank` is the tab before our navigation committed.
             match self
                 .eval("location.href === 'about:blank' ? 'blank' : document.readyState")
                 .await
             {
                 Ok(state) if state.as_str() == Some("complete") => return Ok(()),
-                // `about:blank` asked for: it is there.
-                Ok(state) if state.as_str() == Some("blank") && self.url == BLANK => {
+                // `about:blank` asked for, or brought by the page: it is there.
+                Ok(state)
+                    if state.as_str() == Some("blank")
+                        && (blank == Blank::Loaded || self.url == BLANK) =>
+                {
                     return Ok(());
                 }
                 // Gone, or waiting on a dialog's answer: polling cannot help.

@@ -98,6 +98,10 @@ fn page(name: &str) -> Option<String> {
 <button onclick="history.pushState({}, '', '/inbox/message'); view.textContent = 'MESSAGE-OPEN'">Open message</button>
 <script>addEventListener('popstate', () => fetch('/slow').then(r => r.text()).then(t => { view.textContent = 'LIST-RESTORED-' + t; }));</script>"#
         }
+        // A page that takes itself to Chromium's blank page.
+        "blanker" => {
+            r#"<h1>Blanker</h1><button onclick="location.href = 'about:blank'">Leave for a blank page</button>"#
+        }
         "hung" => {
             r#"<h1>Spinning</h1>
 <button onclick="report('spinning'); setTimeout(() => { while (true) {} }, 2000)">Spin</button>"#
@@ -717,6 +721,27 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
     assert!(back.contains("### Page"), "{back}");
     assert!(back.contains("heading \"Arrives\""), "{back}");
     assert!(back.contains("ARRIVED-OK"), "{back}");
+    let typed = action_answer(structured);
+    assert!(!typed.incomplete, "{:?}", typed.pending);
+    session.end().await;
+}
+
+/// A click after which the page took itself to `about:blank` is answered
+/// once that blank page is there (it waited the whole load limit for a
+/// load Chromium's blank page never reports: past the client's 30 s), and
+/// `page_back` returns from it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_that_goes_blank_is_answered_and_left_by_back() {
+    let session = Session::start().await;
+    let shown = session.open("blanker").await;
+    let (answer, typed) = session
+        .click(&shown, "button", "Leave for a blank page")
+        .await;
+    assert!(!typed.incomplete, "{:?}", typed.pending);
+    assert!(!answer.contains("Blanker"), "{answer}");
+    assert_eq!(typed.snapshot.freshness.url, "about:blank", "{answer}");
+    let (back, structured) = session.ok("page_back", json!({})).await;
+    assert!(back.contains("heading \"Blanker\""), "{back}");
     let typed = action_answer(structured);
     assert!(!typed.incomplete, "{:?}", typed.pending);
     session.end().await;
