@@ -333,6 +333,13 @@ impl Session {
         (text, action_answer(structured))
     }
 
+    /// `page_back`, expected to succeed; the answer's text and its
+    /// structured form.
+    async fn back(&self) -> (String, ActionAnswer) {
+        let (text, structured) = self.ok("page_back", json!({})).await;
+        (text, action_answer(structured))
+    }
+
     async fn open(&self, name: &str) -> String {
         self.ok("page_navigate", json!({"url": self.pages.url(name)}))
             .await
@@ -690,17 +697,15 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
     let session = Session::start().await;
     let shown = session.open("inbox").await;
     // The tab's first page has none before it: the answer says so, at once.
-    let (stayed, structured) = session.ok("page_back", json!({})).await;
+    let (stayed, typed) = session.back().await;
     assert!(
         stayed.contains("there is no earlier page") && stayed.contains("### Unchanged"),
         "{stayed}"
     );
-    let typed = action_answer(structured);
     assert!(!typed.incomplete, "{:?}", typed.pending);
     let (opened, _) = session.click(&shown, "button", "Open message").await;
     assert!(opened.contains("MESSAGE-OPEN"), "{opened}");
-    let (back, structured) = session.ok("page_back", json!({})).await;
-    let typed = action_answer(structured);
+    let (back, typed) = session.back().await;
     assert!(!typed.incomplete, "{:?}", typed.pending);
     assert!(typed.timings.settle_ms >= 250.0, "{:?}", typed.timings);
     // The document stayed: the answer is the line that changed.
@@ -716,12 +721,11 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
     let arrived = session.open("arrives").await;
     assert!(arrived.contains("ARRIVED-OK"), "{arrived}");
     session.open("departs").await;
-    let (back, structured) = session.ok("page_back", json!({})).await;
+    let (back, typed) = session.back().await;
     // Another document: the whole page.
     assert!(back.contains("### Page"), "{back}");
     assert!(back.contains("heading \"Arrives\""), "{back}");
     assert!(back.contains("ARRIVED-OK"), "{back}");
-    let typed = action_answer(structured);
     assert!(!typed.incomplete, "{:?}", typed.pending);
     session.end().await;
 }
@@ -740,9 +744,8 @@ async fn a_page_that_goes_blank_is_answered_and_left_by_back() {
     assert!(!typed.incomplete, "{:?}", typed.pending);
     assert!(!answer.contains("Blanker"), "{answer}");
     assert_eq!(typed.snapshot.freshness.url, "about:blank", "{answer}");
-    let (back, structured) = session.ok("page_back", json!({})).await;
+    let (back, typed) = session.back().await;
     assert!(back.contains("heading \"Blanker\""), "{back}");
-    let typed = action_answer(structured);
     assert!(!typed.incomplete, "{:?}", typed.pending);
     session.end().await;
 }
@@ -840,7 +843,7 @@ async fn page_back_and_page_tabs_move_between_pages_and_tabs() {
     session.click(&shown, "link", "Next page").await;
     let (click_page, _) = session.ok("page_snapshot", json!({})).await;
     assert!(click_page.contains("heading \"Click\""), "{click_page}");
-    let (back, _) = session.ok("page_back", json!({})).await;
+    let (back, _) = session.back().await;
     assert!(back.contains("heading \"Order\""), "{back}");
     // A tab the page opens is listed, chosen and closed through page_tabs.
     let shown = session.open("click").await;
