@@ -446,9 +446,7 @@ impl<'a> Settler<'a> {
     /// Waits until the page has settled or the budget ran out.
     pub(crate) async fn settle(mut self) -> Result<Settled> {
         let settled = self.wait().await;
-        if let Some(load) = self.load.take() {
-            load.remove(self.tab).await;
-        }
+        self.unregister().await;
         settled
     }
 
@@ -456,6 +454,11 @@ impl<'a> Settler<'a> {
     /// with no earlier page), so the probe is stopped and unregistered.
     pub(crate) async fn abandon(mut self) {
         self.stop().await;
+        self.unregister().await;
+    }
+
+    /// No longer arms the probe in new documents (see [`LoadProbe`]).
+    async fn unregister(&mut self) {
         if let Some(load) = self.load.take() {
             load.remove(self.tab).await;
         }
