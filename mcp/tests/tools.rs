@@ -96,7 +96,7 @@ fn page(name: &str) -> Option<String> {
             r#"<h1>Inbox</h1>
 <p id="view">LIST-FIRST</p>
 <button onclick="history.pushState({}, '', '/inbox/message'); view.textContent = 'MESSAGE-OPEN'">Open message</button>
-<script>addEventListener('popstate', () => fetch('/slow').then(r => r.text()).then(t => { view.textContent = 'LIST-RESTORED-' + t; }));</script>"#
+<script>addEventListener('popstate', () => fetch('/slow').then(r => r.text()).then(t => { view.textContent = 'LIST-RESTORED-' + t; report('restored at ' + location.pathname); }));</script>"#
         }
         // A page that takes itself to Chromium's blank page.
         "blanker" => {
@@ -706,6 +706,8 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
     let (opened, _) = session.click(&shown, "button", "Open message").await;
     assert!(opened.contains("MESSAGE-OPEN"), "{opened}");
     let (back, typed) = session.back().await;
+    // The page itself says it went back and restored its list.
+    session.pages.reported("restored at /inbox").await;
     assert!(!typed.incomplete, "{:?}", typed.pending);
     assert!(typed.timings.settle_ms >= 250.0, "{:?}", typed.timings);
     // The document stayed: the answer is the line that changed.
