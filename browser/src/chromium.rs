@@ -15,6 +15,7 @@ use chromiumoxide::cdp::browser_protocol::target::CreateTargetParams;
 use futures::StreamExt;
 
 use crate::dialogs::DialogPolicy;
+use crate::downloads::{DownloadPolicy, Downloads};
 use crate::error::StartError;
 use crate::failure::TabError;
 use crate::gone::Watch;
@@ -135,6 +136,8 @@ pub struct Chromium {
     dialogs: DialogPolicy,
     /// The folder its tabs' uploads are confined to.
     uploads: PathBuf,
+    /// Its downloads, and where they go.
+    downloads: Downloads,
 }
 
 /// A launched browser's profile and the watchdog that kills it if pagesnap dies.
@@ -190,7 +193,13 @@ impl Chromium {
         let pid = browser
             .get_mut_child()
             .and_then(|child| child.as_mut_inner().id());
-        let (handler, version, watch, pulse) = connected(&browser, handler, pid).await?;
+        let Connected {
+            handler,
+            version,
+            watch,
+            pulse,
+            downloads,
+        } = connected(&browser, handler, pid, DownloadPolicy::Refuse).await?;
         let watchdog = pid.and_then(|pid| watchdog(pid, profile.path()));
         Ok(Chromium {
             browser,
@@ -198,6 +207,7 @@ impl Chromium {
             version,
             watch,
             pulse,
+            downloads,
             owned: Some(Owned {
                 profile,
                 watchdog,
@@ -237,7 +247,13 @@ impl Chromium {
                 address: ws.clone(),
                 message: err.to_string(),
             })?;
-        let (handler, version, watch, pulse) = connected(&browser, handler, None).await?;
+        let Connected {
+            handler,
+            version,
+            watch,
+            pulse,
+            downloads,
+        } = connected(&browser, handler, None, DownloadPolicy::Browser).await?;
         // The tabs that were open before we came are announced by the
         // discovery the client's handler turns on when it connects, and
         // attached to then. Not `fetch_targets`: it announces them a second
@@ -256,6 +272,7 @@ impl Chromium {
             opened: std::sync::Mutex::new(Vec::new()),
             dialogs: DialogPolicy::default(),
             uploads: PathBuf::from("."),
+            downloads,
         })
     }
 
@@ -271,16 +288,25 @@ impl Chromium {
     /// A browser in this one's place, started the way this one was: launched
     /// anew with the same network setting, or (attached) connected again to
     /// the same endpoint — never a browser of pagesnap's own in the place of
-    /// one someone else runs — with the same dialog policy and upload folder.
+    /// one someone else runs — with the same dialog policy, upload folder and
+    /// download policy.
     /// Its tabs and browser contexts are new; this one's are not carried over.
     pub async fn restart(&self) -> Result<Chromium, StartError> {
         let fresh = match &self.endpoint {
             Some(endpoint) => Chromium::attach(endpoint).await?,
             None => Chromium::launch(self.network).await?,
         };
-        Ok(fresh
+        let fresh = fresh
             .with_dialogs(self.dialogs)
-            .with_upload_dir(self.uploads.clone()))
+            .with_upload_dir(self.uploads.clone());
+        fresh
+            .set_downloads(self.downloads.policy())
+            .await
+            .map_err(|err| StartError::Session {
+                what: "give it the download policy",
+                message: format!("{err:#}"),
+            })?;
+        Ok(fresh)
     }
 
     /// The CDP endpoint of an attached browser, as given (none when launched).
@@ -293,6 +319,16 @@ impl Chromium {
     pub fn with_dialogs(mut self, policy: DialogPolicy) -> Chromium {
         self.dialogs = policy;
         self
+    }
+
+    /// Sends the files its pages download where `policy` says: its default
+    /// browser context now, and each context [`Chromium::create_context`]
+    /// makes from now on. A launched browser refuses them until told
+    /// otherwise; an attached one is left as its owner set it up
+    /// ([`DownloadPolicy::Browser`]). Each download a policy was given for is
+    /// told to the tab whose page began it ([`ChromiumSession::downloads`]).
+    pub async fn set_downloads(&self, policy: DownloadPolicy) -> Result<()> {
+        self.downloads.apply(&self.browser, policy, None).await
     }
 
     /// The browser whose tabs, opened or adopted from now on, upload only
@@ -369,6 +405,10 @@ impl Chromium {
                     err,
                 )
             })?;
+        let policy = self.downloads.policy();
+        self.downloads
+            .apply(&self.browser, policy, Some(id.as_ref()))
+            .await?;
         Ok(id.as_ref().to_owned())
     }
 
@@ -404,7 +444,15 @@ impl Chromium {
         let page = page.map_err(|_| Error::NoTab { id: id.to_owned() })?;
         let heard = Heard::listen(&page, self.dialogs).await?;
         let url = page.url().await.ok().flatten().unwrap_or_default();
-        let tab = TabHandle::new(page, heard, url, self.watch.clone(), limit, None);
+        let tab = TabHandle::new(
+            page,
+            heard,
+            url,
+            self.watch.clone(),
+            self.downloads.clone(),
+            limit,
+            None,
+        );
         Ok(ChromiumSession::new(
             tab,
             self.version.clone(),
@@ -539,6 +587,7 @@ impl Chromium {
             heard,
             url.clone(),
             self.watch.clone(),
+            self.downloads.clone(),
             options.timeout,
             Some(deadline),
         );
@@ -730,7 +779,8 @@ async fn connected(
     browser: &Browser,
     mut handler: chromiumoxide::Handler,
     pid: Option<u32>,
-) -> Result<(HandlerThread, String, Watch, Option<Pulse>), StartError> {
+    downloads: DownloadPolicy,
+) -> Result<Connected, StartError> {
     let (watch, ended) = Watch::new();
     let listening = ended.clone();
     let handler = HandlerThread::start(async move {
@@ -762,7 +812,34 @@ async fn connected(
             message: format!("{err:#}"),
         })?;
     let pulse = Pulse::start(browser.websocket_address(), pid, watch.clone(), listening);
-    Ok((handler, version, watch, pulse))
+    let followed = Downloads::listen(browser).await;
+    let followed = match followed {
+        Ok(followed) => followed
+            .apply(browser, downloads, None)
+            .await
+            .map(|()| followed),
+        Err(err) => Err(err),
+    }
+    .map_err(|err| StartError::Session {
+        what: "follow its downloads",
+        message: format!("{err:#}"),
+    })?;
+    Ok(Connected {
+        handler,
+        version,
+        watch,
+        pulse,
+        downloads: followed,
+    })
+}
+
+/// A connection to a browser, as [`connected`] makes it.
+struct Connected {
+    handler: HandlerThread,
+    version: String,
+    watch: Watch,
+    pulse: Option<Pulse>,
+    downloads: Downloads,
 }
 
 /// Where a new tab opens.

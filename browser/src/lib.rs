@@ -11,6 +11,7 @@ mod chromium;
 mod dialogs;
 pub mod discover;
 mod documents;
+mod downloads;
 mod endpoint;
 mod error;
 mod failure;
@@ -38,6 +39,7 @@ pub use capture::{
 };
 pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab, runtime};
 pub use dialogs::DialogPolicy;
+pub use downloads::{Download, DownloadPolicy, DownloadState};
 pub use error::{Error, Result, StartError};
 pub use failure::{Phase, TabError};
 pub use frames::{node_key, split_key};

@@ -14,7 +14,10 @@
 //! (whose own work began before one could see it). When the budget runs out first, the page is
 //! taken as it is and the wait says what was still going on: never a hang.
 //! A document that replaced the probed one (the action navigated) is
-//! waited for until loaded and then given a load's readiness.
+//! waited for until loaded and then given a load's readiness. A navigation
+//! the action began that turned into a download (`crate::downloads`) ends
+//! there, the page staying; the file is given the rest of the budget to
+//! arrive, and one still arriving then does not make the wait incomplete.
 //!
 //! A load settles on evidence too when the probe was there from the
 //! document's first script: while an action (or a navigation asked to)
@@ -399,6 +402,8 @@ pub(crate) struct Settler<'a> {
     probe: Option<String>,
     /// Arms the probe in documents the action brings, from their start.
     load: Option<LoadProbe>,
+    /// The browser's downloads before the action (see `crate::downloads`).
+    downloads: usize,
 }
 
 impl<'a> Settler<'a> {
@@ -425,6 +430,7 @@ impl<'a> Settler<'a> {
             readiness,
             probe: None,
             load: None,
+            downloads: tab.downloads_mark(),
         }
     }
 
@@ -552,14 +558,26 @@ impl<'a> Settler<'a> {
                     None => self.probe = Some(report.id.clone()),
                 }
             }
+            // A navigation the action began that became a download ends
+            // there: the page stays. The file is given the budget to arrive
+            // (told as still arriving after it, not as a page unsettled).
+            let downloads = self.tab.downloads_since(self.downloads).await;
+            let arriving = downloads.iter().any(|d| d.state.arriving());
+            let report = report.map(|report| Report {
+                leaving: report.leaving && downloads.is_empty(),
+                ..report
+            });
             let waited = started.elapsed();
             match report {
-                Some(report) if report.settled(self.readiness.quiet) => {
+                Some(report) if report.settled(self.readiness.quiet) && !arriving => {
                     self.stop().await;
                     return Ok(Poll::Settled);
                 }
                 Some(report) if waited >= self.readiness.budget => {
                     self.stop().await;
+                    if report.settled(self.readiness.quiet) {
+                        return Ok(Poll::Settled);
+                    }
                     return Ok(Poll::Pending(report.pending(self.readiness.quiet, waited)));
                 }
                 // An answer that is no report: a page that replaced the

@@ -108,6 +108,13 @@ impl ChromiumSession {
             .collect()
     }
 
+    /// The files this tab's page downloaded, or began to, whose state was
+    /// not told yet: each is told once when it begins (or as soon as it is
+    /// seen), and again when it is saved, refused or canceled.
+    pub async fn downloads(&self) -> Vec<crate::Download> {
+        self.tab.download_news().await
+    }
+
     /// The URL loaded (`file:///…` for local files).
     pub fn url(&self) -> &str {
         self.tab.url()

@@ -23,6 +23,7 @@ use pagesnap_engine::dialog::Dialog;
 use crate::capture::KeptBoxes;
 use crate::dialogs::{DialogPolicy, Dialogs};
 use crate::documents::Documents;
+use crate::downloads::{Download, Downloads};
 use crate::error::{Error, Result};
 use crate::failure::{Phase, TabError};
 use crate::frames::Route;
@@ -51,6 +52,8 @@ pub(crate) struct TabHandle {
     /// The page as given (`file:fixtures/…` for local files).
     display_url: String,
     watch: Watch,
+    /// The browser's downloads (see `crate::downloads`).
+    downloads: Downloads,
     /// How long one CDP call may go unanswered; when recording, also the
     /// page's whole budget.
     limit: Duration,
@@ -150,6 +153,7 @@ impl TabHandle {
         heard: Heard,
         url: String,
         watch: Watch,
+        downloads: Downloads,
         limit: Duration,
         deadline: Option<Instant>,
     ) -> TabHandle {
@@ -159,6 +163,7 @@ impl TabHandle {
             target: page.target_id().clone(),
             page,
             watch,
+            downloads,
             limit,
             deadline,
             phase: std::sync::Mutex::new(Phase::Load),
@@ -231,6 +236,43 @@ impl TabHandle {
     /// The tab's CDP target id.
     pub(crate) fn target_id(&self) -> &str {
         self.target.as_ref()
+    }
+
+    /// How many downloads the browser has reported so far (see
+    /// `crate::downloads`): a wait takes those after it as its action's.
+    pub(crate) fn downloads_mark(&self) -> usize {
+        self.downloads.mark()
+    }
+
+    /// This tab's downloads reported after `mark`, as they are now.
+    pub(crate) async fn downloads_since(&self, mark: usize) -> Vec<Download> {
+        self.place_downloads(mark).await;
+        self.downloads.of_since(self.target_id(), mark)
+    }
+
+    /// This tab's downloads whose state its answers have not told yet, now
+    /// counted as told.
+    pub(crate) async fn download_news(&self) -> Vec<Download> {
+        self.place_downloads(0).await;
+        self.downloads.news(self.target_id())
+    }
+
+    /// Takes the downloads reported after `mark` that this tab's page began
+    /// as its own: by its top frame, or (looked up only while some download
+    /// is no tab's yet) by a frame inside it.
+    async fn place_downloads(&self, mark: usize) {
+        self.downloads.place(self.target_id(), &[]);
+        if !self.downloads.unplaced_since(mark) {
+            return;
+        }
+        let frames: Vec<String> = self
+            .call("Page.getFrameTree", self.page.frames())
+            .await
+            .unwrap_or_default()
+            .into_iter()
+            .map(|frame| frame.as_ref().to_owned())
+            .collect();
+        self.downloads.place(self.target_id(), &frames);
     }
 
     /// The URL loaded (`file:///…` for local files).
