@@ -41,6 +41,10 @@ pub struct ActionAnswer {
     /// What the agent should know about the answer beyond the action itself.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<Note>,
+    /// Files the page downloaded, or began to, not told before (each
+    /// also a [`NoteKind::Download`] note).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub downloads: Vec<DownloadReport>,
     /// Where the step's time went.
     #[serde(default)]
     pub timings: StepTimings,
@@ -111,6 +115,101 @@ pub enum NoteKind {
     BrowserRestarted,
     /// What a field holds after typing, where a mask reformatted it (issue 60).
     FieldHolds,
+    /// A file the page downloaded: where it was saved, or that it was refused, canceled or is
+    /// still arriving (issue 59).
+    Download,
+}
+
+/// A file the page downloaded, or began to (`downloads` in an action's answer).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DownloadReport {
+    /// Its name, as the page offered it.
+    pub file: String,
+    /// Where it came from (masked).
+    pub url: String,
+    /// What became of it.
+    #[serde(flatten)]
+    pub status: DownloadStatus,
+}
+
+/// What became of a download, by `state`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "lowercase")]
+pub enum DownloadStatus {
+    /// Still arriving: bytes so far, of `total` (0: the server did not say).
+    Downloading {
+        /// Bytes received.
+        received: u64,
+        /// Bytes in all.
+        total: u64,
+    },
+    /// Complete.
+    Saved {
+        /// The file, as the server's machine names it (absent: where the
+        /// browser keeps its downloads, which it did not say).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        path: Option<String>,
+        /// Its size.
+        bytes: u64,
+    },
+    /// Refused: this server keeps no downloads.
+    Refused,
+    /// Canceled by the browser or the page, or its transfer failed.
+    Canceled,
+}
+
+impl From<pagesnap_browser::Download> for DownloadReport {
+    fn from(download: pagesnap_browser::Download) -> DownloadReport {
+        use pagesnap_browser::DownloadState as State;
+        DownloadReport {
+            file: download.file,
+            url: download.url,
+            status: match download.state {
+                State::Downloading { received, total } => {
+                    DownloadStatus::Downloading { received, total }
+                }
+                State::Saved { path, bytes } => DownloadStatus::Saved {
+                    path: path.map(|p| p.display().to_string()),
+                    bytes,
+                },
+                State::Refused => DownloadStatus::Refused,
+                State::Canceled => DownloadStatus::Canceled,
+            },
+        }
+    }
+}
+
+impl DownloadReport {
+    /// The note the agent reads.
+    pub fn note(&self) -> Note {
+        let DownloadReport { file, url, status } = self;
+        let message = match status {
+            DownloadStatus::Saved {
+                path: Some(path),
+                bytes,
+            } => format!("downloaded {file} ({bytes} bytes) from {url}: saved as {path}"),
+            DownloadStatus::Saved { path: None, bytes } => format!(
+                "downloaded {file} ({bytes} bytes) from {url}, into the browser's own download folder"
+            ),
+            DownloadStatus::Downloading { received, total } => format!(
+                "{file} is downloading from {url} ({received} of {} bytes so far); a later \
+                 answer says when it is saved",
+                if *total > 0 {
+                    total.to_string()
+                } else {
+                    "unknown".to_owned()
+                }
+            ),
+            DownloadStatus::Refused => format!(
+                "the page began to download {file} from {url}: refused, this server keeps no downloads"
+            ),
+            DownloadStatus::Canceled => format!("the download of {file} from {url} was canceled"),
+        };
+        Note {
+            kind: NoteKind::Download,
+            message,
+        }
+    }
 }
 
 /// What changed between the page before an action and after it.
@@ -553,6 +652,7 @@ mod tests {
                 pending: None,
                 new_tabs: Vec::new(),
                 notes: Vec::new(),
+                downloads: Vec::new(),
                 timings: StepTimings {
                     act_ms: 12.5,
                     settle_ms: 40.0,
@@ -566,6 +666,7 @@ mod tests {
                 json.get("notes").is_none()
                     && json.get("newTabs").is_none()
                     && json.get("pending").is_none()
+                    && json.get("downloads").is_none()
             );
             assert_eq!(
                 serde_json::from_value::<ActionAnswer>(json).unwrap(),
@@ -584,11 +685,40 @@ mod tests {
                     kind: NoteKind::WithheldText,
                     message: "m".into(),
                 }],
+                downloads: [
+                    DownloadStatus::Saved {
+                        path: Some("/tmp/d/report.csv".into()),
+                        bytes: 8,
+                    },
+                    DownloadStatus::Saved {
+                        path: None,
+                        bytes: 8,
+                    },
+                    DownloadStatus::Downloading {
+                        received: 3,
+                        total: 0,
+                    },
+                    DownloadStatus::Refused,
+                    DownloadStatus::Canceled,
+                ]
+                .into_iter()
+                .map(|status| DownloadReport {
+                    file: "report.csv".into(),
+                    url: "http://h/f".into(),
+                    status,
+                })
+                .collect(),
                 ..answer
             };
             let json = serde_json::to_value(&full).unwrap();
             assert_eq!(json["newTabs"][0]["opener"], "T1");
             assert_eq!(json["notes"][0]["kind"], "withheld-text");
+            assert_eq!(
+                json["downloads"][0],
+                serde_json::json!({"file": "report.csv", "url": "http://h/f", "state": "saved",
+                    "path": "/tmp/d/report.csv", "bytes": 8})
+            );
+            assert_eq!(json["downloads"][3]["state"], "refused");
             assert_eq!(serde_json::from_value::<ActionAnswer>(json).unwrap(), full);
         }
         let json = serde_json::to_value(&snapshot).unwrap();

@@ -10,8 +10,8 @@ mod tabs;
 mod tools;
 
 pub use answer::{
-    ActionAnswer, ActionReport, Changes, Detail, FindAnswer, Freshness, Match, Note, NoteKind,
-    OpenedTab, Snapshot, StepTimings, TabInfo,
+    ActionAnswer, ActionReport, Changes, Detail, DownloadReport, DownloadStatus, FindAnswer,
+    Freshness, Match, Note, NoteKind, OpenedTab, Snapshot, StepTimings, TabInfo,
 };
 pub use pagesnap_browser::Readiness;
 pub use serve::{Transport, serve, serve_client};

@@ -8,10 +8,10 @@ use axum::Router;
 use axum::extract::{Path, State};
 use axum::response::Html;
 use axum::routing::{get, post};
-use pagesnap_browser::{Chromium, DialogPolicy, OpenOptions};
+use pagesnap_browser::{Chromium, DialogPolicy, DownloadPolicy, OpenOptions};
 use pagesnap_mcp::layers::Layers;
 use pagesnap_mcp::secrets::Secrets;
-use pagesnap_mcp::{ActionAnswer, Config, serve_client};
+use pagesnap_mcp::{ActionAnswer, Config, Detail, DownloadReport, DownloadStatus, serve_client};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
@@ -102,6 +102,12 @@ fn page(name: &str) -> Option<String> {
         "blanker" => {
             r#"<h1>Blanker</h1><button onclick="location.href = 'about:blank'">Leave for a blank page</button>"#
         }
+        // A link served as an attachment, and one with `download`.
+        "downloads" => {
+            r#"<h1>Downloads</h1>
+<p><a href="/report.csv" onclick="report('asked for the report')">Get the report</a></p>
+<p><a href="/report.csv" download="copy.csv">Save a copy</a></p>"#
+        }
         "hung" => {
             r#"<h1>Spinning</h1>
 <button onclick="report('spinning'); setTimeout(() => { while (true) {} }, 2000)">Spin</button>"#
@@ -168,6 +174,42 @@ impl Pages {
                 get(|| async {
                     tokio::time::sleep(Duration::from_millis(600)).await;
                     "OK"
+                }),
+            )
+            // A page whose server takes 2 s on every load, never kept in the
+            // back-forward cache (an unload handler); each load says which it is.
+            .route(
+                "/slow-page",
+                get(|| async {
+                    static SERVED: std::sync::atomic::AtomicUsize =
+                        std::sync::atomic::AtomicUsize::new(0);
+                    let n = SERVED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                    tokio::time::sleep(Duration::from_millis(2000)).await;
+                    (
+                        [("cache-control", "no-store")],
+                        Html(format!(
+                            "<!doctype html><html><head><title>Slow page</title>{REPORT}</head>\
+                             <body><h1>Slow page</h1><p>SLOW-PAGE-OK</p>\
+                             <script>report('slow page load {n}'); \
+                             addEventListener('unload', () => {{}})</script></body></html>"
+                        )),
+                    )
+                }),
+            )
+            // A file served as an attachment; each copy tells which it is.
+            .route(
+                "/report.csv",
+                get(|| async {
+                    static SERVED: std::sync::atomic::AtomicUsize =
+                        std::sync::atomic::AtomicUsize::new(0);
+                    let n = SERVED.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                    (
+                        [
+                            ("content-type", "text/csv"),
+                            ("content-disposition", "attachment; filename=\"report.csv\""),
+                        ],
+                        format!("copy,total\n{n},42\n"),
+                    )
                 }),
             )
             .route(
@@ -244,12 +286,28 @@ impl Session {
 
     /// A session, its snapshots reusing unchanged captures or not.
     async fn launch(open: OpenOptions, reuse_captures: bool) -> Session {
+        Session::launch_with(open, reuse_captures, None).await
+    }
+
+    /// A session whose browser's downloads go where `downloads` says (none:
+    /// a launched browser's default, refused).
+    async fn launch_with(
+        open: OpenOptions,
+        reuse_captures: bool,
+        downloads: Option<DownloadPolicy>,
+    ) -> Session {
         let pages = Pages::start().await;
         // As `pagesnap mcp` runs it: a dialog waits for the agent.
         let chromium = Chromium::launch(false)
             .await
             .expect("Chromium starts")
             .with_dialogs(DialogPolicy::Ask);
+        if let Some(downloads) = downloads {
+            chromium
+                .set_downloads(downloads)
+                .await
+                .expect("the download policy is set");
+        }
         let config = Config {
             strategy: pagesnap_engine::strategy::by_name("aria").expect("aria"),
             open,
@@ -732,6 +790,28 @@ async fn page_back_is_answered_once_the_page_it_returns_to_is_done() {
     session.end().await;
 }
 
+/// `page_back` to a page whose server answers in 2 s — past the 1.5 s the
+/// URL is given to change — is answered with that page once it is there,
+/// not as a move that did not happen (the page's URL is read only once the
+/// navigation has committed).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn page_back_waits_for_an_earlier_page_that_loads_slowly() {
+    let session = Session::start().await;
+    let slow = session.open("slow-page").await;
+    assert!(slow.contains("SLOW-PAGE-OK"), "{slow}");
+    session.open("blanker").await;
+    let (back, typed) = session.back().await;
+    // Loaded again, not restored: the page says so itself.
+    session.pages.reported("slow page load 2").await;
+    assert!(
+        matches!(typed.action.detail, Detail::Back { moved: true }),
+        "{back}"
+    );
+    assert!(back.contains("SLOW-PAGE-OK"), "{back}");
+    assert!(!typed.incomplete, "{:?}", typed.pending);
+    session.end().await;
+}
+
 /// A click after which the page took itself to `about:blank` is answered
 /// once that blank page is there (it waited the whole load limit for a
 /// load Chromium's blank page never reports: past the client's 30 s), and
@@ -750,6 +830,94 @@ async fn a_page_that_goes_blank_is_answered_and_left_by_back() {
     assert!(back.contains("heading \"Blanker\""), "{back}");
     assert!(!typed.incomplete, "{:?}", typed.pending);
     session.end().await;
+}
+
+/// A click on a link served as an attachment is answered once the file is
+/// saved, and the answer says where: before, the navigation the click began
+/// was waited for until the budget ran out (answered incomplete after 1.5 s,
+/// "a navigation had begun and not arrived") while Chromium wrote the file
+/// into `~/Downloads`, unasked and untold. A second file of the same name
+/// does not replace the first. Refused, nothing is written and the answer
+/// says the page began one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_is_saved_where_asked_and_told() {
+    // Made by the browser when the first file arrives.
+    let into = std::env::temp_dir().join(format!("pagesnap-test-downloads-{}", std::process::id()));
+    let session = Session::launch_with(
+        OpenOptions::default(),
+        true,
+        Some(DownloadPolicy::SaveTo(into.clone())),
+    )
+    .await;
+    let shown = session.open("downloads").await;
+    let url = session.pages.url("report.csv");
+    let mut copies = Vec::new();
+    for expected in ["report.csv", "report (2).csv"] {
+        let (answer, typed) = session.click(&shown, "link", "Get the report").await;
+        assert!(!typed.incomplete, "{:?}", typed.pending);
+        assert!(typed.timings.settle_ms < 1000.0, "{:?}", typed.timings);
+        let path = into.join(expected);
+        let saved = std::fs::read_to_string(&path)
+            .unwrap_or_else(|err| panic!("{} was saved ({err}): {answer}", path.display()));
+        assert_eq!(
+            typed.downloads,
+            vec![DownloadReport {
+                file: "report.csv".into(),
+                url: url.clone(),
+                status: DownloadStatus::Saved {
+                    path: Some(path.display().to_string()),
+                    bytes: saved.len() as u64,
+                },
+            }],
+            "{answer}"
+        );
+        assert!(
+            answer.contains(&format!("saved as {}", path.display())),
+            "{answer}"
+        );
+        // The page stayed where it was (the link took the focus).
+        assert_eq!(
+            typed.snapshot.freshness.url,
+            session.pages.url("downloads"),
+            "{answer}"
+        );
+        assert!(!answer.contains("### Page"), "{answer}");
+        copies.push(saved);
+    }
+    session.pages.reported("asked for the report").await;
+    assert_ne!(copies[0], copies[1], "the second copy replaced the first");
+    // A link with `download`: no navigation; the file is told all the same.
+    let (answer, typed) = session.click(&shown, "link", "Save a copy").await;
+    assert!(!typed.incomplete, "{:?}", typed.pending);
+    assert!(
+        matches!(
+            &typed.downloads[..],
+            [DownloadReport {
+                status: DownloadStatus::Saved { .. },
+                ..
+            }]
+        ),
+        "{answer}"
+    );
+    session.end().await;
+
+    // Refused: told, and nothing written.
+    let session = Session::start().await;
+    let shown = session.open("downloads").await;
+    let (answer, typed) = session.click(&shown, "link", "Get the report").await;
+    assert!(!typed.incomplete, "{:?}", typed.pending);
+    assert_eq!(
+        typed
+            .downloads
+            .iter()
+            .map(|d| d.status.clone())
+            .collect::<Vec<_>>(),
+        vec![DownloadStatus::Refused],
+        "{answer}"
+    );
+    assert!(answer.contains("refused"), "{answer}");
+    session.end().await;
+    std::fs::remove_dir_all(&into).expect("the downloads are removed");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

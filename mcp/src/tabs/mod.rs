@@ -207,6 +207,14 @@ impl Browsing {
         &self.shared.config
     }
 
+    /// The current tab's downloads not yet told ([`pagesnap_browser::ChromiumSession::downloads`]).
+    pub async fn downloads(&self) -> Vec<pagesnap_browser::Download> {
+        match self.current() {
+            Ok(state) => state.session.downloads().await,
+            Err(_) => Vec::new(),
+        }
+    }
+
     /// Which context this session's tabs live in.
     pub fn isolation(&self) -> &Isolation {
         &self.isolation

@@ -6,7 +6,7 @@ use rmcp::model::CallToolResult;
 use serde_json::json;
 
 use super::{blocks, notes_text, snapshot_of};
-use crate::answer::{ActionAnswer, ActionReport, Note, OpenedTab, StepTimings};
+use crate::answer::{ActionAnswer, ActionReport, DownloadReport, Note, OpenedTab, StepTimings};
 use crate::error::ToolError;
 use crate::tabs::{Acted, Browsing, Request, Seen};
 
@@ -55,7 +55,14 @@ pub(super) async fn answer(
         Since::Before(before) => (before, browsing.new_tabs().await),
     };
     let action = report(browsing, acted, &seen);
-    let notes = browsing.take_notes();
+    let downloads: Vec<DownloadReport> = browsing
+        .downloads()
+        .await
+        .into_iter()
+        .map(DownloadReport::from)
+        .collect();
+    let mut notes = browsing.take_notes();
+    notes.extend(downloads.iter().map(DownloadReport::note));
     Ok(result(
         browsing,
         action,
@@ -66,6 +73,7 @@ pub(super) async fn answer(
             new_tabs,
             brief,
             notes,
+            downloads,
         },
     ))
 }
@@ -85,6 +93,8 @@ struct After<'a> {
     brief: Option<bool>,
     /// What the agent should know beside the action.
     notes: Vec<Note>,
+    /// The page's downloads not told before.
+    downloads: Vec<DownloadReport>,
 }
 
 /// An action's result: its structured content, the [`ActionAnswer`], and
@@ -98,6 +108,7 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
         new_tabs,
         brief,
         notes,
+        downloads,
     } = after;
     // Behind a dialog the page cannot be seen, so nothing is said to have left it.
     let before = before.filter(|_| seen.observation.meta.dialog.is_none());
@@ -110,6 +121,7 @@ fn result(browsing: &Browsing, action: ActionReport, after: After<'_>) -> CallTo
         pending: acted.pending.clone(),
         new_tabs: new_tabs.into_iter().map(OpenedTab::from).collect(),
         notes,
+        downloads,
         timings: StepTimings::new(acted.took, acted.settled_in, seen.captured.as_ref()),
     };
     let text = browsing.mask_known(&text(browsing, &answer, acted, seen, before, brief));
