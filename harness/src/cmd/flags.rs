@@ -4,7 +4,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
-use pagesnap_browser::{DialogPolicy, OpenOptions, WaitFor};
+use pagesnap_browser::{DialogPolicy, DownloadPolicy, OpenOptions, WaitFor};
 use pagesnap_engine::strategy::{self, STRATEGIES, Strategy};
 
 use crate::external::{self, UserProgram};
@@ -40,6 +40,44 @@ impl UploadArgs {
             Some(dir) => bail!("--upload-dir {}: not a folder", dir.display()),
             None => Ok(std::env::current_dir()?),
         }
+    }
+}
+
+/// `--download-dir` and `--no-downloads`, of the tool server (`mcp`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct DownloadArgs {
+    /// The folder the files pages download are saved into (made when the first arrives), under the
+    /// names the pages give them, never replacing a file there (`report (2).csv`); the answer of the
+    /// action that began one says what was saved where. Default: `pagesnap-downloads` in the system's
+    /// temporary folder; attached (--cdp-endpoint), the browser's own folder.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_downloads")]
+    pub download_dir: Option<std::path::PathBuf>,
+    /// Refuse every download: nothing is written, and the answer says the page began one.
+    #[arg(long)]
+    pub no_downloads: bool,
+}
+
+impl DownloadArgs {
+    /// Where downloads go, for a browser launched or (`attached`) someone else's.
+    pub fn policy(&self, attached: bool) -> Result<DownloadPolicy> {
+        if self.no_downloads {
+            return Ok(DownloadPolicy::Refuse);
+        }
+        match &self.download_dir {
+            Some(dir) if dir.exists() && !dir.is_dir() => {
+                bail!("--download-dir {}: not a folder", dir.display())
+            }
+            Some(dir) => Ok(DownloadPolicy::SaveTo(std::path::absolute(dir)?)),
+            None if attached => Ok(DownloadPolicy::Browser),
+            None => Ok(DownloadPolicy::SaveTo(
+                std::env::temp_dir().join("pagesnap-downloads"),
+            )),
+        }
+    }
+
+    /// Whether either flag was given.
+    pub fn given(&self) -> bool {
+        self.no_downloads || self.download_dir.is_some()
     }
 }
 

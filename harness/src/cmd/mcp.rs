@@ -84,6 +84,8 @@ pub struct Args {
     dialogs: super::flags::DialogArgs,
     #[command(flatten)]
     uploads: super::flags::UploadArgs,
+    #[command(flatten)]
+    downloads: super::flags::DownloadArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -104,6 +106,14 @@ pub fn run(args: Args) -> Result<ExitCode> {
             args.dialogs.dialogs
         );
     }
+    if args.observe_only && args.downloads.given() {
+        bail!(
+            "--observe-only sets nothing in the browser: --download-dir and --no-downloads would"
+        );
+    }
+    let downloads = args
+        .downloads
+        .policy(!args.browser.cdp_endpoint.is_empty())?;
     if args.browser.cdp_endpoint.len() > 1 {
         bail!("--cdp-endpoint: the tool server drives one browser; give one endpoint");
     }
@@ -135,6 +145,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         .await?
         .with_dialogs(args.dialogs.dialogs)
         .with_upload_dir(uploads);
+        chromium.set_downloads(downloads).await?;
         eprintln!(
             "pagesnap mcp: {} {}",
             if chromium.attached() {

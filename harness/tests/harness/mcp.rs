@@ -89,8 +89,9 @@ fn python_sdk_sees_and_answers_every_dialog() {
 #[test]
 fn python_sdk_drives_every_action() {
     // 424: a scroll that did not move answers "unchanged" (issue 59's changed-lines answers), and the
-    // carousel's last slides are checked in a snapshot of their own.
-    run(&python(), "client.py", "actions", 424);
+    // carousel's last slides are checked in a snapshot of their own. 430: a download saved into
+    // --download-dir and told (five checks), and a --download-dir that is a file refused.
+    run(&python(), "client.py", "actions", 430);
 }
 
 #[test]

@@ -64,6 +64,9 @@ SECOND = "<!doctype html><title>Second</title><h1>Second page</h1><button>Only o
 SLOW = "<!doctype html><title>Slow</title><h1>Slow</h1><img src='/never'>"
 # A page whose renderer holds 256 MiB more than any other here, so that the test finds it to kill.
 HEAVY = "<!doctype html><title>Heavy</title><h1>Heavy page</h1><script>self.ballast = new Uint8Array(256 << 20).fill(1)</script>"
+DOWNLOADS = "<!doctype html><title>Downloads</title><h1>Downloads</h1><a href='/report.csv'>Get the report</a>"
+# Served as an attachment (Content-Disposition), so that a click on its link downloads it.
+REPORT_CSV = b"copy,total\n1,42\n"
 
 
 REPORTS = []
@@ -85,9 +88,17 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
 
     def do_GET(self):
-        own = {"/form.html": FORM, "/second.html": SECOND, "/slow.html": SLOW, "/heavy.html": HEAVY}
+        own = {"/form.html": FORM, "/second.html": SECOND, "/slow.html": SLOW, "/heavy.html": HEAVY, "/downloads.html": DOWNLOADS}
         if self.path == "/never":
             time.sleep(60)
+            return
+        if self.path == "/report.csv":
+            self.send_response(200)
+            self.send_header("Content-Type", "text/csv")
+            self.send_header("Content-Disposition", 'attachment; filename="report.csv"')
+            self.send_header("Content-Length", str(len(REPORT_CSV)))
+            self.end_headers()
+            self.wfile.write(REPORT_CSV)
             return
         if self.path in own:
             body = own[self.path].encode()
@@ -507,7 +518,7 @@ def quiet(what, mark, grace=0.5):
     return not reported_since(what, mark)
 
 
-async def actions(session, uploads, files):
+async def actions(session, uploads, files, downloads):
     """Every op of page_action, page_fill, page_wait and page_click_at on fixtures/sites/actions; the pages say what each did."""
     tools = await session.list_tools()
     names = [t.name for t in tools.tools]
@@ -873,6 +884,18 @@ async def actions(session, uploads, files):
     check(wait_detail("clicked-go", lambda d: d["trusted"] and abs(d["x"] - 200) <= 1 and abs(d["y"] - 240) <= 1, mark), "a trusted click lands on Go at (200, 240)", REPORTS[mark:])
     check(quiet("clicked-stop", mark, 0), "nothing else was clicked", REPORTS[mark:])
     await fails(session, "page_click_at", {"x": 200}, "bad-argument")
+
+    # A download (--download-dir): the click is answered once the file is saved there, and says where.
+    await ok(session, "page_navigate", {"url": f"{BASE}/downloads.html"})
+    snap = await ok(session, "page_snapshot", {})
+    got = await ok(session, "page_action", {"ref": ref_of(snap, "link", "Get the report"), "op": "click"})
+    told = got.structured_content.get("downloads", [])
+    check(not got.structured_content["incomplete"], "a click that downloads is answered complete", got.structured_content.get("pending"))
+    check(len(told) == 1 and told[0]["state"] == "saved" and told[0]["file"] == "report.csv", "the download is told as saved", told)
+    saved = told[0].get("path", "") if told else ""
+    check(os.path.dirname(saved) == downloads, "it was saved into --download-dir", (saved, downloads))
+    check(os.path.isfile(saved) and open(saved, "rb").read() == REPORT_CSV, "the file saved is the one served", saved)
+    check(f"saved as {saved}" in text_of(got), "the answer's text says where", text_of(got))
 
 
 # A client that opens a session, starts a long call and says so (then is killed).
@@ -1414,11 +1437,14 @@ async def main():
             with open(outside, "w") as f:
                 f.write("beside the upload folder, not in it\n")
             os.symlink(outside, os.path.join(uploads, "link.pdf"))
-            params = StdioServerParameters(command=PAGESNAP, args=["mcp", "--timeout", "8", "--upload-dir", uploads])
+            downloads = os.path.join(root, "downloads")
+            refused = subprocess.run([PAGESNAP, "mcp", "--download-dir", outside], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=30)
+            check(refused.returncode != 0 and f"--download-dir {outside}: not a folder" in refused.stderr, "a --download-dir that is a file is refused by name", refused.stderr)
+            params = StdioServerParameters(command=PAGESNAP, args=["mcp", "--timeout", "8", "--upload-dir", uploads, "--download-dir", downloads])
             async with stdio_client(params, errlog=stderr) as (read, write):
                 async with ClientSession(read, write) as session:
                     await session.initialize()
-                    await actions(session, uploads, files)
+                    await actions(session, uploads, files, downloads)
         finally:
             shutil.rmtree(root, ignore_errors=True)
     elif MODE == "sigkill":
