@@ -89,9 +89,10 @@ fn python_sdk_sees_and_answers_every_dialog() {
 #[test]
 fn python_sdk_drives_every_action() {
     // 424: a scroll that did not move answers "unchanged" (issue 59's changed-lines answers), and the
-    // carousel's last slides are checked in a snapshot of their own. 430: a download saved into
-    // --download-dir and told (five checks), and a --download-dir that is a file refused.
-    run(&python(), "client.py", "actions", 430);
+    // carousel's last slides are checked in a snapshot of their own. 436: a download through
+    // --download-dir (its three calls, and five checks of the file and the answer), and a
+    // --download-dir that is a file refused.
+    run(&python(), "client.py", "actions", 436);
 }
 
 #[test]
