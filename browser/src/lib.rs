@@ -44,7 +44,7 @@ pub use error::{Error, Result, StartError};
 pub use failure::{Phase, TabError};
 pub use frames::{node_key, split_key};
 pub use input::{Step, confine_uploads, key_names};
-pub use navigation::{DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, WaitFor};
+pub use navigation::{Arrival, DEFAULT_TIMEOUT, DEFAULT_VIEWPORT, OpenOptions, WaitFor};
 pub use op::Op;
 pub use readiness::{Performed, Readiness, Settled};
 pub use session::ChromiumSession;

@@ -236,6 +236,19 @@ impl Default for OpenOptions {
     }
 }
 
+/// What a navigation brought to the tab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arrival {
+    /// Another document, loaded.
+    Document,
+    /// The same document at another fragment.
+    SameDocument,
+    /// No document: the URL answered with a file, downloaded (or refused)
+    /// as the tab's downloads tell ([`crate::ChromiumSession::downloads`]);
+    /// the page before stays.
+    Download,
+}
+
 impl Navigation<'_> {
     /// [`crate::ChromiumSession::navigate`]'s work.
     pub(crate) async fn navigate(
@@ -243,7 +256,7 @@ impl Navigation<'_> {
         target: &str,
         options: &OpenOptions,
         network: bool,
-    ) -> Result<()> {
+    ) -> Result<Arrival> {
         let (url, display_url) = resolve_target(target)?;
         // A page still loading (a request that never ends) is stopped first:
         // the CDP client runs one navigation at a time per tab, and the old
@@ -276,6 +289,7 @@ impl Navigation<'_> {
         // and drops the next one while an earlier never finished loading. A
         // failed load still shows as Chromium's error page, which `prepare`
         // names.
+        let downloads = self.tab.downloads_mark();
         let assign = format!(
             "location.assign({}); true",
             serde_json::Value::String(url.clone())
@@ -286,12 +300,15 @@ impl Navigation<'_> {
         }
         let navigation = tokio::spawn(async { None });
         let committed = if same_document {
-            Ok(())
+            Ok(Arrival::SameDocument)
         } else {
-            self.wait_committed(deadline).await
+            self.wait_committed(deadline, downloads).await
         };
         let result = match committed {
-            Ok(()) => prepare(self.tab, options, deadline, navigation, network).await,
+            Ok(Arrival::Download) => Ok(Arrival::Download),
+            Ok(arrival) => prepare(self.tab, options, deadline, navigation, network)
+                .await
+                .map(|()| arrival),
             Err(err) => Err(err),
         };
         // The new document, and any it was replaced by while loading, has its probe.
@@ -303,13 +320,19 @@ impl Navigation<'_> {
     }
 
     /// Waits until the tab shows a document other than the one marked
-    /// before a navigation.
-    async fn wait_committed(&self, deadline: Instant) -> Result<()> {
+    /// before a navigation, or the navigation became a download (one of
+    /// this tab's reported after `downloads`), which is then given a
+    /// moment to arrive and the old document stays.
+    async fn wait_committed(&self, deadline: Instant, downloads: usize) -> Result<Arrival> {
         loop {
             match self.tab.eval("window.__pagesnapOld === true").await {
-                Ok(serde_json::Value::Bool(false)) => return Ok(()),
+                Ok(serde_json::Value::Bool(false)) => return Ok(Arrival::Document),
                 Err(err) if err.is_gone() => return Err(err),
                 _ => {}
+            }
+            if self.tab.downloaded_since(downloads).await {
+                let _ = self.tab.eval("delete window.__pagesnapOld").await;
+                return Ok(Arrival::Download);
             }
             if Instant::now() >= deadline {
                 return Err(TabError::NeverLoaded {

@@ -14,7 +14,7 @@ use crate::capture::{
 use crate::error::Result;
 use crate::frames::Frames;
 use crate::input::{Input, Step};
-use crate::navigation::{Navigation, OpenOptions};
+use crate::navigation::{Arrival, Navigation, OpenOptions};
 use crate::readiness::{Performed, Readiness, Settled, Settler};
 use crate::tab::TabHandle;
 
@@ -173,13 +173,14 @@ impl ChromiumSession {
     /// Loads `target` in this tab, as a user typing it into the address bar
     /// would: waits for load, `options.wait_for` and settling within
     /// `options.timeout` (past it, the error names what was still under
-    /// way; the tab keeps whatever it shows).
+    /// way; the tab keeps whatever it shows). What arrived: a document, the
+    /// same one at another fragment, or a download (the page stays).
     pub async fn navigate(
         &mut self,
         target: &str,
         options: &OpenOptions,
         network: bool,
-    ) -> Result<()> {
+    ) -> Result<Arrival> {
         self.navigation().navigate(target, options, network).await
     }
 

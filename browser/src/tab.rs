@@ -54,6 +54,9 @@ pub(crate) struct TabHandle {
     watch: Watch,
     /// The browser's downloads (see `crate::downloads`).
     downloads: Downloads,
+    /// How many the browser had reported when this handle was made: a
+    /// new tab's downloads after it are its first page's.
+    downloads_at_open: usize,
     /// How long one CDP call may go unanswered; when recording, also the
     /// page's whole budget.
     limit: Duration,
@@ -163,6 +166,7 @@ impl TabHandle {
             target: page.target_id().clone(),
             page,
             watch,
+            downloads_at_open: downloads.mark(),
             downloads,
             limit,
             deadline,
@@ -248,6 +252,25 @@ impl TabHandle {
     pub(crate) async fn downloads_since(&self, mark: usize) -> Vec<Download> {
         self.place_downloads(mark).await;
         self.downloads.of_since(self.target_id(), mark)
+    }
+
+    /// Whether a download of this tab's began after `mark`: when one has,
+    /// it is given [`waits::DOWNLOAD_ARRIVAL`] to finish arriving (a later
+    /// answer tells a file still arriving then).
+    pub(crate) async fn downloaded_since(&self, mark: usize) -> bool {
+        let started = Instant::now();
+        let mut begun = false;
+        loop {
+            let downloads = self.downloads_since(mark).await;
+            begun |= !downloads.is_empty();
+            if !begun
+                || !downloads.iter().any(|d| d.state.arriving())
+                || started.elapsed() >= waits::DOWNLOAD_ARRIVAL
+            {
+                return begun;
+            }
+            tokio::time::sleep(waits::LOAD_POLL).await;
+        }
     }
 
     /// This tab's downloads whose state its answers have not told yet, now
@@ -660,6 +683,14 @@ impl TabHandle {
                 Ok(state)
                     if state.as_str() == Some("blank")
                         && (blank == Blank::Loaded || self.url == BLANK) =>
+                {
+                    return Ok(());
+                }
+                // The first page of a new tab was a file: downloaded, the
+                // tab stays blank.
+                Ok(state)
+                    if state.as_str() == Some("blank")
+                        && self.downloaded_since(self.downloads_at_open).await =>
                 {
                     return Ok(());
                 }

@@ -54,6 +54,10 @@ pub(crate) const LOAD_POLL: Duration = Duration::from_millis(25);
 /// How often a `--wait-for` selector, and the URL after `history.back()`, are polled.
 pub(crate) const WAIT_POLL: Duration = Duration::from_millis(50);
 
+/// How long a navigation that became a download waits for the file to
+/// arrive before it is answered (as a click's readiness budget).
+pub(crate) const DOWNLOAD_ARRIVAL: Duration = Duration::from_millis(1500);
+
 /// How long `history.back()` is given to change the URL before the tab is
 /// taken to have had no earlier entry (at most the call's limit).
 pub(crate) const BACK_GRACE: Duration = Duration::from_millis(1500);
