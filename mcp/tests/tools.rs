@@ -899,6 +899,59 @@ async fn a_download_is_saved_where_asked_and_told() {
         ),
         "{answer}"
     );
+
+    // Opened as a page, the file downloads and the page stays (before, the
+    // wait for a document that never came ran to the limit).
+    let (answer, structured) = session.ok("page_navigate", json!({"url": url})).await;
+    let typed = action_answer(structured);
+    assert!(!typed.incomplete, "{:?}", typed.pending);
+    assert!(
+        matches!(
+            &typed.downloads[..],
+            [DownloadReport {
+                status: DownloadStatus::Saved { .. },
+                ..
+            }]
+        ),
+        "{answer}"
+    );
+    assert!(answer.contains("### Unchanged"), "{answer}");
+    assert!(typed.timings.act_ms < 5000.0, "{:?}", typed.timings);
+    // A fragment of the page shown: the same document, answered with what changed.
+    let (answer, _) = session
+        .ok(
+            "page_navigate",
+            json!({"url": format!("{}#later", session.pages.url("downloads"))}),
+        )
+        .await;
+    assert!(!answer.contains("### Page"), "{answer}");
+    session.end().await;
+
+    // A first tab opened on the file: it downloads, the tab stays blank.
+    let session = Session::launch_with(
+        OpenOptions::default(),
+        true,
+        Some(DownloadPolicy::SaveTo(into.clone())),
+    )
+    .await;
+    let (answer, structured) = session
+        .ok(
+            "page_navigate",
+            json!({"url": session.pages.url("report.csv")}),
+        )
+        .await;
+    let typed = action_answer(structured);
+    assert!(
+        matches!(
+            &typed.downloads[..],
+            [DownloadReport {
+                status: DownloadStatus::Saved { .. },
+                ..
+            }]
+        ),
+        "{answer}"
+    );
+    assert!(typed.timings.act_ms < 5000.0, "{:?}", typed.timings);
     session.end().await;
 
     // Refused: told, and nothing written.

@@ -22,8 +22,8 @@ use std::sync::atomic::Ordering;
 use tokio::sync::RwLockReadGuard;
 
 use pagesnap_browser::{
-    Axis, Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, Performed, Readiness,
-    Settled, TabError, UserAction,
+    Arrival, Axis, Chromium, ChromiumSession, Failure, Kept, OpenOptions, Outcome, Performed,
+    Readiness, Settled, TabError, UserAction,
 };
 use pagesnap_engine::dialog::Dialog;
 use pagesnap_engine::observation::{Item, Observation};
@@ -299,9 +299,10 @@ impl Browsing {
         }
     }
 
-    /// Opens `url` in the current tab (or a new one when there is none).
-    /// `Some(pending)` when the load did not finish within the page limit.
-    pub async fn navigate(&mut self, url: &str) -> Result<Option<String>, ToolError> {
+    /// Opens `url` in the current tab (or a new one when there is none):
+    /// `Some(pending)` when the load did not finish within the page limit,
+    /// and what arrived (a new tab's first page counts as a document).
+    pub async fn navigate(&mut self, url: &str) -> Result<(Option<String>, Arrival), ToolError> {
         policy::check_url(url, self.config().allow_file_urls)?;
         self.refuse_while_dialog()?;
         // The load settles on evidence: the probe is armed from the
@@ -320,9 +321,14 @@ impl Browsing {
         };
         let result = match self.current_mut() {
             Ok(tab) => {
-                tab.last = None;
+                let last = tab.last.take();
                 tab.kept = None;
-                tab.session.navigate(url, &options, network).await
+                let arrival = tab.session.navigate(url, &options, network).await;
+                // The document stayed: its refs and marks go on from it.
+                if matches!(arrival, Ok(Arrival::SameDocument | Arrival::Download)) {
+                    tab.last = last;
+                }
+                arrival
             }
             Err(_) => {
                 let opened = self
@@ -336,24 +342,27 @@ impl Browsing {
                         self.known_tabs.insert(id.clone());
                         self.tabs.insert(id.clone(), TabState::new(session));
                         self.current = Some(id);
-                        Ok(())
+                        // A first page: nothing to compare it with.
+                        Ok(Arrival::Document)
                     }
                     Err(err) => Err(err),
                 }
             }
         };
-        match result {
-            Ok(()) => {}
+        let arrival = match result {
+            Ok(arrival) => arrival,
             Err(err) => match err.tab() {
                 // The page is there, only not finished: show what there is.
                 Some(TabError::NeverLoaded { .. } | TabError::OverLimit { .. })
                     if self.current.is_some() =>
                 {
-                    return Ok(Some(self.mask(&err.to_string())));
+                    return Ok((Some(self.mask(&err.to_string())), Arrival::Document));
                 }
                 // The page asks first (beforeunload, a dialog during load):
                 // the snapshot shows the dialog.
-                Some(TabError::DialogOpen { .. }) if self.current.is_some() => return Ok(None),
+                Some(TabError::DialogOpen { .. }) if self.current.is_some() => {
+                    return Ok((None, Arrival::Document));
+                }
                 // The browser, or the tab's renderer, died under the load:
                 // `browser-gone` or `tab-gone`, the tab forgotten.
                 _ if err.is_gone() => return Err(self.failed(&err).await),
@@ -367,12 +376,12 @@ impl Browsing {
                     ));
                 }
             },
-        }
+        };
         let tab = self.current()?;
         match tab.session.settle_to(Readiness::NAVIGATE).await {
-            Ok(settled) => Ok(settled.pending),
+            Ok(settled) => Ok((settled.pending, arrival)),
             // A dialog opened as the page settled: the snapshot shows it.
-            Err(err) if err.is_dialog_open() => Ok(None),
+            Err(err) if err.is_dialog_open() => Ok((None, arrival)),
             Err(err) => Err(self.failed(&err).await),
         }
     }

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use pagesnap_browser::Arrival;
 use rmcp::model::{CallToolResult, JsonObject};
 use rmcp::{tool, tool_router};
 use schemars::JsonSchema;
@@ -25,7 +26,7 @@ impl Server {
     #[tool(
         name = "page_navigate",
         input_schema = input_schema::<NavigateArgs>(),
-        description = "Open a URL in the current tab (opening one if there is none), wait for it to load and settle, and return the viewport's snapshot (as page_snapshot, in the server's default strategy); structuredContent {action: {op, url}, snapshot: meta, incomplete, pending?}."
+        description = "Open a URL in the current tab (opening one if there is none), wait for it to load and settle, and return the viewport's snapshot (the changed lines if the document stayed: a fragment, a file downloaded); structuredContent {action: {op, url}, snapshot: meta, incomplete, pending?, downloads?}."
     )]
     async fn page_navigate(&self, arguments: JsonObject) -> CallToolResult {
         self.call("page_navigate", arguments, navigate).await
@@ -37,14 +38,15 @@ async fn navigate(
     args: NavigateArgs,
 ) -> Result<CallToolResult, ToolError> {
     let started = std::time::Instant::now();
-    let pending = browsing.navigate(&args.url).await?;
+    let before = browsing.last().cloned();
+    let (pending, arrival) = browsing.navigate(&args.url).await?;
     let acted = Acted {
         note: None,
         pending,
         scroll: None,
         took: started.elapsed(),
         settled_in: Duration::ZERO,
-        navigated: true,
+        navigated: arrival == Arrival::Document,
     };
     let report = |browsing: &Browsing, _: &Acted, _: &Seen| ActionReport {
         op: "navigate".into(),
@@ -52,5 +54,11 @@ async fn navigate(
             url: browsing.mask(&args.url),
         },
     };
-    act::answer(browsing, &acted, Since::Arrival, report, None).await
+    // The same document (another fragment, or the URL was a file that
+    // downloaded): answered with what changed, as an action is.
+    let since = match arrival {
+        Arrival::Document => Since::Arrival,
+        Arrival::SameDocument | Arrival::Download => Since::Before(before.as_ref()),
+    };
+    act::answer(browsing, &acted, since, report, None).await
 }
