@@ -83,7 +83,9 @@ fn the_four_tool_servers_solve_miniwob_tasks_through_their_own_tools() {
                 // Every agent pays pagesnap's on every episode: within the
                 // action-space issue's budget (1,572 before page_dialog),
                 // raised from 2,200 to 2,300 when every acting tool took
-                // `brief` (issue 59: 2,251; Playwright MCP's are 4,444).
+                // `brief` (issue 59: 2,251; 2,298 once page_navigate's says
+                // what a same document and a download answer; Playwright
+                // MCP's are 4,444).
                 if e["strategy"] == "mcp:pagesnap" {
                     eprintln!("pagesnap mcp tool definitions: {definitions} o200k tokens");
                     assert!(definitions <= 2_300, "{definitions} tokens: {step}");

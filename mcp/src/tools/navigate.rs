@@ -26,7 +26,7 @@ impl Server {
     #[tool(
         name = "page_navigate",
         input_schema = input_schema::<NavigateArgs>(),
-        description = "Open a URL in the current tab (opening one if there is none), wait for it to load and settle, and return the viewport's snapshot (the changed lines if the document stayed: a fragment, a file downloaded); structuredContent {action: {op, url}, snapshot: meta, incomplete, pending?, downloads?}."
+        description = "Open a URL in the current tab (opening one if there is none), wait for it to load and settle, and return the viewport's snapshot (the changed lines if the page stayed: a fragment, a download); structuredContent {action: {op, url}, snapshot: meta, incomplete, pending?, downloads?}."
     )]
     async fn page_navigate(&self, arguments: JsonObject) -> CallToolResult {
         self.call("page_navigate", arguments, navigate).await
