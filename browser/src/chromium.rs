@@ -193,21 +193,15 @@ impl Chromium {
         let pid = browser
             .get_mut_child()
             .and_then(|child| child.as_mut_inner().id());
-        let Connected {
-            handler,
-            version,
-            watch,
-            pulse,
-            downloads,
-        } = connected(&browser, handler, pid, DownloadPolicy::Refuse).await?;
+        let connection = connected(&browser, handler, pid, DownloadPolicy::Refuse).await?;
         let watchdog = pid.and_then(|pid| watchdog(pid, profile.path()));
         Ok(Chromium {
             browser,
-            handler,
-            version,
-            watch,
-            pulse,
-            downloads,
+            handler: connection.handler,
+            version: connection.version,
+            watch: connection.watch,
+            pulse: connection.pulse,
+            downloads: connection.downloads,
             owned: Some(Owned {
                 profile,
                 watchdog,
@@ -247,13 +241,7 @@ impl Chromium {
                 address: ws.clone(),
                 message: err.to_string(),
             })?;
-        let Connected {
-            handler,
-            version,
-            watch,
-            pulse,
-            downloads,
-        } = connected(&browser, handler, None, DownloadPolicy::Browser).await?;
+        let connection = connected(&browser, handler, None, DownloadPolicy::Browser).await?;
         // The tabs that were open before we came are announced by the
         // discovery the client's handler turns on when it connects, and
         // attached to then. Not `fetch_targets`: it announces them a second
@@ -262,17 +250,17 @@ impl Chromium {
         // given id not found" on the first call to the browser's own tab).
         Ok(Chromium {
             browser,
-            handler,
-            version,
-            watch,
-            pulse,
+            handler: connection.handler,
+            version: connection.version,
+            watch: connection.watch,
+            pulse: connection.pulse,
             owned: None,
             endpoint: Some(endpoint.to_owned()),
             network: true,
             opened: std::sync::Mutex::new(Vec::new()),
             dialogs: DialogPolicy::default(),
             uploads: PathBuf::from("."),
-            downloads,
+            downloads: connection.downloads,
         })
     }
 

@@ -430,6 +430,17 @@ fn action_answer(structured: Option<Value>) -> ActionAnswer {
 }
 
 /// The ref an aria snapshot gives the element `role "name"`.
+/// Whether the answer tells one download, saved.
+fn one_saved(answer: &ActionAnswer) -> bool {
+    matches!(
+        &answer.downloads[..],
+        [DownloadReport {
+            status: DownloadStatus::Saved { .. },
+            ..
+        }]
+    )
+}
+
 fn reference(snapshot: &str, role: &str, name: &str) -> String {
     let wanted = format!("{role} \"{name}\"");
     snapshot
@@ -889,32 +900,14 @@ async fn a_download_is_saved_where_asked_and_told() {
     // A link with `download`: no navigation; the file is told all the same.
     let (answer, typed) = session.click(&shown, "link", "Save a copy").await;
     assert!(!typed.incomplete, "{:?}", typed.pending);
-    assert!(
-        matches!(
-            &typed.downloads[..],
-            [DownloadReport {
-                status: DownloadStatus::Saved { .. },
-                ..
-            }]
-        ),
-        "{answer}"
-    );
+    assert!(one_saved(&typed), "{answer}");
 
     // Opened as a page, the file downloads and the page stays (before, the
     // wait for a document that never came ran to the limit).
     let (answer, structured) = session.ok("page_navigate", json!({"url": url})).await;
     let typed = action_answer(structured);
     assert!(!typed.incomplete, "{:?}", typed.pending);
-    assert!(
-        matches!(
-            &typed.downloads[..],
-            [DownloadReport {
-                status: DownloadStatus::Saved { .. },
-                ..
-            }]
-        ),
-        "{answer}"
-    );
+    assert!(one_saved(&typed), "{answer}");
     assert!(answer.contains("### Unchanged"), "{answer}");
     assert!(typed.timings.act_ms < 5000.0, "{:?}", typed.timings);
     // A fragment of the page shown: the same document, answered with what changed.
@@ -941,16 +934,7 @@ async fn a_download_is_saved_where_asked_and_told() {
         )
         .await;
     let typed = action_answer(structured);
-    assert!(
-        matches!(
-            &typed.downloads[..],
-            [DownloadReport {
-                status: DownloadStatus::Saved { .. },
-                ..
-            }]
-        ),
-        "{answer}"
-    );
+    assert!(one_saved(&typed), "{answer}");
     assert!(typed.timings.act_ms < 5000.0, "{:?}", typed.timings);
     session.end().await;
 
