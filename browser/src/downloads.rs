@@ -9,7 +9,14 @@
 //! wait after an action takes a download its page began as the end of the
 //! navigation it had begun (`crate::readiness`), and the tab's answers tell
 //! each download once per state ([`crate::ChromiumSession::downloads`]).
+//!
+//! A link that opens its attachment in a new tab (`target=_blank`) begins the
+//! download in that tab, which Chromium closes as the download begins: such
+//! a download is told to the tab that opened it (the openers of the tabs are
+//! followed from `Target.targetCreated`, their closing from
+//! `Target.targetDestroyed`).
 
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -18,6 +25,7 @@ use chromiumoxide::cdp::browser_protocol::browser::{
     BrowserContextId, DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
     SetDownloadBehaviorBehavior, SetDownloadBehaviorParams,
 };
+use chromiumoxide::cdp::browser_protocol::target::{EventTargetCreated, EventTargetDestroyed};
 use futures::StreamExt;
 
 use crate::error::{Error, Result};
@@ -112,9 +120,23 @@ pub(crate) struct Downloads {
 struct Inner {
     policy: DownloadPolicy,
     records: Vec<Record>,
+    /// The tab that opened each tab opened by a page (target ids).
+    openers: HashMap<String, String>,
+    /// The tabs of `openers` that are closed.
+    closed: HashSet<String>,
 }
 
 impl Inner {
+    /// Whether a download begun in `frame` is `tab`'s: begun by its top
+    /// frame (the target id), one of its `frames`, or a tab it opened that
+    /// is closed (nobody else can be told).
+    fn belongs(&self, frame: &str, tab: &str, frames: &[String]) -> bool {
+        frame == tab
+            || frames.iter().any(|f| f == frame)
+            || (self.closed.contains(frame)
+                && self.openers.get(frame).is_some_and(|opener| opener == tab))
+    }
+
     /// The record of the download `guid`, made if none is yet.
     fn record(&mut self, guid: &str) -> &mut Record {
         let at = match self.records.iter().position(|r| r.guid == guid) {
@@ -156,12 +178,22 @@ impl Downloads {
             .event_listener::<EventDownloadProgress>()
             .await
             .map_err(listen)?;
+        let mut created = browser
+            .event_listener::<EventTargetCreated>()
+            .await
+            .map_err(listen)?;
+        let mut destroyed = browser
+            .event_listener::<EventTargetDestroyed>()
+            .await
+            .map_err(listen)?;
         let shared = downloads.clone();
         tokio::spawn(async move {
             loop {
                 tokio::select! {
                     Some(event) = begun.next() => shared.begun(&event),
                     Some(event) = progress.next() => shared.progress(&event),
+                    Some(event) = created.next() => shared.created(&event),
+                    Some(event) = destroyed.next() => shared.destroyed(&event),
                     else => break,
                 }
             }
@@ -227,16 +259,19 @@ impl Downloads {
             .any(|r| r.begun && r.tab.is_none())
     }
 
-    /// Takes the downloads not yet placed whose frame is `tab`'s top frame
-    /// (the target id) or one of `frames` as that tab's.
+    /// Takes the downloads not yet placed that are `tab`'s
+    /// ([`Inner::belongs`]; `frames`: the frames inside it) as that tab's.
     pub(crate) fn place(&self, tab: &str, frames: &[String]) {
-        for record in self.lock().records.iter_mut() {
-            if record.begun
-                && record.tab.is_none()
-                && (record.frame == tab || frames.contains(&record.frame))
-            {
-                record.tab = Some(tab.to_owned());
-            }
+        let mut inner = self.lock();
+        let placed: Vec<usize> = inner
+            .records
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.begun && r.tab.is_none() && inner.belongs(&r.frame, tab, frames))
+            .map(|(at, _)| at)
+            .collect();
+        for at in placed {
+            inner.records[at].tab = Some(tab.to_owned());
         }
     }
 
@@ -278,6 +313,24 @@ impl Downloads {
         record.download.url = event.url.clone();
         record.begun = true;
         record.name(&policy);
+    }
+
+    fn created(&self, event: &EventTargetCreated) {
+        let info = &event.target_info;
+        if let Some(opener) = &info.opener_id {
+            self.lock().openers.insert(
+                info.target_id.as_ref().to_owned(),
+                opener.as_ref().to_owned(),
+            );
+        }
+    }
+
+    fn destroyed(&self, event: &EventTargetDestroyed) {
+        let mut inner = self.lock();
+        let target = event.target_id.as_ref();
+        if inner.openers.contains_key(target) {
+            inner.closed.insert(target.to_owned());
+        }
     }
 
     fn progress(&self, event: &EventDownloadProgress) {
@@ -391,5 +444,21 @@ mod tests {
         // Not ours to rename: the browser's own folder.
         let kept = write("guid-5", "five");
         assert_eq!(named(&kept, "x.csv", &DownloadPolicy::Browser), kept);
+    }
+
+    #[test]
+    fn a_download_of_a_closed_tab_belongs_to_the_tab_that_opened_it() {
+        let mut inner = Inner::default();
+        inner.openers.insert("popup".into(), "tab".into());
+        inner.openers.insert("open-popup".into(), "tab".into());
+        inner.closed.insert("popup".into());
+        let frames = ["frame".to_owned()];
+        assert!(inner.belongs("tab", "tab", &[]));
+        assert!(inner.belongs("frame", "tab", &frames));
+        assert!(inner.belongs("popup", "tab", &[]));
+        // Still open: that tab's own, told when the agent acts there.
+        assert!(!inner.belongs("open-popup", "tab", &[]));
+        assert!(!inner.belongs("popup", "other", &[]));
+        assert!(!inner.belongs("frame", "tab", &[]));
     }
 }

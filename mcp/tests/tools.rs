@@ -106,7 +106,9 @@ fn page(name: &str) -> Option<String> {
         "downloads" => {
             r#"<h1>Downloads</h1>
 <p><a href="/report.csv" onclick="report('asked for the report')">Get the report</a></p>
-<p><a href="/report.csv" download="copy.csv">Save a copy</a></p>"#
+<p><a href="/report.csv" download="copy.csv">Save a copy</a></p>
+<p><a href="/report.csv" target="_blank">Open the report in a new tab</a></p>
+<iframe title="Archive" srcdoc="<a href='/report.csv'>Get the archived report</a>"></iframe>"#
         }
         "hung" => {
             r#"<h1>Spinning</h1>
@@ -953,6 +955,66 @@ async fn a_download_is_saved_where_asked_and_told() {
         "{answer}"
     );
     assert!(answer.contains("refused"), "{answer}");
+    session.end().await;
+    std::fs::remove_dir_all(&into).expect("the downloads are removed");
+}
+
+/// A download begun where the agent did not act: in the tab a link opened
+/// (`target=_blank`), which Chromium closes as the download begins — before,
+/// the file was saved and nobody was told — and in a frame of the page. Each
+/// is told to the tab the agent acted in, in the action's own answer.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_begun_in_a_new_tab_or_a_frame_is_told_to_the_acting_tab() {
+    let into = std::env::temp_dir().join(format!(
+        "pagesnap-test-downloads-elsewhere-{}",
+        std::process::id()
+    ));
+    let session = Session::launch_with(
+        OpenOptions::default(),
+        true,
+        Some(DownloadPolicy::SaveTo(into.clone())),
+    )
+    .await;
+    let shown = session.open("downloads").await;
+    for (link, expected) in [
+        ("Open the report in a new tab", "report.csv"),
+        ("Get the archived report", "report (2).csv"),
+    ] {
+        let (answer, typed) = session.click(&shown, "link", link).await;
+        assert!(!typed.incomplete, "{link}: {:?}", typed.pending);
+        assert!(
+            typed.timings.settle_ms < 1000.0,
+            "{link}: {:?}",
+            typed.timings
+        );
+        let path = into.join(expected);
+        let saved = std::fs::read_to_string(&path)
+            .unwrap_or_else(|err| panic!("{} was saved ({err}): {answer}", path.display()));
+        assert_eq!(
+            typed.downloads,
+            vec![DownloadReport {
+                file: "report.csv".into(),
+                url: session.pages.url("report.csv"),
+                status: DownloadStatus::Saved {
+                    path: Some(path.display().to_string()),
+                    bytes: saved.len() as u64,
+                },
+            }],
+            "{link}: {answer}"
+        );
+        // The tab the link opened is gone; the page stayed.
+        assert!(typed.new_tabs.is_empty(), "{link}: {answer}");
+        assert_eq!(
+            typed.snapshot.freshness.url,
+            session.pages.url("downloads"),
+            "{link}: {answer}"
+        );
+    }
+    // Told once: the next answer has nothing more to tell.
+    let (answer, structured) = session
+        .ok("page_click_at", json!({"x": 900, "y": 600}))
+        .await;
+    assert!(action_answer(structured).downloads.is_empty(), "{answer}");
     session.end().await;
     std::fs::remove_dir_all(&into).expect("the downloads are removed");
 }
