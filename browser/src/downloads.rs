@@ -337,6 +337,11 @@ impl Downloads {
         let mut inner = self.lock();
         let policy = inner.policy.clone();
         let record = inner.record(&event.guid);
+        // Saved and renamed: the state is final (a repeated completion
+        // would name the file by the id it no longer has).
+        if record.named {
+            return;
+        }
         // Invariant: byte counts are whole numbers the browser sends as doubles.
         let bytes = |n: f64| n.max(0.0) as u64;
         record.download.state = match event.state {
@@ -460,5 +465,36 @@ mod tests {
         assert!(!inner.belongs("open-popup", "tab", &[]));
         assert!(!inner.belongs("popup", "other", &[]));
         assert!(!inner.belongs("frame", "tab", &[]));
+    }
+
+    #[test]
+    fn a_repeated_completion_keeps_the_name_given() {
+        let folder = tempfile::tempdir().unwrap();
+        let downloads = Downloads::default();
+        downloads.lock().policy = DownloadPolicy::SaveTo(folder.path().to_owned());
+        let written = folder.path().join("guid-1");
+        std::fs::write(&written, "one").unwrap();
+        let completed = EventDownloadProgress {
+            guid: "guid-1".into(),
+            total_bytes: 3.0,
+            received_bytes: 3.0,
+            state: DownloadProgressState::Completed,
+            file_path: Some(written.display().to_string()),
+        };
+        // The completion read before the beginning (two streams).
+        downloads.progress(&completed);
+        downloads.begun(&EventDownloadWillBegin {
+            frame_id: "frame".to_owned().into(),
+            guid: "guid-1".into(),
+            url: "http://example.test/report.csv".into(),
+            suggested_filename: "report.csv".into(),
+        });
+        downloads.progress(&completed);
+        let saved = DownloadState::Saved {
+            path: Some(folder.path().join("report.csv")),
+            bytes: 3,
+        };
+        assert_eq!(downloads.lock().records[0].download.state, saved);
+        assert!(folder.path().join("report.csv").exists());
     }
 }
