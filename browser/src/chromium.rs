@@ -800,7 +800,7 @@ async fn connected(
             message: format!("{err:#}"),
         })?;
     let pulse = Pulse::start(browser.websocket_address(), pid, watch.clone(), listening);
-    let followed = Downloads::listen(browser).await;
+    let followed = Downloads::listen(browser, watch.clone()).await;
     let followed = match followed {
         Ok(followed) => followed
             .apply(browser, downloads, None)

@@ -13,10 +13,10 @@
 //! A link that opens its attachment in a new tab (`target=_blank`) begins the
 //! download in that tab, which Chromium closes as the download begins: such
 //! a download is told to the tab that opened it (the openers of the tabs are
-//! followed from `Target.targetCreated`, their closing from
-//! `Target.targetDestroyed`).
+//! followed from `Target.targetCreated`, their closing from the browser's
+//! [`Watch`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -25,10 +25,11 @@ use chromiumoxide::cdp::browser_protocol::browser::{
     BrowserContextId, DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
     SetDownloadBehaviorBehavior, SetDownloadBehaviorParams,
 };
-use chromiumoxide::cdp::browser_protocol::target::{EventTargetCreated, EventTargetDestroyed};
+use chromiumoxide::cdp::browser_protocol::target::{EventTargetCreated, TargetId};
 use futures::StreamExt;
 
 use crate::error::{Error, Result};
+use crate::gone::Watch;
 
 /// What a browser context does with a file a page downloads.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -114,6 +115,8 @@ struct Record {
 #[derive(Clone, Default)]
 pub(crate) struct Downloads {
     inner: Arc<Mutex<Inner>>,
+    /// The browser's closed tabs (none known without it).
+    watch: Option<Watch>,
 }
 
 #[derive(Default)]
@@ -122,19 +125,22 @@ struct Inner {
     records: Vec<Record>,
     /// The tab that opened each tab opened by a page (target ids).
     openers: HashMap<String, String>,
-    /// The tabs of `openers` that are closed.
-    closed: HashSet<String>,
 }
 
 impl Inner {
     /// Whether a download begun in `frame` is `tab`'s: begun by its top
     /// frame (the target id), one of its `frames`, or a tab it opened that
-    /// is closed (nobody else can be told).
-    fn belongs(&self, frame: &str, tab: &str, frames: &[String]) -> bool {
+    /// is `gone` (nobody else can be told).
+    fn belongs(
+        &self,
+        frame: &str,
+        tab: &str,
+        frames: &[String],
+        gone: impl Fn(&str) -> bool,
+    ) -> bool {
         frame == tab
             || frames.iter().any(|f| f == frame)
-            || (self.closed.contains(frame)
-                && self.openers.get(frame).is_some_and(|opener| opener == tab))
+            || (self.openers.get(frame).is_some_and(|opener| opener == tab) && gone(frame))
     }
 
     /// The record of the download `guid`, made if none is yet.
@@ -166,9 +172,13 @@ impl Inner {
 }
 
 impl Downloads {
-    /// Follows `browser`'s download events for as long as its connection lasts.
-    pub(crate) async fn listen(browser: &Browser) -> Result<Downloads> {
-        let downloads = Downloads::default();
+    /// Follows `browser`'s download events for as long as its connection
+    /// lasts; `watch` tells which of its tabs closed.
+    pub(crate) async fn listen(browser: &Browser, watch: Watch) -> Result<Downloads> {
+        let downloads = Downloads {
+            watch: Some(watch),
+            ..Downloads::default()
+        };
         let listen = |err| Error::browser("follow the browser's downloads", err);
         let mut begun = browser
             .event_listener::<EventDownloadWillBegin>()
@@ -182,10 +192,6 @@ impl Downloads {
             .event_listener::<EventTargetCreated>()
             .await
             .map_err(listen)?;
-        let mut destroyed = browser
-            .event_listener::<EventTargetDestroyed>()
-            .await
-            .map_err(listen)?;
         let shared = downloads.clone();
         tokio::spawn(async move {
             loop {
@@ -193,7 +199,6 @@ impl Downloads {
                     Some(event) = begun.next() => shared.begun(&event),
                     Some(event) = progress.next() => shared.progress(&event),
                     Some(event) = created.next() => shared.created(&event),
-                    Some(event) = destroyed.next() => shared.destroyed(&event),
                     else => break,
                 }
             }
@@ -262,12 +267,19 @@ impl Downloads {
     /// Takes the downloads not yet placed that are `tab`'s
     /// ([`Inner::belongs`]; `frames`: the frames inside it) as that tab's.
     pub(crate) fn place(&self, tab: &str, frames: &[String]) {
+        let gone = |target: &str| {
+            self.watch
+                .as_ref()
+                .is_some_and(|w| w.state(&TargetId::new(target)).is_some())
+        };
         let mut inner = self.lock();
         let placed: Vec<usize> = inner
             .records
             .iter()
             .enumerate()
-            .filter(|(_, r)| r.begun && r.tab.is_none() && inner.belongs(&r.frame, tab, frames))
+            .filter(|(_, r)| {
+                r.begun && r.tab.is_none() && inner.belongs(&r.frame, tab, frames, gone)
+            })
             .map(|(at, _)| at)
             .collect();
         for at in placed {
@@ -322,14 +334,6 @@ impl Downloads {
                 info.target_id.as_ref().to_owned(),
                 opener.as_ref().to_owned(),
             );
-        }
-    }
-
-    fn destroyed(&self, event: &EventTargetDestroyed) {
-        let mut inner = self.lock();
-        let target = event.target_id.as_ref();
-        if inner.openers.contains_key(target) {
-            inner.closed.insert(target.to_owned());
         }
     }
 
@@ -456,15 +460,15 @@ mod tests {
         let mut inner = Inner::default();
         inner.openers.insert("popup".into(), "tab".into());
         inner.openers.insert("open-popup".into(), "tab".into());
-        inner.closed.insert("popup".into());
+        let gone = |target: &str| target == "popup";
         let frames = ["frame".to_owned()];
-        assert!(inner.belongs("tab", "tab", &[]));
-        assert!(inner.belongs("frame", "tab", &frames));
-        assert!(inner.belongs("popup", "tab", &[]));
+        assert!(inner.belongs("tab", "tab", &[], gone));
+        assert!(inner.belongs("frame", "tab", &frames, gone));
+        assert!(inner.belongs("popup", "tab", &[], gone));
         // Still open: that tab's own, told when the agent acts there.
-        assert!(!inner.belongs("open-popup", "tab", &[]));
-        assert!(!inner.belongs("popup", "other", &[]));
-        assert!(!inner.belongs("frame", "tab", &[]));
+        assert!(!inner.belongs("open-popup", "tab", &[], gone));
+        assert!(!inner.belongs("popup", "other", &[], gone));
+        assert!(!inner.belongs("frame", "tab", &[], gone));
     }
 
     #[test]

@@ -293,6 +293,16 @@ impl Session {
 
     /// A session whose browser's downloads go where `downloads` says (none:
     /// a launched browser's default, refused).
+    /// A session whose downloads are saved into `into`.
+    async fn saving_into(into: &std::path::Path) -> Session {
+        Session::launch_with(
+            OpenOptions::default(),
+            true,
+            Some(DownloadPolicy::SaveTo(into.to_owned())),
+        )
+        .await
+    }
+
     async fn launch_with(
         open: OpenOptions,
         reuse_captures: bool,
@@ -433,6 +443,40 @@ fn action_answer(structured: Option<Value>) -> ActionAnswer {
 
 /// The ref an aria snapshot gives the element `role "name"`.
 /// Whether the answer tells one download, saved.
+/// Checks that `typed` (the text `answer`) settled and tells one download,
+/// the server's `report.csv`, saved at `path`, the page staying where it
+/// was; the file's text.
+fn report_saved(
+    session: &Session,
+    answer: &str,
+    typed: &ActionAnswer,
+    path: &std::path::Path,
+) -> String {
+    assert!(!typed.incomplete, "{:?}: {answer}", typed.pending);
+    assert!(typed.timings.settle_ms < 1000.0, "{:?}", typed.timings);
+    let saved = std::fs::read_to_string(path)
+        .unwrap_or_else(|err| panic!("{} was saved ({err}): {answer}", path.display()));
+    assert_eq!(
+        typed.downloads,
+        vec![DownloadReport {
+            file: "report.csv".into(),
+            url: session.pages.url("report.csv"),
+            status: DownloadStatus::Saved {
+                path: Some(path.display().to_string()),
+                bytes: saved.len() as u64,
+            },
+        }],
+        "{answer}"
+    );
+    // The page stayed where it was (the link took the focus).
+    assert_eq!(
+        typed.snapshot.freshness.url,
+        session.pages.url("downloads"),
+        "{answer}"
+    );
+    saved
+}
+
 fn one_saved(answer: &ActionAnswer) -> bool {
     matches!(
         &answer.downloads[..],
@@ -856,42 +900,16 @@ async fn a_page_that_goes_blank_is_answered_and_left_by_back() {
 async fn a_download_is_saved_where_asked_and_told() {
     // Made by the browser when the first file arrives.
     let into = std::env::temp_dir().join(format!("pagesnap-test-downloads-{}", std::process::id()));
-    let session = Session::launch_with(
-        OpenOptions::default(),
-        true,
-        Some(DownloadPolicy::SaveTo(into.clone())),
-    )
-    .await;
+    let session = Session::saving_into(&into).await;
     let shown = session.open("downloads").await;
     let url = session.pages.url("report.csv");
     let mut copies = Vec::new();
     for expected in ["report.csv", "report (2).csv"] {
         let (answer, typed) = session.click(&shown, "link", "Get the report").await;
-        assert!(!typed.incomplete, "{:?}", typed.pending);
-        assert!(typed.timings.settle_ms < 1000.0, "{:?}", typed.timings);
         let path = into.join(expected);
-        let saved = std::fs::read_to_string(&path)
-            .unwrap_or_else(|err| panic!("{} was saved ({err}): {answer}", path.display()));
-        assert_eq!(
-            typed.downloads,
-            vec![DownloadReport {
-                file: "report.csv".into(),
-                url: url.clone(),
-                status: DownloadStatus::Saved {
-                    path: Some(path.display().to_string()),
-                    bytes: saved.len() as u64,
-                },
-            }],
-            "{answer}"
-        );
+        let saved = report_saved(&session, &answer, &typed, &path);
         assert!(
             answer.contains(&format!("saved as {}", path.display())),
-            "{answer}"
-        );
-        // The page stayed where it was (the link took the focus).
-        assert_eq!(
-            typed.snapshot.freshness.url,
-            session.pages.url("downloads"),
             "{answer}"
         );
         assert!(!answer.contains("### Page"), "{answer}");
@@ -923,12 +941,7 @@ async fn a_download_is_saved_where_asked_and_told() {
     session.end().await;
 
     // A first tab opened on the file: it downloads, the tab stays blank.
-    let session = Session::launch_with(
-        OpenOptions::default(),
-        true,
-        Some(DownloadPolicy::SaveTo(into.clone())),
-    )
-    .await;
+    let session = Session::saving_into(&into).await;
     let (answer, structured) = session
         .ok(
             "page_navigate",
@@ -969,46 +982,16 @@ async fn a_download_begun_in_a_new_tab_or_a_frame_is_told_to_the_acting_tab() {
         "pagesnap-test-downloads-elsewhere-{}",
         std::process::id()
     ));
-    let session = Session::launch_with(
-        OpenOptions::default(),
-        true,
-        Some(DownloadPolicy::SaveTo(into.clone())),
-    )
-    .await;
+    let session = Session::saving_into(&into).await;
     let shown = session.open("downloads").await;
     for (link, expected) in [
         ("Open the report in a new tab", "report.csv"),
         ("Get the archived report", "report (2).csv"),
     ] {
         let (answer, typed) = session.click(&shown, "link", link).await;
-        assert!(!typed.incomplete, "{link}: {:?}", typed.pending);
-        assert!(
-            typed.timings.settle_ms < 1000.0,
-            "{link}: {:?}",
-            typed.timings
-        );
-        let path = into.join(expected);
-        let saved = std::fs::read_to_string(&path)
-            .unwrap_or_else(|err| panic!("{} was saved ({err}): {answer}", path.display()));
-        assert_eq!(
-            typed.downloads,
-            vec![DownloadReport {
-                file: "report.csv".into(),
-                url: session.pages.url("report.csv"),
-                status: DownloadStatus::Saved {
-                    path: Some(path.display().to_string()),
-                    bytes: saved.len() as u64,
-                },
-            }],
-            "{link}: {answer}"
-        );
-        // The tab the link opened is gone; the page stayed.
+        report_saved(&session, &answer, &typed, &into.join(expected));
+        // The tab the link opened is gone.
         assert!(typed.new_tabs.is_empty(), "{link}: {answer}");
-        assert_eq!(
-            typed.snapshot.freshness.url,
-            session.pages.url("downloads"),
-            "{link}: {answer}"
-        );
     }
     // Told once: the next answer has nothing more to tell.
     let (answer, structured) = session
