@@ -800,14 +800,12 @@ async fn connected(
             message: format!("{err:#}"),
         })?;
     let pulse = Pulse::start(browser.websocket_address(), pid, watch.clone(), listening);
-    let followed = Downloads::listen(browser, watch.clone()).await;
-    let followed = match followed {
-        Ok(followed) => followed
-            .apply(browser, downloads, None)
-            .await
-            .map(|()| followed),
-        Err(err) => Err(err),
+    let followed = async {
+        let followed = Downloads::listen(browser, watch.clone()).await?;
+        followed.apply(browser, downloads, None).await?;
+        Ok::<_, crate::Error>(followed)
     }
+    .await
     .map_err(|err| StartError::Session {
         what: "follow its downloads",
         message: format!("{err:#}"),

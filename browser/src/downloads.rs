@@ -112,11 +112,11 @@ struct Record {
 
 /// The downloads of one browser connection, and the policy its contexts are
 /// given; shared by every tab.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub(crate) struct Downloads {
     inner: Arc<Mutex<Inner>>,
-    /// The browser's closed tabs (none known without it).
-    watch: Option<Watch>,
+    /// The browser's closed tabs.
+    watch: Watch,
 }
 
 #[derive(Default)]
@@ -127,22 +127,22 @@ struct Inner {
     openers: HashMap<String, String>,
 }
 
-impl Inner {
-    /// Whether a download begun in `frame` is `tab`'s: begun by its top
-    /// frame (the target id), one of its `frames`, or a tab it opened that
-    /// is `gone` (nobody else can be told).
-    fn belongs(
-        &self,
-        frame: &str,
-        tab: &str,
-        frames: &[String],
-        gone: impl Fn(&str) -> bool,
-    ) -> bool {
-        frame == tab
-            || frames.iter().any(|f| f == frame)
-            || (self.openers.get(frame).is_some_and(|opener| opener == tab) && gone(frame))
-    }
+/// Whether a download begun in `frame` is `tab`'s: begun by its top frame
+/// (the target id), one of its `frames`, or a tab it opened (`openers`) that
+/// is `gone` (nobody else can be told).
+fn belongs(
+    openers: &HashMap<String, String>,
+    frame: &str,
+    tab: &str,
+    frames: &[String],
+    gone: impl Fn(&str) -> bool,
+) -> bool {
+    frame == tab
+        || frames.iter().any(|f| f == frame)
+        || (openers.get(frame).is_some_and(|opener| opener == tab) && gone(frame))
+}
 
+impl Inner {
     /// The record of the download `guid`, made if none is yet.
     fn record(&mut self, guid: &str) -> &mut Record {
         let at = match self.records.iter().position(|r| r.guid == guid) {
@@ -172,13 +172,18 @@ impl Inner {
 }
 
 impl Downloads {
+    /// Nothing reported yet, and the policy [`DownloadPolicy::Refuse`].
+    fn new(watch: Watch) -> Downloads {
+        Downloads {
+            inner: Arc::default(),
+            watch,
+        }
+    }
+
     /// Follows `browser`'s download events for as long as its connection
     /// lasts; `watch` tells which of its tabs closed.
     pub(crate) async fn listen(browser: &Browser, watch: Watch) -> Result<Downloads> {
-        let downloads = Downloads {
-            watch: Some(watch),
-            ..Downloads::default()
-        };
+        let downloads = Downloads::new(watch);
         let listen = |err| Error::browser("follow the browser's downloads", err);
         let mut begun = browser
             .event_listener::<EventDownloadWillBegin>()
@@ -264,26 +269,21 @@ impl Downloads {
             .any(|r| r.begun && r.tab.is_none())
     }
 
-    /// Takes the downloads not yet placed that are `tab`'s
-    /// ([`Inner::belongs`]; `frames`: the frames inside it) as that tab's.
+    /// Takes the downloads not yet placed that are `tab`'s ([`belongs`];
+    /// `frames`: the frames inside it) as that tab's.
     pub(crate) fn place(&self, tab: &str, frames: &[String]) {
-        let gone = |target: &str| {
-            self.watch
-                .as_ref()
-                .is_some_and(|w| w.state(&TargetId::new(target)).is_some())
-        };
+        let gone = |target: &str| self.watch.state(&TargetId::new(target)).is_some();
         let mut inner = self.lock();
-        let placed: Vec<usize> = inner
-            .records
-            .iter()
-            .enumerate()
-            .filter(|(_, r)| {
-                r.begun && r.tab.is_none() && inner.belongs(&r.frame, tab, frames, gone)
-            })
-            .map(|(at, _)| at)
-            .collect();
-        for at in placed {
-            inner.records[at].tab = Some(tab.to_owned());
+        let Inner {
+            records, openers, ..
+        } = &mut *inner;
+        for record in records.iter_mut() {
+            if record.begun
+                && record.tab.is_none()
+                && belongs(openers, &record.frame, tab, frames, gone)
+            {
+                record.tab = Some(tab.to_owned());
+            }
         }
     }
 
@@ -457,24 +457,25 @@ mod tests {
 
     #[test]
     fn a_download_of_a_closed_tab_belongs_to_the_tab_that_opened_it() {
-        let mut inner = Inner::default();
-        inner.openers.insert("popup".into(), "tab".into());
-        inner.openers.insert("open-popup".into(), "tab".into());
+        let openers = HashMap::from([
+            ("popup".to_owned(), "tab".to_owned()),
+            ("open-popup".to_owned(), "tab".to_owned()),
+        ]);
         let gone = |target: &str| target == "popup";
         let frames = ["frame".to_owned()];
-        assert!(inner.belongs("tab", "tab", &[], gone));
-        assert!(inner.belongs("frame", "tab", &frames, gone));
-        assert!(inner.belongs("popup", "tab", &[], gone));
+        assert!(belongs(&openers, "tab", "tab", &[], gone));
+        assert!(belongs(&openers, "frame", "tab", &frames, gone));
+        assert!(belongs(&openers, "popup", "tab", &[], gone));
         // Still open: that tab's own, told when the agent acts there.
-        assert!(!inner.belongs("open-popup", "tab", &[], gone));
-        assert!(!inner.belongs("popup", "other", &[], gone));
-        assert!(!inner.belongs("frame", "tab", &[], gone));
+        assert!(!belongs(&openers, "open-popup", "tab", &[], gone));
+        assert!(!belongs(&openers, "popup", "other", &[], gone));
+        assert!(!belongs(&openers, "frame", "tab", &[], gone));
     }
 
     #[test]
     fn a_repeated_completion_keeps_the_name_given() {
         let folder = tempfile::tempdir().unwrap();
-        let downloads = Downloads::default();
+        let downloads = Downloads::new(Watch::new().0);
         downloads.lock().policy = DownloadPolicy::SaveTo(folder.path().to_owned());
         let written = folder.path().join("guid-1");
         std::fs::write(&written, "one").unwrap();

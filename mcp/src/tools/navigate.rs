@@ -38,7 +38,6 @@ async fn navigate(
     args: NavigateArgs,
 ) -> Result<CallToolResult, ToolError> {
     let started = std::time::Instant::now();
-    let before = browsing.last().cloned();
     let (pending, arrival) = browsing.navigate(&args.url).await?;
     let acted = Acted {
         note: None,
@@ -55,10 +54,15 @@ async fn navigate(
         },
     };
     // The same document (another fragment, or the URL was a file that
-    // downloaded): answered with what changed, as an action is.
-    let since = match arrival {
-        Arrival::Document => Since::Arrival,
-        Arrival::SameDocument | Arrival::Download => Since::Before(before.as_ref()),
+    // downloaded): answered with what changed, as an action is, from the
+    // observation the tab kept (`Browsing::navigate` drops it otherwise).
+    let kept = match arrival {
+        Arrival::Document => None,
+        Arrival::SameDocument | Arrival::Download => Some(browsing.last().cloned()),
+    };
+    let since = match &kept {
+        None => Since::Arrival,
+        Some(before) => Since::Before(before.as_ref()),
     };
     act::answer(browsing, &acted, since, report, None).await
 }
