@@ -232,6 +232,20 @@ pub struct Snapshot {
     pub freshness: Freshness,
 }
 
+/// `page_snapshot`'s structured content: the snapshot, and the tab's
+/// downloads not told before (one that finished after the answer of the
+/// action that began it is told by whichever answer of its tab comes next).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SnapshotAnswer {
+    /// The snapshot's meta and freshness.
+    #[serde(flatten)]
+    pub snapshot: Snapshot,
+    /// Files the page downloaded, or began to, not told before (each also a
+    /// [`NoteKind::Download`] note).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub downloads: Vec<DownloadReport>,
+}
+
 /// A tab the page opened, announced in an action's answer (URL masked).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenedTab {

@@ -11,7 +11,7 @@ mod tools;
 
 pub use answer::{
     ActionAnswer, ActionReport, Changes, Detail, DownloadReport, DownloadStatus, FindAnswer,
-    Freshness, Match, Note, NoteKind, OpenedTab, Snapshot, StepTimings, TabInfo,
+    Freshness, Match, Note, NoteKind, OpenedTab, Snapshot, SnapshotAnswer, StepTimings, TabInfo,
 };
 pub use pagesnap_browser::Readiness;
 pub use serve::{Transport, serve, serve_client};

@@ -11,7 +11,9 @@ use axum::routing::{get, post};
 use pagesnap_browser::{Chromium, DialogPolicy, DownloadPolicy, OpenOptions};
 use pagesnap_mcp::layers::Layers;
 use pagesnap_mcp::secrets::Secrets;
-use pagesnap_mcp::{ActionAnswer, Config, Detail, DownloadReport, DownloadStatus, serve_client};
+use pagesnap_mcp::{
+    ActionAnswer, Config, Detail, DownloadReport, DownloadStatus, SnapshotAnswer, serve_client,
+};
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::{RoleClient, ServiceExt};
@@ -108,6 +110,7 @@ fn page(name: &str) -> Option<String> {
 <p><a href="/report.csv" onclick="report('asked for the report')">Get the report</a></p>
 <p><a href="/report.csv" download="copy.csv">Save a copy</a></p>
 <p><a href="/report.csv" target="_blank">Open the report in a new tab</a></p>
+<p><a href="/long-report.csv">Get the long report</a></p>
 <iframe title="Archive" srcdoc="<a href='/report.csv'>Get the archived report</a>"></iframe>"#
         }
         "hung" => {
@@ -143,6 +146,21 @@ fn page(name: &str) -> Option<String> {
     Some(format!(
         "<!doctype html><html><head><title>{name}</title>{REPORT}</head><body>{body}</body></html>"
     ))
+}
+
+/// The size of `/long-report.csv`.
+const LONG_REPORT_BYTES: usize = 40_000;
+/// How long after its first half `/long-report.csv` sends the rest.
+const LONG_REPORT_LATER: Duration = Duration::from_millis(2500);
+
+/// `/long-report.csv`'s content: numbered lines, [`LONG_REPORT_BYTES`] in all.
+fn long_report() -> Vec<u8> {
+    let mut body: Vec<u8> = (0..)
+        .flat_map(|n| format!("row,{n:08}\n").into_bytes())
+        .take(LONG_REPORT_BYTES)
+        .collect();
+    body.truncate(LONG_REPORT_BYTES);
+    body
 }
 
 /// The page server and what its pages reported, in order.
@@ -211,6 +229,42 @@ impl Pages {
                             ("content-disposition", "attachment; filename=\"report.csv\""),
                         ],
                         format!("copy,total\n{n},42\n"),
+                    )
+                }),
+            )
+            // A file that arrives slowly: its first half at once, the rest
+            // [`LONG_REPORT_LATER`] after, longer than an action waits for a download.
+            .route(
+                "/long-report.csv",
+                get(|| async {
+                    let (mut writer, reader) = tokio::io::duplex(LONG_REPORT_BYTES);
+                    tokio::spawn(async move {
+                        use tokio::io::AsyncWriteExt;
+                        let body = long_report();
+                        let half = body.len() / 2;
+                        writer
+                            .write_all(&body[..half])
+                            .await
+                            .expect("the first half");
+                        tokio::time::sleep(LONG_REPORT_LATER).await;
+                        writer
+                            .write_all(&body[half..])
+                            .await
+                            .expect("the second half");
+                    });
+                    (
+                        [
+                            ("content-type", "text/csv".to_owned()),
+                            (
+                                "content-disposition",
+                                "attachment; filename=\"long-report.csv\"".to_owned(),
+                            ),
+                            ("content-length", LONG_REPORT_BYTES.to_string()),
+                        ],
+                        axum::body::Body::from_stream(tokio_util::codec::FramedRead::new(
+                            reader,
+                            tokio_util::codec::BytesCodec::new(),
+                        )),
                     )
                 }),
             )
@@ -998,6 +1052,77 @@ async fn a_download_begun_in_a_new_tab_or_a_frame_is_told_to_the_acting_tab() {
         .ok("page_click_at", json!({"x": 900, "y": 600}))
         .await;
     assert!(action_answer(structured).downloads.is_empty(), "{answer}");
+    session.end().await;
+    std::fs::remove_dir_all(&into).expect("the downloads are removed");
+}
+
+/// A download still arriving when the click that began it is answered is
+/// told as arriving, then, saved, by the tab's next answer, whichever tool
+/// gives it: `page_snapshot` too (before, only an acting tool's answer told
+/// it, so an agent that only looked again never heard of the file).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_that_arrives_after_the_answer_is_told_by_the_next_snapshot() {
+    let into = std::env::temp_dir().join(format!(
+        "pagesnap-test-downloads-late-{}",
+        std::process::id()
+    ));
+    let session = Session::saving_into(&into).await;
+    let shown = session.open("downloads").await;
+    let (answer, typed) = session.click(&shown, "link", "Get the long report").await;
+    assert!(
+        matches!(
+            &typed.downloads[..],
+            [DownloadReport { status: DownloadStatus::Downloading { received, total }, .. }]
+                if *received < LONG_REPORT_BYTES as u64 && *total == LONG_REPORT_BYTES as u64
+        ),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("long-report.csv is downloading"),
+        "{answer}"
+    );
+    // The file as the browser wrote it, whole, under its name.
+    let path = into.join("long-report.csv");
+    let started = Instant::now();
+    while !path.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "{} was never saved",
+            path.display()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let saved = std::fs::read(&path).expect("the saved file");
+    assert_eq!(saved, long_report());
+    let (text, structured) = session.ok("page_snapshot", json!({})).await;
+    let typed: SnapshotAnswer =
+        serde_json::from_value(structured.expect("structured content")).expect("a snapshot");
+    assert_eq!(
+        typed.downloads,
+        vec![DownloadReport {
+            file: "long-report.csv".into(),
+            url: session.pages.url("long-report.csv"),
+            status: DownloadStatus::Saved {
+                path: Some(path.display().to_string()),
+                bytes: saved.len() as u64,
+            },
+        }],
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "downloaded long-report.csv ({} bytes)",
+            saved.len()
+        )) && text.contains(&format!("saved as {}", path.display())),
+        "{text}"
+    );
+    assert!(text.contains("heading \"Downloads\""), "{text}");
+    // Told once.
+    let (text, structured) = session.ok("page_snapshot", json!({})).await;
+    assert!(
+        structured.is_some_and(|s| s.get("downloads").is_none()) && !text.contains("downloaded"),
+        "{text}"
+    );
     session.end().await;
     std::fs::remove_dir_all(&into).expect("the downloads are removed");
 }

@@ -29,7 +29,7 @@ use pagesnap_engine::dialog::Dialog;
 use pagesnap_engine::observation::{Item, Observation};
 use pagesnap_engine::strategy::Strategy;
 
-use crate::answer::{Freshness, Note, TabInfo};
+use crate::answer::{DownloadReport, Freshness, Note, TabInfo};
 use crate::error::{Kind, ToolError};
 use crate::layers::Layers;
 use crate::policy;
@@ -207,12 +207,21 @@ impl Browsing {
         &self.shared.config
     }
 
-    /// The current tab's downloads not yet told ([`pagesnap_browser::ChromiumSession::downloads`]).
-    pub async fn downloads(&self) -> Vec<pagesnap_browser::Download> {
+    /// The current tab's downloads not yet told ([`pagesnap_browser::ChromiumSession::downloads`]),
+    /// now counted as told.
+    pub async fn downloads(&self) -> Vec<DownloadReport> {
         match self.current() {
             Ok(state) => state.session.downloads().await,
             Err(_) => Vec::new(),
         }
+        .into_iter()
+        .map(DownloadReport::from)
+        .collect()
+    }
+
+    /// Adds notes for this call's answer (or, failing, its error).
+    pub fn tell(&mut self, notes: impl IntoIterator<Item = Note>) {
+        self.notes.extend(notes);
     }
 
     /// Which context this session's tabs live in.

@@ -55,12 +55,7 @@ pub(super) async fn answer(
         Since::Before(before) => (before, browsing.new_tabs().await),
     };
     let action = report(browsing, acted, &seen);
-    let downloads: Vec<DownloadReport> = browsing
-        .downloads()
-        .await
-        .into_iter()
-        .map(DownloadReport::from)
-        .collect();
+    let downloads = browsing.downloads().await;
     let mut notes = browsing.take_notes();
     notes.extend(downloads.iter().map(DownloadReport::note));
     Ok(result(

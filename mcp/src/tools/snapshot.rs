@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::{Server, blocks, input_schema, snapshot_of};
+use crate::answer::{DownloadReport, SnapshotAnswer};
 use crate::error::{Kind, ToolError};
 use crate::tabs::{Browsing, Request, Seen};
 
@@ -37,7 +38,7 @@ impl Server {
     #[tool(
         name = "page_snapshot",
         input_schema = input_schema::<SnapshotArgs>(),
-        description = "What the current tab shows, as text an agent can act on: each interactive element with a ref (for page_action), nearby text, hints of what is above and below. Elements behind a modal are [obscured], without refs; secrets are redacted; a node keeps its ref across calls; new elements are marked. structuredContent: snapshotId, viewport, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab, reused: unchanged since the last capture)."
+        description = "What the current tab shows, as text an agent can act on: each interactive element with a ref (for page_action), nearby text, hints of what is above and below. Elements behind a modal are [obscured], without refs; secrets are redacted; a node keeps its ref across calls; new elements are marked. structuredContent: snapshotId, viewport, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab, reused: unchanged since the last capture), downloads? (the tab's downloads not told before)."
     )]
     async fn page_snapshot(&self, arguments: JsonObject) -> CallToolResult {
         self.call("page_snapshot", arguments, snapshot).await
@@ -63,7 +64,10 @@ async fn snapshot(
         ));
     }
     let seen = browsing.observe(&request).await?;
-    Ok(snapshot_result(browsing, &seen))
+    // A download that finished after the answer of the action that began it.
+    let downloads = browsing.downloads().await;
+    browsing.tell(downloads.iter().map(DownloadReport::note));
+    Ok(snapshot_result(browsing, &seen, downloads))
 }
 
 /// The strategy a `strategy` argument names; the error lists the known ones.
@@ -77,11 +81,19 @@ fn strategy_named(name: &str) -> Result<&'static dyn Strategy, ToolError> {
     })
 }
 
-/// The observation's text (and image), its [`crate::answer::Snapshot`] the structured content, masked.
-fn snapshot_result(browsing: &Browsing, seen: &Seen) -> CallToolResult {
+/// The observation's text (and image), its [`SnapshotAnswer`] with `downloads` the structured content, masked.
+fn snapshot_result(
+    browsing: &Browsing,
+    seen: &Seen,
+    downloads: Vec<DownloadReport>,
+) -> CallToolResult {
     let mut result =
         CallToolResult::success(blocks(&seen.observation, seen.observation.text.clone()));
-    let mut structured = serde_json::to_value(snapshot_of(seen)).unwrap_or_else(|_| json!({}));
+    let answer = SnapshotAnswer {
+        snapshot: snapshot_of(seen),
+        downloads,
+    };
+    let mut structured = serde_json::to_value(answer).unwrap_or_else(|_| json!({}));
     browsing.config().secrets.mask_json(&mut structured);
     result.structured_content = Some(structured);
     result
