@@ -38,7 +38,7 @@ impl Server {
     #[tool(
         name = "page_snapshot",
         input_schema = input_schema::<SnapshotArgs>(),
-        description = "What the current tab shows, as text an agent can act on: each interactive element with a ref (for page_action), nearby text, hints of what is above and below. Elements behind a modal are [obscured], without refs; secrets are redacted; a node keeps its ref across calls; new elements are marked. structuredContent: snapshotId, viewport, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab, reused: unchanged since the last capture), downloads? (the tab's downloads not told before)."
+        description = "What the current tab shows, as text an agent can act on: each interactive element with a ref (for page_action), nearby text, hints of what is above and below. Elements behind a modal are [obscured], without refs; secrets are redacted; a node keeps its ref across calls; new elements are marked. structuredContent: snapshotId, viewport, counts, items (ref, role, name, nameSource, nameStatus, zone, states), freshness (capturedAt, url, title, tab, reused: unchanged since the last capture), downloads?."
     )]
     async fn page_snapshot(&self, arguments: JsonObject) -> CallToolResult {
         self.call("page_snapshot", arguments, snapshot).await
