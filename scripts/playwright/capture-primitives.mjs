@@ -14,10 +14,17 @@
 //   pruned    the walk without the text of scripts, styles and templates and without display:none subtrees
 //             (their elements only).
 //
-// Prints one JSON line per page: {"page", "ariaSnapshot", "snapshot", "walk", "pruned"} (medians in ms of
+// With `--options`, the snapshot's own options instead of the collectors: what each costs of it.
+//
+//   no-paint    the snapshot without paint order;
+//   no-styles   without the 21 computed styles (paint order kept);
+//   dom-only    without either: the nodes, their attributes and text, and the layout boxes.
+//
+// Prints one JSON line per page: {"page", "ariaSnapshot", "snapshot", "walk", "pruned"} (or, with
+// `--options`, {"page", "ariaSnapshot", "snapshot", "no-paint", "no-styles", "dom-only"}; medians in ms of
 // `runs` warm calls each, interleaved), or {"page", "error"}.
 //
-// Usage: PAGESNAP_BROWSER_COMMAND="$(pagesnap doctor --launch)" node capture-primitives.mjs [--runs N] PAGE.html…
+// Usage: PAGESNAP_BROWSER_COMMAND="$(pagesnap doctor --launch)" node capture-primitives.mjs [--runs N] [--options] PAGE.html…
 
 import { launch } from './chromium.mjs';
 import path from 'node:path';
@@ -101,7 +108,9 @@ async function main() {
     if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs ${args[at + 1]}: not a whole number ≥ 1`);
     args.splice(at, 2);
   }
-  if (!args.length) throw new Error('usage: node capture-primitives.mjs [--runs N] PAGE.html…');
+  const options = args.indexOf('--options');
+  if (options >= 0) args.splice(options, 1);
+  if (!args.length) throw new Error('usage: node capture-primitives.mjs [--runs N] [--options] PAGE.html…');
   const browser = await launch();
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
@@ -120,11 +129,21 @@ async function main() {
           });
           if (answer.exceptionDetails) throw new Error(`the collector threw: ${answer.exceptionDetails.text}`);
         };
+        const snapshot = (computedStyles, includePaintOrder) =>
+          cdp.send('DOMSnapshot.captureSnapshot', { computedStyles, includePaintOrder });
         const ways = {
           ariaSnapshot: () => body.ariaSnapshot(),
-          snapshot: () => cdp.send('DOMSnapshot.captureSnapshot', { computedStyles: STYLES, includePaintOrder: true }),
-          walk: () => evaluate(false),
-          pruned: () => evaluate(true),
+          snapshot: () => snapshot(STYLES, true),
+          ...(options >= 0
+            ? {
+                'no-paint': () => snapshot(STYLES, false),
+                'no-styles': () => snapshot([], true),
+                'dom-only': () => snapshot([], false),
+              }
+            : {
+                walk: () => evaluate(false),
+                pruned: () => evaluate(true),
+              }),
         };
         // One of each first: the first calls warm the page's caches.
         for (const call of Object.values(ways)) await call();
