@@ -110,7 +110,7 @@ fn page(name: &str) -> Option<String> {
 <p><a href="/report.csv" onclick="report('asked for the report')">Get the report</a></p>
 <p><a href="/report.csv" download="copy.csv">Save a copy</a></p>
 <p><a href="/report.csv" target="_blank">Open the report in a new tab</a></p>
-<p><a href="/long-report.csv">Get the long report</a></p>
+<p><a href="/long-report.csv?key=k3y-s3cr3t-7">Get the long report</a></p>
 <iframe title="Archive" srcdoc="<a href='/report.csv'>Get the archived report</a>"></iframe>"#
         }
         "hung" => {
@@ -343,25 +343,32 @@ impl Session {
 
     /// A session, its snapshots reusing unchanged captures or not.
     async fn launch(open: OpenOptions, reuse_captures: bool) -> Session {
-        Session::launch_with(open, reuse_captures, None).await
+        Session::launch_with(open, reuse_captures, None, Secrets::default()).await
     }
 
-    /// A session whose browser's downloads go where `downloads` says (none:
-    /// a launched browser's default, refused).
     /// A session whose downloads are saved into `into`.
     async fn saving_into(into: &std::path::Path) -> Session {
+        Session::saving_into_knowing(into, Secrets::default()).await
+    }
+
+    /// A session whose downloads are saved into `into`, with `secrets` (`--secrets`).
+    async fn saving_into_knowing(into: &std::path::Path, secrets: Secrets) -> Session {
         Session::launch_with(
             OpenOptions::default(),
             true,
             Some(DownloadPolicy::SaveTo(into.to_owned())),
+            secrets,
         )
         .await
     }
 
+    /// A session whose browser's downloads go where `downloads` says (none:
+    /// a launched browser's default, refused).
     async fn launch_with(
         open: OpenOptions,
         reuse_captures: bool,
         downloads: Option<DownloadPolicy>,
+        secrets: Secrets,
     ) -> Session {
         let pages = Pages::start().await;
         // As `pagesnap mcp` runs it: a dialog waits for the agent.
@@ -380,7 +387,7 @@ impl Session {
             open,
             network: false,
             layers: Layers::default(),
-            secrets: Secrets::default(),
+            secrets,
             allow_file_urls: false,
             reuse_captures,
             observe_only: false,
@@ -1060,16 +1067,23 @@ async fn a_download_begun_in_a_new_tab_or_a_frame_is_told_to_the_acting_tab() {
 /// A download still arriving when the click that began it is answered is
 /// told as arriving, then, saved, by the tab's next answer, whichever tool
 /// gives it: `page_snapshot` too (before, only an acting tool's answer told
-/// it, so an agent that only looked again never heard of the file).
+/// it, so an agent that only looked again never heard of the file). A
+/// secret in its URL is masked in every answer that tells it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_download_that_arrives_after_the_answer_is_told_by_the_next_snapshot() {
     let into = std::env::temp_dir().join(format!(
         "pagesnap-test-downloads-late-{}",
         std::process::id()
     ));
-    let session = Session::saving_into(&into).await;
+    let secrets = Secrets::parse("REPORT_KEY=k3y-s3cr3t-7\n").expect("the secrets");
+    let session = Session::saving_into_knowing(&into, secrets).await;
+    let url = session.pages.url("long-report.csv?key=<secret:REPORT_KEY>");
     let shown = session.open("downloads").await;
     let (answer, typed) = session.click(&shown, "link", "Get the long report").await;
+    assert!(
+        answer.contains(&format!("from {url}")) && !answer.contains("k3y-s3cr3t-7"),
+        "{answer}"
+    );
     assert!(
         matches!(
             &typed.downloads[..],
@@ -1102,7 +1116,7 @@ async fn a_download_that_arrives_after_the_answer_is_told_by_the_next_snapshot()
         typed.downloads,
         vec![DownloadReport {
             file: "long-report.csv".into(),
-            url: session.pages.url("long-report.csv"),
+            url: url.clone(),
             status: DownloadStatus::Saved {
                 path: Some(path.display().to_string()),
                 bytes: saved.len() as u64,
@@ -1115,6 +1129,10 @@ async fn a_download_that_arrives_after_the_answer_is_told_by_the_next_snapshot()
             "downloaded long-report.csv ({} bytes)",
             saved.len()
         )) && text.contains(&format!("saved as {}", path.display())),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("from {url}")) && !text.contains("k3y-s3cr3t-7"),
         "{text}"
     );
     assert!(text.contains("heading \"Downloads\""), "{text}");

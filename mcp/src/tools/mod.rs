@@ -78,20 +78,21 @@ impl Server {
             Err(err) => Err(err),
         };
         // Notes an acting tool's answer did not carry (another tool's
-        // answer, or a failure) are told with this one.
+        // answer, or a failure) are told with this one, known secrets
+        // masked as in the rest of the answer (a download's URL may hold one).
         let notes = browsing.take_notes();
         match result {
             Ok(mut result) => {
                 if !notes.is_empty() {
-                    result
-                        .content
-                        .insert(0, ContentBlock::text(notes_text(&notes)));
+                    let text = browsing.mask_known(&notes_text(&notes));
+                    result.content.insert(0, ContentBlock::text(text));
                 }
                 result
             }
             Err(mut err) => {
                 for note in notes.iter().rev() {
-                    err.message = format!("{}; then: {}", note.message, err.message);
+                    let told = browsing.mask_known(&note.message);
+                    err.message = format!("{told}; then: {}", err.message);
                 }
                 err.into_result()
             }
