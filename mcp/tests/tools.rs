@@ -156,12 +156,10 @@ const LONG_REPORT_LATER: Duration = Duration::from_secs(5);
 
 /// `/long-report.csv`'s content: numbered lines, [`LONG_REPORT_BYTES`] in all.
 fn long_report() -> Vec<u8> {
-    let mut body: Vec<u8> = (0..)
+    (0..)
         .flat_map(|n| format!("row,{n:08}\n").into_bytes())
         .take(LONG_REPORT_BYTES)
-        .collect();
-    body.truncate(LONG_REPORT_BYTES);
-    body
+        .collect()
 }
 
 /// The page server and what its pages reported, in order.

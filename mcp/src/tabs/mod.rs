@@ -208,20 +208,18 @@ impl Browsing {
     }
 
     /// The current tab's downloads not yet told ([`pagesnap_browser::ChromiumSession::downloads`]),
-    /// now counted as told.
-    pub async fn downloads(&self) -> Vec<DownloadReport> {
-        match self.current() {
+    /// now counted as told; each is also a note for this call's answer.
+    pub async fn downloads(&mut self) -> Vec<DownloadReport> {
+        let downloads: Vec<DownloadReport> = match self.current() {
             Ok(state) => state.session.downloads().await,
             Err(_) => Vec::new(),
         }
         .into_iter()
         .map(DownloadReport::from)
-        .collect()
-    }
-
-    /// Adds notes for this call's answer (or, failing, its error).
-    pub fn tell(&mut self, notes: impl IntoIterator<Item = Note>) {
-        self.notes.extend(notes);
+        .collect();
+        self.notes
+            .extend(downloads.iter().map(DownloadReport::note));
+        downloads
     }
 
     /// Which context this session's tabs live in.

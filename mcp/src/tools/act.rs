@@ -56,8 +56,7 @@ pub(super) async fn answer(
     };
     let action = report(browsing, acted, &seen);
     let downloads = browsing.downloads().await;
-    let mut notes = browsing.take_notes();
-    notes.extend(downloads.iter().map(DownloadReport::note));
+    let notes = browsing.take_notes();
     Ok(result(
         browsing,
         action,

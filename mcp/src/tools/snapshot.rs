@@ -64,9 +64,9 @@ async fn snapshot(
         ));
     }
     let seen = browsing.observe(&request).await?;
-    // A download that finished after the answer of the action that began it.
+    // A download that finished after the answer of the action that began
+    // it (its notes are told beside the snapshot).
     let downloads = browsing.downloads().await;
-    browsing.tell(downloads.iter().map(DownloadReport::note));
     Ok(snapshot_result(browsing, &seen, downloads))
 }
 
