@@ -186,6 +186,56 @@ fn bad_configuration_is_refused_by_name() {
     );
 }
 
+/// `bench-mcp --click` answers a dialog a page left open, so that it does
+/// not stop the next page: the click on `dialogs/card.html` opens a confirm
+/// ("Remove this card…"), `dialogs/onload.html` an alert while it loads. The
+/// page after each was refused (`dialog-pending`) on the same tab before;
+/// now each is measured, with its click, on pagesnap and on Playwright MCP.
+/// Playwright MCP's own snapshot refuses a page with an open dialog ("does
+/// not handle the modal state"): its row for `onload.html` is an error.
+#[test]
+fn bench_mcp_answers_the_dialog_a_page_left_open_before_the_next_page() {
+    let pages = [
+        "fixtures/sites/dialogs/card.html",
+        "fixtures/sites/dialogs/editor.html",
+        "fixtures/sites/dialogs/onload.html",
+        "fixtures/sites/disabled_controls/index.html",
+    ];
+    let output = Command::new(crate::support::exe())
+        .current_dir(root())
+        .arg("bench-mcp")
+        .args(pages)
+        .args(["--vs", "playwright", "--click", "--runs", "1", "--json"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let rows: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .filter(|row: &serde_json::Value| row.get("page").is_some())
+        .collect();
+    assert_eq!(rows.len(), pages.len(), "{stdout}\n{stderr}");
+    for (row, page) in rows.iter().zip(pages) {
+        assert_eq!(row["page"], page, "{stdout}");
+        if page.ends_with("onload.html") {
+            let error = row["error"].as_str().unwrap_or_default();
+            assert!(
+                error.contains("playwright") && error.contains("modal state"),
+                "{row}"
+            );
+            continue;
+        }
+        assert!(row.get("error").is_none(), "{page}: {row}\n{stderr}");
+        let servers = row["servers"].as_array().unwrap();
+        assert_eq!(servers.len(), 2, "{row}");
+        for server in servers {
+            let click = &server["click"];
+            assert!(click["ms"].as_f64().unwrap() > 0.0, "{page}: {server}");
+        }
+    }
+}
+
 /// `pagesnap bench-mcp --vs playwright,chrome-devtools,agent-browser`
 /// against the real npm servers: the four measured on the same pages (each
 /// navigation, first and warm snapshot timed, tokens and refs counted), a

@@ -76,6 +76,7 @@ pub(super) async fn click(server: &Server, element: &str, reference: &str) -> Re
         ("value", "".into()),
     ];
     let (mut ms, mut tokens, mut incomplete_lines, mut step) = (0.0, 0, None, None);
+    let mut last = String::new();
     for call in calls {
         let answer = server.call(call, &values).await?;
         ms += answer.ms;
@@ -84,7 +85,11 @@ pub(super) async fn click(server: &Server, element: &str, reference: &str) -> Re
             incomplete_lines = Some(incomplete(&answer));
             step = step_timings(&answer);
         }
+        last = answer.text;
     }
+    // A dialog the click opened (a confirm before removing…) would stop the
+    // tab's next page.
+    server.answer_dialog_in(&last).await?;
     Ok(Click {
         element: element.to_owned(),
         ms,

@@ -6,8 +6,9 @@ use serde_json::Value;
 
 use super::{Config, Running, Side};
 use crate::peer::connection::{Answer, Connection, ServerBrowser, command};
-use crate::peer::mapping::{Arg, Call, Mapping};
+use crate::peer::mapping::{ActionKey, Arg, Call, Mapping};
 use crate::peer::{Launch, Peer, Shipped};
+use pagesnap_engine::dialog::DialogKind;
 
 /// The page a browser bench-mcp launched for a server opens its tab at,
 /// so that the server's tab listing names it.
@@ -103,6 +104,34 @@ impl Server {
         };
         let answer = self.connection.send(tool, arguments).await?;
         self.checked(tool, answer)
+    }
+
+    /// Answers the dialog `text` (one of its answers) says the page waits on,
+    /// so that the next page's navigation is not refused: dismissed, or
+    /// accepted when it asks to leave the page (`beforeunload`). Whether there
+    /// was one.
+    pub(super) async fn answer_dialog_in(&self, text: &str) -> Result<bool> {
+        let Some(dialog) = self.mapping.dialog_in(text) else {
+            return Ok(false);
+        };
+        let accept = dialog.kind == DialogKind::Beforeunload;
+        let key = if accept {
+            ActionKey::DIALOG_ACCEPT
+        } else {
+            ActionKey::DIALOG_DISMISS
+        };
+        let Some(calls) = self.mapping.calls_for(key) else {
+            bail!(
+                "{}: its page waits on a dialog ({:?}) and its mapping has no [actions.dialog] to answer it",
+                self.side.label(),
+                dialog.message
+            );
+        };
+        let values = [("accept", Arg::Bool(accept)), ("text", "".into())];
+        for call in calls {
+            self.call(call, &values).await?;
+        }
+        Ok(true)
     }
 
     fn checked(&self, tool: &str, answer: Answer) -> Result<Answer> {
