@@ -108,11 +108,10 @@ impl Server {
 
     /// Answers the dialog `text` (one of its answers) says the page waits on,
     /// so that the next page's navigation is not refused: dismissed, or
-    /// accepted when it asks to leave the page (`beforeunload`). Whether there
-    /// was one.
-    pub(super) async fn answer_dialog_in(&self, text: &str) -> Result<bool> {
+    /// accepted when it asks to leave the page (`beforeunload`).
+    pub(super) async fn answer_dialog_in(&self, text: &str) -> Result<()> {
         let Some(dialog) = self.mapping.dialog_in(text) else {
-            return Ok(false);
+            return Ok(());
         };
         let accept = dialog.kind == DialogKind::Beforeunload;
         let key = if accept {
@@ -127,11 +126,18 @@ impl Server {
                 dialog.message
             );
         };
-        let values = [("accept", Arg::Bool(accept)), ("text", "".into())];
+        // The placeholders the live runner fills for a dialog's answer
+        // (live::episode::placeholders): the mappings' accept calls read the
+        // prompt's text as `{value}` or `{text}`.
+        let values = [
+            ("accept", Arg::Bool(accept)),
+            ("value", "".into()),
+            ("text", "".into()),
+        ];
         for call in calls {
             self.call(call, &values).await?;
         }
-        Ok(true)
+        Ok(())
     }
 
     fn checked(&self, tool: &str, answer: Answer) -> Result<Answer> {
