@@ -88,7 +88,15 @@ pub(super) async fn click(server: &Server, element: &str, reference: &str) -> Re
         last = answer.text;
     }
     // A dialog the click opened (a confirm before removing…) would stop the
-    // tab's next page.
+    // tab's next page. pagesnap's answer names it, and so does any answer
+    // that shows the page; one that does not (agent-browser's click answers
+    // "✓ Done") leaves it to the server's snapshot.
+    let shows_page = server.side == Side::Pagesnap
+        || server.mapping.dialog_in(&last).is_some()
+        || !server.mapping.refs_in(&last).is_empty();
+    if !shows_page {
+        last = server.look().await?.text;
+    }
     server.answer_dialog_in(&last).await?;
     Ok(Click {
         element: element.to_owned(),

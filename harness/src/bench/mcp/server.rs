@@ -188,6 +188,14 @@ impl Server {
         self.call(&self.mapping.snapshot, &[]).await
     }
 
+    /// The mapped snapshot's answer as the server gives it, a tool error
+    /// included: what the page shows now, or the dialog it waits on when the
+    /// server refuses to show it (agent-browser's "A JavaScript confirm dialog
+    /// is blocking the page").
+    pub(super) async fn look(&self) -> Result<Answer> {
+        self.connection.call(&self.mapping.snapshot, &[]).await
+    }
+
     /// What it reports of itself once it answered `initialize`.
     pub(crate) fn running(&self) -> Running {
         Running {
