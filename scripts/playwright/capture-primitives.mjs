@@ -12,7 +12,10 @@
 //             Still less than the snapshot: no paint order, no line boxes, no pseudo elements, no shadow
 //             roots or frames;
 //   pruned    the walk without the text of scripts, styles and templates and without display:none subtrees
-//             (their elements only).
+//             (their elements only);
+//   hit       the pruned walk deciding, for each text in the viewport, whether something else is painted over
+//             it, by hit-testing the middle of its box (`document.elementFromPoint`): what paint order decides
+//             for pagesnap now (covered text, modal occlusion). A hit test answers for the viewport only.
 //
 // With `--options`, the snapshot's own options instead of the collectors: what each costs of it.
 //
@@ -20,7 +23,7 @@
 //   no-styles   without the 21 computed styles (paint order kept);
 //   dom-only    without either: the nodes, their attributes and text, and the layout boxes.
 //
-// Prints one JSON line per page: {"page", "ariaSnapshot", "snapshot", "walk", "pruned"} (or, with
+// Prints one JSON line per page: {"page", "ariaSnapshot", "snapshot", "walk", "pruned", "hit"} (or, with
 // `--options`, {"page", "ariaSnapshot", "snapshot", "no-paint", "no-styles", "dom-only"}; medians in ms of
 // `runs` warm calls each, interleaved), or {"page", "error"}.
 //
@@ -38,8 +41,8 @@ const STYLES = [
   'content-visibility',
 ];
 
-// Runs in the page. `pruned`: skip what no person sees (see above).
-function collect(styles, pruned) {
+// Runs in the page. `pruned`: skip what no person sees; `hit`: hit-test each text in the viewport (see above).
+function collect(styles, pruned, hit) {
   const strings = new Map();
   const table = [];
   const string = (value) => {
@@ -77,7 +80,17 @@ function collect(styles, pruned) {
     } else if (node.nodeType === Node.TEXT_NODE) {
       range.selectNodeContents(node);
       const box = range.getBoundingClientRect();
-      nodes.push([parent, 3, string(node.data), box.width ? [box.x, box.y, box.width, box.height] : null]);
+      let covered = null;
+      if (hit && box.width && box.height) {
+        const x = box.x + box.width / 2;
+        const y = box.y + box.height / 2;
+        if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) {
+          const top = document.elementFromPoint(x, y);
+          const owner = node.parentElement;
+          covered = !(top && owner && (top === owner || owner.contains(top) || top.contains(owner)));
+        }
+      }
+      nodes.push([parent, 3, string(node.data), box.width ? [box.x, box.y, box.width, box.height] : null, covered]);
     } else {
       nodes.push([parent, node.nodeType]);
     }
@@ -122,9 +135,9 @@ async function main() {
         await page.goto(pathToFileURL(path.resolve(file)).href, { waitUntil: 'load', timeout: 30_000 });
         const cdp = await context.newCDPSession(page);
         const body = page.locator('body');
-        const evaluate = async (pruned) => {
+        const evaluate = async (pruned, hit = false) => {
           const answer = await cdp.send('Runtime.evaluate', {
-            expression: `(${collect})(${JSON.stringify(STYLES)}, ${pruned})`,
+            expression: `(${collect})(${JSON.stringify(STYLES)}, ${pruned}, ${hit})`,
             returnByValue: true,
           });
           if (answer.exceptionDetails) throw new Error(`the collector threw: ${answer.exceptionDetails.text}`);
@@ -143,6 +156,7 @@ async function main() {
             : {
                 walk: () => evaluate(false),
                 pruned: () => evaluate(true),
+                hit: () => evaluate(true, true),
               }),
         };
         // One of each first: the first calls warm the page's caches.
