@@ -112,16 +112,18 @@ async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed
     let snapshot = server.snapshot().await?;
     let mut reused = usize::from(was_reused(&snapshot));
     let mut warm_ms = Vec::with_capacity(config.runs);
-    let mut last = snapshot.text.clone();
+    let mut last = None;
     for _ in 0..config.runs {
         let warm = server.snapshot().await?;
         warm_ms.push(warm.ms);
         reused += usize::from(was_reused(&warm));
-        last = warm.text;
+        last = Some(warm.text);
     }
     // A dialog the page opened while loading, measured as the page showed
     // it, is answered before anything else on the page (and the next page).
-    server.answer_dialog_in(&last).await?;
+    server
+        .answer_dialog_in(last.as_deref().unwrap_or(&snapshot.text))
+        .await?;
     let full_page_tokens = match side {
         Side::Pagesnap => {
             let full = server
