@@ -22,7 +22,7 @@ use super::trace::Trace;
 use crate::agent::{Action, Agent, Op, Request};
 use crate::judge::llm::{JudgeStop, LiveStepInput, LiveTaskInput, LlmJudge};
 use crate::observer::{self, Attached, Observer};
-use crate::peer::mapping::{ActionKey, AfterAction, Arg};
+use crate::peer::mapping::{ActionKey, AfterAction, Arg, dialog_placeholders};
 use crate::peer::transcript::Transcript;
 use crate::peer::{Connection, Peer};
 use crate::results::{EndedBy, Episode, StepLog, StepOutcome, ms};
@@ -647,8 +647,7 @@ fn placeholders(
             values.push(("to_element", line(value).unwrap_or(value.to_owned()).into()));
         }
         ActionKey::DIALOG_ACCEPT | ActionKey::DIALOG_DISMISS => {
-            values.push(("accept", Arg::Bool(key == ActionKey::DIALOG_ACCEPT)));
-            values.push(("text", value.into()));
+            values.extend(dialog_placeholders(key == ActionKey::DIALOG_ACCEPT, value));
         }
         ActionKey::WAIT_TIME => {
             if let pagesnap_browser::Wait::Delay(delay) = pagesnap_browser::wait_of(value) {

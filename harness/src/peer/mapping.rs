@@ -331,6 +331,13 @@ impl Mapping {
     }
 }
 
+/// The placeholders a dialog's answer fills beside `{value}` (which every
+/// action has): `{accept}`, and the prompt's text as `{text}` too (the
+/// mappings' accept calls read it as one or the other).
+pub fn dialog_placeholders(accept: bool, text: &str) -> [(&'static str, Arg); 2] {
+    [("accept", Arg::Bool(accept)), ("text", text.into())]
+}
+
 /// A placeholder's value.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Arg {

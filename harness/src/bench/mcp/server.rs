@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{Config, Running, Side};
 use crate::peer::connection::{Answer, Connection, ServerBrowser, command};
-use crate::peer::mapping::{ActionKey, Arg, Call, Mapping};
+use crate::peer::mapping::{ActionKey, Arg, Call, Mapping, dialog_placeholders};
 use crate::peer::{Launch, Peer, Shipped};
 use pagesnap_engine::dialog::DialogKind;
 
@@ -126,14 +126,10 @@ impl Server {
                 dialog.message
             );
         };
-        // The placeholders the live runner fills for a dialog's answer
-        // (live::episode::placeholders): the mappings' accept calls read the
-        // prompt's text as `{value}` or `{text}`.
-        let values = [
-            ("accept", Arg::Bool(accept)),
-            ("value", "".into()),
-            ("text", "".into()),
-        ];
+        // The placeholders the live runner fills for a dialog's answer, no
+        // prompt text given.
+        let mut values = vec![("value", Arg::from(""))];
+        values.extend(dialog_placeholders(accept, ""));
         for call in calls {
             self.call(call, &values).await?;
         }
