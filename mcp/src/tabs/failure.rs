@@ -69,7 +69,7 @@ impl Browsing {
         {
             self.current = None;
             if let Some(tab) = self.tabs.remove(&id) {
-                tab.session.close_within(HUNG_CLOSE).await;
+                tab.session.close_within(super::TAB_CLOSE).await;
             }
             let mut message = self.mask(&format!("{err:#}"));
             message.push_str(
@@ -110,9 +110,6 @@ impl Browsing {
 /// How long a page that left a call unanswered gets to answer a trivial
 /// script before its tab is taken for hung.
 const HUNG_PROBE: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// How long the browser gets to close a hung tab before the answer goes.
-const HUNG_CLOSE: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A call the tab left unanswered within its limit.
 fn is_unanswered(err: &pagesnap_browser::Error) -> bool {

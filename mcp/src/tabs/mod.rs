@@ -37,6 +37,11 @@ use crate::secrets::Secrets;
 use failure::{gone_sentence, next_call};
 use shared::shutting_down;
 
+/// How long the browser gets to drop a tab this server closed (page_tabs
+/// close, or a hung tab) before the answer goes: a listing after the answer
+/// no longer shows it. `Page.close` is answered before the tab is gone.
+const TAB_CLOSE: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// How the server was configured.
 pub struct Config {
     /// The strategy a snapshot uses when it names none.
@@ -592,7 +597,7 @@ impl Browsing {
                 .await
                 .map_err(|err| ToolError::new(Kind::NoTab, format!("{err:#}")))?,
         };
-        session.close().await;
+        session.close_within(TAB_CLOSE).await;
         if self.current.as_deref() == Some(id) {
             self.current = None;
         }
