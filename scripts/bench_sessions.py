@@ -125,13 +125,17 @@ class PlaywrightMcp:
     # browser_navigate (0.0.83) writes its snapshot to a file and links it.
     navigate_reads = False
 
+    def __init__(self, workdir):
+        # Playwright MCP writes its snapshots and logs under its working directory.
+        self.workdir = workdir
+
     def start(self, port):
         cli = os.path.join(ROOT, "scripts/mcp/node_modules/@playwright/mcp/cli.js")
         return subprocess.Popen(
             ["node", cli, "--port", str(port), "--host", "127.0.0.1", "--allowed-hosts", f"127.0.0.1:{port}",
              "--headless", "--isolated", "--no-sandbox",
              "--executable-path", CHROMIUM, "--viewport-size", "1280,720"],
-            stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd=tempfile.mkdtemp(prefix="bench-sessions-"))
+            stderr=subprocess.DEVNULL, stdout=subprocess.DEVNULL, cwd=self.workdir)
 
     async def navigate(self, session, url):
         return await session.call_tool("browser_navigate", {"url": url})
@@ -202,7 +206,8 @@ def main():
     CHROMIUM = json.loads(subprocess.run([args.bin, "doctor", "--launch"], capture_output=True, text=True, check=True).stdout)["executable"]
     base = serve_fixtures()
     page = f"{base}/sessions/whoami.html"
-    servers = [Pagesnap(args.bin)] + ([PlaywrightMcp()] if args.vs_playwright_mcp else [])
+    workdir = tempfile.TemporaryDirectory(prefix="bench-sessions-")
+    servers = [Pagesnap(args.bin)] + ([PlaywrightMcp(workdir.name)] if args.vs_playwright_mcp else [])
     rows = []
     failed = False
     print(f"{'server':<16}{'clients':>8}{'calls/s':>9}{'own page':>10}{'errors':>8}{'PSS MiB':>9}  p50/p95 ms per call kind")
@@ -234,6 +239,7 @@ def main():
             print(f"{server.name:<16}{n:>8}{row['calls_per_s']:>9.1f}{own:>10}{len(errors):>8}{memory:>9.0f}  {spread}", flush=True)
             for error in errors[:3]:
                 print(f"    {error}", file=sys.stderr)
+    workdir.cleanup()
     if args.out:
         with open(args.out, "w") as f:
             json.dump(rows, f, indent=2)

@@ -1408,6 +1408,7 @@ async def main():
         finally:
             chrome.kill()
             chrome.wait()
+            shutil.rmtree(profile, ignore_errors=True)
     elif MODE == "dialogs":
         params = StdioServerParameters(command=PAGESNAP, args=args)
         async with stdio_client(params, errlog=stderr) as (read, write):
