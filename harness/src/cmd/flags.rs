@@ -245,6 +245,21 @@ pub struct BrowserArgs {
     /// Limit in seconds for loading a page (with --wait-for) and for each browser call.
     #[arg(long, value_name = "SECS", default_value_t = pagesnap_browser::DEFAULT_TIMEOUT.as_secs_f64(), alias = "page-timeout", value_parser = parse_seconds)]
     pub timeout: f64,
+    #[command(flatten)]
+    pub network: NetworkArgs,
+    /// Attach to browsers someone else runs instead of launching Chromium: `http://HOST:PORT` (a
+    /// Chromium's --remote-debugging-port) or `ws://HOST:PORT/devtools/browser/ID`, comma-separated or
+    /// repeated; parallel workers take them in turn. pagesnap opens and closes only its own tabs there
+    /// and never closes those browsers. The pages a command serves itself (live suites) are on
+    /// 127.0.0.1 of this machine, so the browsers must run here too.
+    #[arg(long, value_name = "URL[,URL…]", value_delimiter = ',')]
+    pub cdp_endpoint: Vec<String>,
+}
+
+/// Whether pages reach hosts other than loopback (`--network`, `--offline`):
+/// declared once, flattened into [`BrowserArgs`] and into `bench-mcp`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct NetworkArgs {
     /// Let pages reach the network: the default of `mcp` and `snapshot` (an agent's browser is there to
     /// browse the web); `record`, `live` and `bench-live` are offline unless given it.
     #[arg(long = "network", conflicts_with = "offline")]
@@ -253,13 +268,22 @@ pub struct BrowserArgs {
     /// resources fail fast instead of stalling the load: the default of `record`, `live` and `bench-live`.
     #[arg(long)]
     pub offline: bool,
-    /// Attach to browsers someone else runs instead of launching Chromium: `http://HOST:PORT` (a
-    /// Chromium's --remote-debugging-port) or `ws://HOST:PORT/devtools/browser/ID`, comma-separated or
-    /// repeated; parallel workers take them in turn. pagesnap opens and closes only its own tabs there
-    /// and never closes those browsers. The pages a command serves itself (live suites) are on
-    /// 127.0.0.1 of this machine, so the browsers must run here too.
-    #[arg(long, value_name = "URL[,URL…]", value_delimiter = ',')]
-    pub cdp_endpoint: Vec<String>,
+}
+
+impl NetworkArgs {
+    /// Whether pages may reach hosts other than loopback, for a command
+    /// whose default is `reach`.
+    pub fn network(&self, reach: Reach) -> bool {
+        match reach {
+            Reach::Offline => self.online,
+            Reach::Web => !self.offline,
+        }
+    }
+
+    /// Whether either flag was given.
+    fn given(&self) -> bool {
+        self.online || self.offline
+    }
 }
 
 /// Whether a command's pages reach the network unless told otherwise.
@@ -275,10 +299,7 @@ impl BrowserArgs {
     /// Whether pages may reach hosts other than loopback, for a command
     /// whose default is `reach`.
     pub fn network(&self, reach: Reach) -> bool {
-        match reach {
-            Reach::Offline => self.online,
-            Reach::Web => !self.offline,
-        }
+        self.network.network(reach)
     }
 
     /// Refuses flags that cannot go together: `--network` with an attached
@@ -287,7 +308,7 @@ impl BrowserArgs {
         if self.cdp_endpoint.iter().any(|e| e.trim().is_empty()) {
             bail!("--cdp-endpoint: an empty endpoint in the list");
         }
-        if !self.cdp_endpoint.is_empty() && (self.online || self.offline) {
+        if !self.cdp_endpoint.is_empty() && self.network.given() {
             bail!(
                 "--network and --offline apply to a browser pagesnap launches; an attached browser (--cdp-endpoint) keeps its own network"
             );
