@@ -91,13 +91,16 @@ pub(super) async fn click(server: &Server, element: &str, reference: &str) -> Re
     // tab's next page. pagesnap's answer names it, and so does any answer
     // that shows the page; one that does not (agent-browser's click answers
     // "✓ Done") leaves it to the server's snapshot.
+    let mut dialog = server.mapping.dialog_in(&last);
     let shows_page = server.side == Side::Pagesnap
-        || server.mapping.dialog_in(&last).is_some()
+        || dialog.is_some()
         || !server.mapping.refs_in(&last).is_empty();
     if !shows_page {
-        last = server.look().await?.text;
+        dialog = server.mapping.dialog_in(&server.look().await?.text);
     }
-    server.answer_dialog_in(&last).await?;
+    if let Some(dialog) = dialog {
+        server.answer_dialog(&dialog).await?;
+    }
     Ok(Click {
         element: element.to_owned(),
         ms,

@@ -121,9 +121,12 @@ async fn observe(server: &Server, url: &str, config: &Config) -> Result<Observed
     }
     // A dialog the page opened while loading, measured as the page showed
     // it, is answered before anything else on the page (and the next page).
-    server
-        .answer_dialog_in(last.as_deref().unwrap_or(&snapshot.text))
-        .await?;
+    if let Some(dialog) = server
+        .mapping
+        .dialog_in(last.as_deref().unwrap_or(&snapshot.text))
+    {
+        server.answer_dialog(&dialog).await?;
+    }
     let full_page_tokens = match side {
         Side::Pagesnap => {
             let full = server

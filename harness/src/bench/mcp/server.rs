@@ -8,7 +8,7 @@ use super::{Config, Running, Side};
 use crate::peer::connection::{Answer, Connection, ServerBrowser, command};
 use crate::peer::mapping::{ActionKey, Arg, Call, Mapping, dialog_placeholders};
 use crate::peer::{Launch, Peer, Shipped};
-use pagesnap_engine::dialog::DialogKind;
+use pagesnap_engine::dialog::{Dialog, DialogKind};
 
 /// The page a browser bench-mcp launched for a server opens its tab at,
 /// so that the server's tab listing names it.
@@ -106,13 +106,10 @@ impl Server {
         self.checked(tool, answer)
     }
 
-    /// Answers the dialog `text` (one of its answers) says the page waits on,
+    /// Answers a dialog one of its answers said the page waits on,
     /// so that the next page's navigation is not refused: dismissed, or
     /// accepted when it asks to leave the page (`beforeunload`).
-    pub(super) async fn answer_dialog_in(&self, text: &str) -> Result<()> {
-        let Some(dialog) = self.mapping.dialog_in(text) else {
-            return Ok(());
-        };
+    pub(super) async fn answer_dialog(&self, dialog: &Dialog) -> Result<()> {
         let accept = dialog.kind == DialogKind::Beforeunload;
         let key = if accept {
             ActionKey::DIALOG_ACCEPT
