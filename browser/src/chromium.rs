@@ -70,8 +70,10 @@ pub const CHROMIUM_FLAGS: &[&str] = &[
 
 /// Offline recording (the default): every host name but the loopback fails to
 /// resolve at once, so missing third-party resources cannot stall the load
-/// event for seconds, and a recording never depends on the network.
-const OFFLINE_FLAG: &str =
+/// event for seconds, and a recording never depends on the network. Public
+/// for tools that launch a browser another way and must see the same
+/// network (bench-mcp's Playwright MCP).
+pub const OFFLINE_FLAG: &str =
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1";
 
 /// The command line of a browser pagesnap launches: the executable the search

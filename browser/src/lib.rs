@@ -37,7 +37,7 @@ pub use capture::{
     Call, CaptureTimings, Captured, Kept, Live, Mark, Needs, Paints, Png, Shows, Source, Timings,
     now_rfc3339, reusable,
 };
-pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, Tab, runtime};
+pub use chromium::{BrowserCommand, CHROMIUM_FLAGS, Chromium, OFFLINE_FLAG, Tab, runtime};
 pub use dialogs::DialogPolicy;
 pub use downloads::{Download, DownloadPolicy, DownloadState};
 pub use error::{Error, Result, StartError};

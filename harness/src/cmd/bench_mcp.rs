@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Result, bail};
 
-use super::flags::Viewport;
+use super::flags::{NetworkArgs, Viewport};
 use crate::bench::mcp::{self as bench, Config, Event, PageResult, Reach, Side, Summary};
 use crate::peer::Shipped;
 
@@ -20,7 +20,11 @@ Every server is spawned over stdio and driven by one MCP client (rmcp), each on 
 Chromium of its own, the same binary (the one `pagesnap doctor` finds), with the same \
 viewport: pagesnap and Playwright MCP launch theirs; for Chrome DevTools MCP and agent-browser \
 bench-mcp launches one, opens a tab with the viewport set and attaches the server to it over \
-CDP. Pages given as files are served over http://127.0.0.1. The servers are the npm packages \
+CDP. Pages given as files are served over http://127.0.0.1. Offline unless --network: in every \
+server's browser only 127.0.0.1 and localhost resolve (pagesnap mcp --offline; Playwright MCP \
+given the same Chromium flag in a configuration file; the others on the browser bench-mcp \
+launches), so that a saved page's third-party resources fail at once on every server alike \
+instead of waiting on the resolver. The servers are the npm packages \
 scripts/setup installs (scripts/mcp); Playwright MCP may be $PAGESNAP_PLAYWRIGHT_MCP (its \
 cli.js).")]
 pub struct Args {
@@ -65,6 +69,8 @@ pub struct Args {
     /// Print one JSON object per page, then the summary object.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    network: NetworkArgs,
 }
 
 pub fn run(args: Args) -> Result<ExitCode> {
@@ -98,6 +104,7 @@ pub fn run(args: Args) -> Result<ExitCode> {
         click: args.click,
         always_capture: args.always_capture,
         call_timeout: Duration::from_secs_f64(args.call_timeout),
+        network: args.network.network(super::flags::Reach::Offline),
     };
     let json = args.json;
     let outcome = pagesnap_browser::runtime()?.block_on(bench::run(&config, |event| {
@@ -128,7 +135,12 @@ pub fn run(args: Args) -> Result<ExitCode> {
 
 fn print_human(event: &Event<'_>) {
     match event {
-        Event::Started(bench::Started { servers }) => {
+        Event::Started(bench::Started { servers, network }) => {
+            if !network {
+                println!(
+                    "network: off in every server's browser (only 127.0.0.1 and localhost resolve)"
+                );
+            }
             for server in servers {
                 println!(
                     "{}: {} (tool definitions: {} tokens)",

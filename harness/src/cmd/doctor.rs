@@ -107,8 +107,8 @@ pub fn run(args: Args) -> Result<ExitCode> {
         }
     );
     println!(
-        "network: mcp and snapshot reach the web unless --offline; record, live and bench-live are \
-         offline (127.0.0.1 and localhost only) unless --network"
+        "network: mcp and snapshot reach the web unless --offline; record, live, bench-live and \
+         bench-mcp are offline (127.0.0.1 and localhost only) unless --network"
     );
     Ok(if browser && writable {
         ExitCode::SUCCESS

@@ -261,11 +261,12 @@ pub struct BrowserArgs {
 #[derive(clap::Args, Clone, Debug)]
 pub struct NetworkArgs {
     /// Let pages reach the network: the default of `mcp` and `snapshot` (an agent's browser is there to
-    /// browse the web); `record`, `live` and `bench-live` are offline unless given it.
+    /// browse the web); `record`, `live`, `bench-live` and `bench-mcp` are offline unless given it.
     #[arg(long = "network", conflicts_with = "offline")]
     pub online: bool,
     /// Only 127.0.0.1/localhost resolve, so pages load offline and reproducibly, and missing third-party
-    /// resources fail fast instead of stalling the load: the default of `record`, `live` and `bench-live`.
+    /// resources fail fast instead of stalling the load: the default of `record`, `live`, `bench-live` and
+    /// `bench-mcp`.
     #[arg(long)]
     pub offline: bool,
 }

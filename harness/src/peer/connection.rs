@@ -9,6 +9,7 @@ use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::RunningService;
 use rmcp::transport::TokioChildProcess;
 use rmcp::{RoleClient, ServiceExt};
+use serde_json::json;
 
 use super::mapping::{self, Arg, Call, Mapping};
 use super::{Launch, Peer};
@@ -105,6 +106,9 @@ pub enum ServerBrowser<'a> {
     Launched {
         /// The viewport, `WxH`.
         viewport: &'a str,
+        /// Whether hosts other than loopback resolve; without, only
+        /// 127.0.0.1 and localhost do ([`pagesnap_browser::OFFLINE_FLAG`]).
+        network: bool,
     },
 }
 
@@ -127,7 +131,7 @@ pub fn command(
                 .arg(dir);
             command
         }
-        (Launch::Playwright, ServerBrowser::Launched { viewport }) => {
+        (Launch::Playwright, ServerBrowser::Launched { viewport, network }) => {
             let cli = crate::node::playwright_mcp_cli()?;
             let mut command = tokio::process::Command::new("node");
             command
@@ -138,6 +142,15 @@ pub fn command(
                 .args(["--viewport-size", viewport])
                 .arg("--output-dir")
                 .arg(dir);
+            if !network {
+                // Its command line takes no browser flag; its configuration file
+                // does (merged with the command line's launch options).
+                let config = dir.join("playwright-mcp-offline.json");
+                let flags = json!({"browser": {"launchOptions": {"args": [pagesnap_browser::OFFLINE_FLAG]}}});
+                std::fs::write(&config, flags.to_string())
+                    .with_context(|| format!("could not write {}", config.display()))?;
+                command.arg("--config").arg(config);
+            }
             command
         }
         (Launch::ChromeDevtools, ServerBrowser::Attached { cdp, uploads }) => {
@@ -175,10 +188,13 @@ pub fn command(
                 .arg(uploads);
             command
         }
-        (Launch::Pagesnap, ServerBrowser::Launched { viewport }) => {
+        (Launch::Pagesnap, ServerBrowser::Launched { viewport, network }) => {
             let exe = std::env::current_exe().context("could not find the pagesnap binary")?;
             let mut command = tokio::process::Command::new(exe);
             command.args(["mcp", "--viewport", viewport]);
+            if !network {
+                command.arg("--offline");
+            }
             command
         }
         (Launch::Shell(line), ServerBrowser::Attached { cdp, .. }) => {

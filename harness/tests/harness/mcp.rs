@@ -246,6 +246,84 @@ fn bench_mcp_answers_the_dialog_a_page_left_open_before_the_next_page() {
     }
 }
 
+/// `bench-mcp` is offline in every server's browser unless `--network`:
+/// a page asks the test's server for an image by a name only the network
+/// resolves (`probe.localhost`, which Chromium itself answers with the
+/// loopback) and for one by `localhost`. Offline, no server's browser asks
+/// for the first and each asks for the second; with `--network` each asks
+/// for both. pagesnap, Playwright MCP (its browser given the flag through a
+/// configuration file) and Chrome DevTools MCP (on the browser bench-mcp
+/// launches) each take another path to it.
+#[test]
+fn bench_mcp_is_offline_in_every_servers_browser_unless_network() {
+    use std::sync::{Arc, Mutex};
+
+    use crate::support::http::{self, Reply};
+
+    let asked: Arc<Mutex<Vec<String>>> = Arc::default();
+    let log = Arc::clone(&asked);
+    let images = http::Server::start(move |request| {
+        let host = request.headers.get("host").cloned().unwrap_or_default();
+        let name = host.split(':').next().unwrap_or_default().to_owned();
+        log.lock().unwrap().push(name);
+        Reply::empty_for_pages()
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("probe.html");
+    let port = images.port;
+    std::fs::write(
+        &page,
+        format!(
+            "<!doctype html><title>Probe</title><h1>Probe</h1>\
+             <img alt=\"resolved by the network\" src=\"http://probe.localhost:{port}/a.png\">\
+             <img alt=\"loopback\" src=\"http://localhost:{port}/b.png\">"
+        ),
+    )
+    .unwrap();
+    let count = |names: &[String], name: &str| names.iter().filter(|n| *n == name).count();
+    for network in [false, true] {
+        asked.lock().unwrap().clear();
+        let mut command = Command::new(crate::support::exe());
+        command
+            .current_dir(root())
+            .arg("bench-mcp")
+            .arg(&page)
+            .args([
+                "--vs",
+                "playwright,chrome-devtools",
+                "--runs",
+                "1",
+                "--json",
+            ]);
+        if network {
+            command.arg("--network");
+        }
+        let output = command.output().unwrap();
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stdout}\n{stderr}");
+        let summary: serde_json::Value =
+            serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        assert_eq!(summary["network"], network, "{summary}");
+        assert_eq!(summary["pages"], 1, "{stdout}");
+        let names = asked.lock().unwrap().clone();
+        // Each of the three browsers loaded the page once at least.
+        assert!(
+            count(&names, "localhost") >= 3,
+            "network {network}: {names:?}"
+        );
+        let probes = count(&names, "probe.localhost");
+        if network {
+            assert!(
+                probes >= 3,
+                "--network: every browser resolves it: {names:?}"
+            );
+        } else {
+            assert_eq!(probes, 0, "offline: no browser resolves it: {names:?}");
+        }
+    }
+}
+
 /// `pagesnap bench-mcp --vs playwright,chrome-devtools,agent-browser`
 /// against the real npm servers: the four measured on the same pages (each
 /// navigation, first and warm snapshot timed, tokens and refs counted), a

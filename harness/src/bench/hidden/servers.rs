@@ -96,7 +96,8 @@ async fn snapshot(server: &Server, page: &ServedPage, config: &Config) -> Result
 }
 
 /// What bench-mcp's launcher reads of its settings: the viewport, pagesnap's
-/// strategy, the call limit (nothing is timed or clicked here).
+/// strategy, the call limit, and the network: off, as for pagesnap's own
+/// strategies here (nothing is timed or clicked).
 fn settings(config: &Config) -> bench_mcp::Config {
     bench_mcp::Config {
         pages: Vec::new(),
@@ -108,6 +109,7 @@ fn settings(config: &Config) -> bench_mcp::Config {
         click: false,
         always_capture: false,
         call_timeout: config.timeout,
+        network: false,
     }
 }
 

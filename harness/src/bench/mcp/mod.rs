@@ -75,6 +75,9 @@ pub struct Config {
     pub always_capture: bool,
     /// How long one tool call may take before the page counts as failed.
     pub call_timeout: Duration,
+    /// Whether every server's browser reaches hosts other than loopback;
+    /// without, only 127.0.0.1 and localhost resolve in each.
+    pub network: bool,
 }
 
 /// A server that answered `initialize`.
@@ -91,6 +94,8 @@ pub struct Running {
 pub struct Started {
     /// Each server, in [`Side`] order.
     pub servers: Vec<Running>,
+    /// Whether their browsers reach hosts other than loopback.
+    pub network: bool,
 }
 
 /// What the run reports as it goes.

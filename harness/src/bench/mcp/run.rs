@@ -27,7 +27,10 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
         .iter()
         .map(|r| (r.side, r.definition_tokens))
         .collect();
-    report(Event::Started(Started { servers: running }));
+    report(Event::Started(Started {
+        servers: running,
+        network: config.network,
+    }));
 
     let mut results = Vec::new();
     let mut errors = Vec::new();
@@ -58,7 +61,8 @@ pub async fn run(config: &Config, mut report: impl FnMut(Event<'_>)) -> Result<O
     for server in servers {
         server.stop().await;
     }
-    let summary = summarize(&results, &sides, &definitions);
+    let mut summary = summarize(&results, &sides, &definitions);
+    summary.network = config.network;
     Ok(Outcome {
         results,
         errors,

@@ -51,6 +51,7 @@ impl Server {
             Side::Pagesnap => {
                 let launched = ServerBrowser::Launched {
                     viewport: &viewport,
+                    network: config.network,
                 };
                 let dir = own_dir()?;
                 let mut command = command(&Launch::Pagesnap, &launched, dir.path())?;
@@ -67,6 +68,7 @@ impl Server {
                     let dir = own_dir()?;
                     let launched = ServerBrowser::Launched {
                         viewport: &viewport,
+                        network: config.network,
                     };
                     let command = command(&shipped.launch, &launched, dir.path())?;
                     let connection =
@@ -208,7 +210,7 @@ impl Server {
 }
 
 /// Starts `shipped` attached over CDP to a headless Chromium launched for
-/// it (network on, as `pagesnap mcp` and Playwright MCP have it), in a tab
+/// it (with the network of every other server's: `--network`), in a tab
 /// opened with the viewport set, which it is told to work on (its `{tab}`).
 async fn attached(
     shipped: &'static Shipped,
@@ -216,7 +218,7 @@ async fn attached(
     config: &Config,
 ) -> Result<(Connection, Option<Browser>)> {
     let label = shipped.name;
-    let chromium = Chromium::launch(true)
+    let chromium = Chromium::launch(config.network)
         .await
         .with_context(|| format!("{label}: could not launch its browser"))?
         // The server answers its page's dialogs itself.

@@ -12,6 +12,9 @@ use crate::bench::{median, p90};
 pub struct Summary {
     /// Pages measured on every server.
     pub pages: usize,
+    /// Whether the servers' browsers reached hosts other than loopback
+    /// (`--network`); without, only 127.0.0.1 and localhost resolved.
+    pub network: bool,
     /// Per server: `[median, p90]` of first round trips, warm medians,
     /// tokens, refs, navigations, clicks; its tool definitions' tokens.
     pub servers: BTreeMap<Side, SideSummary>,
