@@ -371,6 +371,11 @@ def _launcher() -> Any:
 
         _LAUNCHER = chromium_launcher()
         _LAUNCHER.prepare_playwright()
+        # Its folder goes when the process ends: a pool's worker ends without atexit, with
+        # multiprocessing's finalizers (the main process runs them at exit too).
+        import multiprocessing.util
+
+        multiprocessing.util.Finalize(None, _LAUNCHER.cleanup, exitpriority=10)
     return _LAUNCHER
 
 

@@ -29,6 +29,7 @@ script exits non-zero on the first failure. pagesnap's stderr is kept and checke
 """
 
 import asyncio
+import atexit
 import http.server
 import json
 import os
@@ -1326,6 +1327,7 @@ async def main():
     secrets_file = tempfile.NamedTemporaryFile("w", suffix=".env", delete=False)
     secrets_file.write("ORDER_CODE=order-code-7781\n")
     secrets_file.close()
+    atexit.register(os.unlink, secrets_file.name)
     stderr = tempfile.TemporaryFile("w+")
     args = ["mcp", "--secrets", secrets_file.name, "--timeout", "8"]
     if MODE == "stdio":

@@ -11,6 +11,7 @@ wrapper, must earn the reward. Exits 1 naming the task, seed and step that diffe
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import os
 import re
@@ -95,6 +96,8 @@ def aria_policy(goal: str, aria: str) -> list[str]:
 
 # One launcher (one DevTools port) for the process: BrowserGym starts a browser at each reset, on it.
 LAUNCHER = chromium_launcher()
+# Its script's folder goes with the process (every episode's browser is closed by then).
+atexit.register(LAUNCHER.cleanup)
 LAUNCHER.prepare_playwright()
 
 
